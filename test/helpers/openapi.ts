@@ -12,6 +12,7 @@ import addFormats from "ajv-formats";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { RESPONSE_ADDITIONS } from "./contract-overlay";
 
 type Schema = Record<string, any>;
 type Source = "zulip" | "ext";
@@ -358,6 +359,8 @@ export function validateResponse(method: string, path: string, status: number, b
   let validate = responseValidators.get(cacheKey);
   if (validate === undefined) {
     let schema = responseSchema(doc(t.source), op, status);
+    const added = RESPONSE_ADDITIONS[`${m} ${t.template} ${status}`];
+    if (schema && added) schema = { ...schema, properties: { ...schema.properties, ...added } };
     // GET /events: the `events` items are one big oneOf; validating them through it gives
     // unreadable errors and rejects confab's own event types, so each event goes through
     // validateEvent instead and the envelope is checked alone.

@@ -1,0 +1,59 @@
+import type { Command } from "commander";
+import { createRealm } from "../../src/actions/realms";
+import { listRealms } from "../../src/store/realms";
+import { realmUrl } from "../../src/domain/realms";
+import { action, openApp, readStdin, withCommon } from "../common";
+
+export function register(program: Command) {
+  const realm = program.command("realm").description("manage organizations (realms)");
+  withCommon(realm.command("create").description("create an organization with its owner"))
+    .requiredOption("--subdomain <string_id>", "subdomain the realm is served on ('' for the root host)")
+    .requiredOption("--name <name>", "organization name")
+    .requiredOption("--owner-email <email>", "the owner's email")
+    .option("--owner-name <name>", "the owner's full name", "Owner")
+    .option("--password-stdin", "read the owner's password from standard input (otherwise one is generated)")
+    .action(
+      action(async (opts) => {
+        const app = openApp(opts);
+        try {
+          const password = opts.passwordStdin ? await readStdin() : undefined;
+          const r = await createRealm(app, {
+            stringId: opts.subdomain,
+            name: opts.name,
+            ownerEmail: opts.ownerEmail,
+            ownerName: opts.ownerName,
+            ownerPassword: password,
+          });
+          const lines = [
+            `realm ${r.realm.id} created: ${realmUrl(app.config.externalUrl, r.realm.stringId)}`,
+            `owner email: ${r.owner.email}`,
+            ...(password ? [] : [`password:    ${r.password}`]),
+            `API key:     ${r.owner.apiKey}`,
+          ];
+          console.log(lines.join("\n"));
+        } finally {
+          app.close();
+        }
+      }),
+    );
+  withCommon(realm.command("list").description("list organizations"))
+    .option("--json", "print JSON")
+    .action(
+      action((opts) => {
+        const app = openApp(opts);
+        try {
+          const rows = listRealms(app.db).map((r) => ({
+            id: r.id,
+            subdomain: r.stringId,
+            name: r.name,
+            url: realmUrl(app.config.externalUrl, r.stringId),
+            deactivated: r.deactivated,
+          }));
+          if (opts.json) console.log(JSON.stringify(rows));
+          else for (const r of rows) console.log(`${r.id}\t${r.subdomain || "(root)"}\t${r.name}\t${r.url}${r.deactivated ? "\tdeactivated" : ""}`);
+        } finally {
+          app.close();
+        }
+      }),
+    );
+}

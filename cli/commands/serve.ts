@@ -1,0 +1,56 @@
+import type { Command } from "commander";
+import { bootstrapFirstRealm } from "../../src/actions/realms";
+import { createApp } from "../../src/app";
+import { listen } from "../../src/http/server";
+import { createLogger } from "../../src/lib/log";
+import { acquirePidFile } from "../pidfile";
+import { action, configFrom, withCommon } from "../common";
+
+export function register(program: Command) {
+  withCommon(program.command("serve").description("start the server"))
+    .option("--host <host>", "address to listen on")
+    .option("--port <port>", "port to listen on")
+    .action(
+      action(async (opts) => {
+        const config = configFrom(opts);
+        const log = createLogger(config.logLevel);
+        const app = createApp(config, { batching: true, log });
+        const release = acquirePidFile(config.dataDir);
+        const first = await bootstrapFirstRealm(app);
+        const http = listen(app, config.listen.host, config.listen.port);
+        app.queues.startGc();
+        if (first) printFirstRun(config.externalUrl, first);
+        log.info("listening", { url: http.url, data_dir: config.dataDir });
+        let stopping = false;
+        const stop = async () => {
+          if (stopping) return;
+          stopping = true;
+          log.info("shutting down");
+          await http.stop();
+          app.close();
+          release();
+          process.exit(0);
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      }),
+    );
+}
+
+/** Shown once, on the start that created the first organization. */
+function printFirstRun(url: string, f: { realm: { name: string }; owner: { email: string; apiKey: string }; password: string }) {
+  const lines = [
+    "",
+    "  confab created your organization. Keep these; they are shown only this once.",
+    "",
+    `    URL:          ${url}`,
+    `    organization: ${f.realm.name}`,
+    `    owner email:  ${f.owner.email}`,
+    `    password:     ${f.password}`,
+    `    API key:      ${f.owner.apiKey}`,
+    "",
+    `  Try: curl -u '${f.owner.email}:${f.owner.apiKey}' ${url}/api/v1/users/me`,
+    "",
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+}

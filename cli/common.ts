@@ -1,0 +1,50 @@
+import type { Command } from "commander";
+import { createApp, type App } from "../src/app";
+import { ConfigError, loadConfig, type Config, type ConfigOverrides } from "../src/config";
+import { MigrationError } from "../src/db/migrate";
+import { ApiError } from "../src/domain/errors";
+import { createLogger } from "../src/lib/log";
+import { findRealmByStringId } from "../src/store/realms";
+import { defaultRealm } from "../src/http/realm";
+import type { RealmRow } from "../src/db/schema";
+
+/** Every command takes --config and --data-dir. */
+export const withCommon = (cmd: Command) =>
+  cmd.option("--config <path>", "YAML config file").option("--data-dir <dir>", "data directory (overrides the config)");
+
+export const configFrom = (opts: ConfigOverrides): Config => loadConfig(opts);
+
+/** Opens the app for a one-off command: no HTTP, no runtime, each change committed at once. */
+export function openApp(opts: ConfigOverrides): App {
+  const config = configFrom(opts);
+  return createApp(config, { batching: false, log: createLogger("warn") });
+}
+
+export function realmOption(app: App, stringId: string | undefined): RealmRow {
+  if (stringId === undefined) return defaultRealm(app);
+  const realm = findRealmByStringId(app.db, stringId);
+  if (!realm) throw new CliError(`no realm with subdomain '${stringId}'`);
+  return realm;
+}
+
+export class CliError extends Error {}
+
+/** Runs a command body; any failure is one line on stderr and a non-zero exit (2 for a bad config). */
+export function action<A extends unknown[]>(fn: (...args: A) => unknown) {
+  return async (...args: A) => {
+    try {
+      await fn(...args);
+    } catch (e) {
+      const msg = e instanceof Error ? e.message : String(e);
+      process.stderr.write(`confab: ${msg.replace(/^config: /, "config: ")}\n`);
+      process.exit(e instanceof ConfigError ? 2 : 1);
+    }
+  };
+}
+
+export const knownError = (e: unknown) => e instanceof ApiError || e instanceof MigrationError || e instanceof CliError;
+
+export async function readStdin(): Promise<string> {
+  const text = await new Response(Bun.stdin.stream()).text();
+  return text.replace(/\r?\n$/, "");
+}

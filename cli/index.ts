@@ -1,0 +1,24 @@
+#!/usr/bin/env bun
+// The executable's entry: `confab <command>`. Each command lives in cli/commands and calls actions.
+import { Command } from "commander";
+import { FEATURE_LEVEL, SERVICE_VERSION } from "../src/version";
+import { register as db } from "./commands/db";
+import { register as realm } from "./commands/realm";
+import { register as serve } from "./commands/serve";
+import { register as user } from "./commands/user";
+import { action, withCommon } from "./common";
+
+const program = new Command("confab")
+  .description("confab: a self-hosted team chat server that speaks the Zulip API")
+  .showHelpAfterError()
+  .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 1));
+
+serve(program);
+realm(program);
+user(program);
+db(program);
+withCommon(program.command("version").description("print the version and API feature level")).action(
+  action(() => console.log(`confab ${SERVICE_VERSION} (feature level ${FEATURE_LEVEL})`)),
+);
+
+await program.parseAsync(process.argv);

@@ -1,0 +1,52 @@
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import { ApiError, badCredentials, invalidApiKey, realmDeactivated, userDeactivated } from "../domain/errors";
+import { safeEqual } from "../lib/random";
+import { findUserByEmail } from "../store/users";
+
+// Every login path — API key, password, dev login — takes the same steps: refuse while the client
+// address or the account is over its failure limit, look the user up, verify, count a failure, and
+// only then report the realm's or the account's deactivation.
+
+function lookup(app: App, realm: RealmRow, email: string, ip: string): UserRow | undefined {
+  app.loginFailures.check(`ip:${ip}`);
+  app.loginFailures.check(`${realm.id}:${email.toLowerCase()}`);
+  return findUserByEmail(app.db, realm.id, email);
+}
+
+function failed(app: App, realm: RealmRow, email: string, ip: string, err: Error): Error {
+  app.loginFailures.fail(`ip:${ip}`);
+  app.loginFailures.fail(`${realm.id}:${email.toLowerCase()}`);
+  return err;
+}
+
+function admit(realm: RealmRow, user: UserRow): UserRow {
+  if (realm.deactivated) throw realmDeactivated();
+  if (!user.isActive) throw userDeactivated();
+  return user;
+}
+
+/** HTTP Basic with email and API key; keys are compared in constant time. */
+export function authenticateApiKey(app: App, realm: RealmRow, email: string, apiKey: string, ip: string): UserRow {
+  const user = lookup(app, realm, email, ip);
+  if (!user || !safeEqual(user.apiKey, apiKey)) throw failed(app, realm, email, ip, invalidApiKey());
+  return admit(realm, user);
+}
+
+/** POST /fetch_api_key: email and password (argon2id) for the API key. */
+export async function fetchApiKey(app: App, realm: RealmRow, email: string, password: string, ip: string) {
+  const user = lookup(app, realm, email, ip);
+  const ok = user?.passwordHash ? await Bun.password.verify(password, user.passwordHash) : false;
+  if (!user || !ok) throw failed(app, realm, email, ip, badCredentials());
+  admit(realm, user);
+  return { api_key: user.apiKey, email: user.email, user_id: user.id };
+}
+
+/** POST /dev_fetch_api_key: any user's key without a password, on development servers only. */
+export function devFetchApiKey(app: App, realm: RealmRow, email: string, ip: string) {
+  if (!app.config.development) throw new ApiError("BAD_REQUEST", "DevAuthBackend not enabled.", 400);
+  const user = lookup(app, realm, email, ip);
+  if (!user) throw failed(app, realm, email, ip, badCredentials());
+  admit(realm, user);
+  return { api_key: user.apiKey, email: user.email, user_id: user.id };
+}

@@ -1,0 +1,45 @@
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import { invalidParam } from "../domain/errors";
+import { ROLE, SYSTEM_GROUPS } from "../domain/roles";
+import { randomToken } from "../lib/random";
+import { findRealmByStringId, insertRealm, listRealms } from "../store/realms";
+import { addSubgroups, insertUserGroup } from "../store/user-groups";
+import { checkNewUser, hashPassword, insertUserTx } from "./users";
+
+export interface NewRealm {
+  stringId: string;
+  name: string;
+  ownerEmail: string;
+  ownerName: string;
+  ownerPassword?: string; // generated when absent
+}
+
+const STRING_ID_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?)?$/;
+
+/** A realm with its system groups and its owner. Returns the owner's password so it can be shown once. */
+export async function createRealm(app: App, r: NewRealm): Promise<{ realm: RealmRow; owner: UserRow; password: string }> {
+  if (!STRING_ID_RE.test(r.stringId)) throw invalidParam("Subdomain may contain only lowercase letters, digits and dashes");
+  if (findRealmByStringId(app.db, r.stringId)) throw invalidParam(`Subdomain '${r.stringId}' is already in use`);
+  if (!r.name.trim()) throw invalidParam("Organization name is required");
+  const password = r.ownerPassword ?? randomToken(20);
+  const passwordHash = await hashPassword(password);
+  return app.tx((tx) => {
+    const realm = insertRealm(tx.db, { stringId: r.stringId, name: r.name.trim(), dateCreated: app.now() });
+    const ids = new Map<string, number>();
+    for (const g of SYSTEM_GROUPS)
+      ids.set(g.name, insertUserGroup(tx.db, { realmId: realm.id, name: g.name, description: g.description, isSystemGroup: true, dateCreated: app.now() }).id);
+    for (const g of SYSTEM_GROUPS) if (g.sub) addSubgroups(tx.db, ids.get(g.name)!, [ids.get(g.sub)!]);
+    const u = { email: r.ownerEmail, fullName: r.ownerName, role: ROLE.owner };
+    checkNewUser(app, realm, u);
+    const owner = insertUserTx(app, tx, realm, u, passwordHash);
+    return { realm, owner, password };
+  });
+}
+
+/** First start on an empty database: the first organization and its owner, from the config. */
+export async function bootstrapFirstRealm(app: App) {
+  if (listRealms(app.db).length) return null;
+  const c = app.config.firstRealm;
+  return createRealm(app, { stringId: "", name: c.name, ownerEmail: c.ownerEmail, ownerName: c.ownerName });
+}

@@ -1,0 +1,65 @@
+import type { Database } from "bun:sqlite";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "./config";
+import { openDatabase, type Db } from "./db/client";
+import { migrate } from "./db/migrate";
+import { Writer, type Tx } from "./db/tx";
+import { QueueRegistry } from "./events/registry";
+import { createLogger, type Logger } from "./lib/log";
+import { FailureLimiter } from "./lib/rate-limit";
+
+/** The one context object every action, route and runtime helper receives. */
+export interface App {
+  config: Config;
+  sqlite: Database;
+  db: Db;
+  writer: Writer;
+  queues: QueueRegistry;
+  log: Logger;
+  /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
+  loginFailures: FailureLimiter;
+  /** Runs one change: checks, writes and emits synchronously; events are delivered after COMMIT. */
+  tx<T>(fn: (tx: Tx) => T): T;
+  now(): number; // UNIX seconds
+  close(): void;
+}
+
+export interface AppOptions {
+  /** Group commit (the server). The CLI commits each change at once instead. */
+  batching?: boolean;
+  log?: Logger;
+}
+
+export const databasePath = (config: Config) => join(config.dataDir, "confab.db");
+
+/** Opens (creating if need be) the data directory and database, and applies pending migrations. */
+export function createApp(config: Config, opts: AppOptions = {}): App {
+  mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const { sqlite, db } = openDatabase(databasePath(config), config.storage);
+  try {
+    migrate(sqlite);
+  } catch (e) {
+    sqlite.close();
+    throw e;
+  }
+  const log = opts.log ?? createLogger(config.logLevel);
+  const queues = new QueueRegistry(config.events, log);
+  const writer = new Writer(sqlite, db, (events) => queues.deliver(events), opts.batching ?? false);
+  return {
+    config,
+    sqlite,
+    db,
+    writer,
+    queues,
+    log,
+    loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
+    tx: (fn) => writer.run(fn),
+    now: () => Math.floor(Date.now() / 1000),
+    close() {
+      writer.flush();
+      queues.close();
+      sqlite.close();
+    },
+  };
+}

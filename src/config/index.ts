@@ -1,0 +1,155 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { parse as parseYaml } from "yaml";
+import { CONFIG_KEYS, type ConfigKey, type KeySpec } from "./schema";
+
+export class ConfigError extends Error {}
+
+export interface Config {
+  listen: { host: string; port: number };
+  externalUrl: string; // never empty after load
+  dataDir: string; // absolute
+  development: boolean;
+  logLevel: "debug" | "info" | "warn" | "error";
+  defaultRealm: string;
+  storage: { synchronous: "full" | "normal"; busyTimeoutMs: number };
+  firstRealm: { name: string; ownerEmail: string; ownerName: string };
+  limits: {
+    maxMessageLength: number;
+    maxTopicLength: number;
+    maxStreamNameLength: number;
+    maxStreamDescriptionLength: number;
+    maxRequestBytes: number;
+  };
+  events: { heartbeatSeconds: number; idleQueueTimeoutSeconds: number; gcIntervalSeconds: number };
+  rateLimit: { authFailures: number; authWindowSeconds: number };
+}
+
+/** Flags given on the command line win over everything else. */
+export interface ConfigOverrides {
+  config?: string;
+  dataDir?: string;
+  host?: string;
+  port?: string | number;
+}
+
+const envName = (key: string) => "CONFAB_" + key.replace(/\./g, "_").toUpperCase();
+
+function coerce(key: string, spec: KeySpec, raw: unknown, from: string): unknown {
+  const bad = (why: string): never => {
+    throw new ConfigError(`config: ${key} (${from}): ${why}`);
+  };
+  switch (spec.type) {
+    case "string":
+      if (typeof raw !== "string") bad("must be a string");
+      return raw;
+    case "int": {
+      const n = typeof raw === "string" && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
+      if (typeof n !== "number" || !Number.isInteger(n)) bad("must be an integer");
+      const v = n as number;
+      if (spec.min !== undefined && v < spec.min) bad(`must be at least ${spec.min}`);
+      if (spec.max !== undefined && v > spec.max) bad(`must be at most ${spec.max}`);
+      return v;
+    }
+    case "bool":
+      if (raw === "true" || raw === "1") return true;
+      if (raw === "false" || raw === "0") return false;
+      if (typeof raw !== "boolean") bad("must be true or false");
+      return raw;
+    case "enum":
+      if (typeof raw !== "string" || !spec.values!.includes(raw)) bad(`must be one of ${spec.values!.join(", ")}`);
+      return raw;
+    case "list":
+      if (!Array.isArray(raw) || raw.some((x) => typeof x !== "string")) bad("must be a list of strings");
+      return raw;
+  }
+}
+
+/** Flattens nested YAML maps into dotted keys, refusing any key the table does not know. */
+function flatten(obj: unknown, prefix: string, out: Map<string, unknown>) {
+  if (obj === null || obj === undefined) return;
+  if (typeof obj !== "object" || Array.isArray(obj)) throw new ConfigError(`config: ${prefix || "file"}: must be a mapping`);
+  for (const [k, v] of Object.entries(obj)) {
+    const key = prefix ? `${prefix}.${k}` : k;
+    if (key in CONFIG_KEYS) out.set(key, v);
+    else if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(CONFIG_KEYS).some((c) => c.startsWith(key + ".")))
+      flatten(v, key, out);
+    else throw new ConfigError(`config: unknown key ${key}`);
+  }
+}
+
+export function loadConfig(over: ConfigOverrides = {}, env: Record<string, string | undefined> = process.env): Config {
+  const values = new Map<string, unknown>();
+  for (const [k, spec] of Object.entries(CONFIG_KEYS)) values.set(k, spec.default);
+
+  const file = over.config ?? env.CONFAB_CONFIG;
+  if (file) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch (e) {
+      throw new ConfigError(`config: cannot read ${file}: ${(e as Error).message}`);
+    }
+    let doc: unknown;
+    try {
+      doc = parseYaml(text);
+    } catch (e) {
+      throw new ConfigError(`config: ${file} is not valid YAML: ${(e as Error).message.split("\n")[0]}`);
+    }
+    const found = new Map<string, unknown>();
+    flatten(doc, "", found);
+    for (const [k, v] of found) values.set(k, coerce(k, CONFIG_KEYS[k as ConfigKey], v, file));
+  }
+
+  const known = new Set(Object.keys(CONFIG_KEYS).map(envName));
+  for (const [name, v] of Object.entries(env)) {
+    if (!name.startsWith("CONFAB_") || v === undefined) continue;
+    // Variables that are not config keys but are read elsewhere (tests, the secrets key, ...).
+    if (["CONFAB_CONFIG", "CONFAB_SECRETS_KEY", "CONFAB_OPENAPI"].includes(name) || name.startsWith("CONFAB_TEST_")) continue;
+    if (!known.has(name)) throw new ConfigError(`config: unknown environment variable ${name}`);
+    const key = Object.keys(CONFIG_KEYS).find((k) => envName(k) === name)!;
+    const spec = CONFIG_KEYS[key as ConfigKey] as KeySpec;
+    values.set(key, coerce(key, spec, spec.type === "list" ? safeJson(v, key) : v, name));
+  }
+
+  if (over.dataDir !== undefined) values.set("data_dir", over.dataDir);
+  if (over.host !== undefined) values.set("listen.host", over.host);
+  if (over.port !== undefined) values.set("listen.port", coerce("listen.port", CONFIG_KEYS["listen.port"], String(over.port), "--port"));
+
+  const g = <K extends ConfigKey>(k: K) => values.get(k) as any;
+  const host = g("listen.host");
+  const port = g("listen.port");
+  return {
+    listen: { host, port },
+    externalUrl: (g("external_url") || `http://${host.includes(":") ? `[${host}]` : host}:${port}`).replace(/\/+$/, ""),
+    dataDir: resolve(g("data_dir")),
+    development: g("development"),
+    logLevel: g("log_level"),
+    defaultRealm: g("default_realm"),
+    storage: { synchronous: g("storage.synchronous"), busyTimeoutMs: g("storage.busy_timeout_ms") },
+    firstRealm: { name: g("first_realm.name"), ownerEmail: g("first_realm.owner_email"), ownerName: g("first_realm.owner_name") },
+    limits: {
+      maxMessageLength: g("limits.max_message_length"),
+      maxTopicLength: g("limits.max_topic_length"),
+      maxStreamNameLength: g("limits.max_stream_name_length"),
+      maxStreamDescriptionLength: g("limits.max_stream_description_length"),
+      maxRequestBytes: g("limits.max_request_bytes"),
+    },
+    events: {
+      heartbeatSeconds: g("events.heartbeat_seconds"),
+      idleQueueTimeoutSeconds: g("events.idle_queue_timeout_seconds"),
+      gcIntervalSeconds: g("events.gc_interval_seconds"),
+    },
+    rateLimit: { authFailures: g("rate_limit.auth_failures"), authWindowSeconds: g("rate_limit.auth_window_seconds") },
+  };
+}
+
+function safeJson(v: string, key: string): unknown {
+  try {
+    return JSON.parse(v);
+  } catch {
+    throw new ConfigError(`config: ${key}: must be a JSON list`);
+  }
+}
+
+export { CONFIG_KEYS } from "./schema";

@@ -1,0 +1,56 @@
+// Every config key, once: its type, default and meaning. This table drives parsing of the YAML file,
+// CONFAB_* environment overrides, validation, and the documentation in config.example.yaml.
+export type KeyType = "string" | "int" | "bool" | "enum" | "list";
+
+export interface KeySpec {
+  type: KeyType;
+  default: unknown;
+  doc: string;
+  values?: readonly string[]; // for enum
+  min?: number;
+  max?: number;
+}
+
+export const CONFIG_KEYS = {
+  "listen.host": { type: "string", default: "127.0.0.1", doc: "Address to listen on (0.0.0.0 for every interface)." },
+  "listen.port": { type: "int", default: 9991, min: 0, max: 65535, doc: "TCP port to listen on (0 picks a free one)." },
+  external_url: {
+    type: "string",
+    default: "",
+    doc: "The URL people and clients use to reach this server, e.g. https://chat.example.com. Empty: http://<host>:<port>. Realms other than the default live on subdomains of its host.",
+  },
+  data_dir: { type: "string", default: "./data", doc: "Directory holding the SQLite database and the secrets key." },
+  development: {
+    type: "bool",
+    default: false,
+    doc: "Development mode: enables POST /dev_fetch_api_key (anyone can fetch any user's key). Never on a real server.",
+  },
+  log_level: { type: "enum", values: ["debug", "info", "warn", "error"], default: "info", doc: "info logs one line per request." },
+  default_realm: {
+    type: "string",
+    default: "",
+    doc: "string_id (subdomain) of the realm served when the request's host names no realm. Empty: the first realm.",
+  },
+  "storage.synchronous": {
+    type: "enum",
+    values: ["full", "normal"],
+    default: "full",
+    doc: "SQLite synchronous mode. full: an answered write survives power loss. normal: survives a crash of confab, may lose the last writes on power loss or an OS crash.",
+  },
+  "storage.busy_timeout_ms": { type: "int", default: 5000, min: 0, doc: "How long a writer waits for the database lock (e.g. while a CLI command writes)." },
+  "first_realm.name": { type: "string", default: "Confab", doc: "Name of the organization created on the first start." },
+  "first_realm.owner_email": { type: "string", default: "owner@confab.localhost", doc: "Email of that organization's owner." },
+  "first_realm.owner_name": { type: "string", default: "Owner", doc: "Full name of that owner." },
+  "limits.max_message_length": { type: "int", default: 10000, min: 1, doc: "Longest message content, in characters." },
+  "limits.max_topic_length": { type: "int", default: 60, min: 1, doc: "Longest topic name, in characters." },
+  "limits.max_stream_name_length": { type: "int", default: 60, min: 1, doc: "Longest channel name, in characters." },
+  "limits.max_stream_description_length": { type: "int", default: 1024, min: 1, doc: "Longest channel description, in characters." },
+  "limits.max_request_bytes": { type: "int", default: 26214400, min: 1024, doc: "Largest request body accepted (uploads included)." },
+  "events.heartbeat_seconds": { type: "int", default: 60, min: 1, doc: "A held GET /events answers with a heartbeat after this long." },
+  "events.idle_queue_timeout_seconds": { type: "int", default: 600, min: 1, doc: "An event queue nobody fetched from for this long is collected." },
+  "events.gc_interval_seconds": { type: "int", default: 10, min: 1, doc: "How often idle queues are looked for." },
+  "rate_limit.auth_failures": { type: "int", default: 10, min: 1, doc: "Failed authentications allowed per client address, and per account, in each window." },
+  "rate_limit.auth_window_seconds": { type: "int", default: 60, min: 1, doc: "The window for rate_limit.auth_failures." },
+} as const satisfies Record<string, KeySpec>;
+
+export type ConfigKey = keyof typeof CONFIG_KEYS;

@@ -1,0 +1,22 @@
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import * as schema from "./schema";
+
+export type Db = BunSQLiteDatabase<typeof schema>;
+
+export interface OpenOptions {
+  synchronous: "full" | "normal";
+  busyTimeoutMs: number;
+  readonly?: boolean;
+}
+
+/** Opens the one SQLite file with the pragmas every connection needs. busy_timeout comes first so the
+ * WAL switch itself waits for a concurrent writer instead of failing. */
+export function openDatabase(path: string, o: OpenOptions): { sqlite: Database; db: Db } {
+  const sqlite = new Database(path, o.readonly ? { readonly: true } : { create: true, readwrite: true, strict: true });
+  sqlite.run(`PRAGMA busy_timeout = ${o.busyTimeoutMs}`);
+  if (!o.readonly) sqlite.run("PRAGMA journal_mode = WAL");
+  sqlite.run(`PRAGMA synchronous = ${o.synchronous.toUpperCase()}`);
+  sqlite.run("PRAGMA foreign_keys = ON");
+  return { sqlite, db: drizzle(sqlite, { schema }) };
+}

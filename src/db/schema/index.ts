@@ -1,0 +1,3 @@
+export * from "./realms";
+export * from "./users";
+export * from "./user-groups";

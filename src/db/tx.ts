@@ -1,0 +1,92 @@
+import type { Database } from "bun:sqlite";
+import type { Db } from "./client";
+import type { Audience, Emitted, ServerEvent } from "../events/types";
+
+export interface Tx {
+  db: Db;
+  /** Records an event; it is delivered only after the surrounding batch commits. */
+  emit(event: ServerEvent, audience: Audience): void;
+}
+
+/**
+ * The one writer. Every change runs synchronously inside `run`, in its own SAVEPOINT, so a throw undoes
+ * exactly that action. With batching on, the first write of an event-loop turn opens a transaction that
+ * commits on the next turn: concurrent sends share one COMMIT (one fsync) instead of paying one each.
+ * Events wait for that COMMIT and are dropped if it fails; HTTP answers wait for `settled()`.
+ */
+export class Writer {
+  private open = false;
+  private depth = 0;
+  private events: Emitted[] = [];
+  private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
+
+  constructor(
+    private readonly sqlite: Database,
+    private readonly db: Db,
+    private readonly deliver: (events: Emitted[]) => void,
+    private readonly batching: boolean,
+  ) {}
+
+  run<T>(fn: (tx: Tx) => T): T {
+    if (!this.open) this.begin();
+    const name = `a${++this.depth}`;
+    const mark = this.events.length;
+    this.sqlite.run(`SAVEPOINT ${name}`);
+    try {
+      const result = fn({ db: this.db, emit: (event, audience) => this.events.push({ event, audience }) });
+      this.sqlite.run(`RELEASE ${name}`);
+      return result;
+    } catch (e) {
+      this.sqlite.run(`ROLLBACK TO ${name}`);
+      this.sqlite.run(`RELEASE ${name}`);
+      this.events.length = mark;
+      throw e;
+    } finally {
+      this.depth--;
+      if (this.depth === 0 && !this.batching) this.commit();
+    }
+  }
+
+  /** Resolves once every write made so far is committed (rejects if its COMMIT failed). */
+  settled(): Promise<void> {
+    return this.batch ? this.batch.promise : Promise.resolve();
+  }
+
+  /** Commits now; used at shutdown and by the CLI. */
+  flush() {
+    if (this.open && this.depth === 0) this.commit();
+  }
+
+  private begin() {
+    this.sqlite.run("BEGIN IMMEDIATE");
+    this.open = true;
+    if (this.batching) {
+      let resolve!: () => void, reject!: (e: unknown) => void;
+      const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+      promise.catch(() => {}); // a failed batch is reported to each waiter, never as an unhandled rejection
+      this.batch = { promise, resolve, reject };
+      setImmediate(() => this.commit());
+    }
+  }
+
+  private commit() {
+    if (!this.open) return;
+    const events = this.events;
+    const batch = this.batch;
+    this.events = [];
+    this.batch = null;
+    this.open = false;
+    try {
+      this.sqlite.run("COMMIT");
+    } catch (e) {
+      try {
+        this.sqlite.run("ROLLBACK");
+      } catch {}
+      batch?.reject(e);
+      if (!batch) throw e;
+      return;
+    }
+    batch?.resolve();
+    if (events.length) this.deliver(events);
+  }
+}

@@ -1,0 +1,35 @@
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import type { Args, ParamTable } from "./params";
+
+/** Who may call: an API user (HTTP Basic), anyone, anyone with an optional user (spectator register). */
+export type AuthMode = "user" | "none" | "optional";
+
+export interface Ctx<P extends ParamTable, U> {
+  app: App;
+  realm: RealmRow;
+  user: U;
+  args: Args<P>;
+  req: Request;
+  ip: string;
+}
+
+type UserFor<A extends AuthMode> = A extends "user" ? UserRow : A extends "optional" ? UserRow | null : null;
+
+export interface Endpoint {
+  method: string;
+  /** Zulip's path template after /api/v1, e.g. "/users/{user_id}". */
+  path: string;
+  auth: AuthMode;
+  params: ParamTable;
+  /** Returns the success fields (merged into {result, msg}) or a ready Response. */
+  run(ctx: Ctx<any, any>): unknown;
+}
+
+export function endpoint<P extends ParamTable, A extends AuthMode = "user">(
+  method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT",
+  path: string,
+  spec: { auth?: A; params: P; run: (ctx: Ctx<P, UserFor<A>>) => unknown },
+): Endpoint {
+  return { method, path, auth: spec.auth ?? "user", params: spec.params, run: spec.run as Endpoint["run"] };
+}

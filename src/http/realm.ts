@@ -1,0 +1,26 @@
+import type { App } from "../app";
+import type { RealmRow } from "../db/schema";
+import { invalidRealm } from "../domain/errors";
+import { findRealmByStringId, listRealms } from "../store/realms";
+
+/**
+ * The realm a request is for, from its Host header: a subdomain of the external URL's host names a
+ * realm by string_id; the external host itself, an IP address or any other name gets the default realm.
+ */
+export function realmForHost(app: App, hostHeader: string | null): RealmRow {
+  const host = (hostHeader ?? "").toLowerCase().replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
+  const base = new URL(app.config.externalUrl).hostname.toLowerCase();
+  if (host && host !== base && host.endsWith("." + base)) {
+    const realm = findRealmByStringId(app.db, host.slice(0, -(base.length + 1)));
+    if (!realm) throw invalidRealm();
+    return realm;
+  }
+  return defaultRealm(app);
+}
+
+export function defaultRealm(app: App): RealmRow {
+  const named = app.config.defaultRealm ? findRealmByStringId(app.db, app.config.defaultRealm) : undefined;
+  const realm = named ?? findRealmByStringId(app.db, "") ?? listRealms(app.db)[0];
+  if (!realm) throw invalidRealm();
+  return realm;
+}

@@ -1,0 +1,8 @@
+// Every endpoint, from one list: the server routes from it, answers 405s from it, and a test compares
+// each declaration with the matching operation in Zulip's OpenAPI file.
+import type { Endpoint } from "../endpoint";
+import auth from "./auth";
+import server from "./server";
+import users from "./users";
+
+export const routes: Endpoint[] = [...server, ...auth, ...users];

@@ -1,0 +1,1 @@
+export const nowSeconds = () => Math.floor(Date.now() / 1000);

@@ -1,0 +1,29 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { users, type UserRow } from "../db/schema";
+
+// The authentication lookup runs on every request: prepare it once per connection.
+const byEmail = new WeakMap<Db, { get(p: { realmId: number; email: string }): UserRow | undefined }>();
+
+export function findUserByEmail(db: Db, realmId: number, email: string): UserRow | undefined {
+  let q = byEmail.get(db);
+  if (!q) {
+    q = db
+      .select()
+      .from(users)
+      .where(and(eq(users.realmId, sql.placeholder("realmId")), sql`lower(${users.email}) = lower(${sql.placeholder("email")})`))
+      .prepare();
+    byEmail.set(db, q);
+  }
+  return q.get({ realmId, email });
+}
+
+export const findUserById = (db: Db, id: number): UserRow | undefined => db.select().from(users).where(eq(users.id, id)).get();
+
+export const listUsers = (db: Db, realmId: number): UserRow[] =>
+  db.select().from(users).where(eq(users.realmId, realmId)).orderBy(asc(users.id)).all();
+
+export const insertUser = (db: Db, u: typeof users.$inferInsert): UserRow => db.insert(users).values(u).returning().get();
+
+export const updateUser = (db: Db, id: number, patch: Partial<typeof users.$inferInsert>): UserRow =>
+  db.update(users).set(patch).where(eq(users.id, id)).returning().get()!;

@@ -1,0 +1,67 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { bootstrapFirstRealm } from "../../src/actions/realms";
+import { createUser } from "../../src/actions/users";
+import { createApp, type App } from "../../src/app";
+import { loadConfig } from "../../src/config";
+import type { Role } from "../../src/domain/roles";
+import { listen, type HttpServer } from "../../src/http/server";
+import { createLogger } from "../../src/lib/log";
+import { Client } from "./client";
+
+export interface TestServer {
+  app: App;
+  http: HttpServer;
+  url: string;
+  dataDir: string;
+  owner: Client;
+  ownerPassword: string;
+  /** A client with no credentials. */
+  anon: Client;
+  newUser(o?: { role?: Role; name?: string; email?: string; password?: string }): Promise<Client>;
+  client(email: string, apiKey: string, userId?: number): Client;
+  stop(): Promise<void>;
+}
+
+let counter = 0;
+
+/**
+ * A real server in this process on a temporary data directory and a free port, with the first realm
+ * and its owner. `env` takes CONFAB_* overrides (e.g. CONFAB_EVENTS_HEARTBEAT_SECONDS: "1").
+ */
+export async function startServer(o: { env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), "confab-test-"));
+  const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...o.env });
+  const app = createApp(config, { batching: true, log: createLogger(config.logLevel) });
+  const first = (await bootstrapFirstRealm(app))!;
+  const http = listen(app, "127.0.0.1", 0);
+  app.queues.startGc();
+  const url = http.url;
+  const client = (email: string, apiKey: string, userId?: number) => new Client(url, email, apiKey, userId ?? null);
+  return {
+    app,
+    http,
+    url,
+    dataDir,
+    owner: client(first.owner.email, first.owner.apiKey, first.owner.id),
+    ownerPassword: first.password,
+    anon: new Client(url, null, null),
+    client,
+    async newUser(u = {}) {
+      const n = ++counter;
+      const row = await createUser(app, first.realm, {
+        email: u.email ?? `user${n}@example.com`,
+        fullName: u.name ?? `User ${n}`,
+        role: u.role ?? 400,
+        password: u.password ?? null,
+      });
+      return client(row.email, row.apiKey, row.id);
+    },
+    async stop() {
+      await http.stop();
+      app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
