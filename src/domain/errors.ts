@@ -51,3 +51,7 @@ export const mustBeOwner = () => new ApiError("BAD_REQUEST", "Must be an organiz
 export const noSuchUser = () => new ApiError("BAD_REQUEST", "No such user", 400);
 export const emailInUse = (email: string) => new ApiError("BAD_REQUEST", `Email '${email}' already in use`, 400);
 export const invalidEmail = () => new ApiError("BAD_REQUEST", "Bad name or username", 400);
+
+// Event queues
+export const badEventQueue = (id: string) => new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${id}`, 400, { queue_id: id });
+export const anonymousParam = (key: string) => new ApiError("BAD_REQUEST", `Invalid '${key}' parameter for anonymous request`, 400);

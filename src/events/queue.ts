@@ -1,3 +1,4 @@
+import { present } from "./present";
 import type { ServerEvent } from "./types";
 
 export interface QueueOptions {
@@ -50,9 +51,11 @@ export class EventQueue {
     if (n) this.events.splice(0, n);
   }
 
-  /** The pending events as the client sees them. */
+  /** The pending events as this client sees them (one stored event may become several). */
   pending() {
-    return this.events.map(({ id, event }) => ({ ...event, id }));
+    const out: { id: number; [k: string]: unknown }[] = [];
+    for (const { id, event } of this.events) for (const e of present(event, this.opts)) out.push({ ...e, id });
+    return out;
   }
 
   wait(heartbeatMs: number): Promise<{ id: number; [k: string]: unknown }[]> {

@@ -13,5 +13,5 @@ const versionFields: Record<string, Schema> = {
 /** Keyed "method /template status". */
 export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
   "get /server_settings 200": versionFields,
-  "post /register 200": versionFields,
+  "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" } },
 };

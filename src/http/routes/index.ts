@@ -2,7 +2,8 @@
 // each declaration with the matching operation in Zulip's OpenAPI file.
 import type { Endpoint } from "../endpoint";
 import auth from "./auth";
+import events from "./events";
 import server from "./server";
 import users from "./users";
 
-export const routes: Endpoint[] = [...server, ...auth, ...users];
+export const routes: Endpoint[] = [...server, ...auth, ...users, ...events];

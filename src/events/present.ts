@@ -1,0 +1,37 @@
+// Per-client shapes, applied when a queue is read: the shared event object stays as the action emitted
+// it, and each queue sees it shaped by its own options (apply_markdown, client_gravatar, capabilities).
+import type { QueueOptions } from "./queue";
+import type { ServerEvent } from "./types";
+
+type Presenter = (event: ServerEvent, q: QueueOptions) => ServerEvent | ServerEvent[];
+
+/**
+ * Message events are emitted once for every recipient as
+ *   { type: "message", message: <message object with HTML content>, raw_content, flags_by_user: {uid: flags} }
+ * and each queue gets Zulip's shape: its user's `flags`, and raw Markdown when apply_markdown is off.
+ */
+const message: Presenter = (ev, q) => {
+  const { raw_content, flags_by_user, message: m, ...rest } = ev as any;
+  const flags = (q.userId !== null && flags_by_user?.[q.userId]) || [];
+  const content = q.applyMarkdown ? m.content : (raw_content ?? m.content);
+  return { ...rest, message: { ...m, content, content_type: q.applyMarkdown ? "text/html" : "text/x-markdown" }, flags };
+};
+
+/** Without bulk_message_deletion a client gets one event per deleted message. */
+const deleteMessage: Presenter = (ev, q) => {
+  if (q.capabilities.bulk_message_deletion || !Array.isArray(ev.message_ids)) return ev;
+  const { message_ids, ...rest } = ev as any;
+  return (message_ids as number[]).map((message_id) => ({ ...rest, message_id }));
+};
+
+export const PRESENTERS: Record<string, Presenter> = {
+  message,
+  delete_message: deleteMessage,
+};
+
+/** The events a queue's client receives for one stored event (usually one, sometimes several). */
+export function present(event: ServerEvent, q: QueueOptions): ServerEvent[] {
+  const p = PRESENTERS[event.type];
+  const out = p ? p(event, q) : event;
+  return Array.isArray(out) ? out : [out];
+}

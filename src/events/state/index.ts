@@ -1,0 +1,57 @@
+// One state builder per event type that register can fetch (Zulip's fetch_event_types names).
+// A type whose feature has not landed yet answers its valid empty state.
+import type { StateBuilder } from "./types";
+import { realmState } from "./realm";
+import { realmUserState } from "./realm-user";
+
+const empty =
+  (state: Record<string, unknown>): StateBuilder =>
+  () =>
+    structuredClone(state);
+
+export const STATE_BUILDERS: Record<string, StateBuilder> = {
+  realm: realmState,
+  realm_user: realmUserState,
+  alert_words: empty({ alert_words: [] }),
+  custom_profile_fields: empty({
+    custom_profile_fields: [],
+    custom_profile_field_types: {},
+  }),
+  drafts: empty({ drafts: [] }),
+  message: empty({ max_message_id: -1 }),
+  muted_topics: empty({ muted_topics: [] }),
+  muted_users: empty({ muted_users: [] }),
+  presence: (ctx) => ({ presences: {}, presence_last_update_id: -1, server_timestamp: Date.now() / 1000 }),
+  realm_domains: empty({ realm_domains: [] }),
+  realm_emoji: empty({ realm_emoji: {} }),
+  realm_linkifiers: empty({ realm_linkifiers: [] }),
+  realm_filters: empty({ realm_filters: [] }),
+  realm_playgrounds: empty({ realm_playgrounds: [] }),
+  realm_user_groups: empty({ realm_user_groups: [] }),
+  realm_bot: empty({ realm_bots: [] }),
+  realm_embedded_bots: empty({ realm_embedded_bots: [] }),
+  realm_incoming_webhook_bots: empty({ realm_incoming_webhook_bots: [] }),
+  recent_private_conversations: empty({ recent_private_conversations: [] }),
+  navigation_views: empty({ navigation_views: [] }),
+  saved_snippets: empty({ saved_snippets: [] }),
+  scheduled_messages: empty({ scheduled_messages: [] }),
+  reminders: empty({ reminders: [] }),
+  subscription: empty({ subscriptions: [], unsubscribed: [], never_subscribed: [] }),
+  update_message_flags: empty({
+    unread_msgs: { count: 0, pms: [], streams: [], huddles: [], mentions: [], old_unreads_missing: false },
+  }),
+  starred_messages: empty({ starred_messages: [] }),
+  stream: empty({ streams: [] }),
+  default_streams: empty({ realm_default_streams: [] }),
+  default_stream_groups: empty({ realm_default_stream_groups: [] }),
+  stop_words: empty({ stop_words: [] }),
+  user_settings: empty({ user_settings: {} }),
+  user_status: empty({ user_status: {} }),
+  user_topic: empty({ user_topics: [] }),
+  onboarding_steps: empty({ onboarding_steps: [] }),
+  channel_folders: empty({ channel_folders: [] }),
+  video_calls: empty({ has_zoom_token: false }),
+  giphy: empty({ giphy_api_key: "" }),
+};
+
+export type { StateBuilder, StateContext, RegisterOptions } from "./types";
