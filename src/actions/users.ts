@@ -123,6 +123,14 @@ export function userInRealm(app: App, viewer: UserRow, id: number): UserRow {
   return u;
 }
 
+/** A path segment that is a user id or an email (Zulip's `{user_id_or_email}`). */
+export function userByIdOrEmail(app: App, viewer: UserRow, key: string): UserRow {
+  if (/^\d+$/.test(key)) return userInRealm(app, viewer, Number(key));
+  const u = store.findUserByEmail(app.db, viewer.realmId, key);
+  if (!u) throw noSuchUser();
+  return u;
+}
+
 export const getUser = (app: App, viewer: UserRow, id: number, a: ViewArgs) => ({ user: toApiUser(userInRealm(app, viewer, id), viewOf(app, a)) });
 
 export function getUserByEmail(app: App, viewer: UserRow, email: string, a: ViewArgs) {

@@ -24,9 +24,20 @@ const deleteMessage: Presenter = (ev, q) => {
   return (message_ids as number[]).map((message_id) => ({ ...rest, message_id }));
 };
 
+/** Presence events carry both formats; simplified_presence_events clients get only the modern one. */
+const presence: Presenter = (ev, q) => {
+  const { presences, user_id, email, server_timestamp, presence: legacy, ...rest } = ev as any;
+  return q.capabilities.simplified_presence_events ? { ...rest, presences } : { ...rest, user_id, email, server_timestamp, presence: legacy };
+};
+
+/** Channel typing notifications reach only clients that declared stream_typing_notifications. */
+const typing: Presenter = (ev, q) => (ev.message_type === "stream" && !q.capabilities.stream_typing_notifications ? [] : ev);
+
 export const PRESENTERS: Record<string, Presenter> = {
   message,
   delete_message: deleteMessage,
+  presence,
+  typing,
 };
 
 /** The events a queue's client receives for one stored event (usually one, sometimes several). */

@@ -1,3 +1,4 @@
 export * from "./realms";
 export * from "./users";
 export * from "./user-groups";
+export * from "./presence";

@@ -3,6 +3,7 @@
 import type { StateBuilder } from "./types";
 import { realmState } from "./realm";
 import { realmUserState } from "./realm-user";
+import { presenceState } from "./presence";
 
 const empty =
   (state: Record<string, unknown>): StateBuilder =>
@@ -21,7 +22,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   message: empty({ max_message_id: -1 }),
   muted_topics: empty({ muted_topics: [] }),
   muted_users: empty({ muted_users: [] }),
-  presence: (ctx) => ({ presences: {}, presence_last_update_id: -1, server_timestamp: Date.now() / 1000 }),
+  presence: presenceState,
   realm_domains: empty({ realm_domains: [] }),
   realm_emoji: empty({ realm_emoji: {} }),
   realm_linkifiers: empty({ realm_linkifiers: [] }),

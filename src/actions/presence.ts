@@ -1,0 +1,77 @@
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import { invalidParam } from "../domain/errors";
+import { legacyPresence, modernPresence, PRESENCE_OFFLINE_THRESHOLD_SECS } from "../domain/presence";
+import { toRealm } from "../events/types";
+import * as store from "../store/presence";
+import { userByIdOrEmail } from "./users";
+
+export interface PresenceUpdate {
+  status: string;
+  ping_only: boolean;
+  new_user_input: boolean;
+  slim_presence: boolean;
+  last_update_id?: number;
+  history_limit_days?: number;
+}
+
+/**
+ * POST /users/me/presence. Every ping records the connection; the realm hears of it (a `presence`
+ * event) only when others would see a change: the user comes online, or turns active from idle.
+ */
+export function updatePresence(app: App, user: UserRow, u: PresenceUpdate) {
+  if (u.status !== "active" && u.status !== "idle") throw invalidParam(`Invalid status: ${u.status}`);
+  const now = app.now();
+  app.tx((tx) => {
+    const prev = store.findPresence(tx.db, user.id);
+    const wasOffline = !prev || prev.lastConnectedTime < now - PRESENCE_OFFLINE_THRESHOLD_SECS;
+    const wasIdle = !prev?.lastActiveTime || prev.lastActiveTime < now - PRESENCE_OFFLINE_THRESHOLD_SECS;
+    const becameActive = u.status === "active" && wasIdle;
+    const row = {
+      userId: user.id,
+      realmId: user.realmId,
+      lastConnectedTime: now,
+      lastActiveTime: u.status === "active" ? now : (prev?.lastActiveTime ?? null),
+      lastUpdateId: wasOffline || becameActive ? store.maxPresenceUpdateId(tx.db, user.realmId) + 1 : (prev?.lastUpdateId ?? 0),
+    };
+    store.upsertPresence(tx.db, row);
+    if (wasOffline || becameActive)
+      tx.emit(
+        {
+          type: "presence",
+          user_id: user.id,
+          email: user.email,
+          server_timestamp: now,
+          presence: { website: legacyPresence(row).website },
+          presences: { [user.id]: modernPresence(row) },
+        },
+        toRealm(user.realmId),
+      );
+  });
+  if (u.ping_only) return {};
+  const days = u.history_limit_days ?? 14;
+  return { ...realmPresences(app, user.realmId, u.slim_presence || u.last_update_id !== undefined, days, u.last_update_id), server_timestamp: Date.now() / 1000 };
+}
+
+/** Presence of a realm's users: modern format keyed by user id, or legacy keyed by email. */
+export function realmPresences(app: App, realmId: number, modern: boolean, historyDays: number, afterUpdateId = -1) {
+  const rows = store.listPresences(app.db, realmId, app.now() - historyDays * 86400, afterUpdateId);
+  const presences: Record<string, unknown> = {};
+  for (const { p, email } of rows) presences[modern ? String(p.userId) : email] = modern ? modernPresence(p) : legacyPresence(p);
+  return { presences, presence_last_update_id: store.maxPresenceUpdateId(app.db, realmId) };
+}
+
+/** GET /realm/presence (legacy format, keyed by email). */
+export function getRealmPresence(app: App, realm: RealmRow) {
+  return { presences: realmPresences(app, realm.id, false, 14).presences, server_timestamp: Date.now() / 1000 };
+}
+
+/** GET /users/{user_id_or_email}/presence. */
+export function getUserPresence(app: App, viewer: UserRow, idOrEmail: string) {
+  const target = userByIdOrEmail(app, viewer, idOrEmail);
+  const p = store.findPresence(app.db, target.id);
+  if (!p) throw invalidParam(`No presence data for ${target.email}`);
+  const { website, aggregated } = legacyPresence(p);
+  // This endpoint's entries carry only status and timestamp.
+  return { presence: { website: { status: website.status, timestamp: website.timestamp }, aggregated: { status: aggregated.status, timestamp: aggregated.timestamp } } };
+}
