@@ -1,8 +1,6 @@
 import type { Command } from "commander";
 import { createApp, type App } from "../src/app";
 import { ConfigError, loadConfig, type Config, type ConfigOverrides } from "../src/config";
-import { MigrationError } from "../src/db/migrate";
-import { ApiError } from "../src/domain/errors";
 import { createLogger } from "../src/lib/log";
 import { findRealmByStringId } from "../src/store/realms";
 import { defaultRealm } from "../src/http/realm";
@@ -36,13 +34,11 @@ export function action<A extends unknown[]>(fn: (...args: A) => unknown) {
       await fn(...args);
     } catch (e) {
       const msg = e instanceof Error ? e.message : String(e);
-      process.stderr.write(`confab: ${msg.replace(/^config: /, "config: ")}\n`);
+      process.stderr.write(`confab: ${msg.split("\n")[0]}\n`);
       process.exit(e instanceof ConfigError ? 2 : 1);
     }
   };
 }
-
-export const knownError = (e: unknown) => e instanceof ApiError || e instanceof MigrationError || e instanceof CliError;
 
 export async function readStdin(): Promise<string> {
   const text = await new Response(Bun.stdin.stream()).text();

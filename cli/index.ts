@@ -6,11 +6,12 @@ import { register as db } from "./commands/db";
 import { register as realm } from "./commands/realm";
 import { register as serve } from "./commands/serve";
 import { register as user } from "./commands/user";
-import { action, withCommon } from "./common";
+import { action, configFrom, withCommon } from "./common";
 
 const program = new Command("confab")
   .description("confab: a self-hosted team chat server that speaks the Zulip API")
-  .showHelpAfterError()
+  // Usage errors, like every other failure, are one line on stderr and a non-zero exit.
+  .configureOutput({ outputError: (text, write) => write(`confab: ${text.replace(/^error: /, "").trim()} (see --help)\n`) })
   .exitOverride((err) => process.exit(err.exitCode === 0 ? 0 : 1));
 
 serve(program);
@@ -18,7 +19,10 @@ realm(program);
 user(program);
 db(program);
 withCommon(program.command("version").description("print the version and API feature level")).action(
-  action(() => console.log(`confab ${SERVICE_VERSION} (feature level ${FEATURE_LEVEL})`)),
+  action((opts) => {
+    configFrom(opts); // a bad config is reported by every command, this one included
+    console.log(`confab ${SERVICE_VERSION} (feature level ${FEATURE_LEVEL})`);
+  }),
 );
 
 await program.parseAsync(process.argv);

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { createRealm } from "../../src/actions/realms";
+import { createRealm, setRealmDeactivated } from "../../src/actions/realms";
 import { listRealms } from "../../src/store/realms";
 import { realmUrl } from "../../src/domain/realms";
-import { action, openApp, readStdin, withCommon } from "../common";
+import { action, openApp, readStdin, realmOption, withCommon } from "../common";
 
 export function register(program: Command) {
   const realm = program.command("realm").description("manage organizations (realms)");
@@ -56,4 +56,17 @@ export function register(program: Command) {
         }
       }),
     );
+  for (const [name, deactivated] of [["deactivate", true], ["reactivate", false]] as const)
+    withCommon(realm.command(name).description(`${name} an organization (its users ${deactivated ? "can no longer" : "can again"} log in)`).argument("<subdomain>", "the realm's subdomain ('' for the root host)"))
+      .action(
+        action((subdomain: string, opts) => {
+          const app = openApp(opts);
+          try {
+            setRealmDeactivated(app, realmOption(app, subdomain), deactivated);
+            console.log(`realm '${subdomain}' ${name}d`);
+          } finally {
+            app.close();
+          }
+        }),
+      );
 }

@@ -3,7 +3,7 @@ import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
 import { ROLE, SYSTEM_GROUPS } from "../domain/roles";
 import { randomToken } from "../lib/random";
-import { findRealmByStringId, insertRealm, listRealms } from "../store/realms";
+import { findRealmByStringId, insertRealm, listRealms, updateRealm } from "../store/realms";
 import { addSubgroups, insertUserGroup } from "../store/user-groups";
 import { checkNewUser, hashPassword, insertUserTx } from "./users";
 
@@ -42,4 +42,15 @@ export async function bootstrapFirstRealm(app: App) {
   if (listRealms(app.db).length) return null;
   const c = app.config.firstRealm;
   return createRealm(app, { stringId: "", name: c.name, ownerEmail: c.ownerEmail, ownerName: c.ownerName });
+}
+
+/**
+ * Deactivates (or reactivates) a realm. Its users' requests are refused from the next one on
+ * (REALM_DEACTIVATED), and its event queues are dropped so no client keeps polling a closed realm.
+ */
+export function setRealmDeactivated(app: App, realm: RealmRow, deactivated: boolean) {
+  if (realm.deactivated === deactivated)
+    throw invalidParam(deactivated ? "The organization is already deactivated" : "The organization is not deactivated");
+  app.tx((tx) => updateRealm(tx.db, realm.id, { deactivated }));
+  if (deactivated) app.queues.dropRealm(realm.id);
 }

@@ -33,7 +33,7 @@ export interface ConfigOverrides {
   port?: string | number;
 }
 
-const envName = (key: string) => "CONFAB_" + key.replace(/\./g, "_").toUpperCase();
+export const envName = (key: string) => "CONFAB_" + key.replace(/\./g, "_").toUpperCase();
 
 function coerce(key: string, spec: KeySpec, raw: unknown, from: string): unknown {
   const bad = (why: string): never => {
@@ -66,15 +66,14 @@ function coerce(key: string, spec: KeySpec, raw: unknown, from: string): unknown
 }
 
 /** Flattens nested YAML maps into dotted keys, refusing any key the table does not know. */
-function flatten(obj: unknown, prefix: string, out: Map<string, unknown>) {
+function flatten(obj: unknown, prefix: string, out: Map<string, unknown>, file: string) {
   if (obj === null || obj === undefined) return;
-  if (typeof obj !== "object" || Array.isArray(obj)) throw new ConfigError(`config: ${prefix || "file"}: must be a mapping`);
+  if (typeof obj !== "object" || Array.isArray(obj)) throw new ConfigError(`config: ${prefix || "the file"} (${file}): must be a mapping`);
   for (const [k, v] of Object.entries(obj)) {
     const key = prefix ? `${prefix}.${k}` : k;
     if (key in CONFIG_KEYS) out.set(key, v);
-    else if (v && typeof v === "object" && !Array.isArray(v) && Object.keys(CONFIG_KEYS).some((c) => c.startsWith(key + ".")))
-      flatten(v, key, out);
-    else throw new ConfigError(`config: unknown key ${key}`);
+    else if (Object.keys(CONFIG_KEYS).some((c) => c.startsWith(key + "."))) flatten(v, key, out, file);
+    else throw new ConfigError(`config: unknown key ${key} (${file})`);
   }
 }
 
@@ -97,7 +96,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       throw new ConfigError(`config: ${file} is not valid YAML: ${(e as Error).message.split("\n")[0]}`);
     }
     const found = new Map<string, unknown>();
-    flatten(doc, "", found);
+    flatten(doc, "", found, file);
     for (const [k, v] of found) values.set(k, coerce(k, CONFIG_KEYS[k as ConfigKey], v, file));
   }
 

@@ -25,7 +25,7 @@ export const CONFIG_KEYS = {
     default: false,
     doc: "Development mode: enables POST /dev_fetch_api_key (anyone can fetch any user's key). Never on a real server.",
   },
-  log_level: { type: "enum", values: ["debug", "info", "warn", "error"], default: "info", doc: "info logs one line per request." },
+  log_level: { type: "enum", values: ["debug", "info", "warn", "error"], default: "info", doc: "Least severe level logged to standard error; info and debug add one line per request." },
   default_realm: {
     type: "string",
     default: "",
@@ -35,7 +35,7 @@ export const CONFIG_KEYS = {
     type: "enum",
     values: ["full", "normal"],
     default: "full",
-    doc: "SQLite synchronous mode. full: an answered write survives power loss. normal: survives a crash of confab, may lose the last writes on power loss or an OS crash.",
+    doc: "SQLite synchronous mode (the database is in WAL mode). full: every write confab has answered survives a crash of confab, of the OS, or power loss. normal: answered writes survive a crash of confab; power loss or an OS crash may undo the last writes (the database stays intact). normal writes faster.",
   },
   "storage.busy_timeout_ms": { type: "int", default: 5000, min: 0, doc: "How long a writer waits for the database lock (e.g. while a CLI command writes)." },
   "first_realm.name": { type: "string", default: "Confab", doc: "Name of the organization created on the first start." },

@@ -1,7 +1,7 @@
 /** A realm's own URL: the external URL, with the realm's subdomain in front of its host. */
 export function realmUrl(externalUrl: string, stringId: string): string {
   if (!stringId) return externalUrl;
+  // Built as text: URL's hostname setter silently ignores a name that ends like an IPv4 address.
   const u = new URL(externalUrl);
-  u.hostname = `${stringId}.${u.hostname}`;
-  return u.toString().replace(/\/+$/, "");
+  return `${u.protocol}//${stringId}.${u.host}${u.pathname}`.replace(/\/+$/, "");
 }

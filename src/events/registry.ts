@@ -52,6 +52,11 @@ export class QueueRegistry {
     for (const q of [...(this.byUser.get(userId) ?? [])]) this.delete(q);
   }
 
+  /** A deactivated realm keeps no queues. */
+  dropRealm(realmId: number) {
+    for (const q of [...(this.byRealm.get(realmId) ?? [])]) this.delete(q);
+  }
+
   queuesOfUser(userId: number): ReadonlySet<EventQueue> {
     return this.byUser.get(userId) ?? EMPTY;
   }
