@@ -17,6 +17,8 @@ const WWW_AUTH = { "WWW-Authenticate": 'Basic realm="zulip"' };
 export const missingArgument = (name: string) =>
   new ApiError("REQUEST_VARIABLE_MISSING", `Missing '${name}' argument`, 400, { var_name: name });
 export const invalidParam = (msg: string) => new ApiError("BAD_REQUEST", msg, 400);
+/** A parameter required only in some combinations (Zulip reports these as plain BAD_REQUEST). */
+export const missingConditional = (name: string) => new ApiError("BAD_REQUEST", `Missing '${name}' argument`, 400);
 export const confusingParams = (a: string, b: string) =>
   new ApiError("REQUEST_CONFUSING_VAR", `Can't decide between '${a}' and '${b}' arguments`, 400);
 export const notFoundEndpoint = () => new ApiError("NOT_FOUND", "Not Found", 404);

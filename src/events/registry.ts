@@ -8,6 +8,8 @@ export class QueueRegistry {
   private byId = new Map<string, EventQueue>();
   private byUser = new Map<number, Set<EventQueue>>();
   private byRealm = new Map<number, Set<EventQueue>>();
+  /** Queues registered with all_public_streams, by realm. */
+  private publicReaders = new Map<number, Set<EventQueue>>();
   private gcTimer: ReturnType<typeof setInterval> | null = null;
 
   constructor(
@@ -33,6 +35,7 @@ export class QueueRegistry {
     this.byId.set(id, q);
     if (opts.userId !== null) index(this.byUser, opts.userId, q);
     index(this.byRealm, opts.realmId, q);
+    if (opts.allPublicStreams && opts.userId !== null) index(this.publicReaders, opts.realmId, q);
     return q;
   }
 
@@ -45,6 +48,7 @@ export class QueueRegistry {
     q.cancelWait([]);
     if (q.opts.userId !== null) unindex(this.byUser, q.opts.userId, q);
     unindex(this.byRealm, q.opts.realmId, q);
+    if (q.opts.allPublicStreams) unindex(this.publicReaders, q.opts.realmId, q);
   }
 
   /** A deactivated user, or one whose API key changed, keeps no queues. */
@@ -67,6 +71,11 @@ export class QueueRegistry {
       Object.freeze(event);
       if (audience.kind === "users") {
         for (const uid of audience.userIds) for (const q of this.byUser.get(uid) ?? EMPTY) if (q.accepts(event)) q.push(event);
+        const readers = audience.publicStreamOf === undefined ? undefined : this.publicReaders.get(audience.publicStreamOf);
+        if (readers) {
+          const reached = new Set(audience.userIds);
+          for (const q of readers) if (!reached.has(q.opts.userId!) && q.accepts(event)) q.push(event);
+        }
       } else {
         for (const q of this.byRealm.get(audience.realmId) ?? EMPTY) if (q.opts.userId !== null && q.accepts(event)) q.push(event);
       }

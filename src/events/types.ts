@@ -3,8 +3,10 @@
 export type ServerEvent = { type: string; [key: string]: unknown };
 
 export type Audience =
-  | { kind: "users"; userIds: readonly number[] }
-  // Every member of a realm (and, when publicReaders is set, queues that read all public channels).
+  // The users' queues; with publicStreamOf, also every queue of that realm registered with
+  // all_public_streams (a message to a public channel).
+  | { kind: "users"; userIds: readonly number[]; publicStreamOf?: number }
+  // Every member of a realm.
   | { kind: "realm"; realmId: number };
 
 export interface Emitted {
@@ -12,5 +14,9 @@ export interface Emitted {
   audience: Audience;
 }
 
-export const toUsers = (userIds: readonly number[]): Audience => ({ kind: "users", userIds });
+export const toUsers = (userIds: readonly number[], o: { publicStreamOf?: number } = {}): Audience => ({
+  kind: "users",
+  userIds,
+  ...o,
+});
 export const toRealm = (realmId: number): Audience => ({ kind: "realm", realmId });

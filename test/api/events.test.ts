@@ -38,3 +38,95 @@ describe("events", () => {
     expect(e.queue_id).toBe(r.queue_id);
   });
 });
+
+describe("queue lifecycle", () => {
+  test("last_event_id acknowledges: acknowledged events are not sent again, later ones are", async () => {
+    const q = await ok(s.owner.post("/register", { event_types: ["realm_user"] }));
+    await s.newUser();
+    await s.newUser();
+    const first = await ok(s.owner.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }));
+    expect(first.events.map((e: any) => e.id)).toEqual([0, 1]);
+    const again = await ok(s.owner.get("/events", { queue_id: q.queue_id, last_event_id: 0, dont_block: true }));
+    expect(again.events.map((e: any) => e.id)).toEqual([1]);
+    const none = await ok(s.owner.get("/events", { queue_id: q.queue_id, last_event_id: 1, dont_block: true }));
+    expect(none.events).toEqual([]);
+  });
+
+  test("each of a user's queues (devices) gets the event; event_types filters", async () => {
+    const a = await ok(s.owner.post("/register", { event_types: ["realm_user"] }));
+    const b = await ok(s.owner.post("/register", {}));
+    const onlyPresence = await ok(s.owner.post("/register", { event_types: ["presence"] }));
+    const u = await s.newUser();
+    for (const q of [a, b]) {
+      const got = await ok(s.owner.get("/events", { queue_id: q.queue_id, dont_block: true }));
+      expect(got.events).toEqual([expect.objectContaining({ type: "realm_user", op: "add", person: expect.objectContaining({ user_id: u.userId }) })]);
+    }
+    expect((await ok(s.owner.get("/events", { queue_id: onlyPresence.queue_id, dont_block: true }))).events).toEqual([]);
+  });
+
+  test("another user's queue id is refused like an unknown one", async () => {
+    const q = await ok(s.owner.post("/register", {}));
+    const eve = await s.newUser();
+    await expectError(eve.get("/events", { queue_id: q.queue_id }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${q.queue_id}`);
+    await expectError(eve.delete("/events", { queue_id: "nope" }), 400, "BAD_EVENT_QUEUE_ID", "Bad event queue ID: nope");
+  });
+
+  test("regenerating the API key drops the user's queues", async () => {
+    const u = await s.newUser();
+    const q = await ok(u.post("/register", {}));
+    const { regenerateApiKey } = await import("../../src/actions/users");
+    const { findUserById } = await import("../../src/store/users");
+    const key = regenerateApiKey(s.app, findUserById(s.app.db, u.userId!)!);
+    const again = s.client(u.email!, key, u.userId!);
+    await expectError(again.get("/events", { queue_id: q.queue_id }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${q.queue_id}`);
+  });
+
+  test("register reports idle_queue_timeout_secs, from the request or the configured default", async () => {
+    expect((await ok(s.owner.post("/register", { fetch_event_types: [] }))).idle_queue_timeout_secs).toBe(600);
+    expect((await ok(s.owner.post("/register", { fetch_event_types: [], idle_queue_timeout: 120 }))).idle_queue_timeout_secs).toBe(120);
+  });
+
+  test("unauthenticated register is refused while the realm has no spectator access", async () => {
+    await expectError(s.anon.post("/register", {}), 401, "UNAUTHORIZED", "Not logged in: API authentication or user session required");
+  });
+});
+
+describe("typing", () => {
+  test("direct typing reaches every participant but no bystander, and is validated", async () => {
+    const ann = await s.newUser();
+    const bob = await s.newUser();
+    const qa = await ok(ann.post("/register", { event_types: ["typing"] }));
+    const qb = await ok(bob.post("/register", { event_types: ["typing"] }));
+    const qo = await ok(s.owner.post("/register", { event_types: ["typing"] }));
+    await ok(ann.post("/typing", { op: "start", to: [bob.userId] }));
+    const expected = {
+      type: "typing",
+      op: "start",
+      message_type: "direct",
+      sender: { user_id: ann.userId, email: ann.email },
+      recipients: expect.arrayContaining([{ user_id: ann.userId, email: ann.email }, { user_id: bob.userId, email: bob.email }]),
+    };
+    expect((await ok(bob.get("/events", { queue_id: qb.queue_id, dont_block: true }))).events).toEqual([expect.objectContaining(expected)]);
+    expect((await ok(ann.get("/events", { queue_id: qa.queue_id, dont_block: true }))).events).toEqual([expect.objectContaining(expected)]);
+    expect((await ok(s.owner.get("/events", { queue_id: qo.queue_id, dont_block: true }))).events).toEqual([]);
+    await expectError(ann.post("/typing", { op: "begin", to: [bob.userId] }), 400, "BAD_REQUEST", "Invalid op");
+    await expectError(ann.post("/typing", { op: "start" }), 400, "BAD_REQUEST", "Missing 'to' argument");
+    await expectError(ann.post("/typing", { op: "start", to: [] }), 400, "BAD_REQUEST", "Empty 'to' list");
+    await expectError(ann.post("/typing", { op: "start", to: [99999] }), 400, "BAD_REQUEST", "Invalid user ID 99999");
+  });
+});
+
+describe("collection", () => {
+  test("a queue idle past its timeout is collected and then answers BAD_EVENT_QUEUE_ID", async () => {
+    const g = await startServer({ env: { CONFAB_EVENTS_IDLE_QUEUE_TIMEOUT_SECONDS: "1", CONFAB_EVENTS_GC_INTERVAL_SECONDS: "1" } });
+    try {
+      const q = await ok(g.owner.post("/register", { fetch_event_types: [] }));
+      expect(q.idle_queue_timeout_secs).toBe(1);
+      await Bun.sleep(2500);
+      await expectError(g.owner.get("/events", { queue_id: q.queue_id, dont_block: true }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${q.queue_id}`);
+      expect(g.app.queues.size).toBe(0);
+    } finally {
+      await g.stop();
+    }
+  });
+});

@@ -4,6 +4,7 @@ import type { Endpoint } from "../endpoint";
 import auth from "./auth";
 import events from "./events";
 import presence from "./presence";
+import typing from "./typing";
 import server from "./server";
 import users from "./users";
 
@@ -14,4 +15,5 @@ export const routes: Endpoint[] = [
   ...users,
   ...events,
   ...presence,
+  ...typing,
 ];

@@ -1,0 +1,48 @@
+import type { App } from "../app";
+import type { UserRow } from "../db/schema";
+import { invalidParam, missingConditional } from "../domain/errors";
+import { toUsers } from "../events/types";
+import { findUserById } from "../store/users";
+
+export interface TypingArgs {
+  type: "direct" | "private" | "stream" | "channel";
+  op: "start" | "stop";
+  to?: number[];
+  stream_id?: number;
+  topic?: string;
+}
+
+/** Whether a user wants typing notifications (their receives_typing_notifications setting). */
+export type TypingPreference = (user: UserRow) => boolean;
+const receivesTyping: TypingPreference = (u) => u.settings.receives_typing_notifications !== false;
+
+/**
+ * POST /typing. Direct typing reaches every participant (the sender's other clients too); channel
+ * typing reaches the channel's subscribers but the sender. Only users who receive typing
+ * notifications hear of it; nothing is stored.
+ */
+export function sendTyping(app: App, sender: UserRow, a: TypingArgs, channelAudience?: (streamId: number) => UserRow[]) {
+  const who = { user_id: sender.id, email: sender.email };
+  if (a.type === "direct" || a.type === "private") {
+    if (a.to === undefined) throw missingConditional("to");
+    if (!a.to.length) throw invalidParam("Empty 'to' list");
+    const people = new Map<number, UserRow>([[sender.id, sender]]);
+    for (const id of a.to) {
+      const u = findUserById(app.db, id);
+      if (!u || u.realmId !== sender.realmId) throw invalidParam(`Invalid user ID ${id}`);
+      people.set(u.id, u);
+    }
+    const recipients = [...people.values()].map((u) => ({ user_id: u.id, email: u.email }));
+    const audience = [...people.values()].filter((u) => u.isActive && receivesTyping(u)).map((u) => u.id);
+    app.tx((tx) => tx.emit({ type: "typing", op: a.op, message_type: "direct", sender: who, recipients }, toUsers(audience)));
+    return {};
+  }
+  if (a.stream_id === undefined) throw missingConditional("stream_id");
+  if (a.topic === undefined) throw missingConditional("topic");
+  const subscribers = channelAudience?.(a.stream_id) ?? [];
+  const audience = subscribers.filter((u) => u.id !== sender.id && u.isActive && receivesTyping(u)).map((u) => u.id);
+  app.tx((tx) =>
+    tx.emit({ type: "typing", op: a.op, message_type: "stream", sender: who, stream_id: a.stream_id, topic: a.topic }, toUsers(audience)),
+  );
+  return {};
+}

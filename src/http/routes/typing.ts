@@ -1,0 +1,16 @@
+import { sendTyping } from "../../actions/typing";
+import { endpoint } from "../endpoint";
+import { p } from "../params";
+
+export default [
+  endpoint("POST", "/typing", {
+    params: {
+      type: p.enum(["direct", "private", "stream", "channel"] as const).optional("direct" as const),
+      op: p.enum(["start", "stop"] as const),
+      to: p.intList().optional(),
+      stream_id: p.int().optional(),
+      topic: p.str().optional(),
+    },
+    run: ({ app, user, args }) => sendTyping(app, user, args),
+  }),
+];
