@@ -33,7 +33,11 @@ const presence: Presenter = (ev, q) => {
 /** Channel typing notifications reach only clients that declared stream_typing_notifications. */
 const typing: Presenter = (ev, q) => (ev.message_type === "stream" && !q.capabilities.stream_typing_notifications ? [] : ev);
 
+/** Clients without linkifier_url_template cannot use URL-template linkifiers: they get no such events. */
+const realmLinkifiers: Presenter = (ev, q) => (q.capabilities.linkifier_url_template ? ev : []);
+
 export const PRESENTERS: Record<string, Presenter> = {
+  realm_linkifiers: realmLinkifiers,
   message,
   delete_message: deleteMessage,
   presence,

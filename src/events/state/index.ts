@@ -4,6 +4,7 @@ import type { StateBuilder } from "./types";
 import { realmState } from "./realm";
 import { realmUserState } from "./realm-user";
 import { presenceState } from "./presence";
+import { linkifiersState } from "./linkifiers";
 
 const empty =
   (state: Record<string, unknown>): StateBuilder =>
@@ -25,7 +26,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   presence: presenceState,
   realm_domains: empty({ realm_domains: [] }),
   realm_emoji: empty({ realm_emoji: {} }),
-  realm_linkifiers: empty({ realm_linkifiers: [] }),
+  realm_linkifiers: linkifiersState,
   realm_filters: empty({ realm_filters: [] }),
   realm_playgrounds: empty({ realm_playgrounds: [] }),
   realm_user_groups: empty({ realm_user_groups: [] }),

@@ -3,6 +3,7 @@
 import type { Endpoint } from "../endpoint";
 import auth from "./auth";
 import events from "./events";
+import linkifiers from "./linkifiers";
 import presence from "./presence";
 import typing from "./typing";
 import server from "./server";
@@ -16,4 +17,5 @@ export const routes: Endpoint[] = [
   ...events,
   ...presence,
   ...typing,
+  ...linkifiers,
 ];

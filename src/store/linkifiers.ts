@@ -1,0 +1,19 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { linkifiers, type LinkifierRow } from "../db/schema";
+
+export const listLinkifiers = (db: Db, realmId: number): LinkifierRow[] =>
+  db.select().from(linkifiers).where(eq(linkifiers.realmId, realmId)).orderBy(asc(linkifiers.order), asc(linkifiers.id)).all();
+
+export const findLinkifier = (db: Db, realmId: number, id: number): LinkifierRow | undefined =>
+  db.select().from(linkifiers).where(and(eq(linkifiers.realmId, realmId), eq(linkifiers.id, id))).get();
+
+export const findLinkifierByPattern = (db: Db, realmId: number, pattern: string): LinkifierRow | undefined =>
+  db.select().from(linkifiers).where(and(eq(linkifiers.realmId, realmId), eq(linkifiers.pattern, pattern))).get();
+
+export const insertLinkifier = (db: Db, row: typeof linkifiers.$inferInsert): LinkifierRow => db.insert(linkifiers).values(row).returning().get();
+
+export const updateLinkifier = (db: Db, id: number, patch: Partial<typeof linkifiers.$inferInsert>) =>
+  db.update(linkifiers).set(patch).where(eq(linkifiers.id, id)).run();
+
+export const deleteLinkifier = (db: Db, id: number) => db.delete(linkifiers).where(eq(linkifiers.id, id)).run();
