@@ -1,6 +1,6 @@
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
-import { ApiError, badCredentials, invalidApiKey, realmDeactivated, userDeactivated } from "../domain/errors";
+import { badCredentials, devOnly, invalidApiKey, realmDeactivated, userDeactivated } from "../domain/errors";
 import { safeEqual } from "../lib/random";
 import { findUserByEmail } from "../store/users";
 
@@ -44,7 +44,7 @@ export async function fetchApiKey(app: App, realm: RealmRow, email: string, pass
 
 /** POST /dev_fetch_api_key: any user's key without a password, on development servers only. */
 export function devFetchApiKey(app: App, realm: RealmRow, email: string, ip: string) {
-  if (!app.config.development) throw new ApiError("BAD_REQUEST", "DevAuthBackend not enabled.", 400);
+  if (!app.config.development) throw devOnly();
   const user = lookup(app, realm, email, ip);
   if (!user) throw failed(app, realm, email, ip, badCredentials());
   admit(realm, user);

@@ -31,18 +31,19 @@ export const malformedBody = () => new ApiError("BAD_REQUEST", "Malformed reques
 export const notLoggedIn = () =>
   new ApiError("UNAUTHORIZED", "Not logged in: API authentication or user session required", 401, {}, WWW_AUTH);
 export const badAuthHeader = () => new ApiError("UNAUTHORIZED", "Invalid authorization header for basic auth", 401, {}, WWW_AUTH);
+export const notBasicAuth = () => new ApiError("BAD_REQUEST", "This endpoint requires HTTP basic authentication.", 400);
 export const invalidApiKey = () => new ApiError("INVALID_API_KEY", "Invalid API key", 401, {}, WWW_AUTH);
 export const userDeactivated = () => new ApiError("USER_DEACTIVATED", "Account is deactivated", 401, {}, WWW_AUTH);
 export const realmDeactivated = () => new ApiError("REALM_DEACTIVATED", "This organization has been deactivated", 401, {}, WWW_AUTH);
-export const invalidRealm = () => new ApiError("BAD_REQUEST", "Invalid subdomain", 400);
+export const invalidRealm = () => new ApiError("NONEXISTENT_SUBDOMAIN", "Invalid subdomain", 404);
 export const badCredentials = () =>
   new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
 export const rateLimited = (retryAfter: number) =>
   new ApiError("RATE_LIMIT_HIT", "API usage exceeded rate limit", 429, { "retry-after": retryAfter }, {
     "Retry-After": String(retryAfter),
   });
-export const devOnly = () => new ApiError("BAD_REQUEST", "This endpoint is only available in development mode.", 400);
-export const devNoUser = () => new ApiError("BAD_REQUEST", "This user is not registered.", 400);
+// Zulip's answer on a production server; confab is one unless `development` is on.
+export const devOnly = () => new ApiError("BAD_REQUEST", "Endpoint not available in production.", 400);
 
 // Permissions
 export const insufficientPermission = () => new ApiError("BAD_REQUEST", "Insufficient permission", 400);

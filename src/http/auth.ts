@@ -1,13 +1,14 @@
 import { authenticateApiKey } from "../actions/auth";
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
-import { badAuthHeader, notLoggedIn } from "../domain/errors";
+import { badAuthHeader, notBasicAuth, notLoggedIn } from "../domain/errors";
 
 /** The `Authorization: Basic base64(email:api_key)` header, or null when there is none. */
 export function parseBasic(header: string | null): { email: string; apiKey: string } | null {
   if (!header) return null;
   const [scheme, value] = header.split(" ", 2);
-  if (scheme?.toLowerCase() !== "basic" || !value) throw badAuthHeader();
+  if (!value) throw badAuthHeader();
+  if (scheme!.toLowerCase() !== "basic") throw notBasicAuth();
   const decoded = Buffer.from(value, "base64").toString("utf8");
   const i = decoded.indexOf(":");
   if (i < 0) throw badAuthHeader();

@@ -29,11 +29,12 @@ let counter = 0;
 /**
  * A real server in this process on a temporary data directory and a free port, with the first realm
  * and its owner. `env` takes CONFAB_* overrides (e.g. CONFAB_EVENTS_HEARTBEAT_SECONDS: "1").
+ * `log` receives every log line (at CONFAB_LOG_LEVEL, "error" unless given) instead of stderr.
  */
-export async function startServer(o: { env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startServer(o: { env?: Record<string, string>; log?: (line: string) => void } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "confab-test-"));
   const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...o.env });
-  const app = createApp(config, { batching: true, log: createLogger(config.logLevel) });
+  const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log) });
   const first = (await bootstrapFirstRealm(app))!;
   const http = listen(app, "127.0.0.1", 0);
   app.queues.startGc();
