@@ -1,0 +1,104 @@
+// Every endpoint declaration in src/http/routes against the API it claims to speak: the operation in
+// Zulip's OpenAPI file (or test/schemas/ext.yaml for /ext), and the contract's parameter tables, which
+// win where they add parameters. A failure names the endpoint and the parameter.
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Endpoint } from "../../src/http/endpoint";
+import { routes } from "../../src/http/routes";
+import { operations, type OperationInfo } from "../helpers/openapi";
+
+const CONTRACT = fileURLToPath(new URL("../../../shared/spec/team-chat-api.md", import.meta.url));
+
+/**
+ * Parameters Zulip documents that confab deliberately does not declare, keyed "METHOD /template",
+ * each with the reason. Keep this short: an entry here is a Zulip client's request we answer by
+ * listing the parameter in ignored_parameters_unsupported.
+ */
+const NOT_DECLARED: Record<string, Record<string, string>> = {};
+
+/** The contract's parameter table of each endpoint ("#### METHOD /path", then "| Parameter | ..."). */
+function contractParameters(): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  let current: Set<string> | null = null;
+  let inTable = false;
+  for (const line of readFileSync(CONTRACT, "utf8").split("\n")) {
+    const heading = /^#### (GET|POST|PATCH|PUT|DELETE) (\/\S+)/.exec(line);
+    if (heading) {
+      current = new Set();
+      out.set(`${heading[1]} ${heading[2]}`, current);
+      inTable = false;
+      continue;
+    }
+    if (/^#{1,3} /.test(line)) current = null;
+    if (!current) continue;
+    if (/^\| *Parameter *\|/.test(line)) inTable = true;
+    else if (inTable && line.startsWith("|")) {
+      const name = line.split("|")[1]!.trim().replace(/`/g, "").replace(/\s*\(path\)$/, "");
+      if (name && !/^-+$/.test(name)) current.add(name);
+    } else inTable = false;
+  }
+  return out;
+}
+
+const ops = operations();
+const contract = contractParameters();
+const key = (ep: Endpoint) => `${ep.method} ${ep.path}`;
+const operationOf = (ep: Endpoint): OperationInfo | undefined => ops.find((o) => o.method === ep.method && o.template === ep.path);
+/** Parameters an operation takes from the request (headers and cookies are not parameters here). */
+const requestParams = (op: OperationInfo) => op.parameters.filter((p) => p.in !== "header" && p.in !== "cookie");
+
+describe("route declarations match Zulip's OpenAPI file and the contract", () => {
+  test("the contract's parameter tables were found", () => {
+    expect(contract.get("POST /register")).toContain("idle_queue_timeout");
+    expect(contract.get("POST /dev_fetch_api_key")).toEqual(new Set(["username"]));
+  });
+
+  test("every endpoint is one the OpenAPI files or the contract describe, declared once", () => {
+    const problems: string[] = [];
+    const seen = new Set<string>();
+    for (const ep of routes) {
+      if (seen.has(key(ep))) problems.push(`${key(ep)}: declared twice`);
+      seen.add(key(ep));
+      if (!operationOf(ep) && !contract.has(key(ep))) problems.push(`${key(ep)}: neither Zulip's OpenAPI file, test/schemas/ext.yaml nor the contract describes it`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test("every parameter Zulip documents is declared, in the same place (path or request)", () => {
+    const problems: string[] = [];
+    for (const ep of routes) {
+      const op = operationOf(ep);
+      if (!op) continue;
+      const excused = NOT_DECLARED[key(ep)] ?? {};
+      for (const zp of requestParams(op)) {
+        if (zp.name in excused) continue;
+        const entry = Object.entries(ep.params).find(([name, p]) => name === zp.name || p.aliases.includes(zp.name));
+        if (!entry) {
+          problems.push(`${key(ep)}: Zulip documents ${zp.in} parameter '${zp.name}', the declaration lacks it`);
+          continue;
+        }
+        const [name, p] = entry;
+        if ((zp.in === "path") !== (p.source === "path"))
+          problems.push(`${key(ep)}: '${name}' is a ${zp.in} parameter in Zulip's file but declared as a ${p.source} parameter`);
+        if (zp.required && !p.required && zp.in !== "path")
+          problems.push(`${key(ep)}: Zulip requires '${zp.name}', the declaration makes it optional`);
+      }
+      for (const name of Object.keys(excused))
+        if (!requestParams(op).some((zp) => zp.name === name)) problems.push(`${key(ep)}: NOT_DECLARED excuses '${name}', which Zulip does not document`);
+    }
+    expect(problems).toEqual([]);
+  });
+
+  test("every declared parameter and alias exists in Zulip's file or the contract", () => {
+    const problems: string[] = [];
+    for (const ep of routes) {
+      const op = operationOf(ep);
+      const known = new Set([...(op ? requestParams(op).map((p) => p.name) : []), ...(contract.get(key(ep)) ?? [])]);
+      for (const [name, p] of Object.entries(ep.params))
+        for (const n of [name, ...p.aliases])
+          if (!known.has(n)) problems.push(`${key(ep)}: declares '${n}', which neither Zulip's file nor the contract lists for it`);
+    }
+    expect(problems).toEqual([]);
+  });
+});
