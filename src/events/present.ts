@@ -36,7 +36,21 @@ const typing: Presenter = (ev, q) => (ev.message_type === "stream" && !q.capabil
 /** Clients without linkifier_url_template cannot use URL-template linkifiers: they get no such events. */
 const realmLinkifiers: Presenter = (ev, q) => (q.capabilities.linkifier_url_template ? ev : []);
 
+/**
+ * Group deactivation is an `update` with data.deactivated. Clients without include_deactivated_groups
+ * never see deactivated groups: for them it is a `remove`, and a reactivation an `add` of the group
+ * (the action attaches the group object to reactivation events for this, and only this, purpose).
+ */
+const userGroup: Presenter = (ev, q) => {
+  if (ev.op !== "update") return ev;
+  const { group, ...rest } = ev as { group?: unknown; data: Record<string, unknown> } & ServerEvent;
+  const deactivated = rest.data.deactivated;
+  if (q.capabilities.include_deactivated_groups || deactivated === undefined) return rest;
+  return deactivated ? { type: "user_group", op: "remove", group_id: rest.group_id } : { type: "user_group", op: "add", group };
+};
+
 export const PRESENTERS: Record<string, Presenter> = {
+  user_group: userGroup,
   realm_linkifiers: realmLinkifiers,
   message,
   delete_message: deleteMessage,

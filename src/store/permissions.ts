@@ -1,13 +1,39 @@
-// The one permission engine: every can_*_group check in confab asks `inGroupSetting`.
+// The one permission engine: every can_*_group check in confab asks `inGroupSetting` (or one of the
+// two shorthands below, which resolve a realm's or a group's setting and then ask it).
 import type { Db } from "../db/client";
-import type { UserRow } from "../db/schema";
-import type { GroupSettingValue } from "../domain/group-settings";
-import { isUserInGroup } from "./user-groups";
+import type { RealmRow, UserGroupRow, UserRow } from "../db/schema";
+import { USER_GROUP_PERMISSIONS, type GroupSettingValue, type PermissionConfig, type UserGroupPermission } from "../domain/group-settings";
+import { REALM_SETTINGS, type RealmGroupSettingName } from "../domain/realm-settings";
+import { isGuest } from "../domain/roles";
+import { realmGroupSetting } from "./realm-settings";
+import { isUserInGroups, storedGroupSetting, systemGroupIds } from "./user-groups";
 
-/** Is this user in the group-setting value (system groups, nested subgroups; deactivated users never)? */
-export function inGroupSetting(db: Db, user: UserRow, value: GroupSettingValue): boolean {
+/**
+ * Is this user in the group-setting value? System groups, nested subgroups (to any depth) and anonymous
+ * values all resolve through one recursive query; deactivated users are never in anything. With the
+ * setting's config, guests never hold a permission that may not be granted to role:everyone.
+ */
+export function inGroupSetting(db: Db, user: UserRow, value: GroupSettingValue, config?: PermissionConfig): boolean {
   if (!user.isActive) return false;
-  if (typeof value === "number") return isUserInGroup(db, user.id, value);
+  if (config && !config.allowEveryone && isGuest(user.role)) return false;
+  if (typeof value === "number") return isUserInGroups(db, user.id, [value]);
   if (value.direct_members.includes(user.id)) return true;
-  return value.direct_subgroups.some((g) => isUserInGroup(db, user.id, g));
+  return isUserInGroups(db, user.id, value.direct_subgroups);
 }
+
+/** Does the user hold this organization permission (e.g. "can_create_groups")? */
+export const hasRealmPermission = (db: Db, realm: RealmRow, user: UserRow, name: RealmGroupSettingName): boolean =>
+  inGroupSetting(db, user, realmGroupSetting(db, realm, name), REALM_SETTINGS[name].kind.config);
+
+/** A user group's setting: stored for user groups; system groups hold their defaults (role:nobody). */
+export function userGroupSetting(db: Db, group: UserGroupRow, name: UserGroupPermission): GroupSettingValue {
+  const stored = storedGroupSetting(group, name);
+  if (stored !== undefined) return stored;
+  const c = USER_GROUP_PERMISSIONS[name];
+  const def = group.isSystemGroup ? (c.defaultForSystemGroups ?? "role:nobody") : c.default;
+  return systemGroupIds(db, group.realmId)[def === "creator" ? "role:nobody" : def]!;
+}
+
+/** Does the user hold this permission on the user group (e.g. "can_join_group")? */
+export const hasGroupPermission = (db: Db, group: UserGroupRow, user: UserRow, name: UserGroupPermission): boolean =>
+  inGroupSetting(db, user, userGroupSetting(db, group, name), USER_GROUP_PERMISSIONS[name]);

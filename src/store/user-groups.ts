@@ -1,15 +1,49 @@
-import { and, eq, inArray } from "drizzle-orm";
+import type { Database } from "bun:sqlite";
+import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { userGroupMembers, userGroups, userGroupSubgroups, type UserGroupRow } from "../db/schema";
+import type { GroupSettingValue } from "../domain/group-settings";
+
+/** The bun:sqlite handle behind drizzle, for the recursive queries drizzle cannot express. */
+const raw = (db: Db) => (db as unknown as { $client: Database }).$client;
 
 export const insertUserGroup = (db: Db, g: typeof userGroups.$inferInsert): UserGroupRow =>
   db.insert(userGroups).values(g).returning().get();
 
+export const updateUserGroup = (db: Db, id: number, patch: Partial<typeof userGroups.$inferInsert>): UserGroupRow =>
+  db.update(userGroups).set(patch).where(eq(userGroups.id, id)).returning().get()!;
+
+export const findUserGroup = (db: Db, realmId: number, id: number): UserGroupRow | undefined =>
+  db.select().from(userGroups).where(and(eq(userGroups.id, id), eq(userGroups.realmId, realmId))).get();
+
 export const findUserGroupByName = (db: Db, realmId: number, name: string): UserGroupRow | undefined =>
   db.select().from(userGroups).where(and(eq(userGroups.realmId, realmId), eq(userGroups.name, name))).get();
 
+export const listUserGroups = (db: Db, realmId: number, includeDeactivated = true): UserGroupRow[] =>
+  db
+    .select()
+    .from(userGroups)
+    .where(includeDeactivated ? eq(userGroups.realmId, realmId) : and(eq(userGroups.realmId, realmId), eq(userGroups.deactivated, false)))
+    .orderBy(asc(userGroups.id))
+    .all();
+
 export const listSystemGroups = (db: Db, realmId: number): UserGroupRow[] =>
   db.select().from(userGroups).where(and(eq(userGroups.realmId, realmId), eq(userGroups.isSystemGroup, true))).all();
+
+// System groups are made with their realm and never change: their ids are looked up once per realm.
+const systemIdCache = new WeakMap<Db, Map<number, Record<string, number>>>();
+
+/** The realm's system group ids by name (role:owners ... role:nobody). */
+export function systemGroupIds(db: Db, realmId: number): Record<string, number> {
+  let perDb = systemIdCache.get(db);
+  if (!perDb) systemIdCache.set(db, (perDb = new Map()));
+  let ids = perDb.get(realmId);
+  if (!ids) {
+    ids = Object.fromEntries(listSystemGroups(db, realmId).map((g) => [g.name, g.id]));
+    if (Object.keys(ids).length) perDb.set(realmId, ids);
+  }
+  return ids;
+}
 
 export function addGroupMembers(db: Db, groupId: number, userIds: number[]) {
   if (userIds.length) db.insert(userGroupMembers).values(userIds.map((userId) => ({ groupId, userId }))).onConflictDoNothing().run();
@@ -25,22 +59,104 @@ export function addSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
     db.insert(userGroupSubgroups).values(subgroupIds.map((subgroupId) => ({ groupId, subgroupId }))).onConflictDoNothing().run();
 }
 
+export function removeSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
+  if (subgroupIds.length)
+    db.delete(userGroupSubgroups).where(and(eq(userGroupSubgroups.groupId, groupId), inArray(userGroupSubgroups.subgroupId, subgroupIds))).run();
+}
+
 /** Ids of the groups a user is a direct member of. */
 export const listGroupIdsOfUser = (db: Db, userId: number): number[] =>
   db.select({ id: userGroupMembers.groupId }).from(userGroupMembers).where(eq(userGroupMembers.userId, userId)).all().map((r) => r.id);
 
+/** Direct members of a group, all of them (deactivated users included) or only active ones. */
+export function listDirectMemberIds(db: Db, groupId: number, activeOnly: boolean): number[] {
+  const sql = activeOnly
+    ? "SELECT m.user_id AS id FROM user_group_members m JOIN users u ON u.id = m.user_id WHERE m.group_id = ? AND u.is_active = 1 ORDER BY m.user_id"
+    : "SELECT user_id AS id FROM user_group_members WHERE group_id = ? ORDER BY user_id";
+  return raw(db).query<{ id: number }, [number]>(sql).all(groupId).map((r) => r.id);
+}
+
+export const listDirectSubgroupIds = (db: Db, groupId: number): number[] =>
+  raw(db)
+    .query<{ id: number }, [number]>("SELECT subgroup_id AS id FROM user_group_subgroups WHERE group_id = ? ORDER BY subgroup_id")
+    .all(groupId)
+    .map((r) => r.id);
+
+// The groups reachable from a set of groups through subgroup links, the starting groups included.
+const CLOSURE = (n: number) =>
+  `WITH RECURSIVE g(id) AS (SELECT value FROM json_each(?${n}) UNION SELECT s.subgroup_id FROM user_group_subgroups s JOIN g ON s.group_id = g.id)`;
+
+/** Every group nested anywhere below this one (its strict subgroups, recursively). */
+export const listRecursiveSubgroupIds = (db: Db, groupId: number): number[] =>
+  raw(db)
+    .query<{ id: number }, [number]>(
+      `WITH RECURSIVE g(id) AS (SELECT subgroup_id FROM user_group_subgroups WHERE group_id = ?1
+         UNION SELECT s.subgroup_id FROM user_group_subgroups s JOIN g ON s.group_id = g.id)
+       SELECT id FROM g ORDER BY id`,
+    )
+    .all(groupId)
+    .map((r) => r.id);
+
+/** The given groups and everything nested in them. */
+export const groupClosure = (db: Db, groupIds: number[]): number[] =>
+  raw(db)
+    .query<{ id: number }, [string]>(`${CLOSURE(1)} SELECT id FROM g`)
+    .all(JSON.stringify(groupIds))
+    .map((r) => r.id);
+
+/** Active users in the group directly or through nested subgroups. */
+export const listRecursiveMemberIds = (db: Db, groupId: number): number[] =>
+  raw(db)
+    .query<{ id: number }, [string]>(
+      `${CLOSURE(1)} SELECT DISTINCT m.user_id AS id FROM user_group_members m JOIN users u ON u.id = m.user_id
+       WHERE m.group_id IN (SELECT id FROM g) AND u.is_active = 1 ORDER BY m.user_id`,
+    )
+    .all(JSON.stringify([groupId]))
+    .map((r) => r.id);
+
 /**
- * Whether a user is in a group, directly or through nested subgroups (one recursive query).
+ * Whether a user is in any of the groups, directly or through nested subgroups: one recursive query
+ * that walks only the groups' subgroup links and then probes the (user_id) index.
  * Deactivated users are nobody's members; callers pass only active users or check first.
  */
-export function isUserInGroup(db: Db, userId: number, groupId: number, directOnly = false): boolean {
-  const sqlite = (db as any).$client as import("bun:sqlite").Database;
-  if (directOnly)
-    return !!sqlite.query("SELECT 1 FROM user_group_members WHERE group_id = ? AND user_id = ?").get(groupId, userId);
-  return !!sqlite
-    .query(
-      `WITH RECURSIVE g(id) AS (SELECT ? UNION SELECT s.subgroup_id FROM user_group_subgroups s JOIN g ON s.group_id = g.id)
-       SELECT 1 FROM user_group_members m WHERE m.user_id = ? AND m.group_id IN (SELECT id FROM g) LIMIT 1`,
-    )
-    .get(groupId, userId);
+export function isUserInGroups(db: Db, userId: number, groupIds: readonly number[], directOnly = false): boolean {
+  if (!groupIds.length) return false;
+  const q = directOnly
+    ? "SELECT 1 FROM user_group_members WHERE user_id = ?2 AND group_id IN (SELECT value FROM json_each(?1)) LIMIT 1"
+    : `${CLOSURE(1)} SELECT 1 FROM user_group_members m WHERE m.user_id = ?2 AND m.group_id IN (SELECT id FROM g) LIMIT 1`;
+  return !!raw(db).query<unknown, [string, number]>(q).get(JSON.stringify(groupIds), userId);
 }
+
+export const isUserInGroup = (db: Db, userId: number, groupId: number, directOnly = false) => isUserInGroups(db, userId, [groupId], directOnly);
+
+/** Every (group, active member) pair of a realm, for register. */
+export const listRealmMemberships = (db: Db, realmId: number): { g: number; u: number }[] =>
+  raw(db)
+    .query<{ g: number; u: number }, [number]>(
+      `SELECT m.group_id AS g, m.user_id AS u FROM user_group_members m JOIN user_groups ug ON ug.id = m.group_id
+       JOIN users u ON u.id = m.user_id WHERE ug.realm_id = ? AND u.is_active = 1 ORDER BY m.user_id`,
+    )
+    .all(realmId);
+
+/** Every (group, subgroup) link of a realm, for register. */
+export const listRealmSubgroupLinks = (db: Db, realmId: number): { g: number; s: number }[] =>
+  raw(db)
+    .query<{ g: number; s: number }, [number]>(
+      `SELECT s.group_id AS g, s.subgroup_id AS s FROM user_group_subgroups s JOIN user_groups ug ON ug.id = s.group_id
+       WHERE ug.realm_id = ? ORDER BY s.subgroup_id`,
+    )
+    .all(realmId);
+
+/** Active groups that list this group as a direct subgroup. */
+export const listActiveSupergroupIds = (db: Db, groupId: number): number[] =>
+  raw(db)
+    .query<{ id: number }, [number]>(
+      `SELECT s.group_id AS id FROM user_group_subgroups s JOIN user_groups g ON g.id = s.group_id
+       WHERE s.subgroup_id = ? AND g.deactivated = 0 ORDER BY s.group_id`,
+    )
+    .all(groupId)
+    .map((r) => r.id);
+
+/** The stored settings value, if any (user groups store all six at creation; system groups none). */
+export const storedGroupSetting = (g: UserGroupRow, name: string): GroupSettingValue | undefined =>
+  g.settings[name] as GroupSettingValue | undefined;

@@ -27,3 +27,19 @@ export const insertUser = (db: Db, u: typeof users.$inferInsert): UserRow => db.
 
 export const updateUser = (db: Db, id: number, patch: Partial<typeof users.$inferInsert>): UserRow =>
   db.update(users).set(patch).where(eq(users.id, id)).returning().get()!;
+
+/** Ids of deactivated users of a realm (few, usually): left out of group members and setting values. */
+export const listInactiveUserIds = (db: Db, realmId: number): Set<number> =>
+  new Set(db.select({ id: users.id }).from(users).where(and(eq(users.realmId, realmId), eq(users.isActive, false))).all().map((r) => r.id));
+
+/** Which of these ids are active users of the realm (one query, however many ids). */
+export function activeUserIdsAmong(db: Db, realmId: number, ids: readonly number[]): Set<number> {
+  if (!ids.length) return new Set();
+  const sqlite = (db as unknown as { $client: import("bun:sqlite").Database }).$client;
+  return new Set(
+    sqlite
+      .query<{ id: number }, [string, number]>("SELECT id FROM users WHERE id IN (SELECT value FROM json_each(?1)) AND realm_id = ?2 AND is_active = 1")
+      .all(JSON.stringify(ids), realmId)
+      .map((r) => r.id),
+  );
+}

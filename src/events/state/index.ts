@@ -3,6 +3,7 @@
 import type { StateBuilder } from "./types";
 import { realmState } from "./realm";
 import { realmUserState } from "./realm-user";
+import { userGroupsState } from "./user-groups";
 import { presenceState } from "./presence";
 import { linkifiersState } from "./linkifiers";
 
@@ -29,7 +30,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   realm_linkifiers: linkifiersState,
   realm_filters: empty({ realm_filters: [] }),
   realm_playgrounds: empty({ realm_playgrounds: [] }),
-  realm_user_groups: empty({ realm_user_groups: [] }),
+  realm_user_groups: userGroupsState,
   realm_bot: empty({ realm_bots: [] }),
   realm_embedded_bots: empty({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: empty({ realm_incoming_webhook_bots: [] }),

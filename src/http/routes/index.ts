@@ -8,12 +8,14 @@ import presence from "./presence";
 import typing from "./typing";
 import server from "./server";
 import users from "./users";
+import userGroups from "./user-groups";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
   ...server,
   ...auth,
   ...users,
+  ...userGroups,
   ...events,
   ...presence,
   ...typing,

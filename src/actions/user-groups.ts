@@ -1,0 +1,364 @@
+import type { App } from "../app";
+import type { Db } from "../db/client";
+import type { RealmRow, UserGroupRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import { ApiError, insufficientPermission, invalidParam, noSuchUser } from "../domain/errors";
+import {
+  canonicalGroupSetting,
+  checkGroupName,
+  checkGroupSetting,
+  groupDeactivated,
+  invalidUserGroup,
+  invalidUserGroupId,
+  invalidUserId,
+  previousValueMismatch,
+  sameGroupSetting,
+  USER_GROUP_PERMISSION_NAMES,
+  USER_GROUP_PERMISSIONS,
+  type GroupSettingLookup,
+  type GroupSettingValue,
+  type UserGroupPermission,
+} from "../domain/group-settings";
+import { REALM_GROUP_SETTING_NAMES } from "../domain/realm-settings";
+import { isGuest } from "../domain/roles";
+import {
+  alreadyMember,
+  alreadySubgroup,
+  groupExists,
+  notForGuests,
+  notMember,
+  notSubgroup,
+  subgroupCycle,
+  toApiUserGroup,
+} from "../domain/user-groups";
+import { toRealm } from "../events/types";
+import { hasRealmPermission, inGroupSetting, userGroupSetting } from "../store/permissions";
+import { realmGroupSetting } from "../store/realm-settings";
+import * as store from "../store/user-groups";
+import { activeUserIdsAmong, findUserById, listInactiveUserIds } from "../store/users";
+
+export type SettingChange = { new: GroupSettingValue; old?: GroupSettingValue };
+
+/** Lookups group-setting validation needs, within one realm. */
+export function groupSettingLookup(db: Db, realm: RealmRow): GroupSettingLookup {
+  return {
+    group: (id) => store.findUserGroup(db, realm.id, id),
+    activeUser: (id) => activeUserIdsAmong(db, realm.id, [id]).has(id),
+    nobodyGroupId: store.systemGroupIds(db, realm.id)["role:nobody"]!,
+  };
+}
+
+/** The group object as clients see it (one serializer for responses, events and register). */
+export function userGroupObject(db: Db, g: UserGroupRow, inactive = listInactiveUserIds(db, g.realmId)) {
+  const settings = Object.fromEntries(USER_GROUP_PERMISSION_NAMES.map((n) => [n, userGroupSetting(db, g, n)])) as Record<UserGroupPermission, GroupSettingValue>;
+  return toApiUserGroup(g, {
+    members: store.listDirectMemberIds(db, g.id, true),
+    subgroups: store.listDirectSubgroupIds(db, g.id),
+    settings,
+    inactive,
+  });
+}
+
+/** Guests may not use the group endpoints at all; bots may (level 496). */
+function checkMember(user: UserRow) {
+  if (isGuest(user.role)) throw notForGuests();
+}
+
+function groupInRealm(db: Db, realm: RealmRow, id: number, allowDeactivated = false): UserGroupRow {
+  const g = store.findUserGroup(db, realm.id, id);
+  if (!g) throw invalidUserGroup();
+  if (g.deactivated && !allowDeactivated) throw groupDeactivated();
+  return g;
+}
+
+/**
+ * A group the user may change for this purpose: never a system group; anyone in the realm's
+ * can_manage_all_groups or the group's can_manage_group may do anything; otherwise the named setting.
+ */
+function groupForUpdate(db: Db, realm: RealmRow, user: UserRow, id: number, purpose: UserGroupPermission[], allowDeactivated = false): UserGroupRow {
+  checkMember(user);
+  const g = groupInRealm(db, realm, id, allowDeactivated);
+  if (g.isSystemGroup) throw insufficientPermission();
+  if (canManage(db, realm, user, g)) return g;
+  for (const p of purpose) if (inGroupSetting(db, user, userGroupSetting(db, g, p), USER_GROUP_PERMISSIONS[p])) return g;
+  throw insufficientPermission();
+}
+
+const canManage = (db: Db, realm: RealmRow, user: UserRow, g: UserGroupRow) =>
+  hasRealmPermission(db, realm, user, "can_manage_all_groups") ||
+  inGroupSetting(db, user, userGroupSetting(db, g, "can_manage_group"), USER_GROUP_PERMISSIONS.can_manage_group);
+
+/** The given user ids, each an active user of the realm, or `Invalid user ID: <id>`. */
+function checkUserIds(db: Db, realm: RealmRow, ids: number[]): number[] {
+  const found = activeUserIdsAmong(db, realm.id, ids);
+  const missing = ids.find((id) => !found.has(id));
+  if (missing !== undefined) throw invalidUserId(missing);
+  return [...new Set(ids)];
+}
+
+/** Groups that may become subgroups: in the realm and active. */
+function checkSubgroupIds(db: Db, realm: RealmRow, ids: number[]): number[] {
+  for (const id of ids) {
+    const g = store.findUserGroup(db, realm.id, id);
+    if (!g) throw invalidUserGroupId(id);
+    if (g.deactivated) throw groupDeactivated();
+  }
+  return [...new Set(ids)];
+}
+
+/** Refuses subgroups that would make a cycle: the group must not be reachable from any of them. */
+function checkNoCycle(db: Db, groupId: number, subgroupIds: number[]) {
+  if (store.groupClosure(db, subgroupIds).includes(groupId)) throw subgroupCycle(groupId);
+}
+
+export interface NewUserGroup {
+  name: string;
+  description: string;
+  members: number[];
+  subgroups?: number[];
+  settings: Partial<Record<UserGroupPermission, GroupSettingValue>>;
+}
+
+/** POST /user_groups/create. */
+export function createUserGroup(app: App, realm: RealmRow, user: UserRow, a: NewUserGroup): { group_id: number } {
+  const db = app.db;
+  checkMember(user);
+  if (!hasRealmPermission(db, realm, user, "can_create_groups")) throw insufficientPermission();
+  const name = checkGroupName(a.name);
+  if (store.findUserGroupByName(db, realm.id, name)) throw groupExists(name);
+  const members = checkUserIds(db, realm, a.members);
+  const subgroups = checkSubgroupIds(db, realm, a.subgroups ?? []);
+  const lookup = groupSettingLookup(db, realm);
+  const ids = store.systemGroupIds(db, realm.id);
+  const settings: Record<string, GroupSettingValue> = {};
+  for (const n of USER_GROUP_PERMISSION_NAMES) {
+    const given = a.settings[n];
+    const def = USER_GROUP_PERMISSIONS[n].default;
+    settings[n] =
+      given !== undefined
+        ? checkGroupSetting(n, given, USER_GROUP_PERMISSIONS[n], lookup)
+        : def === "creator"
+          ? { direct_members: [user.id], direct_subgroups: [] }
+          : ids[def]!;
+  }
+  return app.tx((tx) => {
+    const g = store.insertUserGroup(tx.db, {
+      realmId: realm.id,
+      name,
+      description: a.description,
+      creatorId: user.id,
+      dateCreated: app.now(),
+      settings,
+    });
+    store.addGroupMembers(tx.db, g.id, members);
+    store.addSubgroups(tx.db, g.id, subgroups);
+    tx.emit({ type: "user_group", op: "add", group: userGroupObject(tx.db, g) }, toRealm(realm.id));
+    return { group_id: g.id };
+  });
+}
+
+/** GET /user_groups. */
+export function listUserGroupsFor(app: App, realm: RealmRow, user: UserRow, includeDeactivated: boolean) {
+  checkMember(user);
+  const inactive = listInactiveUserIds(app.db, realm.id);
+  return { user_groups: store.listUserGroups(app.db, realm.id, includeDeactivated).map((g) => userGroupObject(app.db, g, inactive)) };
+}
+
+export interface UserGroupPatch {
+  name?: string;
+  description?: string;
+  deactivated?: boolean;
+  settings: Partial<Record<UserGroupPermission, SettingChange>>;
+}
+
+/** PATCH /user_groups/{id}: name, description, permission settings, reactivation. */
+export function updateUserGroupProps(app: App, realm: RealmRow, user: UserRow, id: number, a: UserGroupPatch) {
+  const db = app.db;
+  const changes = Object.entries(a.settings).filter(([, v]) => v !== undefined) as [UserGroupPermission, SettingChange][];
+  if (a.name === undefined && a.description === undefined && a.deactivated === undefined && !changes.length)
+    throw invalidParam("No new data supplied");
+  const g = groupForUpdate(db, realm, user, id, ["can_manage_group"], true);
+  if (a.deactivated === true && !g.deactivated) checkNotInUse(db, realm, g);
+  const deactivatedAfter = a.deactivated ?? g.deactivated;
+  if (deactivatedAfter && (a.description !== undefined || changes.length))
+    throw invalidParam("You can only change name of deactivated user groups");
+  const data: Record<string, unknown> = {};
+  const patch: Partial<UserGroupRow> = {};
+  if (a.name !== undefined && a.name !== g.name) {
+    const name = checkGroupName(a.name);
+    if (store.findUserGroupByName(db, realm.id, name)) throw groupExists(name);
+    patch.name = data.name = name;
+  }
+  if (a.description !== undefined && a.description !== g.description) patch.description = data.description = a.description;
+  if (changes.length) {
+    const lookup = groupSettingLookup(db, realm);
+    const settings = { ...g.settings };
+    for (const [n, change] of changes) {
+      const current = userGroupSetting(db, g, n);
+      if (change.old !== undefined && !sameGroupSetting(canonicalGroupSetting(change.old, lookup.nobodyGroupId), current)) throw previousValueMismatch();
+      const next = checkGroupSetting(n, change.new, USER_GROUP_PERMISSIONS[n], lookup);
+      if (sameGroupSetting(next, current)) continue;
+      settings[n] = next;
+      data[n] = next;
+    }
+    patch.settings = settings;
+  }
+  if (a.deactivated !== undefined && a.deactivated !== g.deactivated) patch.deactivated = data.deactivated = a.deactivated;
+  if (!Object.keys(data).length) return {};
+  app.tx((tx) => {
+    const row = store.updateUserGroup(tx.db, g.id, patch);
+    const event: Record<string, unknown> = { type: "user_group", op: "update", group_id: g.id, data: presentData(tx.db, realm, data) };
+    // Clients that do not handle deactivated groups learn of a reactivation as a new group (present.ts).
+    if (data.deactivated === false) event.group = userGroupObject(tx.db, row);
+    tx.emit(event as never, toRealm(realm.id));
+  });
+  return {};
+}
+
+/** Settings in an event's data are shown as clients see them (no deactivated direct members). */
+function presentData(db: Db, realm: RealmRow, data: Record<string, unknown>) {
+  if (!USER_GROUP_PERMISSION_NAMES.some((n) => n in data)) return data;
+  const inactive = listInactiveUserIds(db, realm.id);
+  const out = { ...data };
+  for (const n of USER_GROUP_PERMISSION_NAMES)
+    if (n in out) {
+      const v = out[n] as GroupSettingValue;
+      if (typeof v !== "number") out[n] = { ...v, direct_members: v.direct_members.filter((id) => !inactive.has(id)) };
+    }
+  return out;
+}
+
+/** POST /user_groups/{id}/deactivate. */
+export function deactivateUserGroup(app: App, realm: RealmRow, user: UserRow, id: number) {
+  const g = groupForUpdate(app.db, realm, user, id, ["can_manage_group"]);
+  checkNotInUse(app.db, realm, g);
+  app.tx((tx) => {
+    store.updateUserGroup(tx.db, g.id, { deactivated: true });
+    tx.emit({ type: "user_group", op: "update", group_id: g.id, data: { deactivated: true } }, toRealm(realm.id));
+  });
+  return {};
+}
+
+export type GroupObjection = Record<string, unknown> & { type: string };
+
+/**
+ * Other areas report where they use a group in a setting (channels push a source here), so that a
+ * group still in use is not deactivated. Each source gets a predicate telling whether a value uses it.
+ */
+export const groupUsageSources: ((db: Db, realm: RealmRow, uses: (v: GroupSettingValue) => boolean) => GroupObjection[])[] = [];
+
+function checkNotInUse(db: Db, realm: RealmRow, g: UserGroupRow) {
+  const uses = (v: GroupSettingValue | undefined) => v !== undefined && (v === g.id || (typeof v !== "number" && v.direct_subgroups.includes(g.id)));
+  const objections: GroupObjection[] = [];
+  const supergroups = store.listActiveSupergroupIds(db, g.id);
+  if (supergroups.length) objections.push({ type: "subgroup", supergroup_ids: supergroups });
+  for (const source of groupUsageSources) objections.push(...source(db, realm, uses));
+  for (const other of store.listUserGroups(db, realm.id, false)) {
+    if (other.id === g.id) continue;
+    const settings = USER_GROUP_PERMISSION_NAMES.filter((n) => uses(store.storedGroupSetting(other, n)));
+    if (settings.length) objections.push({ type: "user_group", group_id: other.id, settings });
+  }
+  const realmSettings = REALM_GROUP_SETTING_NAMES.filter((n) => uses(realmGroupSetting(db, realm, n)));
+  if (realmSettings.length) objections.push({ type: "realm", settings: realmSettings });
+  if (objections.length) throw new ApiError("CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.", 400, { objections });
+}
+
+export interface MemberChange {
+  add: number[];
+  delete: number[];
+  add_subgroups?: number[];
+  delete_subgroups?: number[];
+}
+
+/** POST /user_groups/{id}/members: users (and, since level 311, subgroups) in and out. */
+export function updateGroupMembers(app: App, realm: RealmRow, user: UserRow, id: number, a: MemberChange) {
+  const db = app.db;
+  const addSubs = a.add_subgroups ?? [];
+  const delSubs = a.delete_subgroups ?? [];
+  if (!a.add.length && !a.delete.length && !addSubs.length && !delSubs.length)
+    throw invalidParam('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
+  const self = (ids: number[]) => ids.length === 1 && ids[0] === user.id;
+  if (a.add.length) groupForUpdate(db, realm, user, id, self(a.add) ? ["can_join_group", "can_add_members_group"] : ["can_add_members_group"]);
+  if (a.delete.length) groupForUpdate(db, realm, user, id, self(a.delete) ? ["can_leave_group", "can_remove_members_group"] : ["can_remove_members_group"]);
+  const add = checkUserIds(db, realm, a.add);
+  const current = new Set(store.listDirectMemberIds(db, id, false));
+  for (const uid of add) if (current.has(uid)) throw alreadyMember(uid);
+  for (const uid of a.delete) if (!current.has(uid)) throw notMember(uid);
+  const subs = planSubgroups(db, realm, user, id, addSubs, delSubs);
+  const del = [...new Set(a.delete)];
+  app.tx((tx) => {
+    if (add.length) {
+      store.addGroupMembers(tx.db, id, add);
+      tx.emit({ type: "user_group", op: "add_members", group_id: id, user_ids: add }, toRealm(realm.id));
+    }
+    if (del.length) {
+      store.removeGroupMembers(tx.db, id, del);
+      tx.emit({ type: "user_group", op: "remove_members", group_id: id, user_ids: del }, toRealm(realm.id));
+    }
+    applySubgroups(tx, realm, id, subs);
+  });
+  return {};
+}
+
+/** POST /user_groups/{id}/subgroups: allowed on deactivated groups too (level 391). */
+export function updateSubgroups(app: App, realm: RealmRow, user: UserRow, id: number, a: { add: number[]; delete: number[] }) {
+  if (!a.add.length && !a.delete.length) throw invalidParam('Nothing to do. Specify at least one of "add" or "delete".');
+  const subs = planSubgroups(app.db, realm, user, id, a.add, a.delete);
+  app.tx((tx) => applySubgroups(tx, realm, id, subs));
+  return {};
+}
+
+interface SubgroupPlan {
+  add: number[];
+  remove: number[];
+}
+
+function planSubgroups(db: Db, realm: RealmRow, user: UserRow, id: number, add: number[], remove: number[]): SubgroupPlan {
+  if (!add.length && !remove.length) return { add: [], remove: [] };
+  if (add.length) groupForUpdate(db, realm, user, id, ["can_add_members_group"], true);
+  if (remove.length) groupForUpdate(db, realm, user, id, ["can_remove_members_group"], true);
+  const direct = new Set(store.listDirectSubgroupIds(db, id));
+  const toAdd = checkSubgroupIds(db, realm, add);
+  for (const s of toAdd) if (direct.has(s)) throw alreadySubgroup(s);
+  if (toAdd.length) checkNoCycle(db, id, toAdd);
+  const toRemove = [...new Set(remove)];
+  for (const s of toRemove) {
+    if (!store.findUserGroup(db, realm.id, s)) throw invalidUserGroupId(s);
+    if (!direct.has(s)) throw notSubgroup(s);
+  }
+  return { add: toAdd, remove: toRemove };
+}
+
+function applySubgroups(tx: Tx, realm: RealmRow, id: number, p: SubgroupPlan) {
+  if (p.add.length) {
+    store.addSubgroups(tx.db, id, p.add);
+    tx.emit({ type: "user_group", op: "add_subgroups", group_id: id, direct_subgroup_ids: p.add }, toRealm(realm.id));
+  }
+  if (p.remove.length) {
+    store.removeSubgroups(tx.db, id, p.remove);
+    tx.emit({ type: "user_group", op: "remove_subgroups", group_id: id, direct_subgroup_ids: p.remove }, toRealm(realm.id));
+  }
+}
+
+/** GET /user_groups/{id}/members: active members, through nested subgroups unless direct only. */
+export function groupMembers(app: App, realm: RealmRow, user: UserRow, id: number, directOnly: boolean) {
+  checkMember(user);
+  const g = groupInRealm(app.db, realm, id, true);
+  return { members: directOnly ? store.listDirectMemberIds(app.db, g.id, true) : store.listRecursiveMemberIds(app.db, g.id) };
+}
+
+/** GET /user_groups/{id}/subgroups. */
+export function groupSubgroups(app: App, realm: RealmRow, user: UserRow, id: number, directOnly: boolean) {
+  checkMember(user);
+  const g = groupInRealm(app.db, realm, id, true);
+  return { subgroups: directOnly ? store.listDirectSubgroupIds(app.db, g.id) : store.listRecursiveSubgroupIds(app.db, g.id) };
+}
+
+/** GET /user_groups/{id}/members/{user_id}: deactivated users are members of nothing (level 303). */
+export function isGroupMember(app: App, realm: RealmRow, user: UserRow, id: number, userId: number, directOnly: boolean) {
+  checkMember(user);
+  const g = groupInRealm(app.db, realm, id, true);
+  const target = findUserById(app.db, userId);
+  if (!target || target.realmId !== realm.id) throw noSuchUser();
+  return { is_user_group_member: target.isActive && store.isUserInGroup(app.db, target.id, g.id, directOnly) };
+}
