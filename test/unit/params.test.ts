@@ -82,7 +82,7 @@ describe("lists and objects: JSON text inside the form", () => {
   });
 
   test("nullable and union", () => {
-    const v = p.json(t.union(t.int(), t.object({ direct_members: t.list(t.int()), direct_subgroups: t.list(t.int()) })));
+    const v = p.json(t.union<unknown>(t.int(), t.object({ direct_members: t.list(t.int()), direct_subgroups: t.list(t.int()) })));
     expect(read({ v }, { v: "11" }).args.v).toBe(11);
     expect(read({ v }, { v: '{"direct_members":[1],"direct_subgroups":[]}' }).args.v).toEqual({ direct_members: [1], direct_subgroups: [] });
     expect(failure({ v }, { v: '"x"' })).toEqual(bad("v is not an integer"));
