@@ -6,6 +6,7 @@ import { isRole, ROLE, SYSTEM_GROUPS, type Role } from "../domain/roles";
 import { checkFullName, isValidEmail, toApiUser } from "../domain/users";
 import { toRealm } from "../events/types";
 import { randomToken } from "../lib/random";
+import { initialUserSettings } from "./user-settings";
 import * as store from "../store/users";
 import { addGroupMembers, listSystemGroups, removeGroupMembers } from "../store/user-groups";
 
@@ -50,6 +51,7 @@ export function insertUserTx(app: App, tx: Tx, realm: RealmRow, u: NewUser, pass
     apiKey: randomToken(32),
     passwordHash,
     dateJoined: app.now(),
+    settings: initialUserSettings(tx.db, realm),
   });
   syncRoleGroups(tx, row);
   tx.emit({ type: "realm_user", op: "add", person: toApiUser(row, { externalUrl: app.config.externalUrl }) }, toRealm(realm.id));

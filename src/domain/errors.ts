@@ -47,8 +47,9 @@ export const devOnly = () => new ApiError("BAD_REQUEST", "Endpoint not available
 
 // Permissions
 export const insufficientPermission = () => new ApiError("BAD_REQUEST", "Insufficient permission", 400);
-export const mustBeAdmin = () => new ApiError("BAD_REQUEST", "Must be an organization administrator", 400);
-export const mustBeOwner = () => new ApiError("BAD_REQUEST", "Must be an organization owner", 400);
+// Zulip answers role requirements with UNAUTHORIZED_PRINCIPAL (and status 400).
+export const mustBeAdmin = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator", 400);
+export const mustBeOwner = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization owner", 400);
 
 // Users
 export const noSuchUser = () => new ApiError("BAD_REQUEST", "No such user", 400);

@@ -173,3 +173,10 @@ export function withSetting(settings: Record<string, unknown>, name: string, val
   else out[name] = value;
   return out;
 }
+
+/** A parsed wire value as stored: special strings (e.g. "unlimited") become the value they stand for. */
+export function fromWire(kind: SettingKind, v: unknown): unknown {
+  if (kind.t === "int" && typeof v === "string" && kind.special && v in kind.special) return kind.special[v];
+  if (kind.t === "str" && kind.nullable && v === "default") return null;
+  return v;
+}

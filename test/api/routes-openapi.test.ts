@@ -17,6 +17,24 @@ const CONTRACT = fileURLToPath(new URL("../../../shared/spec/team-chat-api.md", 
  */
 const NOT_DECLARED: Record<string, Record<string, string>> = {};
 
+/**
+ * Endpoints Zulip's server has (and its clients call) that neither its OpenAPI file nor the contract
+ * documents, each with the reason confab serves it. Their parameters follow Zulip's server code.
+ */
+const ZULIP_UNDOCUMENTED: Record<string, string> = {
+  "PATCH /realm": "organization settings (issue 4); Zulip documents no OpenAPI operation for it",
+  "GET /realm/domains": "allowed email domains (issue 4), beside the contract's PATCH",
+  "POST /realm/domains": "allowed email domains (issue 4), beside the contract's PATCH",
+  "DELETE /realm/domains/{domain}": "allowed email domains (issue 4), beside the contract's PATCH",
+};
+
+/** Parameters the contract names in prose rather than in a parameter table, keyed like NOT_DECLARED. */
+const CONTRACT_PROSE: Record<string, string[]> = {
+  // Listed among the contract's boolean parameters (level 431); a user changes their own value too.
+  "PATCH /realm/user_settings_defaults": ["web_inbox_show_channel_folders"],
+  "PATCH /settings": ["web_inbox_show_channel_folders"],
+};
+
 /** The contract's parameter table of each endpoint ("#### METHOD /path", then "| Parameter | ..."). */
 function contractParameters(): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
@@ -60,7 +78,7 @@ describe("route declarations match Zulip's OpenAPI file and the contract", () =>
     for (const ep of routes) {
       if (seen.has(key(ep))) problems.push(`${key(ep)}: declared twice`);
       seen.add(key(ep));
-      if (!operationOf(ep) && !contract.has(key(ep))) problems.push(`${key(ep)}: neither Zulip's OpenAPI file, test/schemas/ext.yaml nor the contract describes it`);
+      if (!operationOf(ep) && !contract.has(key(ep)) && !(key(ep) in ZULIP_UNDOCUMENTED)) problems.push(`${key(ep)}: neither Zulip's OpenAPI file, test/schemas/ext.yaml nor the contract describes it`);
     }
     expect(problems).toEqual([]);
   });
@@ -93,8 +111,9 @@ describe("route declarations match Zulip's OpenAPI file and the contract", () =>
   test("every declared parameter and alias exists in Zulip's file or the contract", () => {
     const problems: string[] = [];
     for (const ep of routes) {
+      if (key(ep) in ZULIP_UNDOCUMENTED) continue;
       const op = operationOf(ep);
-      const known = new Set([...(op ? requestParams(op).map((p) => p.name) : []), ...(contract.get(key(ep)) ?? [])]);
+      const known = new Set([...(op ? requestParams(op).map((p) => p.name) : []), ...(contract.get(key(ep)) ?? []), ...(CONTRACT_PROSE[key(ep)] ?? [])]);
       for (const [name, p] of Object.entries(ep.params))
         for (const n of [name, ...p.aliases])
           if (!known.has(n)) problems.push(`${key(ep)}: declares '${n}', which neither Zulip's file nor the contract lists for it`);

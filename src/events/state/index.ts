@@ -4,6 +4,8 @@ import type { StateBuilder } from "./types";
 import { realmState } from "./realm";
 import { realmUserState } from "./realm-user";
 import { userGroupsState } from "./user-groups";
+import { realmDomainsState } from "./realm-domains";
+import { realmUserSettingsDefaultsState, userSettingsState } from "./user-settings";
 import { presenceState } from "./presence";
 import { linkifiersState } from "./linkifiers";
 
@@ -25,7 +27,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   muted_topics: empty({ muted_topics: [] }),
   muted_users: empty({ muted_users: [] }),
   presence: presenceState,
-  realm_domains: empty({ realm_domains: [] }),
+  realm_domains: realmDomainsState,
   realm_emoji: empty({ realm_emoji: {} }),
   realm_linkifiers: linkifiersState,
   realm_filters: empty({ realm_filters: [] }),
@@ -48,7 +50,8 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   default_streams: empty({ realm_default_streams: [] }),
   default_stream_groups: empty({ realm_default_stream_groups: [] }),
   stop_words: empty({ stop_words: [] }),
-  user_settings: empty({ user_settings: {} }),
+  user_settings: userSettingsState,
+  realm_user_settings_defaults: realmUserSettingsDefaultsState,
   user_status: empty({ user_status: {} }),
   user_topic: empty({ user_topics: [] }),
   onboarding_steps: empty({ onboarding_steps: [] }),

@@ -1,33 +1,74 @@
+import { GIPHY_RATINGS, realmSetting, REALM_SETTING_NAMES, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS, type RealmSettingName } from "../../domain/realm-settings";
+import { presentGroupSetting } from "../../domain/group-settings";
 import { realmUrl } from "../../domain/realms";
+import { realmGroupSetting } from "../../store/realm-settings";
+import { listInactiveUserIds } from "../../store/users";
 import type { StateBuilder } from "./types";
 
-/** The `realm` fetch type: the organization's settings and the server's limits. */
+/** The `realm` fetch type: every organization setting as realm_<name> (domain/realm-settings.ts), then
+ * what the server decides (URLs, authentication, limits). */
 export const realmState: StateBuilder = ({ app, realm }) => {
   const url = realmUrl(app.config.externalUrl, realm.stringId);
   const l = app.config.limits;
+  const inactive = listInactiveUserIds(app.db, realm.id);
+  const settings: Record<string, unknown> = {};
+  for (const name of REALM_SETTING_NAMES) {
+    const def = REALM_SETTINGS[name];
+    settings[`realm_${name}`] =
+      def.kind.t === "group" ? presentGroupSetting(realmGroupSetting(app.db, realm, name as never), inactive) : realmSetting(realm, name as never);
+  }
+  const value = (n: RealmSettingName) => settings[`realm_${n}`];
   return {
-    realm_name: realm.name,
-    realm_description: realm.description,
+    ...settings,
+    // Older names for settings that are now spelled differently.
+    realm_allow_edit_history: value("message_edit_history_visibility_policy") !== "none",
+    realm_mandatory_topics: value("topics_policy") === "disable_empty_topic",
     realm_date_created: realm.dateCreated,
     realm_url: url,
     realm_uri: url,
     realm_icon_url: `${url}/static/images/logo/confab-icon.svg`,
     realm_icon_source: "G",
+    realm_logo_url: `${url}/static/images/logo/confab-logo.svg`,
+    realm_logo_source: "D",
+    realm_night_logo_url: `${url}/static/images/logo/confab-logo.svg`,
+    realm_night_logo_source: "D",
+    realm_bot_domain: new URL(url).hostname,
     realm_empty_topic_display_name: "general chat",
-    realm_topics_policy: "allow_empty_topic",
-    realm_mandatory_topics: false,
+    realm_authentication_methods: { Email: { enabled: true, available: true }, Dev: { enabled: app.config.development, available: app.config.development } },
     realm_password_auth_enabled: true,
     realm_email_auth_enabled: true,
     realm_push_notifications_enabled: false,
-    realm_enable_spectator_access: false,
+    realm_push_notifications_enabled_end_timestamp: null,
+    realm_presence_disabled: false,
     realm_is_zephyr_mirror_realm: false,
+    realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
+    realm_upload_quota_mib: null,
+    realm_plan_type: 1,
+    realm_default_external_accounts: {},
+    settings_send_digest_emails: true,
+    zulip_plan_is_not_limited: true,
+    upgrade_text_for_wide_organization_logo: "",
+    giphy_rating_options: GIPHY_RATINGS,
+    max_icon_file_size_mib: 5,
+    max_logo_file_size_mib: 5,
+    max_avatar_file_size_mib: 5,
+    max_file_upload_size_mib: Math.floor(l.maxRequestBytes / 1024 / 1024),
     max_message_length: l.maxMessageLength,
     max_topic_length: l.maxTopicLength,
     max_stream_name_length: l.maxStreamNameLength,
     max_stream_description_length: l.maxStreamDescriptionLength,
     event_queue_longpoll_timeout_seconds: app.config.events.heartbeatSeconds + 30,
     development_environment: app.config.development,
+    server_generation: Math.floor(Date.now() / 1000),
     server_web_public_streams_enabled: true,
+    server_inline_image_preview: true,
+    server_inline_url_embed_preview: false,
+    server_avatar_changes_disabled: false,
+    server_name_changes_disabled: false,
+    server_needs_upgrade: false,
+    server_can_summarize_topics: false,
+    server_jitsi_server_url: "https://meet.jit.si",
+    jitsi_server_url: "https://meet.jit.si",
     server_presence_ping_interval_seconds: 60,
     server_presence_offline_threshold_seconds: 140,
     server_typing_started_expiry_period_milliseconds: 45000,
@@ -35,5 +76,6 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     server_typing_started_wait_period_milliseconds: 10000,
     password_min_length: 6,
     password_max_length: 100,
+    password_min_guesses: 0,
   };
 };

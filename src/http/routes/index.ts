@@ -9,6 +9,9 @@ import typing from "./typing";
 import server from "./server";
 import users from "./users";
 import userGroups from "./user-groups";
+import realmSettings from "./realm-settings";
+import realmDomains from "./realm-domains";
+import userSettings from "./user-settings";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -16,6 +19,9 @@ export const routes: Endpoint[] = [
   ...auth,
   ...users,
   ...userGroups,
+  ...realmSettings,
+  ...realmDomains,
+  ...userSettings,
   ...events,
   ...presence,
   ...typing,

@@ -1,0 +1,72 @@
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import { mustBeAdmin, mustBeOwner } from "../domain/errors";
+import {
+  canonicalGroupSetting,
+  checkGroupSetting,
+  presentGroupSetting,
+  previousValueMismatch,
+  sameGroupSetting,
+  type GroupSettingValue,
+} from "../domain/group-settings";
+import { fromWire, realmSetting, REALM_SETTINGS, withSetting, type RealmSettingDef, type RealmSettingName } from "../domain/realm-settings";
+import { isAdmin, isOwner } from "../domain/roles";
+import { toRealm } from "../events/types";
+import { realmGroupSetting } from "../store/realm-settings";
+import { updateRealm } from "../store/realms";
+import { listInactiveUserIds } from "../store/users";
+import { groupSettingLookup } from "./user-groups";
+
+type Change = { new: GroupSettingValue; old?: GroupSettingValue };
+
+/**
+ * PATCH /realm: administrators change organization settings, owners also the owner-only ones. Every
+ * value is checked before anything is written; unchanged values are not announced. Answers the
+ * changed settings with their new values.
+ */
+export function updateRealmSettings(app: App, realm: RealmRow, user: UserRow, args: Record<string, unknown>) {
+  if (!isAdmin(user.role)) throw mustBeAdmin();
+  const given = Object.entries(args).filter(([, v]) => v !== undefined) as [RealmSettingName, unknown][];
+  if (given.some(([n]) => REALM_SETTINGS[n].who === "owner") && !isOwner(user.role)) throw mustBeOwner();
+  const lookup = groupSettingLookup(app.db, realm);
+  const changed = new Map<RealmSettingName, unknown>();
+  for (const [name, raw] of given) {
+    const def: RealmSettingDef = REALM_SETTINGS[name];
+    if (def.kind.t === "group") {
+      const change = raw as Change;
+      const current = realmGroupSetting(app.db, realm, name as never);
+      if (change.old !== undefined && !sameGroupSetting(canonicalGroupSetting(change.old, lookup.nobodyGroupId), current)) throw previousValueMismatch();
+      const next = checkGroupSetting(name, change.new, def.kind.config, lookup);
+      if (!sameGroupSetting(next, current)) changed.set(name, next);
+    } else {
+      const value = fromWire(def.kind, raw);
+      if (JSON.stringify(value) !== JSON.stringify(realmSetting(realm, name as never))) changed.set(name, value);
+    }
+  }
+  if (!changed.size) return {};
+  let settings = realm.settings;
+  const columns: { name?: string; description?: string } = {};
+  for (const [name, value] of changed) {
+    if (name === "name" || name === "description") columns[name] = value as string;
+    else settings = withSetting(settings, name, value, defaultOf(app, realm, name));
+  }
+  const inactive = listInactiveUserIds(app.db, realm.id);
+  const wire = (name: RealmSettingName, v: unknown) => (REALM_SETTINGS[name].kind.t === "group" ? presentGroupSetting(v as GroupSettingValue, inactive) : v);
+  app.tx((tx) => {
+    updateRealm(tx.db, realm.id, { ...columns, settings });
+    const dict: Record<string, unknown> = {};
+    for (const [name, value] of changed) {
+      if (REALM_SETTINGS[name].event === "update_dict") dict[name] = wire(name, value);
+      else tx.emit({ type: "realm", op: "update", property: name, value }, toRealm(realm.id));
+    }
+    if (Object.keys(dict).length) tx.emit({ type: "realm", op: "update_dict", property: "default", data: dict }, toRealm(realm.id));
+  });
+  return Object.fromEntries([...changed].map(([n, v]) => [n, wire(n, v)]));
+}
+
+/** The stored default: group settings store their default system group's id as absence too. */
+function defaultOf(app: App, realm: RealmRow, name: RealmSettingName): unknown {
+  const def = REALM_SETTINGS[name];
+  if (def.kind.t !== "group") return def.default;
+  return realmGroupSetting(app.db, { ...realm, settings: {} }, name as never);
+}

@@ -1,0 +1,129 @@
+import type { App } from "../app";
+import type { Db } from "../db/client";
+import type { RealmRow, UserRow } from "../db/schema";
+import { ApiError, emailInUse, invalidParam, mustBeAdmin } from "../domain/errors";
+import { realmSetting, withSetting } from "../domain/realm-settings";
+import { isAdmin } from "../domain/roles";
+import { checkFullName, isValidEmail } from "../domain/users";
+import {
+  allSettings,
+  normalizeUserSetting,
+  PATCHABLE_DEFAULT_NAMES,
+  REALM_DEFAULT_NAMES,
+  USER_SETTINGS,
+  userSetting,
+  type UserSettingName,
+} from "../domain/user-settings";
+import { toRealm, toUsers } from "../events/types";
+import { findRealmUserDefaults, saveRealmUserDefaults } from "../store/user-settings";
+import { findUserByEmail, updateUser } from "../store/users";
+import { hashPassword, verifyPassword } from "./users";
+import { deleteAllDrafts } from "../store/drafts";
+
+const LANGUAGE_RE = /^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$/;
+
+/** Checks values the parameter types cannot: language codes, time zones. */
+function checkSettingValues(values: [UserSettingName, unknown][]) {
+  for (const [name, v] of values) {
+    if (name === "default_language" && !LANGUAGE_RE.test(String(v))) throw invalidParam("Invalid default_language");
+    if (name === "timezone" && v !== "") {
+      try {
+        new Intl.DateTimeFormat("en", { timeZone: String(v) });
+      } catch {
+        throw invalidParam("Not a recognized time zone");
+      }
+    }
+  }
+}
+
+const given = (args: Record<string, unknown>, names: readonly UserSettingName[]) =>
+  names.filter((n) => args[n] !== undefined).map((n) => [n, normalizeUserSetting(n, args[n])] as [UserSettingName, unknown]);
+
+export interface OwnSettingsArgs {
+  full_name?: string;
+  email?: string;
+  old_password?: string;
+  new_password?: string;
+  [setting: string]: unknown;
+}
+
+/**
+ * PATCH /settings: the caller's own personal settings, and their name, email and password. Each
+ * changed setting reaches the user's clients as a `user_settings` event; turning off
+ * enable_drafts_synchronization deletes the drafts kept on the server.
+ */
+export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow, a: OwnSettingsArgs) {
+  const values = given(a, Object.keys(USER_SETTINGS) as UserSettingName[]);
+  checkSettingValues(values);
+  const patch: Partial<UserRow> = {};
+  const person: Record<string, unknown> = {};
+  if (a.full_name !== undefined && a.full_name.trim() !== user.fullName) {
+    if (realmSetting(realm, "name_changes_disabled") && !isAdmin(user.role)) throw invalidParam("Name changes are disabled in this organization.");
+    const name = checkFullName(a.full_name);
+    if (!name.ok) throw invalidParam(name.msg);
+    patch.fullName = person.full_name = name.name;
+  }
+  if (a.email !== undefined && a.email.toLowerCase() !== user.email.toLowerCase()) {
+    if (realmSetting(realm, "email_changes_disabled") && !isAdmin(user.role)) throw invalidParam("Email address changes are disabled in this organization.");
+    if (!isValidEmail(a.email)) throw invalidParam("Invalid address.");
+    if (findUserByEmail(app.db, realm.id, a.email)) throw emailInUse(a.email);
+    patch.email = person.email = person.delivery_email = a.email;
+  }
+  if (a.new_password !== undefined || a.old_password !== undefined) {
+    if (a.old_password === undefined) throw invalidParam("Please fill out all fields.");
+    if (a.new_password === undefined) throw invalidParam("Please fill out all fields.");
+    if (!(await verifyPassword(user, a.old_password))) throw new ApiError("BAD_REQUEST", "Wrong password!");
+    if (a.new_password.length < 6) throw invalidParam("The password is too short.");
+    patch.passwordHash = await hashPassword(a.new_password);
+  }
+  const changed = values.filter(([n, v]) => JSON.stringify(userSetting(user, n)) !== JSON.stringify(v));
+  let settings = user.settings;
+  for (const [n, v] of changed) {
+    if (n === "timezone") patch.timezone = v as string;
+    else settings = withSetting(settings, n, v, USER_SETTINGS[n].default);
+  }
+  if (changed.length) patch.settings = settings;
+  if (!Object.keys(patch).length) return {};
+  app.tx((tx) => {
+    updateUser(tx.db, user.id, patch);
+    for (const [property, value] of changed) {
+      const ev: Record<string, unknown> = { type: "user_settings", op: "update", property, value };
+      if (property === "default_language") ev.language_name = String(value);
+      tx.emit(ev as never, toUsers([user.id]));
+      if (property === "enable_drafts_synchronization" && value === false) deleteAllDrafts(tx.db, user.id);
+      if (property === "timezone") person.timezone = value;
+    }
+    if (Object.keys(person).length)
+      tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, ...person } }, toRealm(realm.id));
+  });
+  return {};
+}
+
+/** PATCH /realm/user_settings_defaults: administrators set what new users start with. */
+export function updateRealmUserDefaults(app: App, realm: RealmRow, user: UserRow, args: Record<string, unknown>) {
+  if (!isAdmin(user.role)) throw mustBeAdmin();
+  const values = given(args, PATCHABLE_DEFAULT_NAMES);
+  checkSettingValues(values);
+  const stored = findRealmUserDefaults(app.db, realm.id);
+  const current = allSettings(stored, REALM_DEFAULT_NAMES);
+  const changed = values.filter(([n, v]) => JSON.stringify(current[n]) !== JSON.stringify(v));
+  if (!changed.length) return {};
+  let settings = stored;
+  for (const [n, v] of changed) settings = withSetting(settings, n, v, USER_SETTINGS[n].default);
+  app.tx((tx) => {
+    saveRealmUserDefaults(tx.db, realm.id, settings);
+    for (const [property, value] of changed)
+      tx.emit({ type: "realm_user_settings_defaults", op: "update", property, value }, toRealm(realm.id));
+  });
+  return {};
+}
+
+/** What a new user of the realm starts with: the realm's defaults as they are at this moment. */
+export function initialUserSettings(db: Db, realm: RealmRow): Record<string, unknown> {
+  const language = realmSetting(realm, "default_language");
+  return withSetting(findRealmUserDefaults(db, realm.id), "default_language", language, USER_SETTINGS.default_language.default);
+}
+
+/** The `user_settings` register state of a user. */
+export const ownSettingsState = (user: UserRow) => allSettings({ ...user.settings, timezone: user.timezone }, Object.keys(USER_SETTINGS) as UserSettingName[]);
+

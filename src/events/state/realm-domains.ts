@@ -1,0 +1,6 @@
+import { toApiRealmDomain } from "../../domain/realm-domains";
+import { listRealmDomains } from "../../store/realm-domains";
+import type { StateBuilder } from "./types";
+
+/** `realm_domains`: the organization's allowed email domains. */
+export const realmDomainsState: StateBuilder = ({ app, realm }) => ({ realm_domains: listRealmDomains(app.db, realm.id).map(toApiRealmDomain) });

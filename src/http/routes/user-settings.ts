@@ -1,0 +1,24 @@
+import { updateOwnSettings, updateRealmUserDefaults } from "../../actions/user-settings";
+import { PATCHABLE_DEFAULT_NAMES, USER_SETTING_NAMES, USER_SETTINGS } from "../../domain/user-settings";
+import { endpoint } from "../endpoint";
+import { p } from "../params";
+import { settingParam } from "./realm-settings";
+
+const params = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, settingParam(USER_SETTINGS[n as keyof typeof USER_SETTINGS].kind)]));
+
+export default [
+  endpoint("PATCH", "/settings", {
+    params: {
+      full_name: p.str().optional(),
+      email: p.str().optional(),
+      old_password: p.str().optional(),
+      new_password: p.str().optional(),
+      ...params(USER_SETTING_NAMES),
+    },
+    run: ({ app, realm, user, args }) => updateOwnSettings(app, realm, user, args as never),
+  }),
+  endpoint("PATCH", "/realm/user_settings_defaults", {
+    params: params(PATCHABLE_DEFAULT_NAMES),
+    run: ({ app, realm, user, args }) => updateRealmUserDefaults(app, realm, user, args),
+  }),
+];

@@ -1,0 +1,20 @@
+import { and, asc, eq } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { drafts, type DraftRow } from "../db/schema";
+
+export type DraftColumns = Pick<DraftRow, "type" | "to" | "topic" | "content" | "timestamp">;
+
+export const listDrafts = (db: Db, userId: number): DraftRow[] =>
+  db.select().from(drafts).where(eq(drafts.userId, userId)).orderBy(asc(drafts.id)).all();
+
+export const findDraft = (db: Db, userId: number, id: number): DraftRow | undefined =>
+  db.select().from(drafts).where(and(eq(drafts.id, id), eq(drafts.userId, userId))).get();
+
+export const insertDraft = (db: Db, userId: number, d: DraftColumns): DraftRow => db.insert(drafts).values({ userId, ...d }).returning().get();
+
+export const updateDraft = (db: Db, id: number, d: DraftColumns): DraftRow => db.update(drafts).set(d).where(eq(drafts.id, id)).returning().get()!;
+
+export const deleteDraft = (db: Db, id: number) => db.delete(drafts).where(eq(drafts.id, id)).run();
+
+/** All of a user's server drafts (enable_drafts_synchronization turned off). */
+export const deleteAllDrafts = (db: Db, userId: number) => db.delete(drafts).where(eq(drafts.userId, userId)).run();
