@@ -2,11 +2,15 @@
 import m0 from "./0000_init.sql" with { type: "text" };
 import m1 from "./0001_dazzling_omega_flight.sql" with { type: "text" };
 import m2 from "./0002_tiresome_wither.sql" with { type: "text" };
+import m3 from "./0003_normal_mephisto.sql" with { type: "text" };
+import m4 from "./0004_user_messages_and_search.sql" with { type: "text" };
 import m5 from "./0005_foamy_thunderball.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
   { tag: "0001_dazzling_omega_flight", sql: m1 },
   { tag: "0002_tiresome_wither", sql: m2 },
+  { tag: "0003_normal_mephisto", sql: m3 },
+  { tag: "0004_user_messages_and_search", sql: m4 },
   { tag: "0005_foamy_thunderball", sql: m5 },
 ];

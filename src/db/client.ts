@@ -20,3 +20,6 @@ export function openDatabase(path: string, o: OpenOptions): { sqlite: Database; 
   sqlite.run("PRAGMA foreign_keys = ON");
   return { sqlite, db: drizzle(sqlite, { schema }) };
 }
+
+/** The bun:sqlite handle behind drizzle, for hot paths (statements cached by bun) and SQL drizzle cannot express. */
+export const sqliteOf = (db: Db): Database => (db as unknown as { $client: Database }).$client;

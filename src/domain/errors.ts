@@ -59,3 +59,40 @@ export const invalidEmail = () => new ApiError("BAD_REQUEST", "Bad name or usern
 // Event queues
 export const badEventQueue = (id: string) => new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${id}`, 400, { queue_id: id });
 export const anonymousParam = (key: string) => new ApiError("BAD_REQUEST", `Invalid '${key}' parameter for anonymous request`, 400);
+
+// Channels, subscriptions and messages
+export const invalidChannelId = () => new ApiError("BAD_REQUEST", "Invalid channel ID", 400);
+export const invalidChannelName = (name: string) => new ApiError("BAD_REQUEST", `Invalid channel name '${name}'`, 400);
+export const channelAlreadyExists = (name: string) => new ApiError("BAD_REQUEST", `Channel '${name}' already exists`, 400);
+export const channelArchived = () => new ApiError("BAD_REQUEST", "Channel is archived", 400);
+export const channelNotFound = (name: string) => new ApiError("STREAM_DOES_NOT_EXIST", `Channel '${name}' does not exist`, 400, { stream: name });
+export const channelIdNotFound = (id: number) => new ApiError("STREAM_DOES_NOT_EXIST", `Channel with ID '${id}' does not exist`, 400, { stream_id: id });
+export const notAuthorizedForQuery = () => new ApiError("BAD_REQUEST", "User not authorized for this query", 400);
+export const cannotSubscribeOthers = () => new ApiError("BAD_REQUEST", "You do not have permission to subscribe other users to channels.", 400);
+export const cannotRemoveOthers = () => new ApiError("BAD_REQUEST", "Insufficient permission", 400);
+export const unauthorizedPrincipal = (principal: string | number) =>
+  new ApiError("UNAUTHORIZED_PRINCIPAL", `User not authorized to execute queries on behalf of '${principal}'`, 400, { principal });
+export const notAuthorizedToSend = (name: string) => new ApiError("BAD_REQUEST", `Not authorized to send to channel '${name}'`, 400);
+export const noPostPermission = () => new ApiError("BAD_REQUEST", "You do not have permission to post in this channel.", 400);
+export const noTopicCreatePermission = () => new ApiError("BAD_REQUEST", "You do not have permission to create new topics in this channel.", 400);
+export const emptyTopicNotAllowed = () => new ApiError("BAD_REQUEST", "Sending messages to the general chat is not allowed in this channel.", 400);
+export const onlyEmptyTopicAllowed = () => new ApiError("BAD_REQUEST", "Only the general chat topic is allowed in this channel.", 400);
+export const cannotSendToMultipleChannels = () => new ApiError("BAD_REQUEST", "Cannot send to multiple channels", 400);
+export const messageNeedsRecipients = () => new ApiError("BAD_REQUEST", "Message must have recipients", 400);
+export const invalidRecipientId = (id: number) => new ApiError("BAD_REQUEST", `Invalid user ID ${id}`, 400);
+export const invalidRecipientEmail = (email: string) => new ApiError("BAD_REQUEST", `Invalid email '${email}'`, 400);
+export const recipientDeactivated = (email: string) => new ApiError("BAD_REQUEST", `'${email}' is no longer using Zulip.`, 400);
+export const dmNotAuthorized = () => new ApiError("BAD_REQUEST", "This conversation does not include any users who can authorize it.", 400);
+export const dmInitiationNotAllowed = () => new ApiError("BAD_REQUEST", "You do not have permission to initiate direct message conversations.", 400);
+export const channelWildcardNotAllowed = () =>
+  new ApiError("STREAM_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use channel wildcard mentions in this channel.", 400);
+export const topicWildcardNotAllowed = () =>
+  new ApiError("TOPIC_WILDCARD_MENTION_NOT_ALLOWED", "You do not have permission to use topic wildcard mentions in this topic.", 400);
+export const groupMentionNotAllowed = (name: string) => new ApiError("BAD_REQUEST", `You are not allowed to mention user group '${name}'.`, 400);
+export const invalidMessage = () => new ApiError("BAD_REQUEST", "Invalid message(s)", 400);
+export const badNarrow = (desc: string) => new ApiError("BAD_NARROW", `Invalid narrow operator: ${desc}`, 400, { desc });
+export const tooManyMessages = (max: number) => new ApiError("BAD_REQUEST", `Too many messages requested (maximum ${max}).`, 400);
+export const anchorNotAtEnd = () => new ApiError("BAD_REQUEST", "The anchor can only be excluded at an end of the range", 400);
+export const invalidAnchor = () => new ApiError("BAD_REQUEST", "Invalid anchor", 400);
+export const incompatibleParameters = (names: string[]) =>
+  new ApiError("BAD_REQUEST", `Unsupported parameter combination: ${names.join(", ")}`, 400, { parameters: names.join(", ") });

@@ -2,6 +2,7 @@
 // it, and each queue sees it shaped by its own options (apply_markdown, client_gravatar, capabilities).
 import type { QueueOptions } from "./queue";
 import type { ServerEvent } from "./types";
+import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/messages";
 
 type Presenter = (event: ServerEvent, q: QueueOptions) => ServerEvent | ServerEvent[];
 
@@ -11,10 +12,26 @@ type Presenter = (event: ServerEvent, q: QueueOptions) => ServerEvent | ServerEv
  * and each queue gets Zulip's shape: its user's `flags`, and raw Markdown when apply_markdown is off.
  */
 const message: Presenter = (ev, q) => {
-  const { raw_content, flags_by_user, message: m, ...rest } = ev as any;
+  const { raw_content, flags_by_user, avatar_gravatar, message: m, ...rest } = ev as any;
   const flags = (q.userId !== null && flags_by_user?.[q.userId]) || [];
   const content = q.applyMarkdown ? m.content : (raw_content ?? m.content);
-  return { ...rest, message: { ...m, content, content_type: q.applyMarkdown ? "text/html" : "text/x-markdown" }, flags };
+  const shown = { ...m, content, content_type: q.applyMarkdown ? "text/html" : "text/x-markdown" };
+  // client_gravatar clients compute gravatar URLs themselves; avatar_gravatar says the avatar is one.
+  if (q.clientGravatar && avatar_gravatar) shown.avatar_url = null;
+  if (m.type === "stream") shown.subject = shownTopic(m.subject, q);
+  return { ...rest, message: shown, flags };
+};
+
+/** The empty topic as a client sees it: as is with empty_topic_name, else realm_empty_topic_display_name. */
+const shownTopic = (topic: string, q: QueueOptions) => (topic === "" && !q.capabilities.empty_topic_name ? EMPTY_TOPIC_DISPLAY_NAME : topic);
+
+/**
+ * Archiving a channel is one `stream` `update` (is_archived true); clients without archived_channels
+ * get Zulip's older `delete` event instead.
+ */
+const stream: Presenter = (ev, q) => {
+  if (ev.op !== "update" || ev.property !== "is_archived" || ev.value !== true || q.capabilities.archived_channels) return ev;
+  return { type: "stream", op: "delete", streams: [{ stream_id: ev.stream_id }], stream_ids: [ev.stream_id] };
 };
 
 /** Without bulk_message_deletion a client gets one event per deleted message. */
@@ -53,6 +70,7 @@ export const PRESENTERS: Record<string, Presenter> = {
   user_group: userGroup,
   realm_linkifiers: realmLinkifiers,
   message,
+  stream,
   delete_message: deleteMessage,
   presence,
   typing,

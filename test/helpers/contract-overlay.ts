@@ -15,3 +15,14 @@ export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
   "get /server_settings 200": versionFields,
   "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" } },
 };
+
+/**
+ * Fields the contract adds to a component schema of Zulip's file, wherever that schema is used (keyed by
+ * its $ref). The message object is one schema for GET /messages, GET /messages/{id} and message events.
+ */
+export const SCHEMA_ADDITIONS: Record<string, Record<string, Schema>> = {
+  "#/components/schemas/MessagesBase": { is_agent_message: { type: "boolean" } },
+  // The contract's user setting web_inbox_show_channel_folders (level 431) is newer than Zulip's file.
+  "#/components/schemas/register_queue_200_response_allOf_user_settings": { web_inbox_show_channel_folders: { type: "boolean" } },
+  "#/components/schemas/register_queue_200_response_allOf_realm_user_settings_defaults": { web_inbox_show_channel_folders: { type: "boolean" } },
+};

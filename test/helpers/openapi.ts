@@ -12,7 +12,7 @@ import addFormats from "ajv-formats";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { RESPONSE_ADDITIONS } from "./contract-overlay";
+import { RESPONSE_ADDITIONS, SCHEMA_ADDITIONS } from "./contract-overlay";
 
 type Schema = Record<string, any>;
 type Source = "zulip" | "ext";
@@ -99,7 +99,9 @@ function normalize(d: Doc, s: any): Schema {
     if (hit) return hit;
     if (inProgress.has(key)) throw new Error(`openapi: recursive schema ${key} is not supported`);
     inProgress.add(key);
-    const out = normalize(d, deref(d, s.$ref));
+    let out = normalize(d, deref(d, s.$ref));
+    const added = d.source === "zulip" ? SCHEMA_ADDITIONS[s.$ref] : undefined;
+    if (added) out = { ...out, properties: { ...out.properties, ...added } };
     inProgress.delete(key);
     normalized.set(key, out);
     return out;

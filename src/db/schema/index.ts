@@ -6,3 +6,8 @@ export * from "./realm-domains";
 export * from "./drafts";
 export * from "./presence";
 export * from "./linkifiers";
+export * from "./channels";
+export * from "./subscriptions";
+export * from "./messages";
+export * from "./topics";
+export * from "./reactions";

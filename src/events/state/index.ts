@@ -8,6 +8,10 @@ import { realmDomainsState } from "./realm-domains";
 import { realmUserSettingsDefaultsState, userSettingsState } from "./user-settings";
 import { presenceState } from "./presence";
 import { linkifiersState } from "./linkifiers";
+import { subscriptionState } from "./subscription";
+import { defaultStreamsState, streamState } from "./stream";
+import { mutedTopicsState, userTopicState } from "./user-topic";
+import { messageState } from "./message";
 
 const empty =
   (state: Record<string, unknown>): StateBuilder =>
@@ -23,8 +27,8 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
     custom_profile_field_types: {},
   }),
   drafts: empty({ drafts: [] }),
-  message: empty({ max_message_id: -1 }),
-  muted_topics: empty({ muted_topics: [] }),
+  message: messageState,
+  muted_topics: mutedTopicsState,
   muted_users: empty({ muted_users: [] }),
   presence: presenceState,
   realm_domains: realmDomainsState,
@@ -41,19 +45,19 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   saved_snippets: empty({ saved_snippets: [] }),
   scheduled_messages: empty({ scheduled_messages: [] }),
   reminders: empty({ reminders: [] }),
-  subscription: empty({ subscriptions: [], unsubscribed: [], never_subscribed: [] }),
+  subscription: subscriptionState,
   update_message_flags: empty({
     unread_msgs: { count: 0, pms: [], streams: [], huddles: [], mentions: [], old_unreads_missing: false },
   }),
   starred_messages: empty({ starred_messages: [] }),
-  stream: empty({ streams: [] }),
-  default_streams: empty({ realm_default_streams: [] }),
+  stream: streamState,
+  default_streams: defaultStreamsState,
   default_stream_groups: empty({ realm_default_stream_groups: [] }),
   stop_words: empty({ stop_words: [] }),
   user_settings: userSettingsState,
   realm_user_settings_defaults: realmUserSettingsDefaultsState,
   user_status: empty({ user_status: {} }),
-  user_topic: empty({ user_topics: [] }),
+  user_topic: userTopicState,
   onboarding_steps: empty({ onboarding_steps: [] }),
   channel_folders: empty({ channel_folders: [] }),
   video_calls: empty({ has_zoom_token: false }),

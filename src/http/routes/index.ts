@@ -12,6 +12,9 @@ import userGroups from "./user-groups";
 import realmSettings from "./realm-settings";
 import realmDomains from "./realm-domains";
 import userSettings from "./user-settings";
+import channels from "./channels";
+import subscriptions from "./subscriptions";
+import messages from "./messages";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -26,4 +29,7 @@ export const routes: Endpoint[] = [
   ...presence,
   ...typing,
   ...linkifiers,
+  ...channels,
+  ...subscriptions,
+  ...messages,
 ];

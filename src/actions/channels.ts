@@ -1,0 +1,406 @@
+// Channels: who may see and do what, creation, changes, archiving, topics and default channels.
+import type { App } from "../app";
+import type { ChannelRow, RealmRow, SubscriptionRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import {
+  CHANNEL_PERMISSIONS,
+  CHANNEL_PERMISSION_NAMES,
+  checkChannelName,
+  cleanDescription,
+  toApiStream,
+  type ChannelPermission,
+  type ChannelStats,
+  type TopicsPolicy,
+} from "../domain/channels";
+import {
+  channelAlreadyExists,
+  channelArchived,
+  insufficientPermission,
+  invalidChannelId,
+  invalidChannelName,
+  invalidParam,
+  mustBeAdmin,
+  mustBeOwner,
+  notAuthorizedForQuery,
+} from "../domain/errors";
+import { checkGroupSetting, type GroupSettingValue } from "../domain/group-settings";
+import { topicForClient } from "../domain/messages";
+import { realmSetting } from "../domain/realm-settings";
+import { isAdmin, isGuest } from "../domain/roles";
+import { toUsers, type Audience } from "../events/types";
+import * as store from "../store/channels";
+import { hasRealmPermission, inGroupSetting } from "../store/permissions";
+import { findSubscription, listUserSubscriptions, subscriberIds } from "../store/subscriptions";
+import { findUserGroup, systemGroupIds } from "../store/user-groups";
+import { activeUserIdsAmong, listUsers } from "../store/users";
+import { renderPlain } from "./render";
+
+// ---- Access ----
+
+export interface ChannelAccess {
+  channel: ChannelRow;
+  sub: SubscriptionRow | undefined;
+  subscribed: boolean;
+  /** May read its messages (and so subscribe, for public channels). */
+  content: boolean;
+  /** May see that it exists, its settings and subscribers. */
+  metadata: boolean;
+}
+
+/** Whether the user holds one of the channel's permissions (the one engine, with the setting's rules). */
+export const hasChannelPermission = (app: App, user: UserRow, c: ChannelRow, name: ChannelPermission): boolean =>
+  inGroupSetting(app.db, user, store.channelSetting(app.db, c, name), CHANNEL_PERMISSIONS[name]);
+
+/** May administer the channel: organization administrators, and members of can_administer_channel_group. */
+export const canAdministerChannel = (app: App, user: UserRow, c: ChannelRow) =>
+  isAdmin(user.role) || hasChannelPermission(app, user, c, "can_administer_channel_group");
+
+/**
+ * Zulip's access rules: a public channel's content is open to every member (guests only when
+ * subscribed, or when it is web-public); a private channel's content to its subscribers and to those
+ * who may subscribe themselves. Its metadata is also open to administrators and channel administrators.
+ */
+export function channelAccess(app: App, user: UserRow, c: ChannelRow): ChannelAccess {
+  const sub = findSubscription(app.db, user.id, c.id);
+  const subscribed = !!sub?.active;
+  let content: boolean;
+  if (subscribed) content = true;
+  else if (!c.inviteOnly) content = !isGuest(user.role) || c.isWebPublic;
+  else content = hasChannelPermission(app, user, c, "can_subscribe_group");
+  const metadata = content || isAdmin(user.role) || canAdministerChannel(app, user, c) || hasChannelPermission(app, user, c, "can_add_subscribers_group");
+  return { channel: c, sub, subscribed, content, metadata };
+}
+
+/** A channel of the user's realm they may at least see, or Zulip's `Invalid channel ID`. */
+export function accessChannelById(app: App, user: UserRow, id: number, o: { content?: boolean; archived?: boolean } = {}): ChannelAccess {
+  const c = store.findChannel(app.db, id);
+  if (!c || c.realmId !== user.realmId) throw invalidChannelId();
+  const a = channelAccess(app, user, c);
+  if (!(o.content ? a.content : a.metadata)) throw invalidChannelId();
+  if (c.isArchived && !o.archived) throw invalidChannelId();
+  return a;
+}
+
+export function accessChannelByName(app: App, user: UserRow, name: string, o: { content?: boolean } = {}): ChannelAccess {
+  const c = store.findChannelByName(app.db, user.realmId, name);
+  if (!c || c.isArchived) throw invalidChannelName(name);
+  const a = channelAccess(app, user, c);
+  if (!(o.content ? a.content : a.metadata)) throw invalidChannelName(name);
+  return a;
+}
+
+/** Who may see a channel exists: every active member for public channels (guests: subscribed ones), else subscribers and administrators. */
+export function channelAudience(app: App, c: ChannelRow): number[] {
+  const subs = new Set(subscriberIds(app.db, c.id));
+  return listUsers(app.db, c.realmId)
+    .filter((u) => u.isActive && (subs.has(u.id) || (!c.inviteOnly && (!isGuest(u.role) || c.isWebPublic)) || isAdmin(u.role)))
+    .map((u) => u.id);
+}
+
+/** The audience of a channel's events, with all_public_streams queues for public channels. */
+export const channelEventAudience = (app: App, c: ChannelRow): Audience =>
+  toUsers(channelAudience(app, c), c.inviteOnly ? {} : { publicStreamOf: c.realmId });
+
+// ---- Channel objects ----
+
+export function streamObjects(app: App, realm: RealmRow, list: ChannelRow[], o: { includeDefault?: boolean } = {}) {
+  const stats = store.channelStats(app.db, realm.id, list, app.now());
+  return list.map((c) => toApiStream(c, stats.get(c.id)!, o));
+}
+
+export const statsOf = (app: App, c: ChannelRow): ChannelStats => store.channelStats(app.db, c.realmId, [c], app.now()).get(c.id)!;
+
+/** GET /streams: the channels the caller asks for and may see. */
+export function getStreams(
+  app: App,
+  realm: RealmRow,
+  user: UserRow,
+  a: {
+    include_public: boolean;
+    include_web_public: boolean;
+    include_subscribed: boolean;
+    exclude_archived: boolean;
+    include_all_active: boolean;
+    include_all: boolean;
+    include_default: boolean;
+    include_owner_subscribed: boolean;
+    include_can_access_content: boolean;
+  },
+) {
+  if ((a.include_all_active || a.include_all) && !isAdmin(user.role)) throw notAuthorizedForQuery();
+  const subs = new Map(listUserSubscriptions(app.db, user.id).filter((s) => s.active).map((s) => [s.channelId, s]));
+  const defaults = new Set(store.listDefaultChannelIds(app.db, realm.id));
+  const ownerSubscribed = new Set<number>();
+  if (a.include_owner_subscribed && user.isBot && user.botOwnerId !== null)
+    for (const s of listUserSubscriptions(app.db, user.botOwnerId)) if (s.active) ownerSubscribed.add(s.channelId);
+  const list = store.listChannels(app.db, realm.id).filter((c) => {
+    if (c.isArchived && a.exclude_archived) return false;
+    if (a.include_all || (a.include_all_active && !c.isArchived)) return true;
+    if (a.include_public && !c.inviteOnly && (!isGuest(user.role) || c.isWebPublic)) return true;
+    if (a.include_web_public && c.isWebPublic) return true;
+    if (a.include_subscribed && subs.has(c.id)) return true;
+    if (a.include_default && defaults.has(c.id)) return true;
+    if (ownerSubscribed.has(c.id)) return true;
+    if (a.include_can_access_content && channelAccess(app, user, c).content) return true;
+    return false;
+  });
+  return { streams: streamObjects(app, realm, list, { includeDefault: true }) };
+}
+
+export function getStream(app: App, realm: RealmRow, user: UserRow, id: number) {
+  const { channel } = accessChannelById(app, user, id, { archived: true });
+  return { stream: streamObjects(app, realm, [channel])[0] };
+}
+
+export function getStreamId(app: App, user: UserRow, name: string) {
+  return { stream_id: accessChannelByName(app, user, name).channel.id };
+}
+
+/** GET /streams/{id}/members. */
+export function getSubscribers(app: App, user: UserRow, id: number) {
+  const { channel } = accessChannelById(app, user, id, { archived: true });
+  return { subscribers: subscriberIds(app.db, channel.id) };
+}
+
+// ---- Creating channels ----
+
+export interface ChannelSpec {
+  name: string;
+  description: string;
+  inviteOnly: boolean;
+  isWebPublic: boolean;
+  historyPublicToSubscribers?: boolean;
+  messageRetentionDays?: number | null | "realm_default" | "unlimited";
+  topicsPolicy?: TopicsPolicy;
+  folderId?: number | null;
+  isDefault: boolean;
+  settings: Partial<Record<ChannelPermission, GroupSettingValue>>;
+}
+
+/** Validates one group-setting value of a channel against its rules and the realm's groups and users. */
+export function checkChannelSetting(app: App, realm: RealmRow, name: ChannelPermission, value: GroupSettingValue): GroupSettingValue {
+  const ids = systemGroupIds(app.db, realm.id);
+  return checkGroupSetting(name, value, CHANNEL_PERMISSIONS[name], {
+    group: (id) => {
+      const g = findUserGroup(app.db, realm.id, id);
+      return g && { id: g.id, name: g.name, isSystemGroup: g.isSystemGroup, deactivated: g.deactivated };
+    },
+    activeUser: (id) => activeUserIdsAmong(app.db, realm.id, [id]).has(id),
+    nobodyGroupId: ids["role:nobody"]!,
+  });
+}
+
+/** Retention as stored: null follows the realm, -1 keeps forever (Zulip's special strings). */
+export function retentionDays(v: ChannelSpec["messageRetentionDays"]): number | null {
+  if (v === undefined || v === "realm_default" || v === null) return null;
+  if (v === "unlimited") return -1;
+  if (!Number.isInteger(v) || v < 1) throw invalidParam("Bad value for 'message_retention_days': " + v);
+  return v;
+}
+
+/** The checks Zulip makes before creating a channel: permission by kind, web-public conditions, retention. */
+export function checkCanCreate(app: App, realm: RealmRow, user: UserRow, spec: ChannelSpec) {
+  if (spec.isWebPublic) {
+    if (!realmSetting(realm, "enable_spectator_access")) throw invalidParam("Web-public channels are not enabled.");
+    if (!hasRealmPermission(app.db, realm, user, "can_create_web_public_channel_group")) throw insufficientPermission();
+  } else if (spec.inviteOnly) {
+    if (!hasRealmPermission(app.db, realm, user, "can_create_private_channel_group")) throw insufficientPermission();
+  } else if (!hasRealmPermission(app.db, realm, user, "can_create_public_channel_group")) throw insufficientPermission();
+  if (spec.messageRetentionDays !== undefined && spec.messageRetentionDays !== "realm_default" && user.role !== 100)
+    throw mustBeOwner();
+  if (spec.isDefault && !isAdmin(user.role)) throw mustBeAdmin();
+  if (spec.isDefault && spec.inviteOnly) throw invalidParam("A default channel cannot be private.");
+}
+
+/** Inserts a channel (inside the caller's transaction) and announces it to those who may see it. */
+export function insertChannelTx(app: App, tx: Tx, realm: RealmRow, creator: UserRow | null, spec: ChannelSpec): ChannelRow {
+  const name = checkChannelName(spec.name, app.config.limits.maxStreamNameLength);
+  if (store.findChannelByName(tx.db, realm.id, name)) throw channelAlreadyExists(name);
+  const description = cleanDescription(spec.description);
+  const historyPublic = spec.inviteOnly ? (spec.historyPublicToSubscribers ?? false) : true;
+  const settings: Record<string, unknown> = {};
+  for (const [n, v] of Object.entries(spec.settings)) if (v !== undefined) settings[n] = checkChannelSetting(app, realm, n as ChannelPermission, v);
+  if (spec.inviteOnly && !historyPublic && settings.can_create_topic_group !== undefined && settings.can_create_topic_group !== systemGroupIds(tx.db, realm.id)["role:everyone"])
+    throw invalidParam("'can_create_topic_group' must be 'role:everyone' for private channels with protected history.");
+  const c = store.insertChannel(tx.db, {
+    realmId: realm.id,
+    name,
+    description,
+    renderedDescription: renderPlain(app, realm, description),
+    dateCreated: app.now(),
+    creatorId: creator?.id ?? null,
+    inviteOnly: spec.inviteOnly,
+    isWebPublic: spec.isWebPublic,
+    historyPublicToSubscribers: spec.isWebPublic ? true : historyPublic,
+    messageRetentionDays: retentionDays(spec.messageRetentionDays),
+    topicsPolicy: spec.topicsPolicy ?? "inherit",
+    folderId: spec.folderId ?? null,
+    settings,
+  });
+  if (spec.isDefault) store.addDefaultChannel(tx.db, realm.id, c.id);
+  tx.emit({ type: "stream", op: "create", streams: streamObjects(app, realm, [c]) }, channelEventAudience(app, c));
+  if (spec.isDefault) tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
+  return c;
+}
+
+export const activeRealmUserIds = (app: App, realmId: number) => listUsers(app.db, realmId).filter((u) => u.isActive).map((u) => u.id);
+
+// ---- Changing channels ----
+
+export interface ChannelPatch {
+  description?: string;
+  new_name?: string;
+  is_private?: boolean;
+  is_web_public?: boolean;
+  history_public_to_subscribers?: boolean;
+  is_default_stream?: boolean;
+  message_retention_days?: number | "realm_default" | "unlimited";
+  is_archived?: boolean;
+  folder_id?: number | null;
+  topics_policy?: TopicsPolicy;
+  settings: Partial<Record<ChannelPermission, GroupSettingValue>>;
+}
+
+/** PATCH /streams/{id}: every property change is one stream/update event, as Zulip sends them. */
+export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: number, p: ChannelPatch) {
+  const a = accessChannelById(app, user, id, { archived: true });
+  let c = a.channel;
+  const admin = canAdministerChannel(app, user, c);
+  if (!admin) throw insufficientPermission();
+  if (c.isArchived && p.is_archived !== false) throw channelArchived();
+  if (p.message_retention_days !== undefined && user.role !== 100) throw mustBeOwner();
+  if (p.is_web_public && !realmSetting(realm, "enable_spectator_access")) throw invalidParam("Web-public channels are not enabled.");
+  if (p.is_web_public && !hasRealmPermission(app.db, realm, user, "can_create_web_public_channel_group")) throw insufficientPermission();
+  if (p.is_default_stream !== undefined && !isAdmin(user.role)) throw mustBeAdmin();
+  const settings: Partial<Record<ChannelPermission, GroupSettingValue>> = {};
+  for (const [n, v] of Object.entries(p.settings)) if (v !== undefined) settings[n as ChannelPermission] = checkChannelSetting(app, realm, n as ChannelPermission, v);
+  if (p.topics_policy === "empty_topic_only" && hasNamedTopics(app, c)) throw invalidParam("To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.");
+  const name = p.new_name !== undefined ? checkChannelName(p.new_name, app.config.limits.maxStreamNameLength) : undefined;
+  if (name !== undefined && name !== c.name) {
+    const other = store.findChannelByName(app.db, realm.id, name);
+    if (other && other.id !== c.id) throw channelAlreadyExists(name);
+  }
+  return app.tx((tx) => {
+    const before = c;
+    const audience = () => channelEventAudience(app, c);
+    const emit = (property: string, value: unknown, extra: Record<string, unknown> = {}) =>
+      tx.emit({ type: "stream", op: "update", stream_id: c.id, name: before.name, property, value, ...extra }, audience());
+    if (p.is_archived === false && c.isArchived) {
+      c = store.updateChannel(tx.db, c.id, { isArchived: false });
+      tx.emit({ type: "stream", op: "create", streams: streamObjects(app, realm, [c]) }, audience());
+    }
+    if (name !== undefined && name !== c.name) {
+      c = store.updateChannel(tx.db, c.id, { name });
+      emit("name", name);
+    }
+    if (p.description !== undefined) {
+      const description = cleanDescription(p.description);
+      c = store.updateChannel(tx.db, c.id, { description, renderedDescription: renderPlain(app, realm, description) });
+      emit("description", description, { rendered_description: c.renderedDescription });
+    }
+    const privacy: Partial<ChannelRow> = {};
+    if (p.is_private !== undefined) privacy.inviteOnly = p.is_private;
+    if (p.is_web_public !== undefined) privacy.isWebPublic = p.is_web_public;
+    if (p.history_public_to_subscribers !== undefined) privacy.historyPublicToSubscribers = p.history_public_to_subscribers;
+    if (Object.keys(privacy).length) {
+      const inviteOnly = privacy.isWebPublic ? false : (privacy.inviteOnly ?? c.inviteOnly);
+      const isWebPublic = inviteOnly ? false : (privacy.isWebPublic ?? c.isWebPublic);
+      const historyPublic = inviteOnly ? (privacy.historyPublicToSubscribers ?? c.historyPublicToSubscribers) : true;
+      if (inviteOnly !== c.inviteOnly || isWebPublic !== c.isWebPublic || historyPublic !== c.historyPublicToSubscribers) {
+        c = store.updateChannel(tx.db, c.id, { inviteOnly, isWebPublic, historyPublicToSubscribers: historyPublic });
+        emit("invite_only", inviteOnly, { history_public_to_subscribers: historyPublic, is_web_public: isWebPublic });
+        if (inviteOnly) store.removeDefaultChannel(tx.db, realm.id, c.id);
+      }
+    }
+    if (p.message_retention_days !== undefined) {
+      c = store.updateChannel(tx.db, c.id, { messageRetentionDays: retentionDays(p.message_retention_days) });
+      emit("message_retention_days", c.messageRetentionDays);
+    }
+    if (p.folder_id !== undefined) {
+      c = store.updateChannel(tx.db, c.id, { folderId: p.folder_id });
+      emit("folder_id", c.folderId);
+    }
+    if (p.topics_policy !== undefined) {
+      c = store.updateChannel(tx.db, c.id, { topicsPolicy: p.topics_policy });
+      emit("topics_policy", c.topicsPolicy);
+    }
+    for (const [n, v] of Object.entries(settings)) {
+      c = store.updateChannel(tx.db, c.id, { settings: { ...c.settings, [n]: v } });
+      emit(n, v);
+    }
+    if (p.is_default_stream !== undefined) {
+      if (p.is_default_stream && c.inviteOnly) throw invalidParam("Private channels cannot be made default.");
+      if (p.is_default_stream) store.addDefaultChannel(tx.db, realm.id, c.id);
+      else store.removeDefaultChannel(tx.db, realm.id, c.id);
+      tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
+    }
+    if (p.is_archived === true && !c.isArchived) archiveTx(app, tx, realm, c);
+    return {};
+  });
+}
+
+const hasNamedTopics = (app: App, c: ChannelRow) =>
+  !!app.sqlite.query("SELECT 1 FROM messages WHERE recipient_id = ? AND topic != '' LIMIT 1").get(c.recipientId);
+
+function archiveTx(app: App, tx: Tx, realm: RealmRow, c: ChannelRow) {
+  const audience = channelEventAudience(app, c);
+  store.updateChannel(tx.db, c.id, { isArchived: true });
+  store.removeDefaultChannel(tx.db, realm.id, c.id);
+  // One event; clients without archived_channels get Zulip's `delete` shape (events/present.ts).
+  tx.emit({ type: "stream", op: "update", stream_id: c.id, name: c.name, property: "is_archived", value: true }, audience);
+}
+
+/** DELETE /streams/{id}: archives the channel (its messages stay; it can be unarchived). */
+export function archiveChannel(app: App, realm: RealmRow, user: UserRow, id: number) {
+  const { channel } = accessChannelById(app, user, id, { archived: true });
+  if (!canAdministerChannel(app, user, channel)) throw insufficientPermission();
+  if (channel.isArchived) throw channelArchived();
+  app.tx((tx) => archiveTx(app, tx, realm, channel));
+  return {};
+}
+
+// ---- Default channels ----
+
+export function addDefaultStream(app: App, realm: RealmRow, user: UserRow, id: number) {
+  if (!isAdmin(user.role)) throw mustBeAdmin();
+  const { channel } = accessChannelById(app, user, id);
+  if (channel.inviteOnly) throw invalidParam("Private channels cannot be made default.");
+  app.tx((tx) => {
+    store.addDefaultChannel(tx.db, realm.id, channel.id);
+    tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
+  });
+  return {};
+}
+
+export function removeDefaultStream(app: App, realm: RealmRow, user: UserRow, id: number) {
+  if (!isAdmin(user.role)) throw mustBeAdmin();
+  const { channel } = accessChannelById(app, user, id, { archived: true });
+  app.tx((tx) => {
+    store.removeDefaultChannel(tx.db, realm.id, channel.id);
+    tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
+  });
+  return {};
+}
+
+// ---- Topics ----
+
+/** GET /users/me/{stream_id}/topics: each topic's name and latest message id the caller may see. */
+export function listTopics(app: App, user: UserRow, id: number, allowEmptyTopicName: boolean) {
+  const a = accessChannelById(app, user, id, { content: true, archived: true });
+  const c = a.channel;
+  const rows = c.historyPublicToSubscribers
+    ? app.sqlite
+        .query<{ name: string; max_id: number }, [number]>(
+          "SELECT topic AS name, MAX(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic ORDER BY max_id DESC",
+        )
+        .all(c.recipientId)
+    : app.sqlite
+        .query<{ name: string; max_id: number }, [number, number]>(
+          `SELECT m.topic AS name, MAX(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+           WHERE um.user_id = ? AND m.recipient_id = ? GROUP BY m.topic ORDER BY max_id DESC`,
+        )
+        .all(user.id, c.recipientId);
+  // The name shown is the latest message's spelling (topics compare case-insensitively).
+  const latest = app.sqlite.query<{ topic: string }, [number]>("SELECT topic FROM messages WHERE id = ?");
+  return { topics: rows.map((r) => ({ max_id: r.max_id, name: topicForClient(latest.get(r.max_id)?.topic ?? r.name, allowEmptyTopicName) })) };
+}

@@ -1,0 +1,384 @@
+// Sending messages (by users and by the notification bot) and building message objects.
+import type { App } from "../app";
+import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import {
+  cannotSendToMultipleChannels,
+  channelIdNotFound,
+  channelNotFound,
+  channelWildcardNotAllowed,
+  dmInitiationNotAllowed,
+  dmNotAuthorized,
+  emptyTopicNotAllowed,
+  groupMentionNotAllowed,
+  invalidMessage,
+  invalidParam,
+  invalidRecipientEmail,
+  invalidRecipientId,
+  messageNeedsRecipients,
+  noPostPermission,
+  noTopicCreatePermission,
+  notAuthorizedToSend,
+  onlyEmptyTopicAllowed,
+  recipientDeactivated,
+  topicWildcardNotAllowed,
+} from "../domain/errors";
+import { FLAG, flagList as flagNames } from "../domain/message-flags";
+import {
+  normalizeContent,
+  normalizeTopic,
+  toApiMessage,
+  type MessageParts,
+  type MessageViewOptions,
+} from "../domain/messages";
+import { realmSetting } from "../domain/realm-settings";
+import { ROLE } from "../domain/roles";
+import { avatarUrl } from "../domain/users";
+import { toUsers } from "../events/types";
+import { textForSearch, topicLinks, type Linkifier, type Rendered } from "../render";
+import * as channelStore from "../store/channels";
+import { listLinkifiers } from "../store/linkifiers";
+import * as store from "../store/messages";
+import { hasGroupPermission, hasRealmPermission, inGroupSetting } from "../store/permissions";
+import { realmGroupSetting } from "../store/realm-settings";
+import { subscriberIds } from "../store/subscriptions";
+import { findUserGroup, listRecursiveMemberIds } from "../store/user-groups";
+import { findUserByEmail, findUserById, insertUser } from "../store/users";
+import { channelAccess, hasChannelPermission } from "./channels";
+import { randomToken } from "../lib/random";
+import { renderFor } from "./render";
+
+/** Wildcard mentions reaching more users than this need can_mention_many_users_group (Zulip's limit). */
+const WILDCARD_MENTION_THRESHOLD = 15;
+/** Zulip's embedded bot type: the agent's bot, whose messages carry is_agent_message. */
+const EMBEDDED_BOT = 4;
+
+// ---- Addressing ----
+
+export interface SendArgs {
+  type: "stream" | "channel" | "private" | "direct";
+  to: string;
+  content: string;
+  topic?: string;
+  queue_id?: string;
+  local_id?: string;
+  read_by_sender?: boolean;
+}
+
+/** `to` as Zulip clients send it: a JSON value (id, name, list) or plain text (a name, or emails joined by commas). */
+function parseTo(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+}
+
+function channelTarget(app: App, realm: RealmRow, raw: string): ChannelRow {
+  let to = parseTo(raw);
+  if (Array.isArray(to)) {
+    if (to.length !== 1) throw to.length ? cannotSendToMultipleChannels() : messageNeedsRecipients();
+    to = to[0];
+  }
+  if (typeof to === "number" && Number.isInteger(to)) {
+    const c = channelStore.findChannel(app.db, to);
+    if (!c || c.realmId !== realm.id) throw channelIdNotFound(to);
+    return c;
+  }
+  const name = String(to).trim();
+  const c = channelStore.findChannelByName(app.db, realm.id, name);
+  if (!c) throw channelNotFound(name);
+  return c;
+}
+
+function dmTargets(app: App, realm: RealmRow, raw: string): UserRow[] {
+  const to = parseTo(raw);
+  const list: unknown[] = Array.isArray(to) ? to : typeof to === "number" ? [to] : String(to).split(",").map((s) => s.trim()).filter(Boolean);
+  if (!list.length) throw messageNeedsRecipients();
+  const users = new Map<number, UserRow>();
+  for (const item of list) {
+    let u: UserRow | undefined;
+    if (typeof item === "number") {
+      u = findUserById(app.db, item);
+      if (!u || u.realmId !== realm.id) throw invalidRecipientId(item);
+    } else {
+      u = findUserByEmail(app.db, realm.id, String(item));
+      if (!u) throw invalidRecipientEmail(String(item));
+    }
+    if (!u.isActive) throw recipientDeactivated(u.email);
+    users.set(u.id, u);
+  }
+  return [...users.values()];
+}
+
+// ---- Checks ----
+
+/** Zulip's rules for posting to a channel: access, the channel's sending group, archived channels. */
+export function checkCanPost(app: App, sender: UserRow, c: ChannelRow) {
+  if (c.isArchived) throw notAuthorizedToSend(c.name);
+  const access = channelAccess(app, sender, c);
+  // A bot may post where its owner is subscribed.
+  const ownerSubscribed = sender.isBot && sender.botOwnerId !== null && subscriberIds(app.db, c.id).includes(sender.botOwnerId);
+  if (!access.content && !ownerSubscribed) throw notAuthorizedToSend(c.name);
+  if (!hasChannelPermission(app, sender, c, "can_send_message_group")) throw noPostPermission();
+}
+
+/** The channel's effective policy for the empty ("general chat") topic. */
+export function topicsPolicyOf(realm: RealmRow, c: ChannelRow): string {
+  return c.topicsPolicy === "inherit" ? String(realmSetting(realm, "topics_policy")) : c.topicsPolicy;
+}
+
+export function checkTopicAllowed(realm: RealmRow, c: ChannelRow, topic: string) {
+  const policy = topicsPolicyOf(realm, c);
+  if (topic === "" && policy === "disable_empty_topic") throw emptyTopicNotAllowed();
+  if (topic !== "" && policy === "empty_topic_only") throw onlyEmptyTopicAllowed();
+}
+
+function checkMentions(app: App, realm: RealmRow, sender: UserRow, r: Rendered, recipients: number, topicParticipants: number) {
+  const many = () => hasRealmPermission(app.db, realm, sender, "can_mention_many_users_group");
+  if (r.channelWildcard && recipients > WILDCARD_MENTION_THRESHOLD && !many()) throw channelWildcardNotAllowed();
+  if (r.topicWildcard && topicParticipants > WILDCARD_MENTION_THRESHOLD && !many()) throw topicWildcardNotAllowed();
+  for (const gid of r.mentionedGroupIds) {
+    const g = findUserGroup(app.db, realm.id, gid);
+    if (g && !hasGroupPermission(app.db, g, sender, "can_mention_group")) throw groupMentionNotAllowed(g.name);
+  }
+}
+
+// ---- Delivery ----
+
+interface Outgoing {
+  recipientId: number;
+  channel: ChannelRow | null;
+  dmUsers: UserRow[] | null;
+  topic: string;
+  content: string;
+  rendered: Rendered;
+  /** Users who get a user_messages row (and the event). */
+  recipients: number[];
+}
+
+/** Each recipient's initial flags: mentions, wildcards, direct message, and read for the sender. */
+function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: boolean): Map<number, number> {
+  const mentioned = new Set(o.rendered.mentionedUserIds);
+  for (const gid of o.rendered.mentionedGroupIds) for (const id of listRecursiveMemberIds(app.db, gid)) mentioned.add(id);
+  const topicParticipants = o.rendered.topicWildcard && o.channel ? new Set(store.topicParticipants(app.db, o.recipientId, o.topic)) : null;
+  const base = o.channel ? 0 : FLAG.is_private;
+  const flags = new Map<number, number>();
+  for (const id of o.recipients) {
+    let f = base;
+    if (id === sender.id && readBySender) f |= FLAG.read;
+    if (mentioned.has(id)) f |= FLAG.mentioned;
+    if (o.rendered.channelWildcard && o.channel) f |= FLAG.stream_wildcard_mentioned;
+    if (o.rendered.channelWildcard && !o.channel) f |= FLAG.mentioned;
+    if (topicParticipants?.has(id)) f |= FLAG.topic_wildcard_mentioned;
+    flags.set(id, f);
+  }
+  return flags;
+}
+
+/** Writes one message and its per-user rows inside the caller's transaction, and emits its event. */
+function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoing, client: string, readBySender: boolean): number {
+  const now = app.now();
+  const flags = initialFlags(app, sender, o, readBySender);
+  const id = store.insertMessage(tx.db, {
+    realmId: realm.id,
+    senderId: sender.id,
+    recipientId: o.recipientId,
+    topic: o.topic,
+    content: o.content,
+    renderedContent: o.rendered.html,
+    dateSent: now,
+    client,
+    hasLink: o.rendered.links.length > 0,
+    hasImage: o.rendered.hasImage,
+    hasAttachment: o.rendered.hasAttachment,
+    isMeMessage: o.rendered.isMeMessage,
+  });
+  store.insertUserMessages(tx.db, id, [...flags]);
+  store.indexMessage(tx.db, id, o.topic, textForSearch(o.rendered.html));
+  const row: MessageRow = {
+    id,
+    realmId: realm.id,
+    senderId: sender.id,
+    recipientId: o.recipientId,
+    topic: o.topic,
+    content: o.content,
+    renderedContent: o.rendered.html,
+    dateSent: now,
+    client,
+    editHistory: null,
+    lastEditTime: null,
+    lastMovedTime: null,
+    hasLink: o.rendered.links.length > 0,
+    hasImage: o.rendered.hasImage,
+    hasAttachment: o.rendered.hasAttachment,
+    isMeMessage: o.rendered.isMeMessage,
+  };
+  const parts: MessageParts = {
+    sender: senderOf(app, sender),
+    recipient: o.channel
+      ? { type: "stream", channelId: o.channel.id, name: o.channel.name }
+      : { type: "private", users: o.dmUsers!.sort((a, b) => a.id - b.id).map((u) => ({ id: u.id, email: u.email, full_name: u.fullName })) },
+    realmStr: realm.stringId,
+    reactions: [],
+    topicLinks: o.channel ? topicLinks(o.topic, realmLinkifiers(app, realm)) : [],
+    isAgentMessage: sender.isBot && sender.botType === EMBEDDED_BOT,
+  };
+  const message = toApiMessage(row, parts, EVENT_VIEW(realm));
+  const flagsByUser: Record<number, string[]> = {};
+  for (const [uid, f] of flags) flagsByUser[uid] = flagNames(f);
+  tx.emit(
+    { type: "message", message, raw_content: o.content, flags_by_user: flagsByUser, avatar_gravatar: sender.avatarSource === "G" },
+    toUsers(o.recipients, o.channel && !o.channel.inviteOnly ? { publicStreamOf: realm.id } : {}),
+  );
+  return id;
+}
+
+
+/** Message events carry HTML, the empty topic as is and every edit; events/present.ts shapes them per client. */
+const EVENT_VIEW = (realm: RealmRow): MessageViewOptions => ({
+  applyMarkdown: true,
+  clientGravatar: false,
+  allowEmptyTopicName: true,
+  editHistoryPolicy: String(realmSetting(realm, "message_edit_history_visibility_policy")),
+});
+
+export const senderOf = (app: App, u: UserRow) => ({
+  id: u.id,
+  email: u.email,
+  fullName: u.fullName,
+  avatarUrl: avatarUrl(u, app.config.externalUrl),
+  gravatar: u.avatarSource === "G",
+});
+
+export const realmLinkifiers = (app: App, realm: RealmRow): Linkifier[] =>
+  listLinkifiers(app.db, realm.id).map((l) => ({ pattern: l.pattern, url_template: l.urlTemplate }));
+
+/** POST /messages: checks everything, renders outside the transaction, then writes and emits. */
+export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendArgs, client = "API"): { id: number } {
+  const limits = app.config.limits;
+  const content = normalizeContent(a.content, limits.maxMessageLength);
+  const readBySender = a.read_by_sender ?? true;
+  if (a.type === "stream" || a.type === "channel") {
+    const channel = channelTarget(app, realm, a.to);
+    checkCanPost(app, sender, channel);
+    const topic = normalizeTopic(a.topic ?? "", limits.maxTopicLength);
+    checkTopicAllowed(realm, channel, topic);
+    if (!hasChannelPermission(app, sender, channel, "can_create_topic_group") && !store.topicExists(app.db, channel.recipientId, topic))
+      throw noTopicCreatePermission();
+    const rendered = renderFor(app, realm, sender, content);
+    const recipients = new Set(subscriberIds(app.db, channel.id));
+    recipients.add(sender.id);
+    checkMentions(app, realm, sender, rendered, recipients.size, rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0);
+    const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients: [...recipients] };
+    return { id: app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender)) };
+  }
+  if (a.topic !== undefined && a.topic !== "") throw invalidParam("Invalid topic for direct messages");
+  const others = dmTargets(app, realm, a.to);
+  const participants = [sender, ...others.filter((u) => u.id !== sender.id)];
+  checkDirectMessage(app, realm, sender, participants);
+  const rendered = renderFor(app, realm, sender, content);
+  checkMentions(app, realm, sender, rendered, 0, 0);
+  return {
+    id: app.tx((tx) => {
+      const r = store.dmRecipient(tx.db, realm.id, participants.map((u) => u.id));
+      const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: participants.map((u) => u.id) };
+      return deliverTx(app, tx, realm, sender, o, client, readBySender);
+    }),
+  };
+}
+
+/** The realm's direct-message permissions: some participant must hold direct_message_permission_group,
+ * and starting a new conversation needs direct_message_initiator_group. Bots and notes to self are exempt. */
+function checkDirectMessage(app: App, realm: RealmRow, sender: UserRow, participants: UserRow[]) {
+  if (participants.length === 1 || participants.some((u) => u.isBot)) return;
+  const allowed = realmGroupSetting(app.db, realm, "direct_message_permission_group");
+  if (!participants.some((u) => inGroupSetting(app.db, u, allowed))) throw dmNotAuthorized();
+  const existing = store.findDmRecipient(app.db, participants.map((u) => u.id));
+  if (!existing && !hasRealmPermission(app.db, realm, sender, "direct_message_initiator_group")) throw dmInitiationNotAllowed();
+}
+
+// ---- The notification bot ----
+
+const NOTIFICATION_BOT_EMAIL = "notification-bot@confab.localhost";
+
+/** The realm's notification bot (created on first use): it announces channels, moves and subscriptions. */
+export function notificationBotTx(app: App, tx: Tx, realm: RealmRow): UserRow {
+  const found = findUserByEmail(tx.db, realm.id, NOTIFICATION_BOT_EMAIL);
+  if (found) return found;
+  return insertUser(tx.db, {
+    realmId: realm.id,
+    email: NOTIFICATION_BOT_EMAIL,
+    fullName: "Notification Bot",
+    role: ROLE.member,
+    isBot: true,
+    botType: 1,
+    apiKey: randomToken(32),
+    dateJoined: app.now(),
+  });
+}
+
+/** A message from the notification bot, inside the caller's transaction; no permission applies to it. */
+export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { channel: ChannelRow; topic: string } | { to: UserRow }, content: string): number {
+  const bot = notificationBotTx(app, tx, realm);
+  const rendered = renderFor(app, realm, bot, content);
+  if ("channel" in to) {
+    const recipients = subscriberIds(tx.db, to.channel.id);
+    const o: Outgoing = { recipientId: to.channel.recipientId, channel: to.channel, dmUsers: null, topic: to.topic, content, rendered, recipients };
+    return deliverTx(app, tx, realm, bot, o, "Internal", true);
+  }
+  const users = [bot, to.to];
+  const r = store.dmRecipient(tx.db, realm.id, users.map((u) => u.id));
+  const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: users, topic: "", content, rendered, recipients: [to.to.id] };
+  return deliverTx(app, tx, realm, bot, o, "Internal", true);
+}
+
+// ---- Message objects ----
+
+/** Message objects for rows the viewer may see, with four lookups for the whole page. */
+export function messageObjects(
+  app: App,
+  realm: RealmRow,
+  rows: MessageRow[],
+  v: MessageViewOptions,
+  flagsOf: (id: number) => number | undefined,
+): Record<string, unknown>[] {
+  const l = store.messageLookups(app.db, rows);
+  const linkifiers = realmLinkifiers(app, realm);
+  return rows.map((m) => {
+    const sender = l.users.get(m.senderId)!;
+    const rec = l.recipients.get(m.recipientId)!;
+    const parts: MessageParts = {
+      sender: senderOf(app, sender),
+      recipient:
+        rec.channelId !== null
+          ? { type: "stream", channelId: rec.channelId, name: l.channelNames.get(rec.channelId) ?? "" }
+          : {
+              type: "private",
+              users: rec
+                .dmKey!.split(",")
+                .map((id) => l.users.get(Number(id))!)
+                .map((u) => ({ id: u.id, email: u.email, full_name: u.fullName })),
+            },
+      realmStr: realm.stringId,
+      reactions: l.reactions.get(m.id) ?? [],
+      topicLinks: rec.channelId !== null ? topicLinks(m.topic, linkifiers) : [],
+      isAgentMessage: sender.isBot && sender.botType === EMBEDDED_BOT,
+    };
+    return toApiMessage(m, parts, v, { flags: flagsOf(m.id) });
+  });
+}
+
+export const viewOptions = (realm: RealmRow, a: { apply_markdown: boolean; client_gravatar: boolean; allow_empty_topic_name: boolean }): MessageViewOptions => ({
+  applyMarkdown: a.apply_markdown,
+  clientGravatar: a.client_gravatar,
+  allowEmptyTopicName: a.allow_empty_topic_name,
+  editHistoryPolicy: String(realmSetting(realm, "message_edit_history_visibility_policy")),
+});
+
+/** Throws `Invalid message(s)` unless it exists in the viewer's realm. */
+export function findRealmMessage(app: App, realm: RealmRow, id: number): MessageRow {
+  const m = store.findMessage(app.db, id);
+  if (!m || m.realmId !== realm.id) throw invalidMessage();
+  return m;
+}

@@ -1,0 +1,375 @@
+// Subscriptions: joining and leaving channels (for oneself or others), personal channel properties,
+// and per-topic visibility policies.
+import type { App } from "../app";
+import type { ChannelRow, RealmRow, SubscriptionRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import { pickColor, SUBSCRIPTION_PROPERTIES, toApiSubscription, type ChannelPermission, type SubscriptionProperty, type TopicsPolicy } from "../domain/channels";
+import {
+  cannotSubscribeOthers,
+  channelAlreadyExists,
+  insufficientPermission,
+  invalidChannelId,
+  invalidParam,
+  noSuchUser,
+  unauthorizedPrincipal,
+} from "../domain/errors";
+import type { GroupSettingValue } from "../domain/group-settings";
+import { normalizeTopic } from "../domain/messages";
+import { isAdmin, isGuest } from "../domain/roles";
+import { toUsers } from "../events/types";
+import * as channelStore from "../store/channels";
+import { hasRealmPermission } from "../store/permissions";
+import * as store from "../store/subscriptions";
+import { setUserTopic } from "../store/topics";
+import { findUserByEmail, findUserById } from "../store/users";
+import {
+  accessChannelById,
+  channelAccess,
+  channelAudience,
+  checkCanCreate,
+  hasChannelPermission,
+  insertChannelTx,
+  statsOf,
+  streamObjects,
+  type ChannelSpec,
+} from "./channels";
+import { sendNotificationTx } from "./messages";
+
+/** The subscription object for a user, with subscribers listed (Zulip's add event and GET shape). */
+export function subscriptionObject(app: App, c: ChannelRow, sub: SubscriptionRow, withSubscribers: boolean) {
+  return toApiSubscription(c, sub, statsOf(app, c), withSubscribers ? { subscribers: store.subscriberIds(app.db, c.id) } : undefined);
+}
+
+/** May this user add others to the channel? Realm-wide permission, the channel's group, or channel administration. */
+export function canAddSubscribers(app: App, realm: RealmRow, user: UserRow, c: ChannelRow): boolean {
+  if (isGuest(user.role)) return false;
+  if (isAdmin(user.role) || hasChannelPermission(app, user, c, "can_add_subscribers_group") || hasChannelPermission(app, user, c, "can_administer_channel_group"))
+    return true;
+  // Realm members with the realm permission may add to channels whose content they can access.
+  return hasRealmPermission(app.db, realm, user, "can_add_subscribers_group") && channelAccess(app, user, c).content;
+}
+
+export function canRemoveSubscribers(app: App, user: UserRow, c: ChannelRow): boolean {
+  return isAdmin(user.role) || hasChannelPermission(app, user, c, "can_remove_subscribers_group") || hasChannelPermission(app, user, c, "can_administer_channel_group");
+}
+
+/**
+ * Subscribes users to channels inside the caller's transaction and tells everyone concerned: each new
+ * subscriber gets the channel (and, for a private channel, its creation), everyone else who can see
+ * the subscriber list a peer_add. Returns, per channel, who was newly subscribed and who already was.
+ */
+export function subscribeUsersTx(app: App, tx: Tx, realm: RealmRow, channels: ChannelRow[], users: UserRow[]) {
+  const result: { channel: ChannelRow; added: UserRow[]; already: UserRow[] }[] = [];
+  for (const c of channels) {
+    const current = new Set(store.subscriberIds(tx.db, c.id));
+    const added = users.filter((u) => !current.has(u.id) && u.isActive);
+    const already = users.filter((u) => current.has(u.id));
+    result.push({ channel: c, added, already });
+    if (!added.length) continue;
+    const visibleBefore = new Set(channelAudience(app, c));
+    store.activateSubscriptions(
+      tx.db,
+      added.map((u) => ({ userId: u.id, channelId: c.id, color: pickColor(store.usedColors(tx.db, u.id), c.id) })),
+    );
+    const newcomers = added.filter((u) => !visibleBefore.has(u.id)).map((u) => u.id);
+    if (newcomers.length) tx.emit({ type: "stream", op: "create", streams: streamObjects(app, realm, [c]) }, toUsers(newcomers));
+    for (const u of added) {
+      const sub = store.findSubscription(tx.db, u.id, c.id)!;
+      tx.emit({ type: "subscription", op: "add", subscriptions: [subscriptionObject(app, c, sub, true)] }, toUsers([u.id]));
+    }
+    const addedIds = new Set(added.map((u) => u.id));
+    const peers = channelAudience(app, c).filter((id) => !addedIds.has(id));
+    if (peers.length)
+      tx.emit({ type: "subscription", op: "peer_add", stream_ids: [c.id], user_ids: [...addedIds] }, toUsers(peers));
+  }
+  return result;
+}
+
+export function unsubscribeUsersTx(app: App, tx: Tx, c: ChannelRow, users: UserRow[]) {
+  const current = new Set(store.subscriberIds(tx.db, c.id));
+  const removed = users.filter((u) => current.has(u.id));
+  if (!removed.length) return removed;
+  const peersBefore = channelAudience(app, c);
+  store.deactivateSubscriptions(tx.db, c.id, removed.map((u) => u.id));
+  const ids = new Set(removed.map((u) => u.id));
+  for (const u of removed) tx.emit({ type: "subscription", op: "remove", subscriptions: [{ stream_id: c.id, name: c.name }] }, toUsers([u.id]));
+  const peers = peersBefore.filter((id) => !ids.has(id));
+  if (peers.length) tx.emit({ type: "subscription", op: "peer_remove", stream_ids: [c.id], user_ids: [...ids] }, toUsers(peers));
+  return removed;
+}
+
+/** Users named by `principals` (emails or ids), or the caller alone. */
+function principalsOf(app: App, actor: UserRow, principals: (string | number)[] | undefined): UserRow[] {
+  if (!principals) return [actor];
+  return principals.map((p) => {
+    const u = typeof p === "number" ? findUserById(app.db, p) : findUserByEmail(app.db, actor.realmId, p);
+    if (!u || u.realmId !== actor.realmId || !u.isActive) throw typeof p === "number" ? noSuchUser() : unauthorizedPrincipal(p);
+    return u;
+  });
+}
+
+export interface SubscribeArgs {
+  subscriptions: { name: string; description?: string }[];
+  principals?: (string | number)[];
+  authorization_errors_fatal: boolean;
+  announce: boolean;
+  invite_only: boolean;
+  is_web_public: boolean;
+  is_default_stream: boolean;
+  history_public_to_subscribers?: boolean;
+  message_retention_days?: number | "realm_default" | "unlimited";
+  topics_policy?: TopicsPolicy;
+  folder_id?: number;
+  send_new_subscription_messages: boolean;
+  settings: Partial<Record<ChannelPermission, GroupSettingValue>>;
+}
+
+/** POST /users/me/subscriptions: subscribes the caller (or principals) to channels, creating missing ones. */
+export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: SubscribeArgs) {
+  const users = principalsOf(app, actor, a.principals);
+  const others = users.some((u) => u.id !== actor.id);
+  const existing: ChannelRow[] = [];
+  const toCreate: ChannelSpec[] = [];
+  const unauthorized: string[] = [];
+  const seen = new Set<string>();
+  for (const s of a.subscriptions) {
+    const name = s.name.trim();
+    if (seen.has(name.toLowerCase())) continue;
+    seen.add(name.toLowerCase());
+    const c = channelStore.findChannelByName(app.db, realm.id, name);
+    if (c && !c.isArchived) {
+      const access = channelAccess(app, actor, c);
+      if (others && access.metadata && !canAddSubscribers(app, realm, actor, c)) throw cannotSubscribeOthers();
+      if (!(others ? access.metadata : access.content)) {
+        if (a.authorization_errors_fatal) throw invalidParam(`Unable to access channel (${c.name}).`);
+        unauthorized.push(c.name);
+        continue;
+      }
+      existing.push(c);
+    } else if (c) {
+      throw channelAlreadyExists(c.name);
+    } else {
+      const spec: ChannelSpec = {
+        name,
+        description: s.description ?? "",
+        inviteOnly: a.invite_only,
+        isWebPublic: a.is_web_public,
+        historyPublicToSubscribers: a.history_public_to_subscribers,
+        messageRetentionDays: a.message_retention_days,
+        topicsPolicy: a.topics_policy,
+        folderId: a.folder_id,
+        isDefault: a.is_default_stream,
+        settings: a.settings,
+      };
+      checkCanCreate(app, realm, actor, spec);
+      toCreate.push(spec);
+    }
+  }
+  if (others && toCreate.length && !hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group") && !isAdmin(actor.role)) throw cannotSubscribeOthers();
+  return app.tx((tx) => {
+    const created = toCreate.map((spec) => insertChannelTx(app, tx, realm, actor, spec));
+    const results = subscribeUsersTx(app, tx, realm, [...created, ...existing], users);
+    const subscribed: Record<string, string[]> = {};
+    const already: Record<string, string[]> = {};
+    for (const r of results) {
+      for (const u of r.added) (subscribed[String(u.id)] ??= []).push(r.channel.name);
+      for (const u of r.already) (already[String(u.id)] ??= []).push(r.channel.name);
+    }
+    for (const c of created) announceChannelTx(app, tx, realm, actor, c, a.announce);
+    let sent = false;
+    if (a.send_new_subscription_messages)
+      for (const u of users) {
+        if (u.id === actor.id || u.isBot) continue;
+        const names = subscribed[String(u.id)];
+        if (!names?.length) continue;
+        const who = `@_**${actor.fullName}|${actor.id}**`;
+        const content =
+          names.length === 1
+            ? `${who} subscribed you to the channel #**${names[0]}**.`
+            : `${who} subscribed you to the following channels:\n\n${names.map((n) => `* #**${n}**`).join("\n")}`;
+        sendNotificationTx(app, tx, realm, { to: u }, content);
+        sent = true;
+      }
+    const out: Record<string, unknown> = { subscribed, already_subscribed: already, new_subscription_messages_sent: sent };
+    if (!a.authorization_errors_fatal) out.unauthorized = unauthorized;
+    return out;
+  });
+}
+
+const POLICY_NAMES = (c: ChannelRow) =>
+  c.isWebPublic ? "Web-public" : !c.inviteOnly ? "Public" : c.historyPublicToSubscribers ? "Private, shared history" : "Private, protected history";
+
+/** The notification bot's notes on a new channel: in its "channel events" topic, and (announce) in the realm's announcements channel. */
+export function announceChannelTx(app: App, tx: Tx, realm: RealmRow, creator: UserRow, c: ChannelRow, announce: boolean) {
+  const who = `@_**${creator.fullName}|${creator.id}**`;
+  const description = c.description ? `\n\`\`\`\` quote\n${c.description}\n\`\`\`\`` : " *No description.*";
+  sendNotificationTx(app, tx, realm, { channel: c, topic: "channel events" }, `**${POLICY_NAMES(c)}** channel created by ${who}. **Description:**${description}`);
+  if (!announce || c.inviteOnly) return;
+  const target = Number(realm.settings.new_stream_announcements_stream_id ?? -1);
+  const ann = target > 0 ? channelStore.findChannel(tx.db, target) : undefined;
+  if (ann && ann.realmId === realm.id && !ann.isArchived)
+    sendNotificationTx(app, tx, realm, { channel: ann, topic: "new channels" }, `${who} created a new channel #**${c.name}**.`);
+}
+
+export interface CreateChannelArgs extends Omit<SubscribeArgs, "subscriptions" | "principals" | "authorization_errors_fatal"> {
+  name: string;
+  description: string;
+  subscribers: number[];
+}
+
+/** POST /channels/create: a new channel with its first subscribers; answers its id. */
+export function createChannel(app: App, realm: RealmRow, actor: UserRow, a: CreateChannelArgs) {
+  const spec: ChannelSpec = {
+    name: a.name,
+    description: a.description,
+    inviteOnly: a.invite_only,
+    isWebPublic: a.is_web_public,
+    historyPublicToSubscribers: a.history_public_to_subscribers,
+    messageRetentionDays: a.message_retention_days,
+    topicsPolicy: a.topics_policy,
+    folderId: a.folder_id,
+    isDefault: a.is_default_stream,
+    settings: a.settings,
+  };
+  checkCanCreate(app, realm, actor, spec);
+  const users = a.subscribers.map((id) => {
+    const u = findUserById(app.db, id);
+    if (!u || u.realmId !== realm.id || !u.isActive) throw invalidParam(`Invalid user ID: ${id}`);
+    return u;
+  });
+  if (users.some((u) => u.id !== actor.id) && !isAdmin(actor.role) && !hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group"))
+    throw cannotSubscribeOthers();
+  return app.tx((tx) => {
+    const c = insertChannelTx(app, tx, realm, actor, spec);
+    subscribeUsersTx(app, tx, realm, [c], users);
+    announceChannelTx(app, tx, realm, actor, c, a.announce);
+    return { id: c.id };
+  });
+}
+
+/** DELETE /users/me/subscriptions. */
+export function unsubscribe(app: App, realm: RealmRow, actor: UserRow, a: { subscriptions: string[]; principals?: (string | number)[] }) {
+  const users = principalsOf(app, actor, a.principals);
+  const others = users.some((u) => u.id !== actor.id);
+  const channels: ChannelRow[] = [];
+  const notRemoved: string[] = [];
+  for (const name of a.subscriptions) {
+    const c = channelStore.findChannelByName(app.db, realm.id, name);
+    if (!c || !channelAccess(app, actor, c).metadata) throw invalidParam(`Channel(s) (${name}) do not exist`);
+    if (others && !canRemoveSubscribers(app, actor, c)) throw insufficientPermission();
+    channels.push(c);
+  }
+  return app.tx((tx) => {
+    const removed: string[] = [];
+    for (const c of channels) {
+      const done = unsubscribeUsersTx(app, tx, c, users);
+      if (done.length) removed.push(c.name);
+      else notRemoved.push(c.name);
+    }
+    return { removed, not_removed: notRemoved };
+  });
+}
+
+/** PATCH /users/me/subscriptions: a subscribe and an unsubscribe in one call. */
+export function updateSubscriptions(app: App, realm: RealmRow, actor: UserRow, a: { add: { name: string; description?: string }[]; delete: string[] }) {
+  const added = a.add.length
+    ? subscribe(app, realm, actor, {
+        subscriptions: a.add,
+        authorization_errors_fatal: true,
+        announce: false,
+        invite_only: false,
+        is_web_public: false,
+        is_default_stream: false,
+        send_new_subscription_messages: true,
+        settings: {},
+      })
+    : { subscribed: {}, already_subscribed: {} };
+  const removed = a.delete.length ? unsubscribe(app, realm, actor, { subscriptions: a.delete }) : { removed: [], not_removed: [] };
+  return { subscribed: added.subscribed, already_subscribed: added.already_subscribed, removed: removed.removed, not_removed: removed.not_removed };
+}
+
+/** GET /users/me/subscriptions. */
+export function listSubscriptions(app: App, realm: RealmRow, user: UserRow, includeSubscribers: boolean) {
+  const subs = store.listUserSubscriptions(app.db, user.id).filter((s) => s.active);
+  const channels = channelStore.listChannels(app.db, realm.id).filter((c) => !c.isArchived);
+  const byId = new Map(channels.map((c) => [c.id, c]));
+  const mine = subs.filter((s) => byId.has(s.channelId));
+  const stats = channelStore.channelStats(app.db, realm.id, mine.map((s) => byId.get(s.channelId)!), app.now());
+  const members = includeSubscribers ? store.realmSubscribers(app.db, realm.id) : null;
+  return {
+    subscriptions: mine.map((s) => {
+      const c = byId.get(s.channelId)!;
+      return toApiSubscription(c, s, stats.get(c.id)!, members ? { subscribers: members.get(c.id) ?? [] } : undefined);
+    }),
+  };
+}
+
+/** GET /users/{user_id}/subscriptions/{stream_id}. */
+export function isUserSubscribed(app: App, actor: UserRow, userId: number, channelId: number) {
+  const u = findUserById(app.db, userId);
+  if (!u || u.realmId !== actor.realmId) throw noSuchUser();
+  const { channel } = accessChannelById(app, actor, channelId, { archived: true });
+  return { is_subscribed: store.isSubscribed(app.db, u.id, channel.id) };
+}
+
+// ---- Personal properties ----
+
+const HEX_COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+/** POST /users/me/subscriptions/properties: all changes are checked first, then applied in one transaction. */
+export function setSubscriptionProperties(app: App, user: UserRow, data: { stream_id: number; property: string; value: unknown }[]) {
+  const changes = data.map((d) => {
+    const kind = (SUBSCRIPTION_PROPERTIES as Record<string, string>)[d.property];
+    if (!kind) throw invalidParam(`Unknown subscription property: ${d.property}`);
+    const c = channelStore.findChannel(app.db, d.stream_id);
+    if (!c || c.realmId !== user.realmId) throw invalidChannelId();
+    if (!store.isSubscribed(app.db, user.id, c.id)) throw invalidParam(`Not subscribed to channel ID ${c.id}`);
+    const v = d.value;
+    if (kind === "color" && (typeof v !== "string" || !HEX_COLOR.test(v))) throw invalidParam("color is not a valid hex color code");
+    if (kind === "bool" && typeof v !== "boolean") throw invalidParam(`${d.property} is not a boolean`);
+    if (kind === "nullableBool" && v !== null && typeof v !== "boolean") throw invalidParam(`${d.property} is not a boolean`);
+    return { c, property: d.property as SubscriptionProperty, value: v };
+  });
+  app.tx((tx) => {
+    for (const { c, property, value } of changes) {
+      const column: Record<string, string> = {
+        color: "color",
+        pin_to_top: "pinToTop",
+        is_muted: "isMuted",
+        in_home_view: "isMuted",
+        desktop_notifications: "desktopNotifications",
+        email_notifications: "emailNotifications",
+        push_notifications: "pushNotifications",
+        audible_notifications: "audibleNotifications",
+        wildcard_mentions_notify: "wildcardMentionsNotify",
+      };
+      const stored = property === "in_home_view" ? !value : value;
+      store.updateSubscription(tx.db, user.id, c.id, { [column[property]!]: stored });
+      const emit = (p: string, v: unknown) => tx.emit({ type: "subscription", op: "update", stream_id: c.id, property: p, value: v }, toUsers([user.id]));
+      // Old clients read in_home_view, new ones is_muted: both hear of either change.
+      if (property === "in_home_view" || property === "is_muted") {
+        emit("in_home_view", property === "in_home_view" ? value : !value);
+        emit("is_muted", stored);
+      } else emit(property, value);
+    }
+  });
+  return {};
+}
+
+// ---- Topic visibility ----
+
+export const VISIBILITY_POLICIES = [0, 1, 2, 3] as const;
+
+/** POST /user_topics: mute, unmute, follow or reset a topic for the caller. */
+export function setTopicVisibility(app: App, user: UserRow, a: { stream_id: number; topic: string; visibility_policy: number }) {
+  const { channel } = accessChannelById(app, user, a.stream_id, { content: true, archived: true });
+  const topic = normalizeTopic(a.topic, app.config.limits.maxTopicLength);
+  const now = app.now();
+  app.tx((tx) => {
+    setUserTopic(tx.db, user.id, channel.id, topic, a.visibility_policy, now);
+    tx.emit({ type: "user_topic", stream_id: channel.id, topic_name: topic, last_updated: now, visibility_policy: a.visibility_policy }, toUsers([user.id]));
+  });
+  return {};
+}
+
+

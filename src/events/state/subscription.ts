@@ -1,0 +1,66 @@
+import { channelAccess } from "../../actions/channels";
+import type { ChannelRow } from "../../db/schema";
+import { toApiStream, toApiSubscription } from "../../domain/channels";
+import { isAdmin } from "../../domain/roles";
+import { channelStats, listChannels } from "../../store/channels";
+import { listUserSubscriptions, realmSubscribers } from "../../store/subscriptions";
+import type { StateBuilder } from "./types";
+
+/** Channels with this many subscribers or more list only partial_subscribers when include_subscribers is "partial". */
+const PARTIAL_THRESHOLD = 250;
+const RECENT_SECONDS = 14 * 24 * 3600;
+
+/**
+ * The `subscription` fetch type: the user's channels (`subscriptions`), channels they left
+ * (`unsubscribed`) and channels they may see but never joined (`never_subscribed`). Archived channels
+ * only for clients with archived_channels. Subscribers per include_subscribers (true, false, partial).
+ */
+export const subscriptionState: StateBuilder = ({ app, realm, user, opts }) => {
+  const archivedOk = !!opts.capabilities.archived_channels;
+  const channels = listChannels(app.db, realm.id).filter((c) => archivedOk || !c.isArchived);
+  const stats = channelStats(app.db, realm.id, channels, app.now());
+  if (!user) {
+    const open = channels.filter((c) => c.isWebPublic);
+    return { subscriptions: [], unsubscribed: [], never_subscribed: open.map((c) => toApiStream(c, stats.get(c.id)!)) };
+  }
+  const include = opts.includeSubscribers;
+  const members = include ? realmSubscribers(app.db, realm.id) : null;
+  let recent: Set<number> | null = null;
+  if (include === "partial") {
+    const since = app.now() - RECENT_SECONDS;
+    recent = new Set(
+      app.sqlite
+        .query<{ id: number }, [number, number]>(
+          `SELECT u.id FROM users u LEFT JOIN presences p ON p.user_id = u.id WHERE u.realm_id = ?1 AND u.is_active = 1
+           AND (u.is_bot = 1 OR u.last_active >= ?2 OR p.last_connected_time >= ?2)`,
+        )
+        .all(realm.id, since)
+        .map((r) => r.id),
+    );
+  }
+  const listing = (c: ChannelRow) => {
+    if (!members) return undefined;
+    const all = members.get(c.id) ?? [];
+    if (recent && all.length >= PARTIAL_THRESHOLD) return { partial_subscribers: all.filter((id) => recent!.has(id)) };
+    return { subscribers: all };
+  };
+  const subs = new Map(listUserSubscriptions(app.db, user.id).map((s) => [s.channelId, s]));
+  const subscriptions = [];
+  const unsubscribed = [];
+  const neverSubscribed = [];
+  for (const c of channels) {
+    const sub = subs.get(c.id);
+    if (sub?.active) {
+      subscriptions.push(toApiSubscription(c, sub, stats.get(c.id)!, listing(c)));
+      continue;
+    }
+    const access = channelAccess(app, user, c);
+    if (sub) {
+      if (!access.metadata && !c.historyPublicToSubscribers) continue;
+      unsubscribed.push(toApiSubscription(c, sub, stats.get(c.id)!, access.metadata ? listing(c) : undefined));
+    } else if (access.metadata) {
+      neverSubscribed.push({ ...toApiStream(c, stats.get(c.id)!), ...(!c.inviteOnly || isAdmin(user.role) ? listing(c) : {}) });
+    }
+  }
+  return { subscriptions, unsubscribed, never_subscribed: neverSubscribed };
+};

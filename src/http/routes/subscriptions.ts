@@ -1,0 +1,62 @@
+import {
+  isUserSubscribed,
+  listSubscriptions,
+  setSubscriptionProperties,
+  setTopicVisibility,
+  subscribe,
+  unsubscribe,
+  updateSubscriptions,
+} from "../../actions/subscriptions";
+import type { GroupSettingValue } from "../../domain/group-settings";
+import { invalidParam } from "../../domain/errors";
+import { endpoint } from "../endpoint";
+import { Param, p, t } from "../params";
+import { creationParams, pickChannelSettings, ZULIP_CHANNEL_PERMISSIONS } from "./channels";
+
+const channelRequests = t.list(t.object({ name: t.str(), description: t.optional(t.str()) }));
+const principals = () => p.json(t.union<(string | number)[]>(t.list(t.str()), t.list(t.int()))).optional();
+
+/** include_subscribers: true, false or "partial", as bare words or JSON. */
+const includeSubscribers = () =>
+  new Param<boolean | "partial">((raw, n) => {
+    const s = String(raw).replace(/^"(.*)"$/, "$1");
+    if (s === "true" || s === "false") return s === "true";
+    if (s === "partial") return s;
+    throw invalidParam(`Invalid ${n}`);
+  }, "boolean or partial");
+
+export default [
+  endpoint("GET", "/users/me/subscriptions", {
+    params: { include_subscribers: includeSubscribers().optional(false) },
+    run: ({ app, realm, user, args }) => listSubscriptions(app, realm, user, args.include_subscribers !== false),
+  }),
+  endpoint("POST", "/users/me/subscriptions", {
+    params: {
+      subscriptions: p.json(channelRequests),
+      principals: principals(),
+      authorization_errors_fatal: p.bool().optional(true),
+      ...creationParams(ZULIP_CHANNEL_PERMISSIONS),
+    },
+    run: ({ app, realm, user, args }) => subscribe(app, realm, user, { ...args, settings: pickChannelSettings<GroupSettingValue>(args) }),
+  }),
+  endpoint("PATCH", "/users/me/subscriptions", {
+    params: { add: p.json(channelRequests).optional(() => []), delete: p.strList().optional(() => []) },
+    run: ({ app, realm, user, args }) => updateSubscriptions(app, realm, user, args),
+  }),
+  endpoint("DELETE", "/users/me/subscriptions", {
+    params: { subscriptions: p.strList(), principals: principals() },
+    run: ({ app, realm, user, args }) => unsubscribe(app, realm, user, args),
+  }),
+  endpoint("POST", "/users/me/subscriptions/properties", {
+    params: { subscription_data: p.json(t.list(t.object({ stream_id: t.int(), property: t.str(), value: t.any() }))) },
+    run: ({ app, user, args }) => setSubscriptionProperties(app, user, args.subscription_data),
+  }),
+  endpoint("GET", "/users/{user_id}/subscriptions/{stream_id}", {
+    params: { user_id: p.path.int(), stream_id: p.path.int() },
+    run: ({ app, user, args }) => isUserSubscribed(app, user, args.user_id, args.stream_id),
+  }),
+  endpoint("POST", "/user_topics", {
+    params: { stream_id: p.int(), topic: p.str(), visibility_policy: p.intEnum([0, 1, 2, 3] as const) },
+    run: ({ app, user, args }) => setTopicVisibility(app, user, args),
+  }),
+];

@@ -1,0 +1,171 @@
+import { and, asc, eq, sql } from "drizzle-orm";
+import { sqliteOf, type Db } from "../db/client";
+import { channels, defaultChannels, recipients, type ChannelRow } from "../db/schema";
+import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES, POST_POLICY, type ChannelPermission, type ChannelStats } from "../domain/channels";
+import type { GroupSettingValue } from "../domain/group-settings";
+import { systemGroupIds } from "./user-groups";
+
+export function insertChannel(db: Db, c: Omit<typeof channels.$inferInsert, "recipientId">): ChannelRow {
+  const r = db.insert(recipients).values({ realmId: c.realmId }).returning({ id: recipients.id }).get();
+  const row = db.insert(channels).values({ ...c, recipientId: r.id }).returning().get();
+  db.update(recipients).set({ channelId: row.id }).where(eq(recipients.id, r.id)).run();
+  return row;
+}
+
+export const updateChannel = (db: Db, id: number, patch: Partial<typeof channels.$inferInsert>): ChannelRow =>
+  db.update(channels).set(patch).where(eq(channels.id, id)).returning().get()!;
+
+const byId = new WeakMap<Db, { get(p: { id: number }): ChannelRow | undefined }>();
+
+/** A channel by id (any realm: callers compare realm ids). Prepared once: every channel send looks it up. */
+export function findChannel(db: Db, id: number): ChannelRow | undefined {
+  let q = byId.get(db);
+  if (!q) byId.set(db, (q = db.select().from(channels).where(eq(channels.id, sql.placeholder("id"))).prepare()));
+  return q.get({ id });
+}
+export const findChannelByName = (db: Db, realmId: number, name: string): ChannelRow | undefined =>
+  db.select().from(channels).where(and(eq(channels.realmId, realmId), eq(channels.name, name.trim()))).get();
+
+export const findChannelByRecipient = (db: Db, recipientId: number): ChannelRow | undefined =>
+  db.select().from(channels).where(eq(channels.recipientId, recipientId)).get();
+
+export const listChannels = (db: Db, realmId: number): ChannelRow[] =>
+  db.select().from(channels).where(eq(channels.realmId, realmId)).orderBy(asc(channels.id)).all();
+
+// ---- Permission settings ----
+
+/** A channel's value for one permission: the stored one, or the default (system group, or its creator). */
+export function channelSetting(db: Db, c: ChannelRow, name: ChannelPermission): GroupSettingValue {
+  const stored = c.settings[name] as GroupSettingValue | undefined;
+  if (stored !== undefined) return stored;
+  const def = CHANNEL_PERMISSIONS[name].default;
+  const ids = systemGroupIds(db, c.realmId);
+  if (def === "creator") return c.creatorId !== null ? { direct_members: [c.creatorId], direct_subgroups: [] } : ids["role:nobody"]!;
+  return ids[def]!;
+}
+
+export const channelSettings = (db: Db, c: ChannelRow) =>
+  Object.fromEntries(CHANNEL_PERMISSION_NAMES.map((n) => [n, channelSetting(db, c, n)])) as Record<ChannelPermission, GroupSettingValue>;
+
+/** The legacy stream_post_policy old clients read, derived from who may send. */
+function postPolicy(db: Db, c: ChannelRow, send: GroupSettingValue): number {
+  if (typeof send !== "number") return POST_POLICY.everyone;
+  const ids = systemGroupIds(db, c.realmId);
+  if (send === ids["role:administrators"]) return POST_POLICY.admins;
+  if (send === ids["role:moderators"]) return POST_POLICY.moderators;
+  if (send === ids["role:fullmembers"]) return POST_POLICY.fullMembers;
+  return POST_POLICY.everyone;
+}
+
+// ---- Counts shown on channel objects ----
+
+const RECENT_SECONDS = 180 * 24 * 3600;
+const WEEK = 7 * 24 * 3600;
+const TRAFFIC_TTL_MS = 10 * 60 * 1000;
+// Weekly traffic counts every message of a week: computed at most every ten minutes per realm
+// (Zulip too serves it from periodically updated analytics).
+const trafficCache = new WeakMap<Db, Map<number, { at: number; counts: Map<number, number> }>>();
+
+/** The first message id whose date_sent is at or after t (ids grow with time): a binary search of point lookups. */
+export function firstMessageIdSince(db: Db, t: number): number {
+  const s = sqliteOf(db);
+  const max = s.query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM messages").get()?.id ?? 0;
+  let lo = 1, hi = max + 1;
+  const at = s.query<{ date_sent: number } | null, [number]>("SELECT date_sent FROM messages WHERE id >= ? ORDER BY id LIMIT 1");
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    const r = at.get(mid);
+    if (r && r.date_sent >= t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+function weeklyTraffic(db: Db, realmId: number, now: number): Map<number, number> {
+  let perDb = trafficCache.get(db);
+  if (!perDb) trafficCache.set(db, (perDb = new Map()));
+  const hit = perDb.get(realmId);
+  if (hit && Date.now() - hit.at < TRAFFIC_TTL_MS) return hit.counts;
+  const since = firstMessageIdSince(db, now - WEEK);
+  const rows = sqliteOf(db)
+    .query<{ recipient_id: number; n: number }, [number, number]>(
+      `SELECT m.recipient_id, COUNT(*) AS n FROM channels c JOIN messages m ON m.recipient_id = c.recipient_id AND m.id >= ?2
+       WHERE c.realm_id = ?1 GROUP BY m.recipient_id`,
+    )
+    .all(realmId, since);
+  const counts = new Map(rows.map((r) => [r.recipient_id, r.n]));
+  perDb.set(realmId, { at: Date.now(), counts });
+  return counts;
+}
+
+/** Stats for many channels of one realm in a few grouped queries (never one query per channel). */
+export function channelStats(db: Db, realmId: number, list: ChannelRow[], now: number): Map<number, ChannelStats> {
+  const s = sqliteOf(db);
+  const out = new Map<number, ChannelStats>();
+  if (!list.length) return out;
+  const counts = new Map(
+    s
+      .query<{ channel_id: number; n: number }, [number]>(
+        `SELECT s.channel_id, COUNT(*) AS n FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = 1
+         JOIN channels c ON c.id = s.channel_id WHERE c.realm_id = ? AND s.active = 1 GROUP BY s.channel_id`,
+      )
+      .all(realmId)
+      .map((r) => [r.channel_id, r.n]),
+  );
+  const ids = JSON.stringify(list.map((c) => c.recipientId));
+  const ends = new Map(
+    s
+      .query<{ r: number; first: number; last: number }, [string]>(
+        `SELECT j.value AS r, (SELECT MIN(id) FROM messages WHERE recipient_id = j.value) AS first,
+                (SELECT MAX(id) FROM messages WHERE recipient_id = j.value) AS last FROM json_each(?) j`,
+      )
+      .all(ids)
+      .map((r) => [r.r, r]),
+  );
+  const lastDates = new Map(
+    s
+      .query<{ r: number; d: number }, [string]>(
+        `SELECT m.recipient_id AS r, m.date_sent AS d FROM json_each(?) j JOIN messages m
+         ON m.id = (SELECT MAX(id) FROM messages WHERE recipient_id = j.value)`,
+      )
+      .all(ids)
+      .map((r) => [r.r, r.d]),
+  );
+  const traffic = weeklyTraffic(db, realmId, now);
+  const defaults = new Set(listDefaultChannelIds(db, realmId));
+  const inactive = new Set(
+    s.query<{ id: number }, [number]>("SELECT id FROM users WHERE realm_id = ? AND is_active = 0").all(realmId).map((r) => r.id),
+  );
+  for (const c of list) {
+    const settings = channelSettings(db, c);
+    const last = lastDates.get(c.recipientId);
+    out.set(c.id, {
+      subscriberCount: counts.get(c.id) ?? 0,
+      firstMessageId: ends.get(c.recipientId)?.first ?? null,
+      weeklyTraffic: now - c.dateCreated < WEEK ? null : (traffic.get(c.recipientId) ?? 0),
+      isRecentlyActive: (last ?? c.dateCreated) >= now - RECENT_SECONDS,
+      isDefault: defaults.has(c.id),
+      settings,
+      inactiveUsers: inactive,
+      postPolicy: postPolicy(db, c, settings.can_send_message_group),
+    });
+  }
+  return out;
+}
+
+// ---- Default channels ----
+
+export const listDefaultChannelIds = (db: Db, realmId: number): number[] =>
+  db
+    .select({ id: defaultChannels.channelId })
+    .from(defaultChannels)
+    .where(eq(defaultChannels.realmId, realmId))
+    .orderBy(asc(defaultChannels.channelId))
+    .all()
+    .map((r) => r.id);
+
+export const addDefaultChannel = (db: Db, realmId: number, channelId: number) =>
+  db.insert(defaultChannels).values({ realmId, channelId }).onConflictDoNothing().run();
+
+export const removeDefaultChannel = (db: Db, realmId: number, channelId: number) =>
+  db.delete(defaultChannels).where(and(eq(defaultChannels.realmId, realmId), eq(defaultChannels.channelId, channelId))).run();

@@ -1,0 +1,160 @@
+// Messages, their recipients and the search index. The send path runs here on every message, so its
+// statements are plain SQL that bun:sqlite compiles once and caches.
+import { eq, inArray, sql } from "drizzle-orm";
+import { sqliteOf, type Db } from "../db/client";
+import { messages, reactions, recipients, users, channels, type MessageRow, type RecipientRow } from "../db/schema";
+import { dmKey } from "../domain/messages";
+
+export interface NewMessage {
+  realmId: number;
+  senderId: number;
+  recipientId: number;
+  topic: string;
+  content: string;
+  renderedContent: string;
+  dateSent: number;
+  client: string;
+  hasLink: boolean;
+  hasImage: boolean;
+  hasAttachment: boolean;
+  isMeMessage: boolean;
+}
+
+export function insertMessage(db: Db, m: NewMessage): number {
+  const r = sqliteOf(db)
+    .query<{ id: number }, any[]>(
+      `INSERT INTO messages (realm_id, sender_id, recipient_id, topic, content, rendered_content, date_sent, client,
+         has_link, has_image, has_attachment, is_me_message) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
+    )
+    .get(m.realmId, m.senderId, m.recipientId, m.topic, m.content, m.renderedContent, m.dateSent, m.client,
+      +m.hasLink, +m.hasImage, +m.hasAttachment, +m.isMeMessage)!;
+  return r.id;
+}
+
+const CHUNK = 500;
+const insertSql = (n: number) => `INSERT INTO user_messages (user_id, message_id, flags) VALUES ${Array(n).fill("(?,?,?)").join(",")}`;
+
+/** One row per recipient, in multi-row INSERTs (one statement per 500 recipients). */
+export function insertUserMessages(db: Db, messageId: number, rows: readonly (readonly [userId: number, flags: number])[]) {
+  const s = sqliteOf(db);
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    const part = rows.slice(i, i + CHUNK);
+    const params: number[] = new Array(part.length * 3);
+    part.forEach(([u, f], j) => ((params[j * 3] = u), (params[j * 3 + 1] = messageId), (params[j * 3 + 2] = f)));
+    s.query(insertSql(part.length)).run(...params);
+  }
+}
+
+/** Adds (or replaces) a message in the full-text index: its topic and its visible text. */
+export function indexMessage(db: Db, id: number, topic: string, text: string) {
+  const s = sqliteOf(db);
+  s.query("DELETE FROM messages_fts WHERE rowid = ?").run(id);
+  s.query("INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)").run(id, topic, text);
+}
+
+export const unindexMessages = (db: Db, ids: number[]) =>
+  sqliteOf(db).query("DELETE FROM messages_fts WHERE rowid IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
+
+const byId = new WeakMap<Db, { get(p: { id: number }): MessageRow | undefined }>();
+
+export function findMessage(db: Db, id: number): MessageRow | undefined {
+  let q = byId.get(db);
+  if (!q) byId.set(db, (q = db.select().from(messages).where(eq(messages.id, sql.placeholder("id"))).prepare()));
+  return q.get({ id });
+}
+
+/** Messages by id, in id order. */
+export const listMessagesByIds = (db: Db, ids: number[]): MessageRow[] =>
+  ids.length ? db.select().from(messages).where(inArray(messages.id, ids)).orderBy(messages.id).all() : [];
+
+export const updateMessage = (db: Db, id: number, patch: Partial<typeof messages.$inferInsert>) =>
+  db.update(messages).set(patch).where(eq(messages.id, id)).run();
+
+export function deleteMessages(db: Db, ids: number[]) {
+  const s = sqliteOf(db);
+  const json = JSON.stringify(ids);
+  s.query("DELETE FROM user_messages WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
+  s.query("DELETE FROM reactions WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
+  s.query("DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?))").run(json);
+  unindexMessages(db, ids);
+}
+
+// ---- Recipients (conversations) ----
+
+export const findRecipient = (db: Db, id: number): RecipientRow | undefined => db.select().from(recipients).where(eq(recipients.id, id)).get();
+
+export const findDmRecipient = (db: Db, userIds: readonly number[]): RecipientRow | undefined =>
+  db.select().from(recipients).where(eq(recipients.dmKey, dmKey(userIds))).get();
+
+/** The conversation of these participants, created on its first message. */
+export function dmRecipient(db: Db, realmId: number, userIds: readonly number[]): RecipientRow {
+  const found = findDmRecipient(db, userIds);
+  if (found) return found;
+  const key = dmKey(userIds);
+  const r = db.insert(recipients).values({ realmId, dmKey: key }).returning().get();
+  const s = sqliteOf(db);
+  for (const u of new Set(userIds)) s.query("INSERT OR IGNORE INTO dm_members (recipient_id, user_id) VALUES (?, ?)").run(r.id, u);
+  return r;
+}
+
+/** Direct-message conversations a user takes part in. */
+export const dmRecipientIdsOf = (db: Db, userId: number): number[] =>
+  sqliteOf(db)
+    .query<{ r: number }, [number]>("SELECT recipient_id AS r FROM dm_members WHERE user_id = ?")
+    .all(userId)
+    .map((r) => r.r);
+
+// ---- What message objects need, for a page of messages at once ----
+
+export interface MessageLookups {
+  users: Map<number, typeof users.$inferSelect>;
+  recipients: Map<number, RecipientRow>;
+  channelNames: Map<number, string>;
+  reactions: Map<number, { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }[]>;
+}
+
+/** Senders, conversations (with their members), channel names and reactions of these messages: four queries. */
+export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
+  const recipientIds = [...new Set(rows.map((m) => m.recipientId))];
+  const recs = recipientIds.length ? db.select().from(recipients).where(inArray(recipients.id, recipientIds)).all() : [];
+  const userIds = new Set(rows.map((m) => m.senderId));
+  for (const r of recs) if (r.dmKey) for (const id of r.dmKey.split(",")) userIds.add(Number(id));
+  const channelIds = recs.filter((r) => r.channelId !== null).map((r) => r.channelId!);
+  const messageIds = rows.map((m) => m.id);
+  const reactionRows = messageIds.length
+    ? db.select().from(reactions).where(inArray(reactions.messageId, messageIds)).orderBy(reactions.id).all()
+    : [];
+  const byMessage = new Map<number, MessageLookups["reactions"] extends Map<number, infer V> ? V : never>();
+  for (const r of reactionRows) {
+    let l = byMessage.get(r.messageId);
+    if (!l) byMessage.set(r.messageId, (l = []));
+    l.push({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId });
+  }
+  return {
+    users: new Map(
+      (userIds.size ? db.select().from(users).where(inArray(users.id, [...userIds])).all() : []).map((u) => [u.id, u]),
+    ),
+    recipients: new Map(recs.map((r) => [r.id, r])),
+    channelNames: new Map(
+      (channelIds.length ? db.select({ id: channels.id, name: channels.name }).from(channels).where(inArray(channels.id, channelIds)).all() : []).map(
+        (c) => [c.id, c.name],
+      ),
+    ),
+    reactions: byMessage,
+  };
+}
+
+/** The highest message id (for register's max_message_id and the `newest` anchor's bound). */
+export const maxMessageId = (db: Db): number =>
+  sqliteOf(db).query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM messages").get()?.id ?? 0;
+
+/** Whether a topic of this conversation already has messages (can_create_topic_group applies to new ones). */
+export const topicExists = (db: Db, recipientId: number, topic: string): boolean =>
+  !!sqliteOf(db).query("SELECT 1 FROM messages WHERE recipient_id = ? AND topic = ? LIMIT 1").get(recipientId, topic);
+
+/** Users who sent messages to a topic (the audience of @**topic**). */
+export const topicParticipants = (db: Db, recipientId: number, topic: string): number[] =>
+  sqliteOf(db)
+    .query<{ id: number }, [number, string]>("SELECT DISTINCT sender_id AS id FROM messages WHERE recipient_id = ? AND topic = ?")
+    .all(recipientId, topic)
+    .map((r) => r.id);

@@ -1,0 +1,67 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { sqliteOf, type Db } from "../db/client";
+import { subscriptions, type SubscriptionRow } from "../db/schema";
+
+export const findSubscription = (db: Db, userId: number, channelId: number): SubscriptionRow | undefined =>
+  db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId))).get();
+
+export const isSubscribed = (db: Db, userId: number, channelId: number): boolean =>
+  !!sqliteOf(db).query("SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1").get(userId, channelId);
+
+/** Every subscription row of a user, active or not. */
+export const listUserSubscriptions = (db: Db, userId: number): SubscriptionRow[] =>
+  db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).all();
+
+/** Active subscribers of a channel who are active users: a channel message's recipients. */
+export const subscriberIds = (db: Db, channelId: number): number[] =>
+  sqliteOf(db)
+    .query<{ id: number }, [number]>(
+      "SELECT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id",
+    )
+    .all(channelId)
+    .map((r) => r.id);
+
+/** Active subscribers of every channel of a realm, in one query. */
+export function realmSubscribers(db: Db, realmId: number): Map<number, number[]> {
+  const out = new Map<number, number[]>();
+  const rows = sqliteOf(db)
+    .query<{ c: number; u: number }, [number]>(
+      `SELECT s.channel_id AS c, s.user_id AS u FROM subscriptions s JOIN channels ch ON ch.id = s.channel_id
+       JOIN users u ON u.id = s.user_id WHERE ch.realm_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id`,
+    )
+    .all(realmId);
+  for (const r of rows) {
+    let l = out.get(r.c);
+    if (!l) out.set(r.c, (l = []));
+    l.push(r.u);
+  }
+  return out;
+}
+
+/** Subscribes, reactivating earlier rows so their personal properties come back. */
+export function activateSubscriptions(db: Db, rows: { userId: number; channelId: number; color: string }[]) {
+  if (!rows.length) return;
+  db.insert(subscriptions)
+    .values(rows)
+    .onConflictDoUpdate({ target: [subscriptions.userId, subscriptions.channelId], set: { active: true } })
+    .run();
+}
+
+export const deactivateSubscriptions = (db: Db, channelId: number, userIds: number[]) =>
+  db
+    .update(subscriptions)
+    .set({ active: false })
+    .where(and(eq(subscriptions.channelId, channelId), inArray(subscriptions.userId, userIds)))
+    .run();
+
+export const updateSubscription = (db: Db, userId: number, channelId: number, patch: Partial<typeof subscriptions.$inferInsert>) =>
+  db.update(subscriptions).set(patch).where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId))).run();
+
+/** Colors a user already gave their channels (new subscriptions pick an unused one). */
+export const usedColors = (db: Db, userId: number): Set<string> =>
+  new Set(
+    sqliteOf(db)
+      .query<{ color: string }, [number]>("SELECT color FROM subscriptions WHERE user_id = ?")
+      .all(userId)
+      .map((r) => r.color),
+  );
