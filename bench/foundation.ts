@@ -1,0 +1,133 @@
+// The foundation's figures: cold start of the executable to its first answered request (on an empty
+// data directory and on one already migrated), idle resident memory, and GET /api/v1/users/me
+// throughput at 32 connections next to a bare Bun.serve answering the same JSON.
+import { openSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { firstAnswer, freePort, median, rssMb, stop } from "./lib/proc";
+import type { BenchContext, BenchResult } from "./lib/types";
+
+const STARTS = Number(process.env.BENCH_STARTS ?? 10);
+const LOAD_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONCURRENCY = 32;
+const LOAD_SCRIPT = join(import.meta.dir, "lib", "load.ts");
+const BASELINE_SCRIPT = join(import.meta.dir, "lib", "baseline-server.ts");
+
+interface Started {
+  proc: ReturnType<typeof Bun.spawn>;
+  url: string;
+  ms: number;
+}
+
+/** Starts the executable as an operator would: default log level, output appended to <dataDir>.log. */
+async function startConfab(ctx: BenchContext, dataDir: string): Promise<Started> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const logFile = openSync(`${dataDir}.log`, "a");
+  const t0 = performance.now();
+  const proc = Bun.spawn([ctx.exe, "serve", "--data-dir", dataDir, "--port", String(port)], { stdout: logFile, stderr: logFile, stdin: "ignore" });
+  const ms = await firstAnswer(`${url}/api/v1/server_settings`, t0);
+  return { proc, url, ms };
+}
+
+async function coldStarts(ctx: BenchContext, migrated: boolean): Promise<number[]> {
+  const times: number[] = [];
+  const warmDir = join(ctx.tmp, "migrated");
+  if (migrated) {
+    const first = await startConfab(ctx, warmDir);
+    await stop(first.proc);
+  }
+  for (let i = 0; i < STARTS; i++) {
+    const dir = migrated ? warmDir : join(ctx.tmp, `empty-${i}`);
+    const s = await startConfab(ctx, dir);
+    times.push(s.ms);
+    await stop(s.proc);
+  }
+  return times;
+}
+
+/** Runs the load generator in its own process against `url`. */
+async function load(url: string, authorization?: string): Promise<{ rps: number; errors: number; requests: number }> {
+  const proc = Bun.spawn([process.execPath, LOAD_SCRIPT, url, String(LOAD_SECONDS), String(CONCURRENCY), ...(authorization ? [authorization] : [])], {
+    env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: "512" },
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const out = await new Response(proc.stdout).text();
+  if ((await proc.exited) !== 0) throw new Error(`load generator failed: ${out}`);
+  return JSON.parse(out);
+}
+
+/** The owner's credentials, from the output of the first start on `dataDir`. */
+async function ownerAuth(dataDir: string): Promise<string> {
+  const log = await Bun.file(`${dataDir}.log`).text();
+  const email = /owner email: +(\S+)/.exec(log)?.[1];
+  const key = /API key: +(\S+)/.exec(log)?.[1];
+  if (!email || !key) throw new Error("the first start printed no credentials");
+  return "Basic " + Buffer.from(`${email}:${key}`).toString("base64");
+}
+
+export async function run(ctx: BenchContext): Promise<BenchResult> {
+  ctx.log(`cold start, empty data directory (${STARTS} runs)`);
+  const empty = await coldStarts(ctx, false);
+  ctx.log(`cold start, migrated data directory (${STARTS} runs)`);
+  const warm = await coldStarts(ctx, true);
+
+  const s = await startConfab(ctx, join(ctx.tmp, "migrated"));
+  try {
+    const authorization = await ownerAuth(join(ctx.tmp, "migrated"));
+    const me = await fetch(`${s.url}/api/v1/users/me`, { headers: { Authorization: authorization } });
+    const body = await me.text();
+    if (!me.ok) throw new Error(`users/me answered ${me.status}: ${body}`);
+    for (let i = 0; i < 20; i++) await (await fetch(`${s.url}/api/v1/users/me`, { headers: { Authorization: authorization } })).arrayBuffer();
+    await Bun.sleep(1000);
+    const idleRss = rssMb(s.proc.pid);
+    ctx.log(`idle RSS ${idleRss.toFixed(1)} MB`);
+
+    ctx.log(`GET /users/me, ${CONCURRENCY} connections, ${LOAD_SECONDS} s`);
+    const confab = await load(`${s.url}/api/v1/users/me`, authorization);
+    const loadedRss = rssMb(s.proc.pid);
+
+    const bodyFile = join(ctx.tmp, "users-me.json");
+    writeFileSync(bodyFile, body);
+    const port = await freePort();
+    const baselineProc = Bun.spawn([process.execPath, BASELINE_SCRIPT, String(port), bodyFile], { stdout: "pipe", stderr: "inherit" });
+    let baseline: Awaited<ReturnType<typeof load>>;
+    try {
+      await firstAnswer(`http://127.0.0.1:${port}/`, performance.now());
+      ctx.log(`bare Bun.serve, same JSON, ${CONCURRENCY} connections, ${LOAD_SECONDS} s`);
+      baseline = await load(`http://127.0.0.1:${port}/`);
+    } finally {
+      await stop(baselineProc);
+    }
+
+    const ratio = confab.rps / baseline.rps;
+    return {
+      figures: {
+        cold_start_empty_ms_median: round(median(empty)),
+        cold_start_empty_ms_runs: empty.map((x) => round(x)).join(" "),
+        cold_start_migrated_ms_median: round(median(warm)),
+        cold_start_migrated_ms_runs: warm.map((x) => round(x)).join(" "),
+        idle_rss_mb: round(idleRss),
+        rss_after_load_mb: round(loadedRss),
+        users_me_rps: Math.round(confab.rps),
+        users_me_errors: confab.errors,
+        baseline_rps: Math.round(baseline.rps),
+        baseline_errors: baseline.errors,
+        users_me_vs_baseline: round(ratio, 3),
+        response_bytes: body.length,
+        load_seconds: LOAD_SECONDS,
+        concurrency: CONCURRENCY,
+      },
+      targets: [
+        { label: "cold start, empty data dir (median)", value: round(median(empty)), unit: "ms", op: "<", limit: 300 },
+        { label: "cold start, migrated data dir (median)", value: round(median(warm)), unit: "ms", op: "<", limit: 300 },
+        { label: "idle RSS", value: round(idleRss), unit: "MB", op: "<", limit: 80 },
+        { label: "users/me rate / bare Bun.serve rate", value: round(ratio, 3), unit: "", op: ">=", limit: 0.5 },
+      ],
+    };
+  } finally {
+    await stop(s.proc);
+  }
+}
+
+const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;

@@ -1,0 +1,48 @@
+// Starting and measuring server processes for benchmarks.
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+/** A TCP port that was free a moment ago. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `url` until it answers 200; returns the milliseconds since `since` (a performance.now()). */
+export async function firstAnswer(url: string, since: number, timeoutMs = 10_000): Promise<number> {
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.ok) return performance.now() - since;
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() - since > timeoutMs) throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+    await Bun.sleep(1);
+  }
+}
+
+/** Resident memory of a process, from /proc/<pid>/status (Linux), in MB. */
+export function rssMb(pid: number): number {
+  const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  if (!m) throw new Error(`no VmRSS for pid ${pid}`);
+  return Number(m[1]) / 1024;
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+export async function stop(proc: ReturnType<typeof Bun.spawn>) {
+  proc.kill("SIGTERM");
+  await proc.exited;
+}
