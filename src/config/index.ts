@@ -118,9 +118,11 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
   const g = <K extends ConfigKey>(k: K) => values.get(k) as any;
   const host = g("listen.host");
   const port = g("listen.port");
+  // Without an external URL, the listening address; "every interface" is reachable as loopback.
+  const shown = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
   return {
     listen: { host, port },
-    externalUrl: (g("external_url") || `http://${host.includes(":") ? `[${host}]` : host}:${port}`).replace(/\/+$/, ""),
+    externalUrl: (g("external_url") || `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`).replace(/\/+$/, ""),
     dataDir: resolve(g("data_dir")),
     development: g("development"),
     logLevel: g("log_level"),

@@ -17,7 +17,7 @@ export const CONFIG_KEYS = {
   external_url: {
     type: "string",
     default: "",
-    doc: "The URL people and clients use to reach this server, e.g. https://chat.example.com. Empty: http://<host>:<port>. Realms other than the default live on subdomains of its host.",
+    doc: "The URL people and clients use to reach this server, e.g. https://chat.example.com. Empty: http://<listen.host>:<listen.port>, with 127.0.0.1 for 0.0.0.0. Realms other than the default live on subdomains of its host.",
   },
   data_dir: { type: "string", default: "./data", doc: "Directory holding the SQLite database and the secrets key." },
   development: {

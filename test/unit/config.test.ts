@@ -68,6 +68,9 @@ describe("defaults and precedence", () => {
   test("external_url loses its trailing slash; an empty file is all defaults", () => {
     expect(loadConfig({}, { CONFAB_EXTERNAL_URL: "https://chat.example.com/" }).externalUrl).toBe("https://chat.example.com");
     expect(loadConfig({ config: yamlFile("") }, {}).listen.port).toBe(9991);
+    // Listening on every interface, the derived URL names loopback, which a client can reach.
+    expect(loadConfig({ host: "0.0.0.0" }, {}).externalUrl).toBe("http://127.0.0.1:9991");
+    expect(loadConfig({ host: "::" }, {}).externalUrl).toBe("http://[::1]:9991");
   });
 });
 
