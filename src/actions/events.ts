@@ -1,3 +1,4 @@
+import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/messages";
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
 import { anonymousParam, badEventQueue, notLoggedIn } from "../domain/errors";
@@ -66,7 +67,7 @@ export function register(app: App, realm: RealmRow, user: UserRow | null, a: Reg
     max_stream_name_length: l.maxStreamNameLength,
     max_stream_description_length: l.maxStreamDescriptionLength,
     max_message_length: l.maxMessageLength,
-    realm_empty_topic_display_name: "general chat",
+    realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
     idle_queue_timeout_secs: idleTimeoutSecs,
     event_queue_longpoll_timeout_seconds: app.config.events.heartbeatSeconds + 30,
     ...state,

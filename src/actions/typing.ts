@@ -1,8 +1,11 @@
 import type { App } from "../app";
 import type { UserRow } from "../db/schema";
 import { invalidParam, missingConditional } from "../domain/errors";
+import { userSetting } from "../domain/user-settings";
 import { toUsers } from "../events/types";
-import { findUserById } from "../store/users";
+import { subscriberIds } from "../store/subscriptions";
+import { findUserById, listUsers } from "../store/users";
+import { accessChannelById } from "./channels";
 
 export interface TypingArgs {
   type: "direct" | "private" | "stream" | "channel";
@@ -12,16 +15,14 @@ export interface TypingArgs {
   topic?: string;
 }
 
-/** Whether a user wants typing notifications (their receives_typing_notifications setting). */
-export type TypingPreference = (user: UserRow) => boolean;
-const receivesTyping: TypingPreference = (u) => u.settings.receives_typing_notifications !== false;
+const receivesTyping = (u: UserRow) => u.isActive && userSetting(u, "receives_typing_notifications") === true;
 
 /**
  * POST /typing. Direct typing reaches every participant (the sender's other clients too); channel
  * typing reaches the channel's subscribers but the sender. Only users who receive typing
  * notifications hear of it; nothing is stored.
  */
-export function sendTyping(app: App, sender: UserRow, a: TypingArgs, channelAudience?: (streamId: number) => UserRow[]) {
+export function sendTyping(app: App, sender: UserRow, a: TypingArgs) {
   const who = { user_id: sender.id, email: sender.email };
   if (a.type === "direct" || a.type === "private") {
     if (a.to === undefined) throw missingConditional("to");
@@ -33,14 +34,18 @@ export function sendTyping(app: App, sender: UserRow, a: TypingArgs, channelAudi
       people.set(u.id, u);
     }
     const recipients = [...people.values()].map((u) => ({ user_id: u.id, email: u.email }));
-    const audience = [...people.values()].filter((u) => u.isActive && receivesTyping(u)).map((u) => u.id);
+    const audience = [...people.values()].filter(receivesTyping).map((u) => u.id);
     app.tx((tx) => tx.emit({ type: "typing", op: a.op, message_type: "direct", sender: who, recipients }, toUsers(audience)));
     return {};
   }
   if (a.stream_id === undefined) throw missingConditional("stream_id");
   if (a.topic === undefined) throw missingConditional("topic");
-  const subscribers = channelAudience?.(a.stream_id) ?? [];
-  const audience = subscribers.filter((u) => u.id !== sender.id && u.isActive && receivesTyping(u)).map((u) => u.id);
+  const { channel } = accessChannelById(app, sender, a.stream_id, { content: true });
+  const subscribed = new Set(subscriberIds(app.db, channel.id));
+  subscribed.delete(sender.id);
+  const audience = listUsers(app.db, sender.realmId)
+    .filter((u) => subscribed.has(u.id) && receivesTyping(u))
+    .map((u) => u.id);
   app.tx((tx) =>
     tx.emit({ type: "typing", op: a.op, message_type: "stream", sender: who, stream_id: a.stream_id, topic: a.topic }, toUsers(audience)),
   );

@@ -48,7 +48,11 @@ const presence: Presenter = (ev, q) => {
 };
 
 /** Channel typing notifications reach only clients that declared stream_typing_notifications. */
-const typing: Presenter = (ev, q) => (ev.message_type === "stream" && !q.capabilities.stream_typing_notifications ? [] : ev);
+const typing: Presenter = (ev, q) => {
+  if (ev.message_type !== "stream") return ev;
+  if (!q.capabilities.stream_typing_notifications) return [];
+  return ev.topic === "" ? { ...ev, topic: shownTopic("", q) } : ev;
+};
 
 /** Clients without linkifier_url_template cannot use URL-template linkifiers: they get no such events. */
 const realmLinkifiers: Presenter = (ev, q) => (q.capabilities.linkifier_url_template ? ev : []);

@@ -59,7 +59,10 @@ describe("queue lifecycle", () => {
     const u = await s.newUser();
     for (const q of [a, b]) {
       const got = await ok(s.owner.get("/events", { queue_id: q.queue_id, dont_block: true }));
-      expect(got.events).toEqual([expect.objectContaining({ type: "realm_user", op: "add", person: expect.objectContaining({ user_id: u.userId }) })]);
+      // The unfiltered queue also hears the new user join their role's system groups (user_group events).
+      expect(got.events.filter((e: any) => e.type === "realm_user")).toEqual([
+        expect.objectContaining({ type: "realm_user", op: "add", person: expect.objectContaining({ user_id: u.userId }) }),
+      ]);
     }
     expect((await ok(s.owner.get("/events", { queue_id: onlyPresence.queue_id, dont_block: true }))).events).toEqual([]);
   });
@@ -128,5 +131,35 @@ describe("collection", () => {
     } finally {
       await g.stop();
     }
+  });
+});
+
+describe("channel typing", () => {
+  test("reaches subscribers but the sender, only with stream_typing_notifications; the empty topic as the client can take it", async () => {
+    const ann = await s.newUser();
+    const bob = await s.newUser();
+    const { id: stream_id } = await ok(s.owner.post("/channels/create", { name: "typing-room", subscribers: [ann.userId, bob.userId, s.owner.userId] }));
+    const plain = await ok(bob.post("/register", { event_types: ["typing"] }));
+    const capable = await ok(bob.post("/register", { event_types: ["typing"], client_capabilities: { stream_typing_notifications: true } }));
+    const modern = await ok(bob.post("/register", { event_types: ["typing"], client_capabilities: { stream_typing_notifications: true, empty_topic_name: true } }));
+    const own = await ok(ann.post("/register", { event_types: ["typing"], client_capabilities: { stream_typing_notifications: true } }));
+    await ok(ann.post("/typing", { type: "stream", op: "start", stream_id, topic: "" }));
+    const got = (q: any) => bob.get("/events", { queue_id: q.queue_id, dont_block: true }).then((r) => r.events);
+    expect(await got(plain)).toEqual([]);
+    expect(await got(capable)).toEqual([
+      { id: 0, type: "typing", op: "start", message_type: "stream", sender: { user_id: ann.userId, email: ann.email }, stream_id, topic: "general chat" },
+    ]);
+    expect((await got(modern))[0].topic).toBe("");
+    expect((await ok(ann.get("/events", { queue_id: own.queue_id, dont_block: true }))).events).toEqual([]);
+    await expectError(ann.post("/typing", { type: "stream", op: "start", topic: "x" }), 400, "BAD_REQUEST", "Missing 'stream_id' argument");
+  });
+
+  test("users who turned off receives_typing_notifications hear nothing", async () => {
+    const ann = await s.newUser();
+    const quiet = await s.newUser();
+    await ok(quiet.patch("/settings", { receives_typing_notifications: false }));
+    const q = await ok(quiet.post("/register", { event_types: ["typing"] }));
+    await ok(ann.post("/typing", { op: "start", to: [quiet.userId] }));
+    expect((await ok(quiet.get("/events", { queue_id: q.queue_id, dont_block: true }))).events).toEqual([]);
   });
 });

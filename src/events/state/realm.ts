@@ -1,3 +1,4 @@
+import { EMPTY_TOPIC_DISPLAY_NAME } from "../../domain/messages";
 import { GIPHY_RATINGS, realmSetting, REALM_SETTING_NAMES, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS, type RealmSettingName } from "../../domain/realm-settings";
 import { presentGroupSetting } from "../../domain/group-settings";
 import { realmUrl } from "../../domain/realms";
@@ -33,7 +34,7 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     realm_night_logo_url: `${url}/static/images/logo/confab-logo.svg`,
     realm_night_logo_source: "D",
     realm_bot_domain: new URL(url).hostname,
-    realm_empty_topic_display_name: "general chat",
+    realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
     realm_authentication_methods: { Email: { enabled: true, available: true }, Dev: { enabled: app.config.development, available: app.config.development } },
     realm_password_auth_enabled: true,
     realm_email_auth_enabled: true,
