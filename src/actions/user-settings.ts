@@ -56,18 +56,21 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
   const values = given(a, Object.keys(USER_SETTINGS) as UserSettingName[]);
   checkSettingValues(values);
   const patch: Partial<UserRow> = {};
-  const person: Record<string, unknown> = {};
+  // realm_user updates carry one change each, in the shapes Zulip sends.
+  const people: Record<string, unknown>[] = [];
   if (a.full_name !== undefined && a.full_name.trim() !== user.fullName) {
     if (realmSetting(realm, "name_changes_disabled") && !isAdmin(user.role)) throw invalidParam("Name changes are disabled in this organization.");
     const name = checkFullName(a.full_name);
     if (!name.ok) throw invalidParam(name.msg);
-    patch.fullName = person.full_name = name.name;
+    patch.fullName = name.name;
+    people.push({ full_name: name.name });
   }
   if (a.email !== undefined && a.email.toLowerCase() !== user.email.toLowerCase()) {
     if (realmSetting(realm, "email_changes_disabled") && !isAdmin(user.role)) throw invalidParam("Email address changes are disabled in this organization.");
     if (!isValidEmail(a.email)) throw invalidParam("Invalid address.");
     if (findUserByEmail(app.db, realm.id, a.email)) throw emailInUse(a.email);
-    patch.email = person.email = person.delivery_email = a.email;
+    patch.email = a.email;
+    people.push({ new_email: a.email }, { delivery_email: a.email });
   }
   if (a.new_password !== undefined || a.old_password !== undefined) {
     if (a.old_password === undefined) throw invalidParam("Please fill out all fields.");
@@ -91,10 +94,9 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
       if (property === "default_language") ev.language_name = String(value);
       tx.emit(ev as never, toUsers([user.id]));
       if (property === "enable_drafts_synchronization" && value === false) deleteAllDrafts(tx.db, user.id);
-      if (property === "timezone") person.timezone = value;
+      if (property === "timezone") people.push({ email: patch.email ?? user.email, timezone: value });
     }
-    if (Object.keys(person).length)
-      tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, ...person } }, toRealm(realm.id));
+    for (const person of people) tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, ...person } }, toRealm(realm.id));
   });
   return {};
 }

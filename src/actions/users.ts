@@ -1,14 +1,19 @@
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { ApiError, emailInUse, invalidParam, noSuchUser } from "../domain/errors";
-import { isRole, ROLE, SYSTEM_GROUPS, type Role } from "../domain/roles";
+import { ApiError, emailInUse, insufficientPermission, invalidParam, mustBeAdmin, mustBeOwner, noSuchUser } from "../domain/errors";
+import { emailInDomains } from "../domain/realm-domains";
+import { realmSetting } from "../domain/realm-settings";
+import { isAdmin, isOwner, isRole, ROLE, SYSTEM_GROUPS, type Role } from "../domain/roles";
 import { checkFullName, isValidEmail, toApiUser } from "../domain/users";
 import { toRealm } from "../events/types";
 import { randomToken } from "../lib/random";
 import { initialUserSettings } from "./user-settings";
 import * as store from "../store/users";
-import { addGroupMembers, listSystemGroups, removeGroupMembers } from "../store/user-groups";
+import { addGroupMembers, listGroupIdsOfUser, listSystemGroups, removeGroupMembers } from "../store/user-groups";
+import { listRealmDomains } from "../store/realm-domains";
+import { applyProfileData, planProfileData, profileDataOfUser, realmProfileData } from "./profile-fields";
+import { botAudience, botEvent } from "./bots";
 
 export interface NewUser {
   email: string;
@@ -58,14 +63,21 @@ export function insertUserTx(app: App, tx: Tx, realm: RealmRow, u: NewUser, pass
   return row;
 }
 
-/** Puts a user in exactly the system groups of their role. */
+/**
+ * Puts a user in exactly the system groups of their role and tells the realm which group memberships
+ * changed (a new user joins theirs; a role change moves them).
+ */
 export function syncRoleGroups(tx: Tx, user: UserRow) {
   const groups = listSystemGroups(tx.db, user.realmId);
+  const direct = new Set(listGroupIdsOfUser(tx.db, user.id));
   for (const def of SYSTEM_GROUPS) {
     const g = groups.find((x) => x.name === def.name);
     if (!g) continue;
-    if ((def.roles as readonly number[]).includes(user.role)) addGroupMembers(tx.db, g.id, [user.id]);
+    const belongs = (def.roles as readonly number[]).includes(user.role);
+    if (belongs === direct.has(g.id)) continue;
+    if (belongs) addGroupMembers(tx.db, g.id, [user.id]);
     else removeGroupMembers(tx.db, g.id, [user.id]);
+    tx.emit({ type: "user_group", op: belongs ? "add_members" : "remove_members", group_id: g.id, user_ids: [user.id] }, toRealm(user.realmId));
   }
 }
 
@@ -83,13 +95,126 @@ export async function setPassword(app: App, user: UserRow, password: string) {
   app.tx((tx) => store.updateUser(tx.db, user.id, { passwordHash }));
 }
 
+const lastUser = () => new ApiError("CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only user.", 400, { entity: "user", is_last_owner: false });
+const lastOwner = () => new ApiError("CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only organization owner", 400, { entity: "organization owner", is_last_owner: true });
+const isLastOwner = (app: App, user: UserRow) =>
+  isOwner(user.role) && !user.isBot && store.countActiveHumanOwners(app.db, user.realmId) <= 1;
+
+/**
+ * Deactivates a user (by anyone: the API checks who may first) and the bots they own. A realm keeps at
+ * least one active owner. Their queues are dropped; they stay in their groups but count as members of
+ * nothing while deactivated.
+ */
 export function deactivateUser(app: App, user: UserRow) {
   if (!user.isActive) throw invalidParam("User is already deactivated");
+  if (isLastOwner(app, user)) throw lastOwner();
+  const bots = user.isBot ? [] : store.listOwnedBots(app.db, user.id).filter((b) => b.isActive);
   app.tx((tx) => {
-    const row = store.updateUser(tx.db, user.id, { isActive: false });
-    tx.emit({ type: "realm_user", op: "update", person: { user_id: row.id, is_active: false } }, toRealm(row.realmId));
+    for (const u of [user, ...bots]) {
+      store.updateUser(tx.db, u.id, { isActive: false });
+      tx.emit({ type: "realm_user", op: "update", person: { user_id: u.id, is_active: false } }, toRealm(u.realmId));
+      if (u.isBot) tx.emit(botEvent("remove", u), botAudience(tx, u));
+    }
   });
-  app.queues.dropUser(user.id);
+  for (const u of [user, ...bots]) app.queues.dropUser(u.id);
+}
+
+/** DELETE /users/{user_id}: administrators deactivate users (owners only by owners). */
+export function deactivateUserByAdmin(app: App, actor: UserRow, id: number) {
+  const target = userForAdmin(app, actor, id, { bots: false });
+  if (!target.isActive) throw invalidParam("User is deactivated");
+  if (isOwner(target.role) && !isOwner(actor.role)) throw mustBeOwner();
+  deactivateUser(app, target);
+  return {};
+}
+
+/** DELETE /users/me: one's own account; the realm keeps a user and an owner. */
+export function deactivateOwnAccount(app: App, user: UserRow) {
+  if (store.countActiveUsers(app.db, user.realmId) <= 1) throw lastUser();
+  deactivateUser(app, user);
+  return {};
+}
+
+/** POST /users/{user_id}/reactivate. */
+export function reactivateUser(app: App, actor: UserRow, id: number) {
+  const target = userForAdmin(app, actor, id, { bots: true });
+  if (target.isActive) throw invalidParam("User is already active");
+  if (target.isBot && target.botOwnerId !== null && !store.findUserById(app.db, target.botOwnerId)?.isActive)
+    throw invalidParam("Cannot reactivate a bot whose owner is deactivated");
+  app.tx((tx) => {
+    const row = store.updateUser(tx.db, target.id, { isActive: true });
+    tx.emit({ type: "realm_user", op: "update", person: { user_id: row.id, is_active: true } }, toRealm(row.realmId));
+    if (row.isBot) tx.emit(botEvent("add", row, app.config.externalUrl), botAudience(tx, row));
+  });
+  return {};
+}
+
+/** A user of the actor's realm whom an administrator may manage. */
+function userForAdmin(app: App, actor: UserRow, id: number, o: { bots: boolean }): UserRow {
+  if (!isAdmin(actor.role)) throw insufficientPermission();
+  const target = userInRealm(app, actor, id);
+  if (target.isBot && !o.bots) throw noSuchUser();
+  return target;
+}
+
+/** POST /users: administrators create accounts with a password. */
+export async function createUserByAdmin(app: App, realm: RealmRow, actor: UserRow, a: { email: string; password: string; full_name: string }) {
+  if (!isAdmin(actor.role)) throw mustBeAdmin();
+  if (!isValidEmail(a.email)) throw invalidParam(`Invalid email '${a.email}'`);
+  checkEmailAllowed(app, realm, a.email);
+  if (a.password.length < 6) throw invalidParam("The password is too short.");
+  const row = await createUser(app, realm, { email: a.email, fullName: a.full_name, password: a.password });
+  return { user_id: row.id };
+}
+
+/** Where the realm restricts emails to its domains, an address outside them is refused. */
+export function checkEmailAllowed(app: App, realm: RealmRow, email: string) {
+  if (realmSetting(realm, "emails_restricted_to_domains") !== true) return;
+  if (!emailInDomains(email, listRealmDomains(app.db, realm.id))) throw invalidParam(`Email '${email}' not allowed in this organization`);
+}
+
+export interface UserPatch {
+  full_name?: string;
+  role?: Role;
+  new_email?: string;
+  profile_data?: { id: number; value: unknown }[];
+}
+
+/**
+ * PATCH /users/{user_id}: administrators change a user's name, role, email and profile fields. Only
+ * owners make or unmake owners, and the last owner stays one.
+ */
+export function updateUserByAdmin(app: App, realm: RealmRow, actor: UserRow, id: number, a: UserPatch) {
+  const target = userForAdmin(app, actor, id, { bots: true });
+  const patch: Partial<UserRow> = {};
+  const events: Record<string, unknown>[] = [];
+  if (a.full_name !== undefined && a.full_name.trim() !== target.fullName) {
+    const name = checkFullName(a.full_name);
+    if (!name.ok) throw invalidParam(name.msg);
+    patch.fullName = name.name;
+    events.push({ full_name: name.name });
+  }
+  if (a.role !== undefined && a.role !== target.role) {
+    if ((a.role === ROLE.owner || isOwner(target.role)) && !isOwner(actor.role)) throw mustBeOwner();
+    if (isLastOwner(app, target)) throw invalidParam("The owner permission cannot be removed from the only organization owner.");
+    patch.role = a.role;
+    events.push({ role: a.role });
+  }
+  if (a.new_email !== undefined && a.new_email.toLowerCase() !== target.email.toLowerCase()) {
+    if (!isValidEmail(a.new_email)) throw invalidParam("Invalid new email address.");
+    if (store.findUserByEmail(app.db, realm.id, a.new_email)) throw emailInUse(a.new_email);
+    patch.email = a.new_email;
+    events.push({ new_email: a.new_email }, { delivery_email: a.new_email });
+  }
+  const profile = a.profile_data ? planProfileData(app, realm, target, a.profile_data) : [];
+  if (!Object.keys(patch).length && !profile.length) return {};
+  app.tx((tx) => {
+    const row = Object.keys(patch).length ? store.updateUser(tx.db, target.id, patch) : target;
+    for (const person of events) tx.emit({ type: "realm_user", op: "update", person: { user_id: row.id, ...person } }, toRealm(realm.id));
+    if (patch.role !== undefined) syncRoleGroups(tx, row);
+    applyProfileData(tx, realm, row, profile);
+  });
+  return {};
 }
 
 /** Checks a password in constant time against the stored argon2id hash. */
@@ -100,22 +225,24 @@ export async function verifyPassword(user: UserRow, password: string): Promise<b
 
 /** GET /users/me. */
 export function ownUser(app: App, user: UserRow) {
-  const { bot_type, bot_owner_id, ...me } = toApiUser(user, { externalUrl: app.config.externalUrl, profileData: true });
+  const { bot_type, bot_owner_id, ...me } = toApiUser(user, { externalUrl: app.config.externalUrl, profileData: profileDataOfUser(app.db, user) });
   return { ...me, max_message_id: -1 };
 }
 
 type ViewArgs = { client_gravatar: boolean; include_custom_profile_fields: boolean };
-const viewOf = (app: App, a: ViewArgs) => ({
-  externalUrl: app.config.externalUrl,
-  clientGravatar: a.client_gravatar,
-  profileData: a.include_custom_profile_fields,
-});
+const viewOf = (app: App, a: ViewArgs) => ({ externalUrl: app.config.externalUrl, clientGravatar: a.client_gravatar });
 
 /** GET /users: the realm's users (all of them, or those in user_ids). */
 export function listRealmUsers(app: App, viewer: UserRow, a: ViewArgs & { user_ids?: number[] }) {
   const wanted = a.user_ids ? new Set(a.user_ids) : null;
   const o = viewOf(app, a);
-  return { members: store.listUsers(app.db, viewer.realmId).filter((u) => !wanted || wanted.has(u.id)).map((u) => toApiUser(u, o)) };
+  const profile = a.include_custom_profile_fields ? realmProfileData(app.db, viewer.realmId) : null;
+  return {
+    members: store
+      .listUsers(app.db, viewer.realmId)
+      .filter((u) => !wanted || wanted.has(u.id))
+      .map((u) => toApiUser(u, { ...o, profileData: profile ? profile(u.id) : undefined })),
+  };
 }
 
 /** A user of the viewer's realm, or `No such user`. */
@@ -133,10 +260,14 @@ export function userByIdOrEmail(app: App, viewer: UserRow, key: string): UserRow
   return u;
 }
 
-export const getUser = (app: App, viewer: UserRow, id: number, a: ViewArgs) => ({ user: toApiUser(userInRealm(app, viewer, id), viewOf(app, a)) });
+const oneUser = (app: App, u: UserRow, a: ViewArgs) => ({
+  user: toApiUser(u, { ...viewOf(app, a), profileData: a.include_custom_profile_fields ? profileDataOfUser(app.db, u) : undefined }),
+});
+
+export const getUser = (app: App, viewer: UserRow, id: number, a: ViewArgs) => oneUser(app, userInRealm(app, viewer, id), a);
 
 export function getUserByEmail(app: App, viewer: UserRow, email: string, a: ViewArgs) {
   const u = store.findUserByEmail(app.db, viewer.realmId, email);
   if (!u) throw noSuchUser();
-  return { user: toApiUser(u, viewOf(app, a)) };
+  return oneUser(app, u, a);
 }

@@ -27,8 +27,8 @@ export const isoDate = (seconds: number) => new Date(seconds * 1000).toISOString
 export interface UserViewOptions {
   externalUrl: string;
   clientGravatar?: boolean;
-  /** Include profile_data (custom profile fields) for human users. */
-  profileData?: boolean;
+  /** profile_data (custom profile field values by field id) for human users; absent: not shown. */
+  profileData?: Record<string, unknown>;
 }
 
 /** The user object as Zulip's GET /users and realm_user show it (one serializer for responses and events). */
@@ -52,7 +52,7 @@ export function toApiUser(u: UserRow, o: UserViewOptions) {
   };
   out.bot_type = u.isBot ? u.botType : null;
   out.bot_owner_id = u.isBot ? u.botOwnerId : null;
-  if (!u.isBot && o.profileData) out.profile_data = {};
+  if (!u.isBot && o.profileData) out.profile_data = o.profileData;
   return out;
 }
 

@@ -43,3 +43,26 @@ export function activeUserIdsAmong(db: Db, realmId: number, ids: readonly number
       .map((r) => r.id),
   );
 }
+
+export const countActiveUsers = (db: Db, realmId: number): number =>
+  db.select({ n: sql<number>`count(*)` }).from(users).where(and(eq(users.realmId, realmId), eq(users.isActive, true))).get()!.n;
+
+export const countActiveHumanOwners = (db: Db, realmId: number): number =>
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(users)
+    .where(and(eq(users.realmId, realmId), eq(users.isActive, true), eq(users.isBot, false), eq(users.role, 100)))
+    .get()!.n;
+
+/** Bots a user owns, active or not. */
+export const listOwnedBots = (db: Db, ownerId: number): UserRow[] =>
+  db.select().from(users).where(and(eq(users.botOwnerId, ownerId), eq(users.isBot, true))).orderBy(asc(users.id)).all();
+
+/** Active administrators and owners of a realm (who see every bot). */
+export const listAdminIds = (db: Db, realmId: number): number[] =>
+  db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.realmId, realmId), eq(users.isActive, true), sql`${users.role} <= 200`))
+    .all()
+    .map((r) => r.id);

@@ -124,9 +124,9 @@ describe("routing", () => {
   });
 
   test("a known path with another method is a 405 naming the allowed methods", async () => {
-    const e = await expectError(s.owner.delete("/users/me"), 405, "METHOD_NOT_ALLOWED", "Method Not Allowed");
-    expect(e.allowed_methods).toEqual(["GET"]);
-    expect(e.$headers.get("allow")).toBe("GET");
+    const e = await expectError(s.owner.patch("/users/me/alert_words"), 405, "METHOD_NOT_ALLOWED", "Method Not Allowed");
+    expect(e.allowed_methods).toEqual(["GET", "POST", "DELETE"]);
+    expect(e.$headers.get("allow")).toBe("GET, POST, DELETE");
     const f = await expectError(s.owner.get("/fetch_api_key"), 405, "METHOD_NOT_ALLOWED", "Method Not Allowed");
     expect(f.allowed_methods).toEqual(["POST"]);
   });

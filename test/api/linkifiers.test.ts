@@ -33,7 +33,7 @@ describe("realm linkifiers", () => {
   test("bad input and non-administrators are refused, changing nothing", async () => {
     const member = await s.newUser();
     const before = (await ok(s.owner.get("/realm/linkifiers"))).linkifiers;
-    await expectError(member.post("/realm/filters", { pattern: "x(?<a>.)", url_template: "https://x.example/{a}" }), 400, "BAD_REQUEST", "Must be an organization administrator");
+    await expectError(member.post("/realm/filters", { pattern: "x(?<a>.)", url_template: "https://x.example/{a}" }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
     await expectError(s.owner.post("/realm/filters", { pattern: "(unclosed", url_template: "https://x.example/" }), 400, "BAD_REQUEST", /^Bad regular expression: /);
     await expectError(s.owner.post("/realm/filters", { pattern: "T-(?<t>\\d+)", url_template: "https://x.example/{other}" }), 400, "BAD_REQUEST", 'Group "other" in URL template is not present in linkifier pattern.');
     await expectError(s.owner.post("/realm/filters", { pattern: "T-(?<t>\\d+)", url_template: "javascript:alert({t})" }), 400, "BAD_REQUEST", "Enter a valid URL.");

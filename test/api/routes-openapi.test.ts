@@ -26,6 +26,8 @@ const ZULIP_UNDOCUMENTED: Record<string, string> = {
   "GET /realm/domains": "allowed email domains (issue 4), beside the contract's PATCH",
   "POST /realm/domains": "allowed email domains (issue 4), beside the contract's PATCH",
   "DELETE /realm/domains/{domain}": "allowed email domains (issue 4), beside the contract's PATCH",
+  "GET /users/me/status": "one's own status (issue 4: GET/POST /users/me/status)",
+  "POST /users/{user_id}/status": "administrators set another user's status (issue 4)",
 };
 
 /** Parameters the contract names in prose rather than in a parameter table, keyed like NOT_DECLARED. */

@@ -6,6 +6,10 @@ import { realmUserState } from "./realm-user";
 import { userGroupsState } from "./user-groups";
 import { realmDomainsState } from "./realm-domains";
 import { realmUserSettingsDefaultsState, userSettingsState } from "./user-settings";
+import { alertWordsState } from "./alert-words";
+import { mutedUsersState } from "./muted-users";
+import { userStatusState } from "./user-status";
+import { profileFieldsState } from "./profile-fields";
 import { presenceState } from "./presence";
 import { linkifiersState } from "./linkifiers";
 import { subscriptionState } from "./subscription";
@@ -21,15 +25,12 @@ const empty =
 export const STATE_BUILDERS: Record<string, StateBuilder> = {
   realm: realmState,
   realm_user: realmUserState,
-  alert_words: empty({ alert_words: [] }),
-  custom_profile_fields: empty({
-    custom_profile_fields: [],
-    custom_profile_field_types: {},
-  }),
+  alert_words: alertWordsState,
+  custom_profile_fields: profileFieldsState,
   drafts: empty({ drafts: [] }),
   message: messageState,
   muted_topics: mutedTopicsState,
-  muted_users: empty({ muted_users: [] }),
+  muted_users: mutedUsersState,
   presence: presenceState,
   realm_domains: realmDomainsState,
   realm_emoji: empty({ realm_emoji: {} }),
@@ -56,7 +57,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   stop_words: empty({ stop_words: [] }),
   user_settings: userSettingsState,
   realm_user_settings_defaults: realmUserSettingsDefaultsState,
-  user_status: empty({ user_status: {} }),
+  user_status: userStatusState,
   user_topic: userTopicState,
   onboarding_steps: empty({ onboarding_steps: [] }),
   channel_folders: empty({ channel_folders: [] }),

@@ -1,19 +1,26 @@
-import { avatarUrl, toApiUser } from "../../domain/users";
+import { realmProfileData } from "../../actions/profile-fields";
 import { isAdmin, isGuest, isModerator, isOwner } from "../../domain/roles";
+import { avatarUrl, toApiUser } from "../../domain/users";
+import { hasRealmPermission } from "../../store/permissions";
 import { listUsers } from "../../store/users";
 import type { StateBuilder } from "./types";
 
-/** The `realm_user` fetch type: the realm's users and the caller's own identity. */
+/** The `realm_user` fetch type: the realm's users and the caller's own identity and permissions. */
 export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
-  const view = { externalUrl: app.config.externalUrl, clientGravatar: opts.clientGravatar, profileData: true };
+  const profile = realmProfileData(app.db, realm.id);
+  const base = { externalUrl: app.config.externalUrl, clientGravatar: opts.clientGravatar };
   const all = listUsers(app.db, realm.id);
+  const view = all.map((u) => toApiUser(u, { ...base, profileData: profile(u.id) }));
   const state: Record<string, unknown> = {
-    realm_users: all.filter((u) => u.isActive).map((u) => toApiUser(u, view)),
-    realm_non_active_users: all.filter((u) => !u.isActive).map((u) => toApiUser(u, view)),
+    realm_users: view.filter((_, i) => all[i]!.isActive),
+    realm_non_active_users: view.filter((_, i) => !all[i]!.isActive),
     cross_realm_bots: [],
   };
   if (!user) return state;
   const url = avatarUrl(user, app.config.externalUrl);
+  const can = (name: Parameters<typeof hasRealmPermission>[3]) => hasRealmPermission(app.db, realm, user, name);
+  const pub = can("can_create_public_channel_group");
+  const priv = can("can_create_private_channel_group");
   return {
     ...state,
     user_id: user.id,
@@ -27,11 +34,11 @@ export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
     is_owner: isOwner(user.role),
     is_moderator: isModerator(user.role),
     is_guest: isGuest(user.role),
-    can_create_streams: !isGuest(user.role),
-    can_create_public_streams: !isGuest(user.role),
-    can_create_private_streams: !isGuest(user.role),
-    can_create_web_public_streams: isOwner(user.role),
-    can_subscribe_other_users: !isGuest(user.role),
-    can_invite_others_to_realm: isAdmin(user.role),
+    can_create_streams: pub || priv,
+    can_create_public_streams: pub,
+    can_create_private_streams: priv,
+    can_create_web_public_streams: can("can_create_web_public_channel_group"),
+    can_subscribe_other_users: can("can_add_subscribers_group"),
+    can_invite_others_to_realm: can("can_invite_users_group"),
   };
 };

@@ -12,6 +12,10 @@ import userGroups from "./user-groups";
 import realmSettings from "./realm-settings";
 import realmDomains from "./realm-domains";
 import userSettings from "./user-settings";
+import userStatus from "./user-status";
+import alertWords from "./alert-words";
+import mutedUsers from "./muted-users";
+import profileFields from "./profile-fields";
 import channels from "./channels";
 import subscriptions from "./subscriptions";
 import messages from "./messages";
@@ -25,6 +29,10 @@ export const routes: Endpoint[] = [
   ...realmSettings,
   ...realmDomains,
   ...userSettings,
+  ...userStatus,
+  ...alertWords,
+  ...mutedUsers,
+  ...profileFields,
   ...events,
   ...presence,
   ...typing,

@@ -1,0 +1,117 @@
+import type { App } from "../app";
+import type { Db } from "../db/client";
+import type { ProfileFieldRow, RealmRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import { invalidParam, mustBeAdmin } from "../domain/errors";
+import {
+  checkFieldData,
+  checkFieldValue,
+  MAX_FIELD_HINT_LENGTH,
+  MAX_FIELD_NAME_LENGTH,
+  PROFILE_FIELD_TYPE_IDS,
+  PROFILE_FIELD_TYPES,
+  toApiProfileField,
+} from "../domain/profile-fields";
+import { isAdmin } from "../domain/roles";
+import { toRealm } from "../events/types";
+import * as store from "../store/profile-fields";
+import { activeUserIdsAmong } from "../store/users";
+
+const MAX_SUMMARY_FIELDS = 2;
+const NOT_IN_SUMMARY: readonly number[] = [PROFILE_FIELD_TYPES.LONG_TEXT.id, PROFILE_FIELD_TYPES.USER.id];
+
+/** GET /realm/profile_fields. */
+export const listFields = (app: App, realm: RealmRow) => ({ custom_fields: store.listProfileFields(app.db, realm.id).map(toApiProfileField) });
+
+const announce = (tx: Tx, realmId: number) =>
+  tx.emit({ type: "custom_profile_fields", fields: store.listProfileFields(tx.db, realmId).map(toApiProfileField) }, toRealm(realmId));
+
+export interface NewField {
+  name?: string;
+  hint?: string;
+  field_type: number;
+  field_data?: Record<string, unknown>;
+  display_in_profile_summary?: boolean;
+  required?: boolean;
+  editable_by_user?: boolean;
+}
+
+/** POST /realm/profile_fields: administrators add a field; the realm gets the new field list. */
+export function createField(app: App, realm: RealmRow, user: UserRow, a: NewField) {
+  if (!isAdmin(user.role)) throw mustBeAdmin();
+  if (!PROFILE_FIELD_TYPE_IDS.includes(a.field_type)) throw invalidParam("Invalid field type.");
+  const name = (a.name ?? "").trim();
+  const hint = a.hint ?? "";
+  if (!name) throw invalidParam("Label cannot be blank.");
+  if ([...name].length > MAX_FIELD_NAME_LENGTH) throw invalidParam(`name is too long (limit: ${MAX_FIELD_NAME_LENGTH} characters)`);
+  if ([...hint].length > MAX_FIELD_HINT_LENGTH) throw invalidParam(`hint is too long (limit: ${MAX_FIELD_HINT_LENGTH} characters)`);
+  const fieldData = checkFieldData(a.field_type, a.field_data);
+  if (a.display_in_profile_summary) {
+    if (NOT_IN_SUMMARY.includes(a.field_type)) throw invalidParam("Field type not supported for display in profile summary.");
+    const shown = store.listProfileFields(app.db, realm.id).filter((f) => f.displayInProfileSummary).length;
+    if (shown >= MAX_SUMMARY_FIELDS) throw invalidParam(`Only ${MAX_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`);
+  }
+  if (store.findProfileFieldByName(app.db, realm.id, name)) throw invalidParam("A field with that label already exists.");
+  return app.tx((tx) => {
+    const f = store.insertProfileField(tx.db, {
+      realmId: realm.id,
+      name,
+      hint,
+      type: a.field_type,
+      fieldData,
+      order: store.nextFieldOrder(tx.db, realm.id),
+      displayInProfileSummary: a.display_in_profile_summary ?? false,
+      required: a.required ?? false,
+      editableByUser: a.editable_by_user ?? true,
+    });
+    announce(tx, realm.id);
+    return { id: f.id };
+  });
+}
+
+/** PATCH /realm/profile_fields: a new order, naming every field once. */
+export function reorderFields(app: App, realm: RealmRow, user: UserRow, order: number[]) {
+  if (!isAdmin(user.role)) throw mustBeAdmin();
+  const ids = store.listProfileFields(app.db, realm.id).map((f) => f.id);
+  if (order.length !== ids.length || new Set(order).size !== order.length || order.some((id) => !ids.includes(id)))
+    throw invalidParam("Invalid order mapping.");
+  app.tx((tx) => {
+    order.forEach((id, i) => store.setFieldOrder(tx.db, id, i + 1));
+    announce(tx, realm.id);
+  });
+  return {};
+}
+
+export type ProfileChange = { field: ProfileFieldRow; value: string | null };
+
+/** Checks profile_data ({id, value} items; a null or empty value clears the field) before any write. */
+export function planProfileData(app: App, realm: RealmRow, _target: UserRow, data: { id: number; value: unknown }[]): ProfileChange[] {
+  return data.map(({ id, value }) => {
+    const field = store.findProfileField(app.db, realm.id, id);
+    if (!field) throw invalidParam(`Field id ${id} not found.`);
+    if (value === null || value === "" || (Array.isArray(value) && !value.length)) return { field, value: null };
+    const exists = (uid: number) => activeUserIdsAmong(app.db, realm.id, [uid]).has(uid);
+    return { field, value: checkFieldValue(field, value, exists) };
+  });
+}
+
+/** Writes checked profile changes; each reaches the realm as a realm_user update. */
+export function applyProfileData(tx: Tx, realm: RealmRow, target: UserRow, changes: ProfileChange[]) {
+  for (const { field, value } of changes) {
+    if (value === null) store.clearFieldValue(tx.db, target.id, field.id);
+    else store.setFieldValue(tx.db, target.id, field.id, value);
+    tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, custom_profile_field: { id: field.id, value } } }, toRealm(realm.id));
+  }
+}
+
+const shape = (values: Map<number, string> | undefined) =>
+  Object.fromEntries([...(values ?? [])].map(([id, value]) => [String(id), { value }]));
+
+/** A user's profile_data. */
+export const profileDataOfUser = (db: Db, user: UserRow) => shape(store.listUserFieldValues(db, user.id));
+
+/** Every user's profile_data in a realm, from one query. */
+export function realmProfileData(db: Db, realmId: number): (userId: number) => Record<string, unknown> {
+  const all = store.listRealmFieldValues(db, realmId);
+  return (userId) => shape(all.get(userId));
+}

@@ -1,0 +1,70 @@
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import { insufficientPermission, invalidParam } from "../domain/errors";
+import { isAdmin } from "../domain/roles";
+import { MAX_STATUS_TEXT_LENGTH, toApiUserStatus } from "../domain/user-status";
+import { toRealm } from "../events/types";
+import { emojiByName } from "../render";
+import { findUserStatus, saveUserStatus } from "../store/user-status";
+import { userInRealm } from "./users";
+
+export interface StatusChange {
+  status_text?: string;
+  away?: boolean;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+}
+
+/** POST /users/me/status (and, by administrators, /users/{user_id}/status): only what is passed changes. */
+export function updateStatus(app: App, realm: RealmRow, user: UserRow, a: StatusChange) {
+  const text = a.status_text?.trim();
+  if (a.away === undefined && text === undefined && a.emoji_name === undefined && a.emoji_code === undefined && a.reaction_type === undefined)
+    throw invalidParam("Client did not pass any new values.");
+  if (text !== undefined && [...text].length > MAX_STATUS_TEXT_LENGTH)
+    throw invalidParam(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
+  if (a.emoji_name === undefined && (a.emoji_code !== undefined || a.reaction_type !== undefined))
+    throw invalidParam("Client must pass emoji_name if they pass either emoji_code or reaction_type.");
+  let emoji: { emoji_name: string; emoji_code: string; reaction_type: string } | undefined;
+  if (a.emoji_name === "") emoji = { emoji_name: "", emoji_code: "", reaction_type: "" };
+  else if (a.emoji_name !== undefined) {
+    const type = a.reaction_type ?? "unicode_emoji";
+    if (type === "unicode_emoji") {
+      const found = emojiByName(a.emoji_name);
+      if (!found) throw invalidParam(`Emoji '${a.emoji_name}' does not exist`);
+      if (a.emoji_code !== undefined && a.emoji_code !== found.emoji_code) throw invalidParam("Invalid emoji code.");
+      emoji = { emoji_name: a.emoji_name, emoji_code: found.emoji_code, reaction_type: type };
+    } else {
+      if (!a.emoji_code) throw invalidParam("Invalid emoji code.");
+      emoji = { emoji_name: a.emoji_name, emoji_code: a.emoji_code, reaction_type: type };
+    }
+  }
+  const old = findUserStatus(app.db, user.id);
+  app.tx((tx) => {
+    saveUserStatus(tx.db, {
+      userId: user.id,
+      away: a.away ?? old?.away ?? false,
+      statusText: text ?? old?.statusText ?? "",
+      emojiName: emoji?.emoji_name ?? old?.emojiName ?? "",
+      emojiCode: emoji?.emoji_code ?? old?.emojiCode ?? "",
+      reactionType: emoji?.reaction_type ?? old?.reactionType ?? "",
+      timestamp: app.now(),
+    });
+    const ev: Record<string, unknown> = { type: "user_status", user_id: user.id };
+    if (a.away !== undefined) ev.away = a.away;
+    if (text !== undefined) ev.status_text = text;
+    if (emoji) Object.assign(ev, emoji);
+    tx.emit(ev as never, toRealm(realm.id));
+  });
+  return {};
+}
+
+/** POST /users/{user_id}/status: administrators set another user's (e.g. a bot's) status. */
+export function updateStatusOf(app: App, realm: RealmRow, actor: UserRow, id: number, a: StatusChange) {
+  const target = userInRealm(app, actor, id);
+  if (target.id !== actor.id && !isAdmin(actor.role)) throw insufficientPermission();
+  return updateStatus(app, realm, target, a);
+}
+
+/** GET /users/{user_id}/status. */
+export const getStatus = (app: App, viewer: UserRow, id: number) => ({ status: toApiUserStatus(findUserStatus(app.db, userInRealm(app, viewer, id).id)) });

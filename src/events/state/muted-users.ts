@@ -1,0 +1,5 @@
+import { listMutedUsers } from "../../store/muted-users";
+import type { StateBuilder } from "./types";
+
+/** `muted_users`: whom the caller has muted, and when. */
+export const mutedUsersState: StateBuilder = ({ app, user }) => ({ muted_users: user ? listMutedUsers(app.db, user.id) : [] });

@@ -1,0 +1,12 @@
+import { toApiUserStatus } from "../../domain/user-status";
+import { listRealmStatuses } from "../../store/user-status";
+import type { StateBuilder } from "./types";
+
+/** `user_status`: every set status in the realm, keyed by user id. */
+export const userStatusState: StateBuilder = ({ app, realm }) => ({
+  user_status: Object.fromEntries(
+    listRealmStatuses(app.db, realm.id)
+      .map((s) => [String(s.userId), toApiUserStatus(s)] as const)
+      .filter(([, v]) => Object.keys(v).length),
+  ),
+});

@@ -1,0 +1,23 @@
+import { createField, listFields, reorderFields } from "../../actions/profile-fields";
+import { endpoint } from "../endpoint";
+import { p, t } from "../params";
+
+export default [
+  endpoint("GET", "/realm/profile_fields", { params: {}, run: ({ app, realm }) => listFields(app, realm) }),
+  endpoint("POST", "/realm/profile_fields", {
+    params: {
+      name: p.str().optional(),
+      hint: p.str().optional(),
+      field_type: p.int(),
+      field_data: p.json(t.dict(t.any())).optional(),
+      display_in_profile_summary: p.bool().optional(),
+      required: p.bool().optional(),
+      editable_by_user: p.bool().optional(),
+    },
+    run: ({ app, realm, user, args }) => createField(app, realm, user, args),
+  }),
+  endpoint("PATCH", "/realm/profile_fields", {
+    params: { order: p.intList() },
+    run: ({ app, realm, user, args }) => reorderFields(app, realm, user, args.order),
+  }),
+];

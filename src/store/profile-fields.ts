@@ -1,0 +1,46 @@
+import { and, asc, eq, max } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { profileFields, profileFieldValues, users, type ProfileFieldRow } from "../db/schema";
+
+export const listProfileFields = (db: Db, realmId: number): ProfileFieldRow[] =>
+  db.select().from(profileFields).where(eq(profileFields.realmId, realmId)).orderBy(asc(profileFields.order), asc(profileFields.id)).all();
+
+export const findProfileField = (db: Db, realmId: number, id: number): ProfileFieldRow | undefined =>
+  db.select().from(profileFields).where(and(eq(profileFields.realmId, realmId), eq(profileFields.id, id))).get();
+
+export const findProfileFieldByName = (db: Db, realmId: number, name: string): ProfileFieldRow | undefined =>
+  db.select().from(profileFields).where(and(eq(profileFields.realmId, realmId), eq(profileFields.name, name))).get();
+
+export const nextFieldOrder = (db: Db, realmId: number): number =>
+  (db.select({ m: max(profileFields.order) }).from(profileFields).where(eq(profileFields.realmId, realmId)).get()?.m ?? 0) + 1;
+
+export const insertProfileField = (db: Db, f: typeof profileFields.$inferInsert): ProfileFieldRow => db.insert(profileFields).values(f).returning().get();
+
+export const setFieldOrder = (db: Db, id: number, order: number) => db.update(profileFields).set({ order }).where(eq(profileFields.id, id)).run();
+
+/** One user's values by field id. */
+export const listUserFieldValues = (db: Db, userId: number): Map<number, string> =>
+  new Map(db.select().from(profileFieldValues).where(eq(profileFieldValues.userId, userId)).all().map((v) => [v.fieldId, v.value]));
+
+/** Every value in a realm, by user id then field id (register, GET /users). */
+export function listRealmFieldValues(db: Db, realmId: number): Map<number, Map<number, string>> {
+  const out = new Map<number, Map<number, string>>();
+  const rows = db
+    .select({ u: profileFieldValues.userId, f: profileFieldValues.fieldId, v: profileFieldValues.value })
+    .from(profileFieldValues)
+    .innerJoin(users, eq(users.id, profileFieldValues.userId))
+    .where(eq(users.realmId, realmId))
+    .all();
+  for (const r of rows) {
+    let m = out.get(r.u);
+    if (!m) out.set(r.u, (m = new Map()));
+    m.set(r.f, r.v);
+  }
+  return out;
+}
+
+export const setFieldValue = (db: Db, userId: number, fieldId: number, value: string) =>
+  db.insert(profileFieldValues).values({ userId, fieldId, value }).onConflictDoUpdate({ target: [profileFieldValues.userId, profileFieldValues.fieldId], set: { value } }).run();
+
+export const clearFieldValue = (db: Db, userId: number, fieldId: number) =>
+  db.delete(profileFieldValues).where(and(eq(profileFieldValues.userId, userId), eq(profileFieldValues.fieldId, fieldId))).run();
