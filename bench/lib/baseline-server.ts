@@ -8,3 +8,5 @@ Bun.serve({
   fetch: () => new Response(body, { headers: { "content-type": "application/json" } }),
 });
 console.log("ready");
+
+export {}; // a module, for top-level await

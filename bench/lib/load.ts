@@ -34,3 +34,5 @@ stopped = true;
 const elapsed = (performance.now() - started) / 1000;
 await Promise.all(loops);
 console.log(JSON.stringify({ requests, errors, seconds: elapsed, rps: requests / elapsed }));
+
+export {}; // a module, for top-level await

@@ -1,5 +1,6 @@
-import { and, asc, eq, max } from "drizzle-orm";
+import { and, asc, eq, max, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { preparedPerDb } from "../db/prepared";
 import { profileFields, profileFieldValues, users, type ProfileFieldRow } from "../db/schema";
 
 export const listProfileFields = (db: Db, realmId: number): ProfileFieldRow[] =>
@@ -18,9 +19,13 @@ export const insertProfileField = (db: Db, f: typeof profileFields.$inferInsert)
 
 export const setFieldOrder = (db: Db, id: number, order: number) => db.update(profileFields).set({ order }).where(eq(profileFields.id, id)).run();
 
-/** One user's values by field id. */
+const userValues = preparedPerDb((db) =>
+  db.select().from(profileFieldValues).where(eq(profileFieldValues.userId, sql.placeholder("userId"))).prepare(),
+);
+
+/** One user's values by field id (GET /users/me asks on every call). */
 export const listUserFieldValues = (db: Db, userId: number): Map<number, string> =>
-  new Map(db.select().from(profileFieldValues).where(eq(profileFieldValues.userId, userId)).all().map((v) => [v.fieldId, v.value]));
+  new Map(userValues(db).all({ userId }).map((v) => [v.fieldId, v.value]));
 
 /** Every value in a realm, by user id then field id (register, GET /users). */
 export function listRealmFieldValues(db: Db, realmId: number): Map<number, Map<number, string>> {

@@ -1,22 +1,18 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { preparedPerDb } from "../db/prepared";
 import { users, type UserRow } from "../db/schema";
 
-// The authentication lookup runs on every request: prepare it once per connection.
-const byEmail = new WeakMap<Db, { get(p: { realmId: number; email: string }): UserRow | undefined }>();
+const byEmail = preparedPerDb((db) =>
+  db
+    .select()
+    .from(users)
+    .where(and(eq(users.realmId, sql.placeholder("realmId")), sql`lower(${users.email}) = lower(${sql.placeholder("email")})`))
+    .prepare(),
+);
 
-export function findUserByEmail(db: Db, realmId: number, email: string): UserRow | undefined {
-  let q = byEmail.get(db);
-  if (!q) {
-    q = db
-      .select()
-      .from(users)
-      .where(and(eq(users.realmId, sql.placeholder("realmId")), sql`lower(${users.email}) = lower(${sql.placeholder("email")})`))
-      .prepare();
-    byEmail.set(db, q);
-  }
-  return q.get({ realmId, email });
-}
+/** The authentication lookup, on every request. */
+export const findUserByEmail = (db: Db, realmId: number, email: string): UserRow | undefined => byEmail(db).get({ realmId, email });
 
 export const findUserById = (db: Db, id: number): UserRow | undefined => db.select().from(users).where(eq(users.id, id)).get();
 
