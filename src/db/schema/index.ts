@@ -8,6 +8,8 @@ export * from "./user-status";
 export * from "./alert-words";
 export * from "./muted-users";
 export * from "./profile-fields";
+export * from "./saved-snippets";
+export * from "./navigation-views";
 export * from "./presence";
 export * from "./linkifiers";
 export * from "./channels";

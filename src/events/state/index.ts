@@ -10,6 +10,9 @@ import { alertWordsState } from "./alert-words";
 import { mutedUsersState } from "./muted-users";
 import { userStatusState } from "./user-status";
 import { profileFieldsState } from "./profile-fields";
+import { draftsState } from "./drafts";
+import { savedSnippetsState } from "./saved-snippets";
+import { navigationViewsState } from "./navigation-views";
 import { presenceState } from "./presence";
 import { linkifiersState } from "./linkifiers";
 import { subscriptionState } from "./subscription";
@@ -27,7 +30,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   realm_user: realmUserState,
   alert_words: alertWordsState,
   custom_profile_fields: profileFieldsState,
-  drafts: empty({ drafts: [] }),
+  drafts: draftsState,
   message: messageState,
   muted_topics: mutedTopicsState,
   muted_users: mutedUsersState,
@@ -42,8 +45,8 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   realm_embedded_bots: empty({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: empty({ realm_incoming_webhook_bots: [] }),
   recent_private_conversations: empty({ recent_private_conversations: [] }),
-  navigation_views: empty({ navigation_views: [] }),
-  saved_snippets: empty({ saved_snippets: [] }),
+  navigation_views: navigationViewsState,
+  saved_snippets: savedSnippetsState,
   scheduled_messages: empty({ scheduled_messages: [] }),
   reminders: empty({ reminders: [] }),
   subscription: subscriptionState,

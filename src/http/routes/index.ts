@@ -16,6 +16,9 @@ import userStatus from "./user-status";
 import alertWords from "./alert-words";
 import mutedUsers from "./muted-users";
 import profileFields from "./profile-fields";
+import drafts from "./drafts";
+import savedSnippets from "./saved-snippets";
+import navigationViews from "./navigation-views";
 import channels from "./channels";
 import subscriptions from "./subscriptions";
 import messages from "./messages";
@@ -33,6 +36,9 @@ export const routes: Endpoint[] = [
   ...alertWords,
   ...mutedUsers,
   ...profileFields,
+  ...drafts,
+  ...savedSnippets,
+  ...navigationViews,
   ...events,
   ...presence,
   ...typing,

@@ -1,0 +1,6 @@
+import { toApiSnippet } from "../../actions/saved-snippets";
+import { listSnippets } from "../../store/saved-snippets";
+import type { StateBuilder } from "./types";
+
+/** `saved_snippets`: the caller's saved snippets (level 297). */
+export const savedSnippetsState: StateBuilder = ({ app, user }) => ({ saved_snippets: user ? listSnippets(app.db, user.id).map(toApiSnippet) : [] });
