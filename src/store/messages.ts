@@ -158,3 +158,56 @@ export const topicParticipants = (db: Db, recipientId: number, topic: string): n
     .query<{ id: number }, [number, string]>("SELECT DISTINCT sender_id AS id FROM messages WHERE recipient_id = ? AND topic = ?")
     .all(recipientId, topic)
     .map((r) => r.id);
+
+// ---- Search highlights ----
+
+export const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+
+// Markers FTS5 wraps matched tokens in: private-use characters, which neither rendered HTML nor topics carry.
+const START = "\uE000";
+const STOP = "\uE001";
+
+/** Zulip's highlight: a match becomes <span class="highlight">…</span>, except inside an HTML tag. */
+function markHighlights(marked: string): string {
+  let out = "";
+  let inTag = false;
+  let open = false;
+  for (const ch of marked) {
+    if (ch === START) {
+      if (!inTag) (out += '<span class="highlight">'), (open = true);
+    } else if (ch === STOP) {
+      if (open) (out += "</span>"), (open = false);
+    } else {
+      if (ch === "<") inTag = true;
+      else if (ch === ">") inTag = false;
+      out += ch;
+    }
+  }
+  return out;
+}
+
+/**
+ * match_content and match_subject for search results: the rendered content and escaped topic with the
+ * words the query matched highlighted. The words are found by SQLite's own tokenizer and stemmer (a
+ * scratch FTS5 table with the index's settings), so highlights agree exactly with what matched.
+ */
+export function highlightMatches(db: Db, match: string | null, rows: MessageRow[]): Map<number, { match_content: string; match_subject: string }> {
+  const out = new Map<number, { match_content: string; match_subject: string }>();
+  for (const m of rows) out.set(m.id, { match_content: m.renderedContent, match_subject: escapeHtml(m.topic) });
+  if (!match || !rows.length) return out;
+  const s = sqliteOf(db);
+  s.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_highlight USING fts5(body, topic, tokenize='porter unicode61 remove_diacritics 2')");
+  const insert = s.query("INSERT INTO temp.search_highlight (rowid, body, topic) VALUES (?, ?, ?)");
+  for (const m of rows) insert.run(m.id, m.renderedContent, escapeHtml(m.topic));
+  try {
+    const marked = s
+      .query<{ id: number; body: string; topic: string }, [string, string, string, string, string]>(
+        "SELECT rowid AS id, highlight(search_highlight, 0, ?1, ?2) AS body, highlight(search_highlight, 1, ?3, ?4) AS topic FROM temp.search_highlight WHERE search_highlight MATCH ?5",
+      )
+      .all(START, STOP, START, STOP, match);
+    for (const r of marked) out.set(r.id, { match_content: markHighlights(r.body), match_subject: markHighlights(r.topic) });
+  } finally {
+    s.run("DELETE FROM temp.search_highlight");
+  }
+  return out;
+}

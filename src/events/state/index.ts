@@ -19,6 +19,8 @@ import { subscriptionState } from "./subscription";
 import { defaultStreamsState, streamState } from "./stream";
 import { mutedTopicsState, userTopicState } from "./user-topic";
 import { messageState } from "./message";
+import { recentPrivateConversationsState, starredMessagesState, updateMessageFlagsState } from "./update-message-flags";
+import { STOP_WORDS } from "../../domain/narrow";
 
 const empty =
   (state: Record<string, unknown>): StateBuilder =>
@@ -44,20 +46,18 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   realm_bot: empty({ realm_bots: [] }),
   realm_embedded_bots: empty({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: empty({ realm_incoming_webhook_bots: [] }),
-  recent_private_conversations: empty({ recent_private_conversations: [] }),
+  recent_private_conversations: recentPrivateConversationsState,
   navigation_views: navigationViewsState,
   saved_snippets: savedSnippetsState,
   scheduled_messages: empty({ scheduled_messages: [] }),
   reminders: empty({ reminders: [] }),
   subscription: subscriptionState,
-  update_message_flags: empty({
-    unread_msgs: { count: 0, pms: [], streams: [], huddles: [], mentions: [], old_unreads_missing: false },
-  }),
-  starred_messages: empty({ starred_messages: [] }),
+  update_message_flags: updateMessageFlagsState,
+  starred_messages: starredMessagesState,
   stream: streamState,
   default_streams: defaultStreamsState,
   default_stream_groups: empty({ realm_default_stream_groups: [] }),
-  stop_words: empty({ stop_words: [] }),
+  stop_words: empty({ stop_words: STOP_WORDS }),
   user_settings: userSettingsState,
   realm_user_settings_defaults: realmUserSettingsDefaultsState,
   user_status: userStatusState,

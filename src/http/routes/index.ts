@@ -22,6 +22,7 @@ import navigationViews from "./navigation-views";
 import channels from "./channels";
 import subscriptions from "./subscriptions";
 import messages from "./messages";
+import messageFlags from "./message-flags";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -46,4 +47,5 @@ export const routes: Endpoint[] = [
   ...channels,
   ...subscriptions,
   ...messages,
+  ...messageFlags,
 ];

@@ -1,0 +1,339 @@
+// Reading messages: GET /messages (anchors, ranges, narrows, search), GET /messages/{id},
+// GET /messages/matches_narrow, and who may read which message.
+import type { App } from "../app";
+import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
+import {
+  anchorNotAtEnd,
+  incompatibleParameters,
+  invalidAnchor,
+  invalidMessage,
+  missingArgument,
+  notLoggedIn,
+  tooManyMessages,
+} from "../domain/errors";
+import { FLAG } from "../domain/message-flags";
+import { dmKeyMembers, type MessageViewOptions } from "../domain/messages";
+import {
+  applyWith,
+  compileNarrow,
+  parseNarrow,
+  SPECTATOR_OPERATORS,
+  type CompiledNarrow,
+  type NarrowChannel,
+  type NarrowContext,
+  type NarrowTerm,
+} from "../domain/narrow";
+import { spectatorsAllowed } from "../domain/realm-access";
+import { isGuest } from "../domain/roles";
+import * as channelStore from "../store/channels";
+import * as store from "../store/messages";
+import { isSubscribed } from "../store/subscriptions";
+import { listUserTopics } from "../store/topics";
+import { findUserByEmail, findUserById } from "../store/users";
+import { channelAccess } from "./channels";
+import { messageObjects, viewOptions } from "./messages";
+
+export const MAX_MESSAGES_PER_FETCH = 5000;
+/** Zulip's anchor for `newest`: larger than any message id. */
+export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
+
+// ---- Who may read a message ----
+
+/** Whether the viewer may read a channel's messages they never received (Zulip's can_access_stream_history). */
+export function canReadChannelHistory(app: App, viewer: UserRow, c: ChannelRow): boolean {
+  if (!c.inviteOnly && (!isGuest(viewer.role) || c.isWebPublic)) return true;
+  return c.historyPublicToSubscribers && isSubscribed(app.db, viewer.id, c.id);
+}
+
+export interface MessageAccess {
+  message: MessageRow;
+  /** The viewer's flags, or undefined when they never received it (a historical message). */
+  flags: number | undefined;
+  channel: ChannelRow | null;
+}
+
+/** The message if the viewer may read it (received it, or may read its channel's history); else `Invalid message(s)`. */
+export function accessMessage(app: App, realm: RealmRow, viewer: UserRow | null, id: number): MessageAccess {
+  const m = store.findMessage(app.db, id);
+  if (!m || m.realmId !== realm.id) throw invalidMessage();
+  const channel = channelStore.findChannelByRecipient(app.db, m.recipientId) ?? null;
+  if (!viewer) {
+    if (!channel?.isWebPublic || !spectatorsAllowed(realm)) throw invalidMessage();
+    return { message: m, flags: undefined, channel };
+  }
+  const own = app.sqlite.query<{ flags: number }, [number, number]>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?").get(viewer.id, id);
+  if (own) return { message: m, flags: own.flags, channel };
+  if (channel && channel.historyPublicToSubscribers && canReadChannelHistory(app, viewer, channel)) return { message: m, flags: undefined, channel };
+  throw invalidMessage();
+}
+
+const shownFlags = (flags: number | undefined, spectator: boolean) => (spectator || flags === undefined || flags < 0 ? FLAG.read | FLAG.historical : flags);
+
+// ---- Narrow lookups ----
+
+function narrowContext(app: App, realm: RealmRow, viewer: UserRow | null): NarrowContext {
+  const channels = channelStore.listChannels(app.db, realm.id);
+  const byId = new Map(channels.map((c) => [c.id, c]));
+  const asNarrow = (c: ChannelRow): NarrowChannel => ({ id: c.id, recipientId: c.recipientId, isWebPublic: c.isWebPublic });
+  let topics: ReturnType<NarrowContext["topicPolicies"]> | null = null;
+  return {
+    viewerId: viewer?.id ?? null,
+    channel(operand) {
+      const c = typeof operand === "number" ? byId.get(operand) : channelStore.findChannelByName(app.db, realm.id, String(operand));
+      return c ? asNarrow(c) : null;
+    },
+    canReadHistory: (c) => !!viewer && canReadChannelHistory(app, viewer, byId.get(c.id)!),
+    canReadPublicHistory: !!viewer && !isGuest(viewer.role),
+    publicChannelRecipients: () => channels.filter((c) => !c.inviteOnly).map((c) => c.recipientId),
+    webPublicChannelRecipients: () => (spectatorsAllowed(realm) ? channels.filter((c) => c.isWebPublic).map((c) => c.recipientId) : []),
+    user(operand) {
+      const u = typeof operand === "number" ? findUserById(app.db, operand) : findUserByEmail(app.db, realm.id, String(operand));
+      return u && u.realmId === realm.id ? { id: u.id } : null;
+    },
+    dmRecipient: (ids) => store.findDmRecipient(app.db, ids)?.id ?? null,
+    dmRecipientsWith: (userId, groupsOnly) =>
+      app.sqlite
+        .query<{ r: number }, [number, number]>(
+          `SELECT a.recipient_id AS r FROM dm_members a JOIN dm_members b ON b.recipient_id = a.recipient_id AND b.user_id = ?2
+           WHERE a.user_id = ?1 ${groupsOnly ? "AND (SELECT COUNT(*) FROM dm_members c WHERE c.recipient_id = a.recipient_id) >= 3" : ""}`,
+        )
+        .all(viewer!.id, userId)
+        .map((r) => r.r),
+    mutedChannelRecipients: () =>
+      app.sqlite
+        .query<{ r: number }, [number]>(
+          "SELECT c.recipient_id AS r FROM subscriptions s JOIN channels c ON c.id = s.channel_id WHERE s.user_id = ? AND s.active = 1 AND s.is_muted = 1",
+        )
+        .all(viewer!.id)
+        .map((r) => r.r),
+    topicPolicies: () =>
+      (topics ??= listUserTopics(app.db, viewer!.id)
+        .filter((t) => byId.has(t.channelId))
+        .map((t) => ({ recipientId: byId.get(t.channelId)!.recipientId, topic: t.topic, policy: t.visibilityPolicy }))),
+  };
+}
+
+/** The conversation a viewer-visible message belongs to (for the `with` operator). */
+function conversationOf(app: App, realm: RealmRow, viewer: UserRow | null, id: number) {
+  let a: MessageAccess;
+  try {
+    a = accessMessage(app, realm, viewer, id);
+  } catch {
+    return null;
+  }
+  if (a.channel) return { channelId: a.channel.id, topic: a.message.topic };
+  const key = store.findRecipient(app.db, a.message.recipientId)?.dmKey ?? "";
+  return { dmUserIds: dmKeyMembers(key).filter((u) => u !== viewer?.id) };
+}
+
+/** Parses, rewrites `with`, and checks what a spectator may ask; returns the terms. */
+function narrowTerms(app: App, realm: RealmRow, viewer: UserRow | null, narrow: unknown): NarrowTerm[] {
+  let terms = applyWith(parseNarrow(narrow ?? []), (id) => conversationOf(app, realm, viewer, id));
+  if (!viewer) {
+    // Spectators name web-public channels explicitly (Zulip), and use only spectator operators.
+    terms = terms.filter((t) => !(t.operator === "in" && t.operand === "home" && !t.negated));
+    const webPublic = terms.some((t) => (t.operator === "channels" || t.operator === "streams") && t.operand === "web-public" && !t.negated);
+    if (!spectatorsAllowed(realm) || !webPublic || terms.some((t) => !SPECTATOR_OPERATORS.has(t.operator))) throw notLoggedIn();
+  }
+  return terms;
+}
+
+// ---- The fetch ----
+
+export interface FetchArgs {
+  anchor?: string;
+  include_anchor?: boolean;
+  num_before?: number;
+  num_after?: number;
+  narrow: unknown;
+  client_gravatar: boolean;
+  apply_markdown: boolean;
+  use_first_unread_anchor?: boolean;
+  message_ids?: number[];
+  allow_empty_topic_name: boolean;
+  anchor_date?: string;
+  exclude_thread_replies: boolean;
+}
+
+interface Row {
+  id: number;
+  flags: number;
+}
+
+const selectFrom = (c: CompiledNarrow, extra: string[] = []) =>
+  `SELECT ${c.idCol} AS id, ${c.flagsCol} AS flags FROM ${c.from} WHERE ${[...c.where, ...extra].join(" AND ") || "1"}`;
+
+function parseAnchor(app: App, a: FetchArgs): number | "first_unread" {
+  if (a.use_first_unread_anchor) return "first_unread";
+  if (a.anchor === undefined) throw missingArgument("anchor");
+  switch (a.anchor) {
+    case "newest":
+      return LARGER_THAN_MAX_MESSAGE_ID;
+    case "oldest":
+      return 0;
+    case "first_unread":
+      return "first_unread";
+    case "date": {
+      if (a.anchor_date === undefined) throw missingArgument("anchor_date");
+      const t = parseAnchorDate(a.anchor_date);
+      if (t === null) throw invalidAnchor();
+      const id = channelStore.firstMessageIdSince(app.db, t);
+      return id > store.maxMessageId(app.db) ? LARGER_THAN_MAX_MESSAGE_ID : id;
+    }
+  }
+  if (!/^-?\d+$/.test(a.anchor)) throw invalidAnchor();
+  const n = Number(a.anchor);
+  return n < 0 ? 0 : Math.min(n, LARGER_THAN_MAX_MESSAGE_ID);
+}
+
+/** ISO 8601 date (midnight UTC) or date-time; without a zone, UTC. */
+export function parseAnchorDate(s: string): number | null {
+  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/.exec(s.trim());
+  if (!m) return null;
+  const iso = `${m[1]}T${m[2] ?? "00:00:00"}${m[3] ?? "Z"}`;
+  const t = Date.parse(iso);
+  return Number.isNaN(t) ? null : Math.floor(t / 1000);
+}
+
+/** GET /messages. */
+export function getMessages(app: App, realm: RealmRow, viewer: UserRow | null, a: FetchArgs) {
+  const rangeParams = (["num_before", "num_after", "anchor", "include_anchor", "use_first_unread_anchor"] as const).filter((k) => a[k] !== undefined);
+  if (a.message_ids !== undefined && rangeParams.length)
+    throw incompatibleParameters(["num_before", "num_after", "anchor", "message_ids", "include_anchor", "use_first_unread_anchor"]);
+  if (a.message_ids === undefined) {
+    if (a.num_before === undefined) throw missingArgument("num_before");
+    if (a.num_after === undefined) throw missingArgument("num_after");
+  }
+  const numBefore = a.num_before ?? 0;
+  let numAfter = a.num_after ?? 0;
+  const includeAnchor = a.include_anchor ?? true;
+  const anchorValue = a.message_ids === undefined ? parseAnchor(app, a) : 0;
+  const requested = a.message_ids !== undefined ? a.message_ids.length : numBefore + numAfter;
+  if (requested > MAX_MESSAGES_PER_FETCH) throw tooManyMessages(MAX_MESSAGES_PER_FETCH);
+  if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw anchorNotAtEnd();
+  const terms = narrowTerms(app, realm, viewer, a.narrow);
+  const ctx = narrowContext(app, realm, viewer);
+  const compiled = compileNarrow(terms, ctx, { realmId: realm.id });
+  const view = viewOptions(realm, { ...a, client_gravatar: viewer ? a.client_gravatar : false });
+  const s = app.sqlite;
+
+  if (a.message_ids !== undefined) {
+    const rows = s.query<Row, any[]>(`${selectFrom(compiled, [`${compiled.idCol} IN (SELECT value FROM json_each(?))`])} ORDER BY ${compiled.idCol}`)
+      .all(...compiled.params, JSON.stringify(a.message_ids));
+    return {
+      messages: present(app, realm, rows, view, compiled, !viewer),
+      found_anchor: false,
+      found_oldest: false,
+      found_newest: false,
+      history_limited: false,
+    };
+  }
+
+  const anchor = anchorValue === "first_unread" ? firstUnread(app, realm, viewer, terms, ctx) : anchorValue;
+  const r = fetchRange(app, compiled, anchor, numBefore, numAfter, includeAnchor);
+  return {
+    anchor,
+    found_anchor: r.foundAnchor,
+    found_oldest: r.foundOldest,
+    found_newest: r.foundNewest,
+    history_limited: false,
+    messages: present(app, realm, r.rows, view, compiled, !viewer),
+  };
+}
+
+/** The oldest unread message matching the narrow (outside muted conversations), else `newest`. */
+function firstUnread(app: App, realm: RealmRow, viewer: UserRow | null, terms: NarrowTerm[], ctx: NarrowContext): number {
+  if (!viewer) return LARGER_THAN_MAX_MESSAGE_ID;
+  const channelTerm = terms.some((t) => (t.operator === "channel" || t.operator === "stream") && !t.negated);
+  const unreadTerms: NarrowTerm[] = channelTerm ? terms : [...terms, { operator: "in", operand: "home", negated: false }];
+  const u = compileNarrow(unreadTerms, ctx, { realmId: realm.id, forceUserMessages: true });
+  const first = app.sqlite.query<{ id: number }, any[]>(`${selectFrom(u, ["(um.flags & 1) = 0"])} ORDER BY ${u.idCol} ASC LIMIT 1`).get(...u.params);
+  return first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+}
+
+/**
+ * Zulip's range query: up to num_before messages below the anchor and num_after above it (at most two
+ * indexed queries, each with one row of headroom), then trimmed; says whether the ends were reached.
+ */
+function fetchRange(app: App, c: CompiledNarrow, anchor: number, numBefore: number, numAfter: number, includeAnchor: boolean) {
+  const s = app.sqlite;
+  const toLeft = anchor === 0;
+  const toRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
+  if (toRight) numAfter = 0;
+  const needBefore = !toLeft && numBefore > 0;
+  const needAfter = !toRight && numAfter > 0;
+  const before = (bound: number | null, limit: number) =>
+    s.query<Row, any[]>(`${selectFrom(c, bound === null ? [] : [`${c.idCol} <= ?`])} ORDER BY ${c.idCol} DESC LIMIT ?`)
+      .all(...c.params, ...(bound === null ? [] : [bound]), limit)
+      .reverse();
+  const after = (bound: number | null, limit: number) =>
+    s.query<Row, any[]>(`${selectFrom(c, bound === null ? [] : [`${c.idCol} >= ?`])} ORDER BY ${c.idCol} ASC LIMIT ?`)
+      .all(...c.params, ...(bound === null ? [] : [bound]), limit);
+  let rows: Row[] = [];
+  if (needBefore && needAfter) rows = [...before(anchor - 1, numBefore), ...after(anchor, numAfter + 1)];
+  else if (needBefore) rows = before(toRight ? null : anchor - (includeAnchor ? 0 : 1), numBefore + (toRight ? 0 : includeAnchor ? 1 : 0));
+  else if (needAfter) rows = after(toLeft ? null : anchor + (includeAnchor ? 0 : 1), numAfter + (includeAnchor ? 1 : 0));
+  else if (includeAnchor) rows = s.query<Row, any[]>(selectFrom(c, [`${c.idCol} = ?`])).all(...c.params, anchor);
+  let beforeRows = toRight ? rows : rows.filter((r) => r.id < anchor);
+  const anchorRows = toRight ? [] : rows.filter((r) => r.id === anchor);
+  let afterRows = toRight ? [] : rows.filter((r) => r.id > anchor);
+  if (numBefore) beforeRows = beforeRows.slice(-numBefore);
+  if (numAfter) afterRows = afterRows.slice(0, numAfter);
+  return {
+    rows: [...beforeRows, ...anchorRows, ...afterRows],
+    foundAnchor: anchorRows.length === 1,
+    foundOldest: toLeft || beforeRows.length < numBefore,
+    foundNewest: toRight || afterRows.length < numAfter,
+  };
+}
+
+/** Message objects for fetched rows, with search highlights when the narrow searched. */
+function present(app: App, realm: RealmRow, rows: Row[], view: MessageViewOptions, c: CompiledNarrow, spectator: boolean) {
+  const flags = new Map(rows.map((r) => [r.id, shownFlags(r.flags, spectator)]));
+  const messages = store.listMessagesByIds(app.db, rows.map((r) => r.id));
+  const objects = messageObjects(app, realm, messages, view, (id) => flags.get(id));
+  if (c.search) {
+    const hl = store.highlightMatches(app.db, c.search.match, messages);
+    for (const o of objects) Object.assign(o, hl.get(o.id as number));
+  }
+  return objects;
+}
+
+/** GET /messages/{message_id}. */
+export function getMessage(app: App, realm: RealmRow, viewer: UserRow | null, id: number, a: { apply_markdown: boolean; allow_empty_topic_name: boolean }) {
+  const access = accessMessage(app, realm, viewer, id);
+  const view = viewOptions(realm, { ...a, client_gravatar: false });
+  const [message] = messageObjects(app, realm, [access.message], view, () => shownFlags(access.flags, !viewer));
+  return { raw_content: access.message.content, message };
+}
+
+/** GET /messages/matches_narrow: which of these received messages match, with their search highlights. */
+export function matchesNarrow(app: App, realm: RealmRow, viewer: UserRow, ids: number[], narrow: unknown) {
+  const terms = narrowTerms(app, realm, viewer, narrow);
+  const c = compileNarrow(terms, narrowContext(app, realm, viewer), { realmId: realm.id, forceUserMessages: true });
+  const rows = app.sqlite
+    .query<Row, any[]>(`${selectFrom(c, [`${c.idCol} IN (SELECT value FROM json_each(?))`])}`)
+    .all(...c.params, JSON.stringify(ids));
+  const messages = store.listMessagesByIds(app.db, rows.map((r) => r.id));
+  const hl = c.search ? store.highlightMatches(app.db, c.search.match, messages) : null;
+  const out: Record<string, { match_content: string; match_subject: string }> = {};
+  for (const m of messages) out[String(m.id)] = hl?.get(m.id) ?? { match_content: m.renderedContent, match_subject: store.escapeHtml(m.topic) };
+  return { messages: out };
+}
+
+/** The viewer's own messages a narrow selects in a range, for POST /messages/flags/narrow. */
+export function narrowRange(
+  app: App,
+  realm: RealmRow,
+  viewer: UserRow,
+  a: { anchor: string; include_anchor: boolean; num_before: number; num_after: number; narrow: unknown },
+) {
+  if (a.num_before + a.num_after > MAX_MESSAGES_PER_FETCH) throw tooManyMessages(MAX_MESSAGES_PER_FETCH);
+  if (a.num_before > 0 && a.num_after > 0 && !a.include_anchor) throw anchorNotAtEnd();
+  const terms = narrowTerms(app, realm, viewer, a.narrow);
+  const ctx = narrowContext(app, realm, viewer);
+  const c = compileNarrow(terms, ctx, { realmId: realm.id, forceUserMessages: true });
+  const v = parseAnchor(app, { anchor: a.anchor, narrow: [], client_gravatar: false, apply_markdown: false, allow_empty_topic_name: true, exclude_thread_replies: false });
+  const anchor = v === "first_unread" ? firstUnread(app, realm, viewer, terms, ctx) : v;
+  return fetchRange(app, c, anchor, a.num_before, a.num_after, a.include_anchor);
+}

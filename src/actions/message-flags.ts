@@ -1,0 +1,195 @@
+// Per-user message flags: POST /messages/flags (and /narrow), the mark-as-read shortcuts, and the
+// unread counts register reports.
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import { invalidParam } from "../domain/errors";
+import { EDITABLE_FLAGS, FLAG, MENTION_MASK, NON_EDITABLE_FLAGS } from "../domain/message-flags";
+import { dmKeyMembers } from "../domain/messages";
+import { toUsers } from "../events/types";
+import * as store from "../store/message-flags";
+import { isSubscribed } from "../store/subscriptions";
+import { listUserTopics } from "../store/topics";
+import { accessChannelById } from "./channels";
+import { accessMessage, narrowRange } from "./message-fetch";
+
+/** Zulip caps the unread messages register reports; beyond it old_unreads_missing is set. */
+export const MAX_UNREAD_MESSAGES = 50000;
+
+function flagBit(flag: string): number {
+  if ((EDITABLE_FLAGS as readonly string[]).includes(flag)) return FLAG[flag as keyof typeof FLAG];
+  if (NON_EDITABLE_FLAGS.includes(flag)) throw invalidParam(`Flag not editable: '${flag}'`);
+  throw invalidParam(`Invalid flag: '${flag}'`);
+}
+
+/** Details clients need to count a message as unread again (Zulip's message_details). */
+function messageDetails(app: App, userId: number, ids: number[]) {
+  const out: Record<string, Record<string, unknown>> = {};
+  const rows = app.sqlite
+    .query<{ id: number; flags: number; topic: string; channel_id: number | null; dm_key: string | null }, [number, string]>(
+      `SELECT m.id, um.flags, m.topic, r.channel_id, r.dm_key FROM user_messages um JOIN messages m ON m.id = um.message_id
+       JOIN recipients r ON r.id = m.recipient_id WHERE um.user_id = ? AND um.message_id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(userId, JSON.stringify(ids));
+  const muted = new Set(
+    app.sqlite
+      .query<{ c: number }, [number]>("SELECT channel_id AS c FROM subscriptions WHERE user_id = ? AND is_muted = 1")
+      .all(userId)
+      .map((r) => r.c),
+  );
+  for (const r of rows) {
+    const d: Record<string, unknown> =
+      r.channel_id !== null
+        ? { type: "stream", stream_id: r.channel_id, topic: r.topic, unmuted_stream_msg: !muted.has(r.channel_id) }
+        : { type: "private", user_ids: dmKeyMembers(r.dm_key!).filter((u) => u !== userId) };
+    if (r.flags & MENTION_MASK) d.mentioned = true;
+    out[String(r.id)] = d;
+  }
+  return out;
+}
+
+/** Sets or clears one flag on messages, inside the caller's transaction, and tells the user's clients. */
+export function changeFlagsTx(app: App, tx: Tx, user: UserRow, ids: number[], flag: string, add: boolean): number[] {
+  const bit = flagBit(flag);
+  const changed = store.changeFlag(tx.db, user.id, ids, bit, add);
+  if (!changed.length) return changed;
+  const event: Record<string, unknown> = { type: "update_message_flags", op: add ? "add" : "remove", operation: add ? "add" : "remove", flag, messages: changed, all: false };
+  if (!add && flag === "read") event.message_details = messageDetails(app, user.id, changed);
+  tx.emit(event as never, toUsers([user.id]));
+  return changed;
+}
+
+/** Marking unread in channels the user left is ignored (Zulip, level 355): those messages and channels. */
+function notSubscribed(app: App, user: UserRow, ids: number[]): { keep: number[]; channels: number[] } {
+  const rows = app.sqlite
+    .query<{ id: number; c: number | null }, [string]>(
+      "SELECT m.id, r.channel_id AS c FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id IN (SELECT value FROM json_each(?))",
+    )
+    .all(JSON.stringify(ids));
+  const channels = new Set<number>();
+  const keep: number[] = [];
+  for (const r of rows) {
+    if (r.c !== null && !isSubscribed(app.db, user.id, r.c)) channels.add(r.c);
+    else keep.push(r.id);
+  }
+  return { keep, channels: [...channels].sort((a, b) => a - b) };
+}
+
+/** POST /messages/flags. */
+export function updateMessageFlags(app: App, realm: RealmRow, user: UserRow, a: { messages: number[]; op: "add" | "remove"; flag: string }) {
+  flagBit(a.flag);
+  const received = store.receivedIds(app.db, user.id, a.messages);
+  // Messages read from a channel's history get a row of their own (marked historical) when flagged.
+  const historical = a.messages.filter((id) => !received.has(id));
+  for (const id of historical) accessMessage(app, realm, user, id);
+  let ids = a.messages;
+  let ignored: number[] = [];
+  if (a.flag === "read" && a.op === "remove") ({ keep: ids, channels: ignored } = notSubscribed(app, user, ids));
+  return app.tx((tx) => {
+    // Historical rows start read (the client already shows such messages as read).
+    if (a.op === "add" && historical.length) store.insertHistorical(tx.db, user.id, historical, FLAG.read);
+    const changed = changeFlagsTx(app, tx, user, ids, a.flag, a.op === "add");
+    return { messages: changed, ignored_because_not_subscribed_channels: ignored };
+  });
+}
+
+/** POST /messages/flags/narrow: the same change over a range of a narrow. */
+export function updateMessageFlagsForNarrow(
+  app: App,
+  realm: RealmRow,
+  user: UserRow,
+  a: { anchor: string; include_anchor: boolean; num_before: number; num_after: number; narrow: unknown; op: "add" | "remove"; flag: string },
+) {
+  flagBit(a.flag);
+  const r = narrowRange(app, realm, user, a);
+  let ids = r.rows.map((x) => x.id);
+  let ignored: number[] = [];
+  if (a.flag === "read" && a.op === "remove") ({ keep: ids, channels: ignored } = notSubscribed(app, user, ids));
+  const changed = app.tx((tx) => changeFlagsTx(app, tx, user, ids, a.flag, a.op === "add"));
+  return {
+    processed_count: r.rows.length,
+    updated_count: changed.length,
+    first_processed_id: r.rows[0]?.id ?? null,
+    last_processed_id: r.rows.at(-1)?.id ?? null,
+    found_oldest: r.foundOldest,
+    found_newest: r.foundNewest,
+    ignored_because_not_subscribed_channels: ignored,
+  };
+}
+
+/** POST /mark_all_as_read. */
+export function markAllAsRead(app: App, user: UserRow) {
+  const ids = store.unreadIn(app.db, user.id, null);
+  app.tx((tx) => changeFlagsTx(app, tx, user, ids, "read", true));
+  return { complete: true };
+}
+
+/** POST /mark_stream_as_read and /mark_topic_as_read. */
+export function markChannelAsRead(app: App, user: UserRow, channelId: number, topic?: string) {
+  const { channel } = accessChannelById(app, user, channelId, { archived: true });
+  const ids = store.unreadIn(app.db, user.id, channel.recipientId, topic);
+  app.tx((tx) => changeFlagsTx(app, tx, user, ids, "read", true));
+  return {};
+}
+
+// ---- Register state ----
+
+/** register's unread_msgs: unread messages grouped by conversation, mentions, and the total count. */
+export function unreadMessages(app: App, user: UserRow) {
+  const rows = store.unreadRows(app.db, user.id, MAX_UNREAD_MESSAGES + 1);
+  const missing = rows.length > MAX_UNREAD_MESSAGES;
+  if (missing) rows.length = MAX_UNREAD_MESSAGES;
+  rows.reverse();
+  const mutedChannels = new Set(
+    app.sqlite
+      .query<{ c: number }, [number]>("SELECT channel_id AS c FROM subscriptions WHERE user_id = ? AND active = 1 AND is_muted = 1")
+      .all(user.id)
+      .map((r) => r.c),
+  );
+  const policies = new Map(listUserTopics(app.db, user.id).map((t) => [`${t.channelId}\u0000${t.topic.toLowerCase()}`, t.visibilityPolicy]));
+  const isMuted = (channelId: number, topic: string) => {
+    const p = policies.get(`${channelId}\u0000${topic.toLowerCase()}`);
+    if (p === 1) return true;
+    if (p === 2 || p === 3) return false;
+    return mutedChannels.has(channelId);
+  };
+  const pms = new Map<number, number[]>();
+  const huddles = new Map<string, number[]>();
+  const streams = new Map<string, { stream_id: number; topic: string; unread_message_ids: number[] }>();
+  const mentions: number[] = [];
+  let count = 0;
+  for (const r of rows) {
+    const muted = r.channelId !== null && isMuted(r.channelId, r.topic);
+    if (r.flags & FLAG.mentioned || (r.flags & (FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned) && !muted)) mentions.push(r.id);
+    if (r.channelId !== null) {
+      const key = `${r.channelId}\u0000${r.topic.toLowerCase()}`;
+      let s = streams.get(key);
+      if (!s) streams.set(key, (s = { stream_id: r.channelId, topic: r.topic, unread_message_ids: [] }));
+      s.unread_message_ids.push(r.id);
+      if (!muted) count++;
+      continue;
+    }
+    const members = dmKeyMembers(r.dmKey!);
+    count++;
+    if (members.length <= 2) {
+      const other = members.find((u) => u !== user.id) ?? user.id;
+      pms.set(other, [...(pms.get(other) ?? []), r.id]);
+    } else huddles.set(r.dmKey!, [...(huddles.get(r.dmKey!) ?? []), r.id]);
+  }
+  return {
+    count,
+    pms: [...pms].map(([other, ids]) => ({ other_user_id: other, sender_id: other, unread_message_ids: ids })),
+    streams: [...streams.values()],
+    huddles: [...huddles].map(([key, ids]) => ({ user_ids_string: key, unread_message_ids: ids })),
+    mentions,
+    old_unreads_missing: missing,
+  };
+}
+
+/** register's recent_private_conversations (at most 1000, newest first). */
+export function recentPrivateConversations(app: App, user: UserRow) {
+  return store.recentConversations(app.db, user.id, 1000).map((r) => ({
+    max_message_id: r.max_id,
+    user_ids: dmKeyMembers(r.key).filter((u) => u !== user.id),
+  }));
+}

@@ -1,0 +1,16 @@
+import { recentPrivateConversations, unreadMessages } from "../../actions/message-flags";
+import { starredIds } from "../../store/message-flags";
+import type { StateBuilder } from "./types";
+
+const NO_UNREADS = { count: 0, pms: [], streams: [], huddles: [], mentions: [], old_unreads_missing: false };
+
+/** The `update_message_flags` fetch type: unread counts by conversation. */
+export const updateMessageFlagsState: StateBuilder = ({ app, user }) => ({ unread_msgs: user ? unreadMessages(app, user) : NO_UNREADS });
+
+/** The `starred_messages` fetch type. */
+export const starredMessagesState: StateBuilder = ({ app, user }) => ({ starred_messages: user ? starredIds(app.db, user.id) : [] });
+
+/** The `recent_private_conversations` fetch type. */
+export const recentPrivateConversationsState: StateBuilder = ({ app, user }) => ({
+  recent_private_conversations: user ? recentPrivateConversations(app, user) : [],
+});

@@ -1,0 +1,100 @@
+// Per-user flags on user_messages (domain/message-flags.ts has the bits). Statements are raw SQL written to
+// use the partial indexes: their conditions repeat the index conditions verbatim.
+import { sqliteOf, type Db } from "../db/client";
+import { FLAG } from "../domain/message-flags";
+
+export interface UnreadRow {
+  id: number;
+  flags: number;
+  senderId: number;
+  recipientId: number;
+  topic: string;
+  channelId: number | null;
+  dmKey: string | null;
+}
+
+/** Sets or clears a flag on the user's rows among these ids; returns the ids that changed. */
+export function changeFlag(db: Db, userId: number, ids: number[], bit: number, add: boolean): number[] {
+  if (!ids.length) return [];
+  const sql = add
+    ? "UPDATE user_messages SET flags = flags | ?1 WHERE user_id = ?2 AND message_id IN (SELECT value FROM json_each(?3)) AND (flags & ?1) = 0 RETURNING message_id AS id"
+    : "UPDATE user_messages SET flags = flags & ~?1 WHERE user_id = ?2 AND message_id IN (SELECT value FROM json_each(?3)) AND (flags & ?1) != 0 RETURNING message_id AS id";
+  return sqliteOf(db)
+    .query<{ id: number }, [number, number, string]>(sql)
+    .all(bit, userId, JSON.stringify(ids))
+    .map((r) => r.id)
+    .sort((a, b) => a - b);
+}
+
+/** Which of these ids the user has rows for. */
+export const receivedIds = (db: Db, userId: number, ids: number[]): Set<number> =>
+  new Set(
+    sqliteOf(db)
+      .query<{ id: number }, [number, string]>("SELECT message_id AS id FROM user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))")
+      .all(userId, JSON.stringify(ids))
+      .map((r) => r.id),
+  );
+
+/** Rows for messages the user reads without having received them (Zulip's historical rows). */
+export function insertHistorical(db: Db, userId: number, ids: number[], flags: number) {
+  const s = sqliteOf(db).query("INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)");
+  for (const id of ids) s.run(userId, id, flags | FLAG.historical);
+}
+
+/** The user's unread messages, newest first, with what unread counts group them by. */
+export const unreadRows = (db: Db, userId: number, limit: number): UnreadRow[] =>
+  sqliteOf(db)
+    .query<UnreadRow, [number, number]>(
+      `SELECT um.message_id AS id, um.flags AS flags, m.sender_id AS senderId, m.recipient_id AS recipientId, m.topic AS topic,
+              r.channel_id AS channelId, r.dm_key AS dmKey
+       FROM user_messages um CROSS JOIN messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
+       WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY um.message_id DESC LIMIT ?`,
+    )
+    .all(userId, limit);
+
+/** Ids of the user's unread messages in one conversation (and topic, when given). */
+export function unreadIn(db: Db, userId: number, recipientId: number | null, topic?: string): number[] {
+  const conds = ["um.user_id = ?", "(um.flags & 1) = 0"];
+  const params: unknown[] = [userId];
+  if (recipientId !== null) {
+    conds.push("m.recipient_id = ?");
+    params.push(recipientId);
+  }
+  if (topic !== undefined) {
+    conds.push("m.topic = ?");
+    params.push(topic);
+  }
+  return sqliteOf(db)
+    .query<{ id: number }, any[]>(`SELECT um.message_id AS id FROM user_messages um CROSS JOIN messages m ON m.id = um.message_id WHERE ${conds.join(" AND ")} ORDER BY um.message_id`)
+    .all(...params)
+    .map((r) => r.id);
+}
+
+export const starredIds = (db: Db, userId: number): number[] =>
+  sqliteOf(db)
+    .query<{ id: number }, [number]>("SELECT message_id AS id FROM user_messages WHERE user_id = ? AND (flags & 2) != 0 ORDER BY message_id")
+    .all(userId)
+    .map((r) => r.id);
+
+/** The user's direct-message conversations with their latest message, newest first. */
+export const recentConversations = (db: Db, userId: number, limit: number) =>
+  sqliteOf(db)
+    .query<{ key: string; max_id: number }, [number, number]>(
+      `SELECT r.dm_key AS key, MAX(um.message_id) AS max_id FROM user_messages um CROSS JOIN messages m ON m.id = um.message_id
+       JOIN recipients r ON r.id = m.recipient_id WHERE um.user_id = ? AND (um.flags & 256) != 0
+       GROUP BY m.recipient_id ORDER BY max_id DESC LIMIT ?`,
+    )
+    .all(userId, limit);
+
+/** Users who have read a message (read receipts), in id order. */
+export const readerIds = (db: Db, messageId: number): number[] =>
+  sqliteOf(db)
+    .query<{ id: number }, [number]>("SELECT user_id AS id FROM user_messages WHERE message_id = ? AND (flags & 1) != 0 ORDER BY user_id")
+    .all(messageId)
+    .map((r) => r.id);
+
+/** Users with a row for the message, with their flags (the audience of its updates). */
+export const messageRecipients = (db: Db, messageId: number): { userId: number; flags: number }[] =>
+  sqliteOf(db)
+    .query<{ userId: number; flags: number }, [number]>("SELECT user_id AS userId, flags FROM user_messages WHERE message_id = ?")
+    .all(messageId);
