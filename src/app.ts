@@ -4,7 +4,9 @@ import { join } from "node:path";
 import type { Config } from "./config";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
+import { ReadCache } from "./db/read-cache";
 import { Writer, type Tx } from "./db/tx";
+import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
 import { FailureLimiter } from "./lib/rate-limit";
@@ -15,6 +17,8 @@ export interface App {
   sqlite: Database;
   db: Db;
   writer: Writer;
+  /** Hot lookups (realm by host, user by email) kept while the database is unchanged; not for use inside tx. */
+  reads: ReadCache;
   queues: QueueRegistry;
   log: Logger;
   /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
@@ -45,12 +49,14 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   }
   const log = opts.log ?? createLogger(config.logLevel);
   const queues = new QueueRegistry(config.events, log);
-  const writer = new Writer(sqlite, db, (events) => queues.deliver(events), opts.batching ?? false);
-  return {
+  const reads = new ReadCache(sqlite);
+  const writer = new Writer(sqlite, db, (events) => queues.deliver(events), opts.batching ?? false, () => reads.clear());
+  const app: App = {
     config,
     sqlite,
     db,
     writer,
+    reads,
     queues,
     log,
     loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
@@ -62,4 +68,6 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
       sqlite.close();
     },
   };
+  queues.messages.load = (id) => messageEventPayload(app, id);
+  return app;
 }

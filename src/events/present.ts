@@ -1,19 +1,24 @@
 // Per-client shapes, applied when a queue is read: the shared event object stays as the action emitted
 // it, and each queue sees it shaped by its own options (apply_markdown, client_gravatar, capabilities).
+import type { MessageCache } from "./message-cache";
 import type { QueueOptions } from "./queue";
 import type { ServerEvent } from "./types";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/messages";
 
-type Presenter = (event: ServerEvent, q: QueueOptions) => ServerEvent | ServerEvent[];
+type Presenter = (event: ServerEvent, q: QueueOptions, messages: MessageCache, flags?: readonly string[]) => ServerEvent | ServerEvent[];
 
 /**
  * Message events are emitted once for every recipient as
- *   { type: "message", message: <message object with HTML content>, raw_content, flags_by_user: {uid: flags} }
- * and each queue gets Zulip's shape: its user's `flags`, and raw Markdown when apply_markdown is off.
+ *   { type: "message", message: <message object with HTML content>, raw_content, flags_by_user: {uid: flags}, avatar_gravatar }
+ * and queues keep them as { type, message_id } plus their user's flags (the message in the shared cache).
+ * Each queue gets Zulip's shape: its user's `flags`, and raw Markdown when apply_markdown is off.
+ * A message deleted before the client fetched it is skipped (its delete_message event follows).
  */
-const message: Presenter = (ev, q) => {
-  const { raw_content, flags_by_user, avatar_gravatar, message: m, ...rest } = ev as any;
-  const flags = (q.userId !== null && flags_by_user?.[q.userId]) || [];
+const message: Presenter = (ev, q, messages, flags = []) => {
+  const { message_id, ...rest } = ev as any;
+  const payload = messages.get(message_id);
+  if (!payload) return [];
+  const { raw_content, avatar_gravatar, message: m } = payload as any;
   const content = q.applyMarkdown ? m.content : (raw_content ?? m.content);
   const shown = { ...m, content, content_type: q.applyMarkdown ? "text/html" : "text/x-markdown" };
   // client_gravatar clients compute gravatar URLs themselves; avatar_gravatar says the avatar is one.
@@ -81,8 +86,8 @@ export const PRESENTERS: Record<string, Presenter> = {
 };
 
 /** The events a queue's client receives for one stored event (usually one, sometimes several). */
-export function present(event: ServerEvent, q: QueueOptions): ServerEvent[] {
+export function present(event: ServerEvent, q: QueueOptions, messages: MessageCache, flags?: readonly string[]): ServerEvent[] {
   const p = PRESENTERS[event.type];
-  const out = p ? p(event, q) : event;
+  const out = p ? p(event, q, messages, flags) : event;
   return Array.isArray(out) ? out : [out];
 }

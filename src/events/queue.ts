@@ -1,3 +1,4 @@
+import type { MessageCache } from "./message-cache";
 import { present } from "./present";
 import type { ServerEvent } from "./types";
 
@@ -18,7 +19,8 @@ type Waiter = { resolve: (events: { id: number; [k: string]: unknown }[]) => voi
 
 /** One client's queue: the shared event objects it has not yet acknowledged, and at most one held poll. */
 export class EventQueue {
-  readonly events: { id: number; event: ServerEvent }[] = [];
+  /** Pending events; `flags` is this queue's user's flags for a message event (kept per queue, interned). */
+  readonly events: { id: number; event: ServerEvent; flags?: readonly string[] }[] = [];
   private nextId = 0;
   lastActivity = Date.now();
   waiter: Waiter | null = null;
@@ -26,6 +28,7 @@ export class EventQueue {
   constructor(
     readonly id: string,
     readonly opts: QueueOptions,
+    private readonly messages: MessageCache,
   ) {}
 
   get lastEventId() {
@@ -39,8 +42,8 @@ export class EventQueue {
     return true;
   }
 
-  push(event: ServerEvent) {
-    this.events.push({ id: this.nextId++, event });
+  push(event: ServerEvent, flags?: readonly string[]) {
+    this.events.push(flags ? { id: this.nextId++, event, flags } : { id: this.nextId++, event });
     if (this.waiter) this.release();
   }
 
@@ -54,7 +57,7 @@ export class EventQueue {
   /** The pending events as this client sees them (one stored event may become several). */
   pending() {
     const out: { id: number; [k: string]: unknown }[] = [];
-    for (const { id, event } of this.events) for (const e of present(event, this.opts)) out.push({ ...e, id });
+    for (const { id, event, flags } of this.events) for (const e of present(event, this.opts, this.messages, flags)) out.push({ ...e, id });
     return out;
   }
 

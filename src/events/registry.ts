@@ -1,7 +1,11 @@
 import { randomToken } from "../lib/random";
 import type { Logger } from "../lib/log";
+import { MessageCache, type MessagePayload } from "./message-cache";
 import { EventQueue, type QueueOptions } from "./queue";
-import type { Emitted } from "./types";
+import type { Emitted, ServerEvent } from "./types";
+
+/** How many messages the shared cache keeps for queues that have not fetched them yet. */
+const MESSAGE_CACHE_SIZE = 2000;
 
 /** Every live queue, indexed by id, user and realm. Queues live in memory: a restart loses them. */
 export class QueueRegistry {
@@ -11,6 +15,8 @@ export class QueueRegistry {
   /** Queues registered with all_public_streams, by realm. */
   private publicReaders = new Map<number, Set<EventQueue>>();
   private gcTimer: ReturnType<typeof setInterval> | null = null;
+  /** Messages of undelivered message events; set `messages.load` to read evicted ones back. */
+  readonly messages = new MessageCache(MESSAGE_CACHE_SIZE);
 
   constructor(
     private readonly cfg: { heartbeatSeconds: number; idleQueueTimeoutSeconds: number; gcIntervalSeconds: number },
@@ -31,7 +37,7 @@ export class QueueRegistry {
     let id: string;
     do id = `${Date.now().toString(36)}:${randomToken(12)}`;
     while (this.byId.has(id));
-    const q = new EventQueue(id, opts);
+    const q = new EventQueue(id, opts, this.messages);
     this.byId.set(id, q);
     if (opts.userId !== null) index(this.byUser, opts.userId, q);
     index(this.byRealm, opts.realmId, q);
@@ -67,19 +73,30 @@ export class QueueRegistry {
 
   /** Appends each committed event, the same object, to every queue of its audience that accepts it. */
   deliver(batch: Emitted[]) {
-    for (const { event, audience } of batch) {
-      Object.freeze(event);
+    for (const { event: full, audience } of batch) {
+      // Queues test the event as emitted but keep its compact form (see compact()).
+      const event = Object.freeze(this.compact(full));
+      const byUser = full.type === "message" ? (full.flags_by_user as Record<number, string[]> | undefined) : undefined;
+      const push = (q: EventQueue) => q.accepts(full) && q.push(event, byUser && internFlags(byUser[q.opts.userId!]));
       if (audience.kind === "users") {
-        for (const uid of audience.userIds) for (const q of this.byUser.get(uid) ?? EMPTY) if (q.accepts(event)) q.push(event);
+        for (const uid of audience.userIds) for (const q of this.byUser.get(uid) ?? EMPTY) push(q);
         const readers = audience.publicStreamOf === undefined ? undefined : this.publicReaders.get(audience.publicStreamOf);
         if (readers) {
           const reached = new Set(audience.userIds);
-          for (const q of readers) if (!reached.has(q.opts.userId!) && q.accepts(event)) q.push(event);
+          for (const q of readers) if (!reached.has(q.opts.userId!)) push(q);
         }
       } else {
-        for (const q of this.byRealm.get(audience.realmId) ?? EMPTY) if (q.opts.userId !== null && q.accepts(event)) q.push(event);
+        for (const q of this.byRealm.get(audience.realmId) ?? EMPTY) if (q.opts.userId !== null) push(q);
       }
     }
+  }
+
+  /** A message event keeps only the message id in queues; the message goes to the shared cache. */
+  private compact(event: ServerEvent): ServerEvent {
+    if (event.type !== "message" || !event.message) return event;
+    const { message, raw_content, avatar_gravatar, flags_by_user, ...rest } = event as ServerEvent & MessagePayload;
+    this.messages.put({ message, raw_content, avatar_gravatar });
+    return { ...rest, message_id: message.id };
   }
 
   heartbeatMs() {
@@ -103,6 +120,15 @@ export class QueueRegistry {
 }
 
 const EMPTY: ReadonlySet<EventQueue> = new Set();
+
+// Few combinations of message flags exist: queues share one frozen array per combination.
+const flagSets = new Map<string, readonly string[]>();
+function internFlags(flags: readonly string[] = []): readonly string[] {
+  const key = flags.join(",");
+  let shared = flagSets.get(key);
+  if (!shared) flagSets.set(key, (shared = Object.freeze([...flags])));
+  return shared;
+}
 
 function index(map: Map<number, Set<EventQueue>>, key: number, q: EventQueue) {
   let s = map.get(key);

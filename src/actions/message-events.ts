@@ -1,0 +1,16 @@
+import type { App } from "../app";
+import type { MessagePayload } from "../events/message-cache";
+import { findMessage } from "../store/messages";
+import { findRealmById } from "../store/realms";
+import { findUserById } from "../store/users";
+import { EVENT_VIEW, messageObjects } from "./messages";
+
+/** Rebuilds a message event's payload from the database, as sendMessage emitted it (current state). */
+export function messageEventPayload(app: App, id: number): MessagePayload | null {
+  const row = findMessage(app.db, id);
+  if (!row) return null;
+  const realm = findRealmById(app.db, row.realmId)!;
+  const [message] = messageObjects(app, realm, [row], EVENT_VIEW(realm), () => undefined);
+  const sender = findUserById(app.db, row.senderId)!;
+  return { message: message as MessagePayload["message"], raw_content: row.content, avatar_gravatar: sender.avatarSource === "G" };
+}
