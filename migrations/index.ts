@@ -7,6 +7,7 @@ import m4 from "./0004_user_messages_and_search.sql" with { type: "text" };
 import m5 from "./0005_foamy_thunderball.sql" with { type: "text" };
 import m6 from "./0006_curious_young_avengers.sql" with { type: "text" };
 import m7 from "./0007_unique_komodo.sql" with { type: "text" };
+import m8 from "./0008_careful_lucky_pierre.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -17,4 +18,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0005_foamy_thunderball", sql: m5 },
   { tag: "0006_curious_young_avengers", sql: m6 },
   { tag: "0007_unique_komodo", sql: m7 },
+  { tag: "0008_careful_lucky_pierre", sql: m8 },
 ];

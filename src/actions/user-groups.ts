@@ -75,7 +75,7 @@ function groupInRealm(db: Db, realm: RealmRow, id: number, allowDeactivated = fa
  * A group the user may change for this purpose: never a system group; anyone in the realm's
  * can_manage_all_groups or the group's can_manage_group may do anything; otherwise the named setting.
  */
-function groupForUpdate(db: Db, realm: RealmRow, user: UserRow, id: number, purpose: UserGroupPermission[], allowDeactivated = false): UserGroupRow {
+export function groupForUpdate(db: Db, realm: RealmRow, user: UserRow, id: number, purpose: UserGroupPermission[], allowDeactivated = false): UserGroupRow {
   checkMember(user);
   const g = groupInRealm(db, realm, id, allowDeactivated);
   if (g.isSystemGroup) throw insufficientPermission();

@@ -7,6 +7,7 @@ import { readInput } from "./input";
 import { readParams } from "./params";
 import { realmForHost } from "./realm";
 import { failure, success } from "./respond";
+import { pages } from "./pages";
 import { routes } from "./routes";
 
 const API = "/api/v1";
@@ -116,6 +117,15 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       parse: "none",
     }) as unknown as Elysia;
   }
+  // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts.
+  for (const pg of pages)
+    server = server.route(pg.method, pg.path, async ({ request, params }) => {
+      try {
+        return await pg.handle(app, request, params as Record<string, string>);
+      } catch (e) {
+        return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
+      }
+    }, { parse: "none" }) as unknown as Elysia;
   server = server.onError(({ code, request }) => {
     if (code === "NOT_FOUND") return unrouted(request);
     return failure(new Error(String(code)), (e) => app.log.error("unhandled error", { error: String(e) }));

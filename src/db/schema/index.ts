@@ -10,6 +10,7 @@ export * from "./muted-users";
 export * from "./profile-fields";
 export * from "./saved-snippets";
 export * from "./navigation-views";
+export * from "./invites";
 export * from "./presence";
 export * from "./linkifiers";
 export * from "./channels";

@@ -19,6 +19,7 @@ import profileFields from "./profile-fields";
 import drafts from "./drafts";
 import savedSnippets from "./saved-snippets";
 import navigationViews from "./navigation-views";
+import invites from "./invites";
 import channels from "./channels";
 import subscriptions from "./subscriptions";
 import messages from "./messages";
@@ -40,6 +41,7 @@ export const routes: Endpoint[] = [
   ...drafts,
   ...savedSnippets,
   ...navigationViews,
+  ...invites,
   ...events,
   ...presence,
   ...typing,

@@ -1,0 +1,13 @@
+// Pages outside the API (/api/v1): a few server-rendered HTML pages and files people open in a
+// browser. Each answers a Request with a Response; the server routes them beside the API.
+import type { App } from "../../app";
+import invites from "./invites";
+
+export interface Page {
+  method: "GET" | "POST";
+  /** An Elysia route pattern, e.g. "/join/:key". */
+  path: string;
+  handle(app: App, request: Request, params: Record<string, string>): Promise<Response> | Response;
+}
+
+export const pages: Page[] = [...invites];

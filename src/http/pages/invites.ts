@@ -1,0 +1,76 @@
+// The invitation link: a small form to create an account, and the POST that does it. A client that
+// asks for JSON (Accept: application/json) gets the API answer instead of a page.
+import { acceptInvitation, openInvitation } from "../../actions/invites";
+import type { App } from "../../app";
+import type { InviteRow, RealmRow } from "../../db/schema";
+import { ApiError } from "../../domain/errors";
+import { realmUrl } from "../../domain/realms";
+import { readInput } from "../input";
+import { realmForHost } from "../realm";
+import { failure } from "../respond";
+import type { Page } from "./index";
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(title: string, body: string, status = 200): Response {
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${esc(title)}</title><style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00}</style>
+</head><body>${body}</body></html>`;
+  return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
+}
+
+function form(realm: RealmRow, invite: InviteRow, error = "", values: Record<string, string> = {}): Response {
+  const email = invite.email
+    ? `<p>Email: <strong>${esc(invite.email)}</strong></p>`
+    : `<label for="email">Email</label><input id="email" name="email" type="email" required value="${esc(values.email ?? "")}">`;
+  return page(
+    `Join ${realm.name}`,
+    `<h1>Join ${esc(realm.name)}</h1>${error ? `<p class="error">${esc(error)}</p>` : ""}
+<form method="post">${email}
+<label for="full_name">Full name</label><input id="full_name" name="full_name" required maxlength="100" value="${esc(values.full_name ?? "")}">
+<label for="password">Password</label><input id="password" name="password" type="password" required minlength="6">
+<button type="submit">Create account</button></form>`,
+    error ? 400 : 200,
+  );
+}
+
+const expired = () => page("Invitation", "<h1>Invitation unavailable</h1><p>The confirmation link has expired or been deactivated.</p>", 404);
+const wantsJson = (r: Request) => (r.headers.get("accept") ?? "").includes("application/json");
+
+const show: Page["handle"] = (app, request, { key }) => {
+  const realm = realmForHost(app, request.headers.get("host"));
+  try {
+    return form(realm, openInvitation(app, realm, key!));
+  } catch {
+    return expired();
+  }
+};
+
+const accept: Page["handle"] = async (app: App, request, { key }) => {
+  const json = wantsJson(request);
+  let realm: RealmRow | undefined;
+  let values: Record<string, string> = {};
+  try {
+    realm = realmForHost(app, request.headers.get("host"));
+    const input = await readInput(request, new URL(request.url), app.config.limits.maxRequestBytes);
+    values = Object.fromEntries([...input].map(([k, v]) => [k, String(v ?? "")]));
+    const user = await acceptInvitation(app, realm, key!, { email: values.email, full_name: values.full_name ?? "", password: values.password ?? "" });
+    await app.writer.settled();
+    if (json)
+      return Response.json({ result: "success", msg: "", user_id: user.id, email: user.email, api_key: user.apiKey });
+    const url = realmUrl(app.config.externalUrl, realm.stringId);
+    return page("Account created", `<h1>Welcome to ${esc(realm.name)}</h1><p>Your account ${esc(user.email)} is ready. Sign in at <a href="${esc(url)}">${esc(url)}</a> with your email and password, from any Zulip client.</p>`);
+  } catch (e) {
+    if (json || !realm) return failure(e, (err) => app.log.error("invitation signup failed", { error: String(err) }));
+    try {
+      return form(realm, openInvitation(app, realm, key!), e instanceof ApiError ? e.message : "Something went wrong.", values);
+    } catch {
+      return expired();
+    }
+  }
+};
+
+export default [
+  { method: "GET", path: "/join/:key", handle: show },
+  { method: "POST", path: "/join/:key", handle: accept },
+] satisfies Page[];
