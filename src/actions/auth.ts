@@ -11,7 +11,7 @@ import { findUserByEmail } from "../store/users";
 function lookup(app: App, realm: RealmRow, email: string, ip: string): UserRow | undefined {
   app.loginFailures.check(`ip:${ip}`);
   app.loginFailures.check(`${realm.id}:${email.toLowerCase()}`);
-  return findUserByEmail(app.db, realm.id, email);
+  return app.reads.get(`user:${realm.id}:${email.toLowerCase()}`, () => findUserByEmail(app.db, realm.id, email));
 }
 
 function failed(app: App, realm: RealmRow, email: string, ip: string, err: Error): Error {

@@ -25,6 +25,8 @@ export class Writer {
     private readonly db: Db,
     private readonly deliver: (events: Emitted[]) => void,
     private readonly batching: boolean,
+    /** Called after every change and every commit or rollback: what was read before may be stale. */
+    private readonly changed: () => void = () => {},
   ) {}
 
   run<T>(fn: (tx: Tx) => T): T {
@@ -42,6 +44,7 @@ export class Writer {
       this.events.length = mark;
       throw e;
     } finally {
+      this.changed();
       this.depth--;
       if (this.depth === 0 && !this.batching) this.commit();
     }
@@ -82,10 +85,12 @@ export class Writer {
       try {
         this.sqlite.run("ROLLBACK");
       } catch {}
+      this.changed();
       batch?.reject(e);
       if (!batch) throw e;
       return;
     }
+    this.changed();
     batch?.resolve();
     if (events.length) this.deliver(events);
   }
