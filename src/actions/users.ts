@@ -144,7 +144,7 @@ export function reactivateUser(app: App, actor: UserRow, id: number) {
   app.tx((tx) => {
     const row = store.updateUser(tx.db, target.id, { isActive: true });
     tx.emit({ type: "realm_user", op: "update", person: { user_id: row.id, is_active: true } }, toRealm(row.realmId));
-    if (row.isBot) tx.emit(botEvent("add", row, app.config.externalUrl), botAudience(tx, row));
+    if (row.isBot) tx.emit(botEvent("add", row, app.config.externalUrl, tx.db), botAudience(tx, row));
   });
   return {};
 }
@@ -225,7 +225,9 @@ export async function verifyPassword(user: UserRow, password: string): Promise<b
 
 /** GET /users/me. */
 export function ownUser(app: App, user: UserRow) {
-  const { bot_type, bot_owner_id, ...me } = toApiUser(user, { externalUrl: app.config.externalUrl, profileData: profileDataOfUser(app.db, user) });
+  // Clients call this constantly (it is also their keep-alive check): read profile data through the cache.
+  const profileData = app.reads.get(`profile:${user.id}`, () => profileDataOfUser(app.db, user));
+  const { bot_type, bot_owner_id, ...me } = toApiUser(user, { externalUrl: app.config.externalUrl, profileData });
   return { ...me, max_message_id: -1 };
 }
 

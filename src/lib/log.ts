@@ -11,7 +11,20 @@ export interface Logger {
   enabled(level: Level): boolean;
 }
 
-export function createLogger(level: Level, write: (line: string) => void = (l) => process.stderr.write(l + "\n")): Logger {
+/** Standard error, one write per event-loop turn: under load one system call carries many request lines. */
+let pending = "";
+function flush() {
+  const text = pending;
+  pending = "";
+  if (text) process.stderr.write(text);
+}
+process.on("exit", flush);
+const toStderr = (line: string) => {
+  if (!pending) setImmediate(flush);
+  pending += line + "\n";
+};
+
+export function createLogger(level: Level, write: (line: string) => void = toStderr): Logger {
   const min = ORDER[level];
   const emit = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
