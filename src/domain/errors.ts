@@ -96,3 +96,30 @@ export const anchorNotAtEnd = () => new ApiError("BAD_REQUEST", "The anchor can 
 export const invalidAnchor = () => new ApiError("BAD_REQUEST", "Invalid anchor", 400);
 export const incompatibleParameters = (names: string[]) =>
   new ApiError("BAD_REQUEST", `Unsupported parameter combination: ${names.join(", ")}`, 400, { parameters: names.join(", ") });
+export const nothingToChange = () => new ApiError("BAD_REQUEST", "Nothing to change", 400);
+export const editingDisabled = () => new ApiError("BAD_REQUEST", "Your organization has turned off message editing", 400);
+export const cannotEditMessage = () => new ApiError("BAD_REQUEST", "You don't have permission to edit this message", 400);
+export const editTimeLimitPassed = () => new ApiError("BAD_REQUEST", "The time limit for editing this message has passed", 400);
+export const topicEditTimeLimitPassed = () => new ApiError("BAD_REQUEST", "The time limit for editing this message's topic has passed", 400);
+export const channelEditTimeLimitPassed = () => new ApiError("BAD_REQUEST", "The time limit for editing this message's channel has passed", 400);
+export const contentChanged = () =>
+  new ApiError("EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.", 400);
+export const contentWhileMoving = () => new ApiError("BAD_REQUEST", "Cannot change message content while changing channel", 400);
+export const dmTopic = () => new ApiError("BAD_REQUEST", "Direct messages cannot have topics.", 400);
+export const dmMove = () => new ApiError("BAD_REQUEST", "Direct messages cannot be moved to channels.", 400);
+export const cannotMoveMessage = () => new ApiError("BAD_REQUEST", "You don't have permission to move this message", 400);
+export const moveTimeLimitExceeded = (first: number, total: number, allowed: number) =>
+  new ApiError("MOVE_MESSAGES_TIME_LIMIT_EXCEEDED", `You only have permission to move the ${allowed}/${total} most recent messages in this topic.`, 400, {
+    first_message_id_allowed_to_move: first,
+    total_messages_in_topic: total,
+    total_messages_allowed_to_move: allowed,
+  });
+export const editHistoryDisabled = () => new ApiError("BAD_REQUEST", "Message edit history is disabled in this organization", 400);
+export const cannotDeleteMessage = () => new ApiError("BAD_REQUEST", "You don't have permission to delete this message", 400);
+export const deleteTimeLimitPassed = () => new ApiError("BAD_REQUEST", "The time limit for deleting this message has passed", 400);
+export const emojiNotFound = (name: string) => new ApiError("BAD_REQUEST", `Emoji '${name}' does not exist`, 400);
+export const invalidEmojiCode = () => new ApiError("BAD_REQUEST", "Invalid emoji code", 400);
+export const reactionExists = () => new ApiError("REACTION_ALREADY_EXISTS", "Reaction already exists.", 400);
+export const reactionMissing = () => new ApiError("REACTION_DOES_NOT_EXIST", "Reaction doesn't exist.", 400);
+export const emojiArgumentNeeded = () => new ApiError("BAD_REQUEST", "At least one of the following arguments must be present: emoji_name, emoji_code", 400);
+export const readReceiptsDisabled = () => new ApiError("BAD_REQUEST", "Read receipts are disabled in this organization.", 400);

@@ -30,6 +30,15 @@ const message: Presenter = (ev, q, messages, flags = []) => {
 /** The empty topic as a client sees it: as is with empty_topic_name, else realm_empty_topic_display_name. */
 const shownTopic = (topic: string, q: QueueOptions) => (topic === "" && !q.capabilities.empty_topic_name ? EMPTY_TOPIC_DISPLAY_NAME : topic);
 
+/** update_message is emitted once with flags_by_user: each client gets its user's flags, and topics as it shows them. */
+const updateMessage: Presenter = (ev, q) => {
+  const { flags_by_user, ...rest } = ev as any;
+  const out: Record<string, unknown> = { ...rest, flags: (q.userId !== null && flags_by_user?.[q.userId]) || [] };
+  if (typeof out.subject === "string") out.subject = shownTopic(out.subject, q);
+  if (typeof out.orig_subject === "string") out.orig_subject = shownTopic(out.orig_subject, q);
+  return out as ServerEvent;
+};
+
 /**
  * Archiving a channel is one `stream` `update` (is_archived true); clients without archived_channels
  * get Zulip's older `delete` event instead.
@@ -41,6 +50,7 @@ const stream: Presenter = (ev, q) => {
 
 /** Without bulk_message_deletion a client gets one event per deleted message. */
 const deleteMessage: Presenter = (ev, q) => {
+  if (typeof ev.topic === "string" && ev.topic === "") ev = { ...ev, topic: shownTopic(ev.topic, q) };
   if (q.capabilities.bulk_message_deletion || !Array.isArray(ev.message_ids)) return ev;
   const { message_ids, ...rest } = ev as any;
   return (message_ids as number[]).map((message_id) => ({ ...rest, message_id }));
@@ -79,6 +89,7 @@ export const PRESENTERS: Record<string, Presenter> = {
   user_group: userGroup,
   realm_linkifiers: realmLinkifiers,
   message,
+  update_message: updateMessage,
   stream,
   delete_message: deleteMessage,
   presence,

@@ -1,6 +1,8 @@
 // Per-user flags on user_messages (domain/message-flags.ts has the bits). Statements are raw SQL written to
 // use the partial indexes: their conditions repeat the index conditions verbatim.
+import { sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
+import { users, type UserRow } from "../db/schema";
 import { FLAG } from "../domain/message-flags";
 
 export interface UnreadRow {
@@ -86,12 +88,14 @@ export const recentConversations = (db: Db, userId: number, limit: number) =>
     )
     .all(userId, limit);
 
-/** Users who have read a message (read receipts), in id order. */
-export const readerIds = (db: Db, messageId: number): number[] =>
-  sqliteOf(db)
-    .query<{ id: number }, [number]>("SELECT user_id AS id FROM user_messages WHERE message_id = ? AND (flags & 1) != 0 ORDER BY user_id")
-    .all(messageId)
-    .map((r) => r.id);
+/** Active users who have read a message (read receipts), in id order. */
+export const readers = (db: Db, messageId: number): UserRow[] =>
+  db
+    .select()
+    .from(users)
+    .where(sql`${users.isActive} = 1 AND ${users.id} IN (SELECT user_id FROM user_messages WHERE message_id = ${messageId} AND (flags & 1) != 0)`)
+    .orderBy(users.id)
+    .all();
 
 /** Users with a row for the message, with their flags (the audience of its updates). */
 export const messageRecipients = (db: Db, messageId: number): { userId: number; flags: number }[] =>

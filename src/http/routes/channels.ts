@@ -9,6 +9,7 @@ import {
   removeDefaultStream,
   updateChannel,
 } from "../../actions/channels";
+import { deleteTopic } from "../../actions/message-edits";
 import { createChannel } from "../../actions/subscriptions";
 import { CHANNEL_PERMISSION_NAMES, TOPICS_POLICIES, type ChannelPermission } from "../../domain/channels";
 import type { GroupSettingValue } from "../../domain/group-settings";
@@ -110,6 +111,10 @@ export default [
   endpoint("GET", "/users/me/{stream_id}/topics", {
     params: { stream_id: p.path.int(), allow_empty_topic_name: p.bool().optional(false) },
     run: ({ app, user, args }) => listTopics(app, user, args.stream_id, args.allow_empty_topic_name),
+  }),
+  endpoint("POST", "/streams/{stream_id}/delete_topic", {
+    params: { stream_id: p.path.int(), topic_name: p.str() },
+    run: ({ app, realm, user, args }) => deleteTopic(app, realm, user, args.stream_id, args.topic_name),
   }),
   endpoint("POST", "/default_streams", {
     params: { stream_id: p.int() },

@@ -1,5 +1,8 @@
 import { getMessage, getMessages, matchesNarrow } from "../../actions/message-fetch";
+import { deleteMessage, editMessage, messageHistory } from "../../actions/message-edits";
 import { sendMessage } from "../../actions/messages";
+import { addReaction, removeReaction } from "../../actions/reactions";
+import { readReceipts } from "../../actions/read-receipts";
 import { renderPreview } from "../../actions/render";
 import { endpoint } from "../endpoint";
 import { p, t } from "../params";
@@ -50,5 +53,38 @@ export default [
   endpoint("POST", "/messages/render", {
     params: { content: p.str() },
     run: ({ app, realm, user, args }) => renderPreview(app, realm, user, args.content),
+  }),
+  endpoint("PATCH", "/messages/{message_id}", {
+    params: {
+      message_id: p.path.int(),
+      topic: p.str().optional(),
+      propagate_mode: p.enum(["change_one", "change_later", "change_all"] as const).optional("change_one" as const),
+      send_notification_to_old_thread: p.bool().optional(false),
+      send_notification_to_new_thread: p.bool().optional(true),
+      content: p.str().optional(),
+      prev_content_sha256: p.str().optional(),
+      stream_id: p.int().optional(),
+    },
+    run: ({ app, realm, user, args }) => editMessage(app, realm, user, args.message_id, args),
+  }),
+  endpoint("DELETE", "/messages/{message_id}", {
+    params: { message_id: p.path.int() },
+    run: ({ app, realm, user, args }) => deleteMessage(app, realm, user, args.message_id),
+  }),
+  endpoint("GET", "/messages/{message_id}/history", {
+    params: { message_id: p.path.int(), allow_empty_topic_name: p.bool().optional(false) },
+    run: ({ app, realm, user, args }) => messageHistory(app, realm, user, args.message_id, args.allow_empty_topic_name),
+  }),
+  endpoint("POST", "/messages/{message_id}/reactions", {
+    params: { message_id: p.path.int(), emoji_name: p.str(), emoji_code: p.str().optional(), reaction_type: p.str().optional() },
+    run: ({ app, realm, user, args }) => addReaction(app, realm, user, args.message_id, args),
+  }),
+  endpoint("DELETE", "/messages/{message_id}/reactions", {
+    params: { message_id: p.path.int(), emoji_name: p.str().optional(), emoji_code: p.str().optional(), reaction_type: p.str().optional() },
+    run: ({ app, realm, user, args }) => removeReaction(app, realm, user, args.message_id, args),
+  }),
+  endpoint("GET", "/messages/{message_id}/read_receipts", {
+    params: { message_id: p.path.int() },
+    run: ({ app, realm, user, args }) => readReceipts(app, realm, user, args.message_id),
   }),
 ];

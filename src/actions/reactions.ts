@@ -1,0 +1,90 @@
+// Emoji reactions: POST/DELETE /messages/{id}/reactions with Unicode, realm and Zulip's extra emoji.
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import { emojiArgumentNeeded, emojiNotFound, invalidEmojiCode, invalidParam, reactionExists, reactionMissing } from "../domain/errors";
+import { FLAG } from "../domain/message-flags";
+import { toUsers } from "../events/types";
+import { emojiByCode, emojiByName } from "../render";
+import { insertHistorical, messageRecipients } from "../store/message-flags";
+import * as store from "../store/reactions";
+import { accessMessage } from "./message-fetch";
+
+/** Zulip's one extra emoji, its own logo. */
+const ZULIP_EXTRA = "zulip";
+const REACTION_TYPES = ["unicode_emoji", "realm_emoji", "zulip_extra_emoji"];
+
+interface Emoji {
+  name: string;
+  code: string;
+  type: string;
+}
+
+/** The emoji a request names: by name alone (the type inferred), or by code and type, checked against each other. */
+function resolveEmoji(name: string | undefined, code: string | undefined, type: string | undefined): Emoji {
+  if (type !== undefined && !REACTION_TYPES.includes(type)) throw invalidParam("Invalid emoji type.");
+  if (code === undefined) {
+    if (name === undefined) throw emojiArgumentNeeded();
+    if (name === ZULIP_EXTRA && (type === undefined || type === "zulip_extra_emoji")) return { name, code: ZULIP_EXTRA, type: "zulip_extra_emoji" };
+    const u = emojiByName(name);
+    if (!u || (type !== undefined && type !== "unicode_emoji")) throw emojiNotFound(name);
+    return { name, code: u.emoji_code, type: "unicode_emoji" };
+  }
+  const t = type ?? (code === ZULIP_EXTRA ? "zulip_extra_emoji" : "unicode_emoji");
+  if (t === "zulip_extra_emoji") {
+    if (code !== ZULIP_EXTRA) throw invalidEmojiCode();
+    if (name !== undefined && name !== ZULIP_EXTRA) throw invalidParam("Invalid emoji name.");
+    return { name: ZULIP_EXTRA, code, type: t };
+  }
+  if (t === "realm_emoji") throw invalidParam("Invalid custom emoji.");
+  const u = emojiByCode(code);
+  if (!u) throw invalidEmojiCode();
+  if (name !== undefined && emojiByName(name)?.emoji_code !== u.emoji_code) throw invalidParam("Invalid emoji name.");
+  return { name: name ?? u.emoji_name, code: u.emoji_code, type: t };
+}
+
+function emitReaction(app: App, tx: Parameters<Parameters<App["tx"]>[0]>[0], realm: RealmRow, user: UserRow, messageId: number, e: Emoji, op: "add" | "remove", isPublic: boolean) {
+  const audience = messageRecipients(tx.db, messageId).map((r) => r.userId);
+  tx.emit(
+    {
+      type: "reaction",
+      op,
+      message_id: messageId,
+      emoji_name: e.name,
+      emoji_code: e.code,
+      reaction_type: e.type,
+      user_id: user.id,
+      user: { user_id: user.id, email: user.email, full_name: user.fullName, is_mirror_dummy: false },
+    },
+    toUsers(audience, isPublic ? { publicStreamOf: realm.id } : {}),
+  );
+}
+
+/** POST /messages/{message_id}/reactions. */
+export function addReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: { emoji_name: string; emoji_code?: string; reaction_type?: string }) {
+  const access = accessMessage(app, realm, user, id);
+  const e = resolveEmoji(a.emoji_name, a.emoji_code, a.reaction_type);
+  if (store.findReaction(app.db, id, user.id, e.type, e.code)) throw reactionExists();
+  app.tx((tx) => {
+    // Reacting to a message read from a channel's history gives the reader a row of their own.
+    if (access.flags === undefined) insertHistorical(tx.db, user.id, [id], FLAG.read);
+    store.insertReaction(tx.db, { messageId: id, userId: user.id, emojiName: e.name, emojiCode: e.code, reactionType: e.type });
+    emitReaction(app, tx, realm, user, id, e, "add", !!access.channel && !access.channel.inviteOnly);
+  });
+  return {};
+}
+
+/** DELETE /messages/{message_id}/reactions. */
+export function removeReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: { emoji_name?: string; emoji_code?: string; reaction_type?: string }) {
+  const access = accessMessage(app, realm, user, id);
+  if (a.emoji_name === undefined && a.emoji_code === undefined) throw emojiArgumentNeeded();
+  const row =
+    a.emoji_code !== undefined
+      ? store.findReaction(app.db, id, user.id, a.reaction_type ?? (a.emoji_code === ZULIP_EXTRA ? "zulip_extra_emoji" : "unicode_emoji"), a.emoji_code)
+      : store.findReactionByName(app.db, id, user.id, a.emoji_name!);
+  if (!row) throw reactionMissing();
+  app.tx((tx) => {
+    store.deleteReaction(tx.db, row.id);
+    emitReaction(app, tx, realm, user, id, { name: row.emojiName, code: row.emojiCode, type: row.reactionType }, "remove", !!access.channel && !access.channel.inviteOnly);
+  });
+  return {};
+}
