@@ -8,6 +8,7 @@ import m5 from "./0005_foamy_thunderball.sql" with { type: "text" };
 import m6 from "./0006_curious_young_avengers.sql" with { type: "text" };
 import m7 from "./0007_unique_komodo.sql" with { type: "text" };
 import m8 from "./0008_careful_lucky_pierre.sql" with { type: "text" };
+import m9 from "./0009_brief_ulik.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -19,4 +20,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0006_curious_young_avengers", sql: m6 },
   { tag: "0007_unique_komodo", sql: m7 },
   { tag: "0008_careful_lucky_pierre", sql: m8 },
+  { tag: "0009_brief_ulik", sql: m9 },
 ];

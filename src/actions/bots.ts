@@ -1,8 +1,18 @@
+import type { App } from "../app";
+import type { Db } from "../db/client";
+import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import type { UserRow } from "../db/schema";
-import { toApiBot } from "../domain/bots";
-import { toUsers, type Audience } from "../events/types";
-import { listAdminIds } from "../store/users";
+import { BOT_TYPE, toApiBot, type BotService } from "../domain/bots";
+import { insufficientPermission, invalidEmail, invalidParam } from "../domain/errors";
+import { realmUrl } from "../domain/realms";
+import { isAdmin, isGuest } from "../domain/roles";
+import { avatarUrl, checkFullName, isValidEmail } from "../domain/users";
+import { toRealm, toUsers, type Audience } from "../events/types";
+import { randomToken } from "../lib/random";
+import { findBotService, listBotServices, saveBotService } from "../store/bots";
+import { hasRealmPermission } from "../store/permissions";
+import { findUserByEmail, findUserById, listAdminIds, listUsers, updateUser } from "../store/users";
+import { deactivateUser, insertUserTx } from "./users";
 
 /** realm_bot events reach the bot's owner and the realm's administrators. */
 export function botAudience(tx: Tx, bot: UserRow): Audience {
@@ -12,8 +22,164 @@ export function botAudience(tx: Tx, bot: UserRow): Audience {
 }
 
 /** `add` carries the whole bot; `remove` (deactivation) only who it was. */
-export function botEvent(op: "add" | "remove", bot: UserRow, externalUrl = "") {
+export function botEvent(op: "add" | "remove", bot: UserRow, externalUrl = "", db?: Db) {
   return op === "add"
-    ? { type: "realm_bot", op, bot: toApiBot(bot, externalUrl) }
+    ? { type: "realm_bot", op, bot: toApiBot(bot, externalUrl, servicesOf(db, bot)) }
     : { type: "realm_bot", op, bot: { user_id: bot.id, full_name: bot.fullName } };
+}
+
+const servicesOf = (db: Db | undefined, bot: UserRow): BotService[] => {
+  const s = db && bot.botType === BOT_TYPE.outgoingWebhook ? findBotService(db, bot.id) : undefined;
+  return s ? [s] : [];
+};
+
+/** The bots whose keys a user may see: their own, or every bot for administrators (register's realm_bots). */
+export function visibleBots(db: Db, user: UserRow, externalUrl: string) {
+  const bots = listUsers(db, user.realmId).filter((u) => u.isBot && (isAdmin(user.role) || u.botOwnerId === user.id));
+  const services = listBotServices(db, bots.map((b) => b.id));
+  return bots.map((b) => toApiBot(b, externalUrl, services.has(b.id) ? [services.get(b.id)!] : []));
+}
+
+/** A bot the actor may administer: its owner or an administrator (Zulip's access_bot_by_id). */
+function botForAdmin(app: App, actor: UserRow, id: number): UserRow {
+  const bot = findUserById(app.db, id);
+  if (!bot || bot.realmId !== actor.realmId || !bot.isBot) throw invalidParam("No such bot");
+  if (!isAdmin(actor.role) && bot.botOwnerId !== actor.id) throw insufficientPermission();
+  return bot;
+}
+
+export interface NewBot {
+  full_name: string;
+  short_name: string;
+  bot_type: number;
+  payload_url?: string;
+  interface_type: number;
+}
+
+/**
+ * POST /bots: generic and outgoing webhook bots need can_create_bots_group; incoming webhook bots
+ * either that or can_create_write_only_bots_group. The bot's email is <short_name>-bot@<bot domain>.
+ */
+export function createBot(app: App, realm: RealmRow, owner: UserRow, a: NewBot) {
+  if (isGuest(owner.role)) throw invalidParam("Not allowed for guest users");
+  if (![BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook].includes(a.bot_type as never)) throw invalidParam("Invalid bot type");
+  const may =
+    hasRealmPermission(app.db, realm, owner, "can_create_bots_group") ||
+    (a.bot_type === BOT_TYPE.incomingWebhook && hasRealmPermission(app.db, realm, owner, "can_create_write_only_bots_group"));
+  if (!may) throw insufficientPermission();
+  const name = checkFullName(a.full_name);
+  if (!name.ok) throw invalidParam(name.msg);
+  const short = a.short_name.trim();
+  const domain = new URL(realmUrl(app.config.externalUrl, realm.stringId)).hostname;
+  const email = `${short}-bot@${domain}`;
+  if (!short || !isValidEmail(email)) throw invalidEmail();
+  if (findUserByEmail(app.db, realm.id, email)) throw invalidParam("Username already in use");
+  let service: BotService | undefined;
+  if (a.bot_type === BOT_TYPE.outgoingWebhook) {
+    if (!a.payload_url || !/^https?:\/\/\S+$/i.test(a.payload_url)) throw invalidParam("payload_url is not a URL");
+    if (![1, 2].includes(a.interface_type)) throw invalidParam("Invalid interface type");
+    service = { base_url: a.payload_url, token: randomToken(32), interface: a.interface_type };
+  }
+  return app.tx((tx) => {
+    const bot = insertUserTx(app, tx, realm, { email, fullName: name.name, isBot: true, botType: a.bot_type, botOwnerId: owner.id }, null);
+    if (service) saveBotService(tx.db, bot.id, service);
+    tx.emit(botEvent("add", bot, app.config.externalUrl, tx.db), botAudience(tx, bot));
+    return {
+      user_id: bot.id,
+      api_key: bot.apiKey,
+      avatar_url: avatarUrl(bot, app.config.externalUrl),
+      default_sending_stream: null,
+      default_events_register_stream: null,
+      default_all_public_streams: false,
+    };
+  });
+}
+
+/** GET /bots: the caller's own active bots. */
+export function listOwnBots(app: App, user: UserRow) {
+  const bots = listUsers(app.db, user.realmId).filter((u) => u.isBot && u.isActive && u.botOwnerId === user.id);
+  return {
+    bots: bots.map((b) => ({
+      username: b.email,
+      full_name: b.fullName,
+      api_key: b.apiKey,
+      avatar_url: avatarUrl(b, app.config.externalUrl),
+      default_sending_stream: null,
+      default_events_register_stream: null,
+      default_all_public_streams: false,
+    })),
+  };
+}
+
+export interface BotPatch {
+  full_name?: string;
+  bot_owner_id?: number;
+  service_payload_url?: string;
+  service_interface?: number;
+}
+
+/** PATCH /bots/{bot_id}: name, owner and outgoing webhook service, by the owner or an administrator. */
+export function updateBot(app: App, realm: RealmRow, actor: UserRow, id: number, a: BotPatch) {
+  const bot = botForAdmin(app, actor, id);
+  const patch: Partial<UserRow> = {};
+  if (a.full_name !== undefined && a.full_name.trim() !== bot.fullName) {
+    const name = checkFullName(a.full_name);
+    if (!name.ok) throw invalidParam(name.msg);
+    patch.fullName = name.name;
+  }
+  if (a.bot_owner_id !== undefined && a.bot_owner_id !== bot.botOwnerId) {
+    const owner = findUserById(app.db, a.bot_owner_id);
+    if (!owner || owner.realmId !== realm.id) throw invalidParam("Failed to change owner, no such user");
+    if (!owner.isActive) throw invalidParam("Failed to change owner, user is deactivated");
+    if (owner.isBot) throw invalidParam("Failed to change owner, bots can't own other bots");
+    patch.botOwnerId = owner.id;
+  }
+  let service: BotService | undefined;
+  if (bot.botType === BOT_TYPE.outgoingWebhook && (a.service_payload_url !== undefined || a.service_interface !== undefined)) {
+    const current = findBotService(app.db, bot.id)!;
+    if (a.service_payload_url !== undefined && !/^https?:\/\/\S+$/i.test(a.service_payload_url)) throw invalidParam("service_payload_url is not a URL");
+    if (a.service_interface !== undefined && ![1, 2].includes(a.service_interface)) throw invalidParam("Invalid interface type");
+    service = { ...current, base_url: a.service_payload_url ?? current.base_url, interface: a.service_interface ?? current.interface };
+  }
+  if (!Object.keys(patch).length && !service) return {};
+  app.tx((tx) => {
+    const row = Object.keys(patch).length ? updateUser(tx.db, bot.id, patch) : bot;
+    if (patch.botOwnerId !== undefined) {
+      const admins = new Set(listAdminIds(tx.db, realm.id));
+      // The previous owner stops seeing the bot's key; the new one starts.
+      if (bot.botOwnerId !== null && !admins.has(bot.botOwnerId)) tx.emit({ type: "realm_bot", op: "delete", bot: { user_id: bot.id } }, toUsers([bot.botOwnerId]));
+      if (!admins.has(row.botOwnerId!)) tx.emit(botEvent("add", row, app.config.externalUrl, tx.db), toUsers([row.botOwnerId!]));
+      tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, owner_id: row.botOwnerId } }, toUsers([...admins]));
+      tx.emit({ type: "realm_user", op: "update", person: { user_id: bot.id, bot_owner_id: row.botOwnerId } }, toRealm(realm.id));
+    }
+    if (patch.fullName !== undefined) {
+      tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, full_name: row.fullName } }, botAudience(tx, row));
+      tx.emit({ type: "realm_user", op: "update", person: { user_id: bot.id, full_name: row.fullName } }, toRealm(realm.id));
+    }
+    if (service) {
+      saveBotService(tx.db, bot.id, service);
+      tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, services: [service] } }, botAudience(tx, row));
+    }
+  });
+  return {};
+}
+
+/** DELETE /bots/{bot_id}: deactivates the bot. */
+export function deactivateBot(app: App, actor: UserRow, id: number) {
+  const bot = botForAdmin(app, actor, id);
+  if (!bot.isActive) throw invalidParam("User is deactivated");
+  deactivateUser(app, bot);
+  return {};
+}
+
+/** POST /bots/{bot_id}/api_key/regenerate: the old key stops working and the bot's queues are dropped. */
+export function regenerateBotApiKey(app: App, actor: UserRow, id: number) {
+  const bot = botForAdmin(app, actor, id);
+  const apiKey = randomToken(32);
+  app.tx((tx) => {
+    const row = updateUser(tx.db, bot.id, { apiKey });
+    tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, api_key: apiKey } }, botAudience(tx, row));
+  });
+  app.queues.dropUser(bot.id);
+  return { api_key: apiKey };
 }

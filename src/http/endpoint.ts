@@ -10,6 +10,8 @@ export interface Ctx<P extends ParamTable, U> {
   realm: RealmRow;
   user: U;
   args: Args<P>;
+  /** Files of a multipart body (e.g. an avatar upload), whatever their field names. */
+  files: File[];
   req: Request;
   ip: string;
 }

@@ -188,6 +188,7 @@ export function readParams<P extends ParamTable>(
     used.add(found);
     args[name] = param.parse(input.get(found), found);
   }
-  const ignored = [...input.keys()].filter((k) => !used.has(k)).sort();
+  // Uploaded files are not parameters (Zulip reports only form fields as ignored).
+  const ignored = [...input.keys()].filter((k) => !used.has(k) && !(input.get(k) instanceof File)).sort();
   return { args: args as Args<P>, ignored };
 }

@@ -83,7 +83,8 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       userId = user?.id ?? null;
       const input = await readInput(request, url, app.config.limits.maxRequestBytes);
       const { args, ignored } = readParams(ep.params, input, chosen.path);
-      const out = await ep.run({ app, realm, user, args, req: request, ip });
+      const files = [...input.values()].filter((v): v is File => v instanceof File);
+      const out = await ep.run({ app, realm, user, args, files, req: request, ip });
       await app.writer.settled(); // answer only once the change is committed
       res = out instanceof Response ? out : success((out as object) ?? {}, ignored);
     } catch (e) {

@@ -28,6 +28,12 @@ const ZULIP_UNDOCUMENTED: Record<string, string> = {
   "DELETE /realm/domains/{domain}": "allowed email domains (issue 4), beside the contract's PATCH",
   "GET /users/me/status": "one's own status (issue 4: GET/POST /users/me/status)",
   "POST /users/{user_id}/status": "administrators set another user's status (issue 4)",
+  "GET /bots": "one's own bots (issue 4)",
+  "POST /bots": "bot creation: generic, incoming and outgoing webhook (issue 4)",
+  "PATCH /bots/{bot_id}": "bot name, owner and service (issue 4)",
+  "DELETE /bots/{bot_id}": "bot deactivation (issue 4)",
+  "POST /users/me/avatar": "avatar upload (issue 4), beside the contract's DELETE",
+  "POST /register_client_device": "the device registration the contract's POST /remove_client_device undoes (level 468)",
 };
 
 /** Parameters the contract names in prose rather than in a parameter table, keyed like NOT_DECLARED. */

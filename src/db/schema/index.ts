@@ -11,6 +11,8 @@ export * from "./profile-fields";
 export * from "./saved-snippets";
 export * from "./navigation-views";
 export * from "./invites";
+export * from "./bots";
+export * from "./devices";
 export * from "./presence";
 export * from "./linkifiers";
 export * from "./channels";

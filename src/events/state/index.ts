@@ -13,6 +13,7 @@ import { profileFieldsState } from "./profile-fields";
 import { draftsState } from "./drafts";
 import { savedSnippetsState } from "./saved-snippets";
 import { navigationViewsState } from "./navigation-views";
+import { botsState } from "./bots";
 import { presenceState } from "./presence";
 import { linkifiersState } from "./linkifiers";
 import { subscriptionState } from "./subscription";
@@ -43,7 +44,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   realm_filters: empty({ realm_filters: [] }),
   realm_playgrounds: empty({ realm_playgrounds: [] }),
   realm_user_groups: userGroupsState,
-  realm_bot: empty({ realm_bots: [] }),
+  realm_bot: botsState,
   realm_embedded_bots: empty({ realm_embedded_bots: [] }),
   realm_incoming_webhook_bots: empty({ realm_incoming_webhook_bots: [] }),
   recent_private_conversations: recentPrivateConversationsState,

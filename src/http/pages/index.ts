@@ -1,6 +1,7 @@
 // Pages outside the API (/api/v1): a few server-rendered HTML pages and files people open in a
 // browser. Each answers a Request with a Response; the server routes them beside the API.
 import type { App } from "../../app";
+import avatars from "./avatars";
 import invites from "./invites";
 
 export interface Page {
@@ -10,4 +11,4 @@ export interface Page {
   handle(app: App, request: Request, params: Record<string, string>): Promise<Response> | Response;
 }
 
-export const pages: Page[] = [...invites];
+export const pages: Page[] = [...invites, ...avatars];

@@ -20,6 +20,9 @@ import drafts from "./drafts";
 import savedSnippets from "./saved-snippets";
 import navigationViews from "./navigation-views";
 import invites from "./invites";
+import bots from "./bots";
+import devices from "./devices";
+import avatars from "./avatars";
 import channels from "./channels";
 import subscriptions from "./subscriptions";
 import messages from "./messages";
@@ -42,6 +45,9 @@ export const routes: Endpoint[] = [
   ...savedSnippets,
   ...navigationViews,
   ...invites,
+  ...bots,
+  ...devices,
+  ...avatars,
   ...events,
   ...presence,
   ...typing,

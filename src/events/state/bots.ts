@@ -1,0 +1,5 @@
+import { visibleBots } from "../../actions/bots";
+import type { StateBuilder } from "./types";
+
+/** `realm_bot`: the bots the caller administers (their own; every bot for administrators), with keys. */
+export const botsState: StateBuilder = ({ app, user }) => ({ realm_bots: user ? visibleBots(app.db, user, app.config.externalUrl) : [] });

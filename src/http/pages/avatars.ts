@@ -1,0 +1,14 @@
+// Uploaded avatars, at the URLs avatarUrl() gives (/user_avatars/<realm id>/<user id>.png?version=N).
+// Like Zulip's, they are served without authentication: the URL is what clients put in <img>.
+import { readAvatar } from "../../actions/avatars";
+import type { Page } from "./index";
+
+const serve: Page["handle"] = (app, _request, { realm, file }) => {
+  const m = /^(\d+)\.png$/.exec(file ?? "");
+  const found = m && /^\d+$/.test(realm ?? "") ? readAvatar(app, Number(realm), Number(m[1])) : null;
+  if (!found) return new Response("Not Found", { status: 404 });
+  // The version in the query string changes with every new picture, so a long cache is safe.
+  return new Response(found.bytes, { headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" } });
+};
+
+export default [{ method: "GET", path: "/user_avatars/:realm/:file", handle: serve }] satisfies Page[];
