@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { bootstrapFirstRealm } from "../../src/actions/realms";
-import { createApp } from "../../src/app";
+import { createApp, type App } from "../../src/app";
 import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { acquirePidFile } from "../pidfile";
@@ -16,10 +16,13 @@ export function register(program: Command) {
         const log = createLogger(config.logLevel);
         const app = createApp(config, { batching: true, log });
         const release = acquirePidFile(config.dataDir);
-        const first = await bootstrapFirstRealm(app);
+        const first = bootstrapFirstRealm(app);
         const http = listen(app, config.listen.host, config.listen.port);
         app.queues.startGc();
-        if (first) printFirstRun(config.externalUrl, first);
+        if (first) {
+          await first.passwordSet;
+          printFirstRun(config.externalUrl, first);
+        }
         log.info("listening", { url: http.url, data_dir: config.dataDir });
         let stopping = false;
         const stop = async () => {
@@ -33,8 +36,17 @@ export function register(program: Command) {
         };
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
+        // `kill -USR2 <pid>`: one log line with memory after a full collection, for operators and benchmarks.
+        process.on("SIGUSR2", () => log.warn("memory", memoryReport(app)));
       }),
     );
+}
+
+function memoryReport(app: App) {
+  Bun.gc(true);
+  const mb = (n: number) => Math.round((n / 2 ** 20) * 100) / 100;
+  const m = process.memoryUsage();
+  return { rss_mb: mb(m.rss), heap_used_mb: mb(m.heapUsed), ...app.queues.stats() };
 }
 
 /** Shown once, on the start that created the first organization. */

@@ -27,6 +27,17 @@ export class QueueRegistry {
     return this.byId.size;
   }
 
+  /** How many queues, waiting polls and undelivered events there are. */
+  stats() {
+    let waiting = 0;
+    let events = 0;
+    for (const q of this.byId.values()) {
+      if (q.waiter) waiting++;
+      events += q.events.length;
+    }
+    return { queues: this.byId.size, waiting_polls: waiting, queued_events: events };
+  }
+
   /** Starts collecting idle queues (the server does; the CLI does not). */
   startGc() {
     this.gcTimer ??= setInterval(() => this.collect(Date.now()), this.cfg.gcIntervalSeconds * 1000);

@@ -163,3 +163,46 @@ describe("channel typing", () => {
     expect((await ok(quiet.get("/events", { queue_id: q.queue_id, dont_block: true }))).events).toEqual([]);
   });
 });
+
+describe("message events", () => {
+  test("register's narrow filters message events; all_public_streams adds public channels one is not in", async () => {
+    const ann = await s.newUser();
+    const bob = await s.newUser();
+    await ok(s.owner.post("/channels/create", { name: "narrow-a", subscribers: [ann.userId, bob.userId] }));
+    await ok(s.owner.post("/channels/create", { name: "narrow-b", subscribers: [ann.userId] }));
+    const dmOnly = await ok(ann.post("/register", { event_types: ["message"], narrow: [["is", "dm"]] }));
+    const channelA = await ok(ann.post("/register", { event_types: ["message"], narrow: [["channel", "narrow-a"]] }));
+    const notA = await ok(ann.post("/register", { event_types: ["message"], narrow: [["-channel", "narrow-a"]] }));
+    const bobAll = await ok(bob.post("/register", { event_types: ["message"], all_public_streams: true }));
+    const bobPlain = await ok(bob.post("/register", { event_types: ["message"] }));
+
+    const inA = (await ok(s.owner.post("/messages", { type: "stream", to: "narrow-a", topic: "t", content: "in a" }))).id;
+    const inB = (await ok(s.owner.post("/messages", { type: "stream", to: "narrow-b", topic: "t", content: "in b" }))).id;
+    const dm = (await ok(bob.post("/messages", { type: "direct", to: [ann.userId], content: "psst" }))).id;
+
+    const ids = async (c: any, q: any) => (await ok(c.get("/events", { queue_id: q.queue_id, dont_block: true }))).events.map((e: any) => e.message.id);
+    expect(await ids(ann, dmOnly)).toEqual([dm]);
+    expect(await ids(ann, channelA)).toEqual([inA]);
+    expect(await ids(ann, notA)).toEqual([inB, dm]);
+    expect(await ids(bob, bobAll)).toEqual([inA, inB, dm]);
+    expect(await ids(bob, bobPlain)).toEqual([inA, dm]);
+  });
+
+  test("each queue sees the message as its client asked: flags per user, HTML or Markdown", async () => {
+    const ann = await s.newUser({ name: "Ann Flags" });
+    const html = await ok(ann.post("/register", { event_types: ["message"], apply_markdown: true }));
+    const raw = await ok(ann.post("/register", { event_types: ["message"], apply_markdown: false }));
+    const sender = await ok(s.owner.post("/register", { event_types: ["message"] }));
+    await ok(s.owner.post("/messages", { type: "direct", to: [ann.userId], content: "**hi** @**Ann Flags**" }));
+    const [h] = (await ok(ann.get("/events", { queue_id: html.queue_id, dont_block: true }))).events;
+    const [r] = (await ok(ann.get("/events", { queue_id: raw.queue_id, dont_block: true }))).events;
+    const [o] = (await ok(s.owner.get("/events", { queue_id: sender.queue_id, dont_block: true }))).events;
+    expect(h.message.content).toContain("<strong>hi</strong>");
+    expect(h.message.content_type).toBe("text/html");
+    expect(r.message.content).toBe("**hi** @**Ann Flags**");
+    expect(r.message.content_type).toBe("text/x-markdown");
+    expect(h.flags).toEqual(["mentioned"]);
+    expect(o.flags).toContain("read");
+    expect(o.flags).not.toContain("mentioned");
+  });
+});
