@@ -1,6 +1,6 @@
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
-import { mustBeAdmin, mustBeOwner } from "../domain/errors";
+import { invalidChannelId, mustBeAdmin, mustBeOwner } from "../domain/errors";
 import {
   canonicalGroupSetting,
   checkGroupSetting,
@@ -12,6 +12,7 @@ import {
 import { fromWire, realmSetting, REALM_SETTINGS, withSetting, type RealmSettingDef, type RealmSettingName } from "../domain/realm-settings";
 import { isAdmin, isOwner } from "../domain/roles";
 import { toRealm } from "../events/types";
+import { findChannel } from "../store/channels";
 import { realmGroupSetting } from "../store/realm-settings";
 import { updateRealm } from "../store/realms";
 import { listInactiveUserIds } from "../store/users";
@@ -40,6 +41,7 @@ export function updateRealmSettings(app: App, realm: RealmRow, user: UserRow, ar
       if (!sameGroupSetting(next, current)) changed.set(name, next);
     } else {
       const value = fromWire(def.kind, raw);
+      if (CHANNEL_SETTINGS.includes(name) && value !== -1) checkChannel(app, realm, value as number);
       if (JSON.stringify(value) !== JSON.stringify(realmSetting(realm, name as never))) changed.set(name, value);
     }
   }
@@ -62,6 +64,19 @@ export function updateRealmSettings(app: App, realm: RealmRow, user: UserRow, ar
     if (Object.keys(dict).length) tx.emit({ type: "realm", op: "update_dict", property: "default", data: dict }, toRealm(realm.id));
   });
   return Object.fromEntries([...changed].map(([n, v]) => [n, wire(n, v)]));
+}
+
+/** Settings naming a channel by id (-1: none). */
+const CHANNEL_SETTINGS: RealmSettingName[] = [
+  "moderation_request_channel_id",
+  "new_stream_announcements_stream_id",
+  "signup_announcements_stream_id",
+  "zulip_update_announcements_stream_id",
+];
+
+function checkChannel(app: App, realm: RealmRow, id: number) {
+  const c = findChannel(app.db, id);
+  if (!c || c.realmId !== realm.id || c.isArchived) throw invalidChannelId();
 }
 
 /** The stored default: group settings store their default system group's id as absence too. */

@@ -157,11 +157,31 @@ export function createUserGroup(app: App, realm: RealmRow, user: UserRow, a: New
   });
 }
 
+/**
+ * Every group of a realm as clients see it, from three realm-wide queries (GET /user_groups and
+ * register's realm_user_groups). Deactivated groups only when asked for.
+ */
+export function realmGroupObjects(db: Db, realmId: number, includeDeactivated: boolean) {
+  const groups = store.listUserGroups(db, realmId, includeDeactivated);
+  const members = new Map<number, number[]>(groups.map((g) => [g.id, []]));
+  const subgroups = new Map<number, number[]>(groups.map((g) => [g.id, []]));
+  for (const { g, u } of store.listRealmMemberships(db, realmId)) members.get(g)?.push(u);
+  for (const { g, s } of store.listRealmSubgroupLinks(db, realmId)) subgroups.get(g)?.push(s);
+  const inactive = listInactiveUserIds(db, realmId);
+  return groups.map((g) =>
+    toApiUserGroup(g, {
+      members: members.get(g.id)!,
+      subgroups: subgroups.get(g.id)!,
+      settings: Object.fromEntries(USER_GROUP_PERMISSION_NAMES.map((n) => [n, userGroupSetting(db, g, n)])) as Record<UserGroupPermission, GroupSettingValue>,
+      inactive,
+    }),
+  );
+}
+
 /** GET /user_groups. */
 export function listUserGroupsFor(app: App, realm: RealmRow, user: UserRow, includeDeactivated: boolean) {
   checkMember(user);
-  const inactive = listInactiveUserIds(app.db, realm.id);
-  return { user_groups: store.listUserGroups(app.db, realm.id, includeDeactivated).map((g) => userGroupObject(app.db, g, inactive)) };
+  return { user_groups: realmGroupObjects(app.db, realm.id, includeDeactivated) };
 }
 
 export interface UserGroupPatch {

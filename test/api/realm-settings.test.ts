@@ -98,6 +98,17 @@ describe("PATCH /realm", () => {
   });
 });
 
+describe("settings naming a channel", () => {
+  test("an existing channel of the realm, or -1 for none", async () => {
+    const { id } = await ok(s.owner.post("/channels/create", { name: "announcements", subscribers: [s.owner.userId] }));
+    await expectError(admin.patch("/realm", { new_stream_announcements_stream_id: 999999 }), 400, "BAD_REQUEST", "Invalid channel ID");
+    await ok(admin.patch("/realm", { new_stream_announcements_stream_id: id }));
+    expect((await realmState(member)).realm_new_stream_announcements_stream_id).toBe(id);
+    await ok(admin.patch("/realm", { new_stream_announcements_stream_id: -1 }));
+    expect((await realmState(member)).realm_new_stream_announcements_stream_id).toBe(-1);
+  });
+});
+
 describe("realm domains", () => {
   test("owners add, change and remove; administrators may not change; events and errors", async () => {
     const q = await ok(member.post("/register", { event_types: ["realm_domains"], fetch_event_types: ["realm_domains"] }));
