@@ -26,6 +26,8 @@ const LANGUAGE_RE = /^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$/;
 function checkSettingValues(values: [UserSettingName, unknown][]) {
   for (const [name, v] of values) {
     if (name === "default_language" && !LANGUAGE_RE.test(String(v))) throw invalidParam("Invalid default_language");
+    if (name === "email_notifications_batching_period_seconds" && ((v as number) <= 0 || (v as number) > 7 * 24 * 3600))
+      throw invalidParam(`Invalid email batching period: ${v} seconds`);
     if (name === "timezone" && v !== "") {
       try {
         new Intl.DateTimeFormat("en", { timeZone: String(v) });

@@ -1,5 +1,5 @@
 import type { App } from "../app";
-import type { RealmRow, UserRow } from "../db/schema";
+import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { ApiError, emailInUse, insufficientPermission, invalidParam, mustBeAdmin, mustBeOwner, noSuchUser } from "../domain/errors";
 import { emailInDomains } from "../domain/realm-domains";
@@ -12,6 +12,8 @@ import { initialUserSettings } from "./user-settings";
 import * as store from "../store/users";
 import { addGroupMembers, listGroupIdsOfUser, listSystemGroups, removeGroupMembers } from "../store/user-groups";
 import { listRealmDomains } from "../store/realm-domains";
+import { findChannel, listDefaultChannelIds } from "../store/channels";
+import { subscribeUsersTx } from "./subscriptions";
 import { applyProfileData, planProfileData, profileDataOfUser, realmProfileData } from "./profile-fields";
 import { botAudience, botEvent } from "./bots";
 
@@ -163,7 +165,15 @@ export async function createUserByAdmin(app: App, realm: RealmRow, actor: UserRo
   if (!isValidEmail(a.email)) throw invalidParam(`Invalid email '${a.email}'`);
   checkEmailAllowed(app, realm, a.email);
   if (a.password.length < 6) throw invalidParam("The password is too short.");
-  const row = await createUser(app, realm, { email: a.email, fullName: a.full_name, password: a.password });
+  checkNewUser(app, realm, { email: a.email, fullName: a.full_name });
+  const passwordHash = await hashPassword(a.password);
+  const row = app.tx((tx) => {
+    const user = insertUserTx(app, tx, realm, { email: a.email, fullName: a.full_name }, passwordHash);
+    // As in Zulip, an account made by an administrator starts in the realm's default channels.
+    const defaults = listDefaultChannelIds(tx.db, realm.id).map((id) => findChannel(tx.db, id)).filter((c): c is ChannelRow => !!c && !c.isArchived);
+    if (defaults.length) subscribeUsersTx(app, tx, realm, defaults, [user]);
+    return user;
+  });
   return { user_id: row.id };
 }
 

@@ -72,7 +72,7 @@ export const USER_SETTINGS = {
   enable_followed_topic_email_notifications: bool(true),
   enable_followed_topic_push_notifications: bool(true),
   enable_followed_topic_audible_notifications: bool(true),
-  email_notifications_batching_period_seconds: int(120, 120, 7 * 24 * 3600),
+  email_notifications_batching_period_seconds: { kind: { t: "int" }, default: 120, realmDefault: true } as UserSettingDef,
   enable_offline_email_notifications: bool(true),
   enable_offline_push_notifications: bool(true),
   enable_online_push_notifications: bool(true),

@@ -35,6 +35,7 @@ describe("PATCH /settings", () => {
   test("enumerated values and types are checked", async () => {
     await expectError(member.patch("/settings", { color_scheme: 7 }), 400, "BAD_REQUEST", "Invalid color_scheme");
     await expectError(member.patch("/settings", { emojiset: "comic" }), 400, "BAD_REQUEST", "Invalid emojiset");
+    await expectError(member.patch("/settings", { email_notifications_batching_period_seconds: 0 }), 400, "BAD_REQUEST", "Invalid email batching period: 0 seconds");
     await expectError(member.patch("/settings", { enter_sends: "maybe" }), 400, "BAD_REQUEST", "enter_sends is not valid JSON");
     await expectError(member.patch("/settings", { timezone: "Mars/Olympus" }), 400, "BAD_REQUEST", "Not a recognized time zone");
     await ok(member.patch("/settings", { timezone: "Europe/Paris" }));

@@ -32,7 +32,10 @@ describe("creating and changing users", () => {
   test("POST /users: administrators only, with Zulip's errors", async () => {
     await expectError(member.post("/users", { email: "x@example.com", password: "secret123", full_name: "X" }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
     await expectError(admin.post("/users", { email: "not-an-email", password: "secret123", full_name: "X" }), 400, "BAD_REQUEST", "Invalid email 'not-an-email'");
+    const { id: lobby } = await ok(s.owner.post("/channels/create", { name: "lobby", subscribers: [s.owner.userId], is_default_stream: true }));
     const { user_id } = await ok(admin.post("/users", { email: "newbie@example.com", password: "secret123", full_name: "New Bie" }));
+    const newbie = s.client("newbie@example.com", (await ok(s.anon.post("/fetch_api_key", { username: "newbie@example.com", password: "secret123" }))).api_key, user_id);
+    expect((await ok(newbie.get("/users/me/subscriptions"))).subscriptions.map((x: any) => x.stream_id)).toEqual([lobby]);
     expect((await ok(member.get(`/users/${user_id}`))).user).toMatchObject({ full_name: "New Bie", role: 400, is_active: true });
     await expectError(admin.post("/users", { email: "NEWBIE@example.com", password: "secret123", full_name: "Dup" }), 400, "BAD_REQUEST", "Email 'NEWBIE@example.com' already in use");
     await ok(s.anon.post("/fetch_api_key", { username: "newbie@example.com", password: "secret123" }));
