@@ -3,7 +3,15 @@
 import type { App } from "../app";
 import type { ChannelRow, RealmRow, SubscriptionRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { pickColor, SUBSCRIPTION_PROPERTIES, toApiSubscription, type ChannelPermission, type SubscriptionProperty, type TopicsPolicy } from "../domain/channels";
+import {
+  notificationDefaults,
+  pickColor,
+  SUBSCRIPTION_PROPERTIES,
+  toApiSubscription,
+  type ChannelPermission,
+  type SubscriptionProperty,
+  type TopicsPolicy,
+} from "../domain/channels";
 import {
   cannotSubscribeOthers,
   channelAlreadyExists,
@@ -16,6 +24,7 @@ import {
 import type { GroupSettingValue } from "../domain/group-settings";
 import { normalizeTopic } from "../domain/messages";
 import { isAdmin, isGuest } from "../domain/roles";
+import { userSetting, type UserSettingName } from "../domain/user-settings";
 import { toUsers } from "../events/types";
 import * as channelStore from "../store/channels";
 import { hasRealmPermission } from "../store/permissions";
@@ -75,7 +84,7 @@ export function subscribeUsersTx(app: App, tx: Tx, realm: RealmRow, channels: Ch
     if (newcomers.length) tx.emit({ type: "stream", op: "create", streams: streamObjects(app, realm, [c]) }, toUsers(newcomers));
     for (const u of added) {
       const sub = store.findSubscription(tx.db, u.id, c.id)!;
-      tx.emit({ type: "subscription", op: "add", subscriptions: [subscriptionObject(app, c, sub, true)] }, toUsers([u.id]));
+      tx.emit({ type: "subscription", op: "add", subscriptions: [subscriptionObject(app, c, sub, true)], inherit: inheritedBy(u) }, toUsers([u.id]));
     }
     const addedIds = new Set(added.map((u) => u.id));
     const peers = channelAudience(app, c).filter((id) => !addedIds.has(id));
@@ -345,7 +354,8 @@ export function setSubscriptionProperties(app: App, user: UserRow, data: { strea
       };
       const stored = property === "in_home_view" ? !value : value;
       store.updateSubscription(tx.db, user.id, c.id, { [column[property]!]: stored });
-      const emit = (p: string, v: unknown) => tx.emit({ type: "subscription", op: "update", stream_id: c.id, property: p, value: v }, toUsers([user.id]));
+      const emit = (p: string, v: unknown) =>
+        tx.emit({ type: "subscription", op: "update", stream_id: c.id, property: p, value: v, inherit: inheritedBy(user) }, toUsers([user.id]));
       // Old clients read in_home_view, new ones is_muted: both hear of either change.
       if (property === "in_home_view" || property === "is_muted") {
         emit("in_home_view", property === "in_home_view" ? value : !value);
@@ -372,4 +382,5 @@ export function setTopicVisibility(app: App, user: UserRow, a: { stream_id: numb
   return {};
 }
 
-
+/** What a user's null notification settings stand for; events carry it for clients without notification_settings_null. */
+const inheritedBy = (u: UserRow) => notificationDefaults((name) => userSetting(u, name as UserSettingName));

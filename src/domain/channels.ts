@@ -130,3 +130,23 @@ export const SUBSCRIPTION_PROPERTIES = {
   wildcard_mentions_notify: "nullableBool",
 } as const;
 export type SubscriptionProperty = keyof typeof SUBSCRIPTION_PROPERTIES;
+
+/** Per-channel notification settings and the personal setting a null one inherits. */
+export const INHERITED_NOTIFICATION_SETTINGS = {
+  desktop_notifications: "enable_stream_desktop_notifications",
+  email_notifications: "enable_stream_email_notifications",
+  push_notifications: "enable_stream_push_notifications",
+  audible_notifications: "enable_stream_audible_notifications",
+  wildcard_mentions_notify: "wildcard_mentions_notify",
+} as const;
+
+/** The values a null channel notification setting stands for, for one user (from their settings). */
+export const notificationDefaults = (userSettingOf: (name: string) => unknown): Record<string, boolean> =>
+  Object.fromEntries(Object.entries(INHERITED_NOTIFICATION_SETTINGS).map(([p, s]) => [p, userSettingOf(s) === true]));
+
+/** A subscription as a client without notification_settings_null sees it: nulls replaced by what they inherit. */
+export function resolveNotificationSettings<T extends Record<string, unknown>>(sub: T, defaults: Record<string, boolean>): T {
+  const out: Record<string, unknown> = { ...sub };
+  for (const p of Object.keys(INHERITED_NOTIFICATION_SETTINGS)) if (out[p] === null) out[p] = defaults[p];
+  return out as T;
+}

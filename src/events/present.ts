@@ -3,6 +3,7 @@
 import type { MessageCache } from "./message-cache";
 import type { QueueOptions } from "./queue";
 import type { ServerEvent } from "./types";
+import { resolveNotificationSettings } from "../domain/channels";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/messages";
 
 type Presenter = (event: ServerEvent, q: QueueOptions, messages: MessageCache, flags?: readonly string[]) => ServerEvent | ServerEvent[];
@@ -85,7 +86,21 @@ const userGroup: Presenter = (ev, q) => {
   return deactivated ? { type: "user_group", op: "remove", group_id: rest.group_id } : { type: "user_group", op: "add", group };
 };
 
+/**
+ * Subscription events carry `inherit` (what the user's null notification settings stand for): clients
+ * with notification_settings_null get the nulls, others the inherited values.
+ */
+const subscription: Presenter = (ev, q) => {
+  if (!("inherit" in ev)) return ev;
+  const { inherit, ...rest } = ev as ServerEvent & { inherit: Record<string, boolean> };
+  if (q.capabilities.notification_settings_null) return rest;
+  if (rest.op === "add") return { ...rest, subscriptions: (rest.subscriptions as Record<string, unknown>[]).map((s) => resolveNotificationSettings(s, inherit)) };
+  if (rest.op === "update" && rest.value === null && (rest.property as string) in inherit) return { ...rest, value: inherit[rest.property as string] };
+  return rest;
+};
+
 export const PRESENTERS: Record<string, Presenter> = {
+  subscription,
   user_group: userGroup,
   realm_linkifiers: realmLinkifiers,
   message,

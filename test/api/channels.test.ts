@@ -19,7 +19,7 @@ const events = async (c: Client, queue_id: string) => (await ok(c.get("/events",
 
 describe("POST /channels/create", () => {
   test("creates a public channel, subscribes, answers its id; stream and subscription events", async () => {
-    const q = await ok(bob.post("/register", { event_types: ["stream", "subscription", "message"] }));
+    const q = await ok(bob.post("/register", { event_types: ["stream", "subscription", "message"], client_capabilities: { notification_settings_null: true } }));
     const qa = await ok(ann.post("/register", { event_types: ["stream", "subscription"] }));
     const r = await ok(ann.post("/channels/create", { name: "design", description: "All about *design*", subscribers: [ann.userId, bob.userId] }));
     expect(typeof r.id).toBe("number");

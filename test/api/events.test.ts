@@ -206,3 +206,28 @@ describe("message events", () => {
     expect(o.flags).not.toContain("mentioned");
   });
 });
+
+describe("notification_settings_null", () => {
+  test("null channel notification settings reach old clients as the personal setting they inherit", async () => {
+    const ann = await s.newUser();
+    await ok(ann.patch("/settings", { enable_stream_desktop_notifications: true, enable_stream_push_notifications: false }));
+    const modern = await ok(ann.post("/register", { event_types: ["subscription"], client_capabilities: { notification_settings_null: true } }));
+    const old = await ok(ann.post("/register", { event_types: ["subscription"] }));
+    const { id } = await ok(s.owner.post("/channels/create", { name: "inherit-room", subscribers: [ann.userId] }));
+    const [m] = (await ok(ann.get("/events", { queue_id: modern.queue_id, dont_block: true }))).events.filter((e: any) => e.op === "add");
+    const [o] = (await ok(ann.get("/events", { queue_id: old.queue_id, dont_block: true }))).events.filter((e: any) => e.op === "add");
+    expect(m.subscriptions[0]).toMatchObject({ stream_id: id, desktop_notifications: null, push_notifications: null });
+    expect(o.subscriptions[0]).toMatchObject({ stream_id: id, desktop_notifications: true, push_notifications: false });
+    expect(o.inherit).toBeUndefined();
+
+    const stateOf = async (caps: object) =>
+      (await ok(ann.post("/register", { fetch_event_types: ["subscription"], client_capabilities: caps }))).subscriptions.find((x: any) => x.stream_id === id);
+    expect(await stateOf({ notification_settings_null: true })).toMatchObject({ desktop_notifications: null });
+    expect(await stateOf({})).toMatchObject({ desktop_notifications: true, push_notifications: false });
+
+    const q2 = await ok(ann.post("/register", { event_types: ["subscription"] }));
+    await ok(ann.post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: id, property: "desktop_notifications", value: null }] }));
+    const ev = (await ok(ann.get("/events", { queue_id: q2.queue_id, dont_block: true }))).events;
+    expect(ev).toEqual([expect.objectContaining({ op: "update", property: "desktop_notifications", value: true })]);
+  });
+});

@@ -1,7 +1,8 @@
 import { channelAccess } from "../../actions/channels";
 import type { ChannelRow } from "../../db/schema";
-import { toApiStream, toApiSubscription } from "../../domain/channels";
+import { notificationDefaults, resolveNotificationSettings, toApiStream, toApiSubscription } from "../../domain/channels";
 import { isAdmin } from "../../domain/roles";
+import { userSetting, type UserSettingName } from "../../domain/user-settings";
 import { channelStats, listChannels } from "../../store/channels";
 import { listUserSubscriptions, realmSubscribers } from "../../store/subscriptions";
 import type { StateBuilder } from "./types";
@@ -45,19 +46,22 @@ export const subscriptionState: StateBuilder = ({ app, realm, user, opts }) => {
     return { subscribers: all };
   };
   const subs = new Map(listUserSubscriptions(app.db, user.id).map((s) => [s.channelId, s]));
+  // Clients without notification_settings_null get what a null setting inherits instead of the null.
+  const defaults = opts.capabilities.notification_settings_null ? null : notificationDefaults((n) => userSetting(user, n as UserSettingName));
+  const shown = <T extends Record<string, unknown>>(sub: T) => (defaults ? resolveNotificationSettings(sub, defaults) : sub);
   const subscriptions = [];
   const unsubscribed = [];
   const neverSubscribed = [];
   for (const c of channels) {
     const sub = subs.get(c.id);
     if (sub?.active) {
-      subscriptions.push(toApiSubscription(c, sub, stats.get(c.id)!, listing(c)));
+      subscriptions.push(shown(toApiSubscription(c, sub, stats.get(c.id)!, listing(c))));
       continue;
     }
     const access = channelAccess(app, user, c);
     if (sub) {
       if (!access.metadata && !c.historyPublicToSubscribers) continue;
-      unsubscribed.push(toApiSubscription(c, sub, stats.get(c.id)!, access.metadata ? listing(c) : undefined));
+      unsubscribed.push(shown(toApiSubscription(c, sub, stats.get(c.id)!, access.metadata ? listing(c) : undefined)));
     } else if (access.metadata) {
       neverSubscribed.push({ ...toApiStream(c, stats.get(c.id)!), ...(!c.inviteOnly || isAdmin(user.role) ? listing(c) : {}) });
     }
