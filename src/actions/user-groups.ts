@@ -33,6 +33,7 @@ import {
 } from "../domain/user-groups";
 import { toRealm } from "../events/types";
 import { hasRealmPermission, inGroupSetting, userGroupSetting } from "../store/permissions";
+import { channelSettings, listChannels } from "../store/channels";
 import { realmGroupSetting } from "../store/realm-settings";
 import * as store from "../store/user-groups";
 import { activeUserIdsAmong, findUserById, listInactiveUserIds } from "../store/users";
@@ -259,20 +260,16 @@ export function deactivateUserGroup(app: App, realm: RealmRow, user: UserRow, id
   return {};
 }
 
-export type GroupObjection = Record<string, unknown> & { type: string };
-
-/**
- * Other areas report where they use a group in a setting (channels push a source here), so that a
- * group still in use is not deactivated. Each source gets a predicate telling whether a value uses it.
- */
-export const groupUsageSources: ((db: Db, realm: RealmRow, uses: (v: GroupSettingValue) => boolean) => GroupObjection[])[] = [];
-
 function checkNotInUse(db: Db, realm: RealmRow, g: UserGroupRow) {
   const uses = (v: GroupSettingValue | undefined) => v !== undefined && (v === g.id || (typeof v !== "number" && v.direct_subgroups.includes(g.id)));
-  const objections: GroupObjection[] = [];
+  const objections: Record<string, unknown>[] = [];
   const supergroups = store.listActiveSupergroupIds(db, g.id);
   if (supergroups.length) objections.push({ type: "subgroup", supergroup_ids: supergroups });
-  for (const source of groupUsageSources) objections.push(...source(db, realm, uses));
+  for (const c of listChannels(db, realm.id)) {
+    if (c.isArchived) continue;
+    const settings = Object.entries(channelSettings(db, c)).filter(([, v]) => uses(v)).map(([n]) => n);
+    if (settings.length) objections.push({ type: "channel", channel_id: c.id, settings });
+  }
   for (const other of store.listUserGroups(db, realm.id, false)) {
     if (other.id === g.id) continue;
     const settings = USER_GROUP_PERMISSION_NAMES.filter((n) => uses(store.storedGroupSetting(other, n)));

@@ -189,6 +189,11 @@ describe("update and deactivate", () => {
     // Zulip's file shows `objections` only in its example, not in the schema: not validated.
     const err = await expectError(ann.post(`/user_groups/${used}/deactivate`, {}, { unchecked: true }), 400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.");
     expect(err.objections).toEqual([{ type: "user_group", group_id: user, settings: ["can_mention_group"] }]);
+    // A channel setting holding the group objects too.
+    const { group_id: posters } = await ok(create(ann, "posters"));
+    const { id: channel } = await ok(s.owner.post("/channels/create", { name: "guarded", subscribers: [s.owner.userId], can_remove_subscribers_group: posters }));
+    const byChannel = await expectError(s.owner.post(`/user_groups/${posters}/deactivate`, {}, { unchecked: true }), 400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.");
+    expect(byChannel.objections).toEqual([{ type: "channel", channel_id: channel, settings: ["can_remove_subscribers_group"] }]);
 
     const { group_id } = await ok(create(ann, "retired"));
     const plain = await ok(bob.post("/register", { event_types: ["user_group"] }));
