@@ -3,7 +3,7 @@
 // throughput at 32 connections next to a bare Bun.serve answering the same JSON.
 import { openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { firstAnswer, freePort, median, rssMb, stop } from "./lib/proc";
+import { cpuMicros, firstAnswer, freePort, median, rssMb, stop } from "./lib/proc";
 import type { BenchContext, BenchResult } from "./lib/types";
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 10);
@@ -34,6 +34,8 @@ async function coldStarts(ctx: BenchContext, migrated: boolean): Promise<number[
   const warmDir = join(ctx.tmp, "migrated");
   if (migrated) {
     const first = await startConfab(ctx, warmDir);
+    // The first start prints the owner's credentials once the password is hashed, just after it listens.
+    while (!(await Bun.file(`${warmDir}.log`).text()).includes("API key:")) await Bun.sleep(10);
     await stop(first.proc);
   }
   for (let i = 0; i < STARTS; i++) {
@@ -45,8 +47,18 @@ async function coldStarts(ctx: BenchContext, migrated: boolean): Promise<number[
   return times;
 }
 
-/** Runs the load generator in its own process against `url`. */
-async function load(url: string, authorization?: string): Promise<{ rps: number; errors: number; requests: number }> {
+interface Load {
+  rps: number;
+  errors: number;
+  requests: number;
+  sent: number;
+  /** The server's CPU time per request served, in µs: unlike the rate, not capped by the load generator. */
+  serverCpuUs: number;
+}
+
+/** Runs the load generator in its own process against `url`, served by process `serverPid`. */
+async function load(serverPid: number, url: string, authorization?: string): Promise<Load> {
+  const cpuBefore = cpuMicros(serverPid);
   const proc = Bun.spawn([process.execPath, LOAD_SCRIPT, url, String(LOAD_SECONDS), String(CONCURRENCY), ...(authorization ? [authorization] : [])], {
     env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: "512" },
     stdout: "pipe",
@@ -54,7 +66,8 @@ async function load(url: string, authorization?: string): Promise<{ rps: number;
   });
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error(`load generator failed: ${out}`);
-  return JSON.parse(out);
+  const result = JSON.parse(out);
+  return { ...result, serverCpuUs: (cpuMicros(serverPid) - cpuBefore) / result.sent };
 }
 
 /** The owner's credentials, from the output of the first start on `dataDir`. */
@@ -84,18 +97,18 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     ctx.log(`idle RSS ${idleRss.toFixed(1)} MB`);
 
     ctx.log(`GET /users/me, ${CONCURRENCY} connections, ${LOAD_SECONDS} s`);
-    const confab = await load(`${s.url}/api/v1/users/me`, authorization);
+    const confab = await load(s.proc.pid, `${s.url}/api/v1/users/me`, authorization);
     const loadedRss = rssMb(s.proc.pid);
 
     const bodyFile = join(ctx.tmp, "users-me.json");
     writeFileSync(bodyFile, body);
     const port = await freePort();
     const baselineProc = Bun.spawn([process.execPath, BASELINE_SCRIPT, String(port), bodyFile], { stdout: "pipe", stderr: "inherit" });
-    let baseline: Awaited<ReturnType<typeof load>>;
+    let baseline: Load;
     try {
       await firstAnswer(`http://127.0.0.1:${port}/`, performance.now());
       ctx.log(`bare Bun.serve, same JSON, ${CONCURRENCY} connections, ${LOAD_SECONDS} s`);
-      baseline = await load(`http://127.0.0.1:${port}/`);
+      baseline = await load(baselineProc.pid, `http://127.0.0.1:${port}/`);
     } finally {
       await stop(baselineProc);
     }
@@ -114,6 +127,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         baseline_rps: Math.round(baseline.rps),
         baseline_errors: baseline.errors,
         users_me_vs_baseline: round(ratio, 3),
+        users_me_server_cpu_us_per_request: round(confab.serverCpuUs),
+        baseline_server_cpu_us_per_request: round(baseline.serverCpuUs),
         response_bytes: body.length,
         load_seconds: LOAD_SECONDS,
         concurrency: CONCURRENCY,

@@ -46,3 +46,11 @@ export async function stop(proc: ReturnType<typeof Bun.spawn>) {
   proc.kill("SIGTERM");
   await proc.exited;
 }
+
+/** CPU time (user + system) a process has used so far, in microseconds, from /proc/<pid>/stat (Linux). */
+export function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime
+  return (ticks * 1_000_000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = 100; // sysconf(_SC_CLK_TCK) on Linux

@@ -5,7 +5,7 @@ import { ROLE, SYSTEM_GROUPS } from "../domain/roles";
 import { randomToken } from "../lib/random";
 import { findRealmByStringId, insertRealm, listRealms, updateRealm } from "../store/realms";
 import { addSubgroups, insertUserGroup } from "../store/user-groups";
-import { checkNewUser, hashPassword, insertUserTx } from "./users";
+import { checkNewUser, hashPassword, insertUserTx, setPassword } from "./users";
 
 export interface NewRealm {
   stringId: string;
@@ -17,13 +17,14 @@ export interface NewRealm {
 
 const STRING_ID_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?)?$/;
 
-/** A realm with its system groups and its owner. Returns the owner's password so it can be shown once. */
-export async function createRealm(app: App, r: NewRealm): Promise<{ realm: RealmRow; owner: UserRow; password: string }> {
+function checkNewRealm(app: App, r: NewRealm) {
   if (!STRING_ID_RE.test(r.stringId)) throw invalidParam("Subdomain may contain only lowercase letters, digits and dashes");
   if (findRealmByStringId(app.db, r.stringId)) throw invalidParam(`Subdomain '${r.stringId}' is already in use`);
   if (!r.name.trim()) throw invalidParam("Organization name is required");
-  const password = r.ownerPassword ?? randomToken(20);
-  const passwordHash = await hashPassword(password);
+}
+
+/** The realm, its system groups and its owner, in one change. */
+function insertRealmWithOwner(app: App, r: NewRealm, passwordHash: string | null): { realm: RealmRow; owner: UserRow } {
   return app.tx((tx) => {
     const realm = insertRealm(tx.db, { stringId: r.stringId, name: r.name.trim(), dateCreated: app.now() });
     const ids = new Map<string, number>();
@@ -32,16 +33,31 @@ export async function createRealm(app: App, r: NewRealm): Promise<{ realm: Realm
     for (const g of SYSTEM_GROUPS) if (g.sub) addSubgroups(tx.db, ids.get(g.name)!, [ids.get(g.sub)!]);
     const u = { email: r.ownerEmail, fullName: r.ownerName, role: ROLE.owner };
     checkNewUser(app, realm, u);
-    const owner = insertUserTx(app, tx, realm, u, passwordHash);
-    return { realm, owner, password };
+    return { realm, owner: insertUserTx(app, tx, realm, u, passwordHash) };
   });
 }
 
-/** First start on an empty database: the first organization and its owner, from the config. */
-export async function bootstrapFirstRealm(app: App) {
+/** A realm with its system groups and its owner. Returns the owner's password so it can be shown once. */
+export async function createRealm(app: App, r: NewRealm): Promise<{ realm: RealmRow; owner: UserRow; password: string }> {
+  checkNewRealm(app, r);
+  const password = r.ownerPassword ?? randomToken(20);
+  const passwordHash = await hashPassword(password);
+  return { ...insertRealmWithOwner(app, r, passwordHash), password };
+}
+
+/**
+ * First start on an empty database: the first organization and its owner, from the config, written at
+ * once so the server can listen while the owner's generated password is hashed (argon2id takes a
+ * good part of a start); the password works once `passwordSet` resolves.
+ */
+export function bootstrapFirstRealm(app: App) {
   if (listRealms(app.db).length) return null;
   const c = app.config.firstRealm;
-  return createRealm(app, { stringId: "", name: c.name, ownerEmail: c.ownerEmail, ownerName: c.ownerName });
+  const r = { stringId: "", name: c.name, ownerEmail: c.ownerEmail, ownerName: c.ownerName };
+  checkNewRealm(app, r);
+  const { realm, owner } = insertRealmWithOwner(app, r, null);
+  const password = randomToken(20);
+  return { realm, owner, password, passwordSet: setPassword(app, owner, password) };
 }
 
 /**

@@ -18,8 +18,19 @@ export function checkFullName(name: string): { ok: true; name: string } | { ok: 
 
 export function avatarUrl(user: UserRow, externalUrl: string): string {
   if (user.avatarSource === "U") return `${externalUrl}/user_avatars/${user.realmId}/${user.id}.png?version=${user.avatarVersion}`;
-  const hash = createHash("md5").update(user.email.toLowerCase()).digest("hex");
-  return `https://secure.gravatar.com/avatar/${hash}?d=identicon&version=${user.avatarVersion}`;
+  return `https://secure.gravatar.com/avatar/${gravatarHash(user.email)}?d=identicon&version=${user.avatarVersion}`;
+}
+
+// Avatar URLs are in every user object: remember the hashes (bounded, whatever the number of users).
+const gravatarHashes = new Map<string, string>();
+function gravatarHash(email: string): string {
+  let hash = gravatarHashes.get(email);
+  if (hash === undefined) {
+    hash = createHash("md5").update(email.toLowerCase()).digest("hex");
+    if (gravatarHashes.size >= 10_000) gravatarHashes.clear();
+    gravatarHashes.set(email, hash);
+  }
+  return hash;
 }
 
 export const isoDate = (seconds: number) => new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, "+00:00");

@@ -33,6 +33,6 @@ export async function readInput(req: Request, url: URL, maxBytes: number): Promi
       for (const [k, v] of new URLSearchParams(await req.text())) if (!input.has(k)) input.set(k, v);
     }
   }
-  for (const [k, v] of url.searchParams) if (!input.has(k)) input.set(k, v);
+  if (url.search) for (const [k, v] of url.searchParams) if (!input.has(k)) input.set(k, v);
   return input;
 }

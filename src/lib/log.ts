@@ -1,3 +1,5 @@
+import { writeSync } from "node:fs";
+
 // One line per record: "2026-11-23T03:40:00.123Z info message key=value ...". Callers never pass
 // passwords, API keys or secret values; request lines carry method, path, status, time and user id only.
 export type Level = "debug" | "info" | "warn" | "error";
@@ -11,25 +13,42 @@ export interface Logger {
   enabled(level: Level): boolean;
 }
 
-/** Standard error, one write per event-loop turn: under load one system call carries many request lines. */
+/**
+ * Standard error, written in batches: at most every 50 ms (or per 64 KB), and at exit. One line per
+ * request cost a system call per request; batched, logging is a small part of a request's cost.
+ */
 let pending = "";
+let timer: ReturnType<typeof setTimeout> | null = null;
 function flush() {
+  if (timer) clearTimeout(timer);
+  timer = null;
   const text = pending;
   pending = "";
   if (text) process.stderr.write(text);
 }
-process.on("exit", flush);
+// At exit the event loop is gone: write what is left synchronously.
+process.on("exit", () => {
+  try {
+    if (pending) writeSync(2, pending);
+  } catch {}
+});
 const toStderr = (line: string) => {
-  if (!pending) setImmediate(flush);
   pending += line + "\n";
+  if (pending.length >= 65536) flush();
+  else if (!timer) (timer = setTimeout(flush, 50)).unref();
 };
+
+const plain = /^[^\s"]+$/;
 
 export function createLogger(level: Level, write: (line: string) => void = toStderr): Logger {
   const min = ORDER[level];
   const emit = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
     let line = `${new Date().toISOString()} ${lvl} ${msg}`;
-    if (fields) for (const [k, v] of Object.entries(fields)) line += ` ${k}=${typeof v === "string" && !/\s/.test(v) ? v : JSON.stringify(v)}`;
+    for (const k in fields) {
+      const v = fields[k];
+      line += ` ${k}=${typeof v === "number" || (typeof v === "string" && plain.test(v)) ? v : JSON.stringify(v)}`;
+    }
     write(line);
   };
   return { debug: emit("debug"), info: emit("info"), warn: emit("warn"), error: emit("error"), enabled: (l) => ORDER[l] >= min };

@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { randomBytes } from "node:crypto";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
@@ -14,13 +14,13 @@ export function randomToken(length = 32): string {
   return out;
 }
 
-/** Compares two secrets in time that does not depend on where they first differ. */
+/**
+ * Compares two secrets in time that does not depend on where they first differ: every character of the
+ * longer one is looked at. (No buffers: this runs on every authenticated request.)
+ */
 export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  if (x.length !== y.length) {
-    timingSafeEqual(x, x); // spend the same work either way
-    return false;
-  }
-  return timingSafeEqual(x, y);
+  const n = Math.max(a.length, b.length);
+  let diff = a.length ^ b.length;
+  for (let i = 0; i < n; i++) diff |= (a.charCodeAt(i) | 0) ^ (b.charCodeAt(i) | 0);
+  return diff === 0;
 }

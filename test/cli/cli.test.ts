@@ -49,7 +49,7 @@ describe("help and version", () => {
     const serveHelp = await run(["serve", "--help"]);
     expect(serveHelp.stdout).toContain("--host <host>");
     expect(serveHelp.stdout).toContain("--port <port>");
-  });
+  }, 60_000);
 
   test("usage errors: one line and exit 1", async () => {
     expect(failure(await run(["frobnicate"]))).toEqual({ code: 1, lines: ["confab: unknown command 'frobnicate' (see --help)"], stdout: "" });

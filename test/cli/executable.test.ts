@@ -34,6 +34,11 @@ test("npm run build makes an executable that runs on its own: version, --help, s
     const key = /API key: +(\S+)/.exec(s.stdout())![1]!;
     const me = await api(s.url, "/users/me", { auth: [email, key] });
     expect(me).toMatchObject({ status: 200, body: { result: "success", email, role: 100, is_owner: true } });
+    // Rendering uses data embedded at build time (the emoji table, KaTeX): nothing is read from disk.
+    const rendered = await api(s.url, "/messages/render", { auth: [email, key], form: { content: ":smile: $$x^2$$" } });
+    expect(rendered.status).toBe(200);
+    expect(rendered.body.rendered).toContain('class="emoji emoji-1f604"');
+    expect(rendered.body.rendered).toContain('class="katex"');
     const settings = await api(s.url, "/server_settings");
     expect(settings.body).toMatchObject({ zulip_feature_level: FEATURE_LEVEL, zulip_version: SERVICE_VERSION });
   } finally {

@@ -35,7 +35,8 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
   const dataDir = mkdtempSync(join(tmpdir(), "confab-test-"));
   const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...o.env });
   const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log) });
-  const first = (await bootstrapFirstRealm(app))!;
+  const first = bootstrapFirstRealm(app)!;
+  await first.passwordSet;
   const http = listen(app, "127.0.0.1", 0);
   app.queues.startGc();
   const url = http.url;
