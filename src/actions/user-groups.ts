@@ -11,6 +11,7 @@ import {
   invalidUserGroup,
   invalidUserGroupId,
   invalidUserId,
+  presentGroupSetting,
   previousValueMismatch,
   sameGroupSetting,
   USER_GROUP_PERMISSION_NAMES,
@@ -378,4 +379,20 @@ export function isGroupMember(app: App, realm: RealmRow, user: UserRow, id: numb
   const target = findUserById(app.db, userId);
   if (!target || target.realmId !== realm.id) throw noSuchUser();
   return { is_user_group_member: target.isActive && store.isUserInGroup(app.db, target.id, g.id, directOnly) };
+}
+
+/**
+ * A user's deactivation or reactivation changes how anonymous settings naming them read (deactivated
+ * users are not listed, level 303): each group whose setting names the user is re-announced.
+ */
+export function announceSettingsNamingUserTx(tx: Tx, realmId: number, userId: number) {
+  const inactive = listInactiveUserIds(tx.db, realmId);
+  for (const g of store.listUserGroups(tx.db, realmId, true)) {
+    const data: Record<string, unknown> = {};
+    for (const n of USER_GROUP_PERMISSION_NAMES) {
+      const v = store.storedGroupSetting(g, n);
+      if (v !== undefined && typeof v !== "number" && v.direct_members.includes(userId)) data[n] = presentGroupSetting(v, inactive);
+    }
+    if (Object.keys(data).length) tx.emit({ type: "user_group", op: "update", group_id: g.id, data }, toRealm(realmId));
+  }
 }

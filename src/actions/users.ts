@@ -16,6 +16,7 @@ import { findChannel, listDefaultChannelIds } from "../store/channels";
 import { subscribeUsersTx } from "./subscriptions";
 import { applyProfileData, planProfileData, profileDataOfUser, realmProfileData } from "./profile-fields";
 import { botAudience, botEvent } from "./bots";
+import { announceSettingsNamingUserTx } from "./user-groups";
 
 export interface NewUser {
   email: string;
@@ -116,6 +117,7 @@ export function deactivateUser(app: App, user: UserRow) {
       store.updateUser(tx.db, u.id, { isActive: false });
       tx.emit({ type: "realm_user", op: "update", person: { user_id: u.id, is_active: false } }, toRealm(u.realmId));
       if (u.isBot) tx.emit(botEvent("remove", u), botAudience(tx, u));
+      announceSettingsNamingUserTx(tx, u.realmId, u.id);
     }
   });
   for (const u of [user, ...bots]) app.queues.dropUser(u.id);
@@ -147,6 +149,7 @@ export function reactivateUser(app: App, actor: UserRow, id: number) {
     const row = store.updateUser(tx.db, target.id, { isActive: true });
     tx.emit({ type: "realm_user", op: "update", person: { user_id: row.id, is_active: true } }, toRealm(row.realmId));
     if (row.isBot) tx.emit(botEvent("add", row, app.config.externalUrl, tx.db), botAudience(tx, row));
+    announceSettingsNamingUserTx(tx, row.realmId, row.id);
   });
   return {};
 }

@@ -160,6 +160,19 @@ describe("membership", () => {
     ]);
   });
 
+  test("deactivating a user re-announces the anonymous settings naming them, without them (level 303)", async () => {
+    const eve = await s.newUser({ name: "Eve" });
+    const { group_id } = await ok(create(ann, "eve-mentions", { can_mention_group: { direct_members: [eve.userId, ann.userId], direct_subgroups: [sys["role:moderators"]] } }));
+    const q = await ok(bob.post("/register", { event_types: ["user_group"] }));
+    deactivateUser(s.app, findUserById(s.app.db, eve.userId!)!);
+    const ev = (await events(bob, q)).filter((e: any) => e.group_id === group_id);
+    expect(ev).toEqual([
+      { type: "user_group", op: "update", group_id, data: { can_mention_group: { direct_members: [ann.userId], direct_subgroups: [sys["role:moderators"]] } }, id: expect.any(Number) },
+    ]);
+    const g = (await ok(bob.get("/user_groups"))).user_groups.find((x: any) => x.id === group_id);
+    expect(g.can_mention_group).toEqual({ direct_members: [ann.userId], direct_subgroups: [sys["role:moderators"]] });
+  });
+
   test("system groups cannot be edited by hand", async () => {
     await expectError(s.owner.post(`/user_groups/${sys["role:members"]}/members`, { add: [ann.userId] }), 400, "BAD_REQUEST", "Insufficient permission");
   });
