@@ -38,6 +38,9 @@ function checkSettingValues(values: [UserSettingName, unknown][]) {
   }
 }
 
+/** A language's English name, as Zulip's event carries it ("de" → "German"). */
+const languageName = (code: string) => new Intl.DisplayNames(["en"], { type: "language" }).of(code.replace("_", "-")) ?? code;
+
 const given = (args: Record<string, unknown>, names: readonly UserSettingName[]) =>
   names.filter((n) => args[n] !== undefined).map((n) => [n, normalizeUserSetting(n, args[n])] as [UserSettingName, unknown]);
 
@@ -93,7 +96,7 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
     updateUser(tx.db, user.id, patch);
     for (const [property, value] of changed) {
       const ev: Record<string, unknown> = { type: "user_settings", op: "update", property, value };
-      if (property === "default_language") ev.language_name = String(value);
+      if (property === "default_language") ev.language_name = languageName(String(value));
       tx.emit(ev as never, toUsers([user.id]));
       if (property === "enable_drafts_synchronization" && value === false) deleteAllDrafts(tx.db, user.id);
       if (property === "timezone") people.push({ email: patch.email ?? user.email, timezone: value });

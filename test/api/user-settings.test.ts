@@ -39,6 +39,9 @@ describe("PATCH /settings", () => {
     await expectError(member.patch("/settings", { enter_sends: "maybe" }), 400, "BAD_REQUEST", "enter_sends is not valid JSON");
     await expectError(member.patch("/settings", { timezone: "Mars/Olympus" }), 400, "BAD_REQUEST", "Not a recognized time zone");
     await ok(member.patch("/settings", { timezone: "Europe/Paris" }));
+    const q = await ok(member.post("/register", { event_types: ["user_settings"] }));
+    await ok(member.patch("/settings", { default_language: "de" }));
+    expect((await drain(member, q))[0]).toMatchObject({ property: "default_language", value: "de", language_name: "German" });
     expect((await ok(member.post("/register", { fetch_event_types: ["user_settings"] }))).user_settings.timezone).toBe("Europe/Paris");
   });
 
