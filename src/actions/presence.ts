@@ -4,6 +4,7 @@ import { invalidParam } from "../domain/errors";
 import { legacyPresence, modernPresence, PRESENCE_OFFLINE_THRESHOLD_SECS } from "../domain/presence";
 import { toRealm } from "../events/types";
 import * as store from "../store/presence";
+import { updateUser } from "../store/users";
 import { userByIdOrEmail } from "./users";
 
 export interface PresenceUpdate {
@@ -35,6 +36,7 @@ export function updatePresence(app: App, user: UserRow, u: PresenceUpdate) {
       lastUpdateId: wasOffline || becameActive ? store.maxPresenceUpdateId(tx.db, user.realmId) + 1 : (prev?.lastUpdateId ?? 0),
     };
     store.upsertPresence(tx.db, row);
+    if (u.status === "active") updateUser(tx.db, user.id, { lastActive: now });
     if (wasOffline || becameActive)
       tx.emit(
         {

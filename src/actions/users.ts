@@ -10,6 +10,7 @@ import { toRealm } from "../events/types";
 import { randomToken } from "../lib/random";
 import { initialUserSettings } from "./user-settings";
 import * as store from "../store/users";
+import { emitUserAdded } from "./user-access";
 import { addGroupMembers, listGroupIdsOfUser, listSystemGroups, removeGroupMembers } from "../store/user-groups";
 import { listRealmDomains } from "../store/realm-domains";
 import { findChannel, listDefaultChannelIds } from "../store/channels";
@@ -62,7 +63,7 @@ export function insertUserTx(app: App, tx: Tx, realm: RealmRow, u: NewUser, pass
     settings: initialUserSettings(tx.db, realm),
   });
   syncRoleGroups(tx, row);
-  tx.emit({ type: "realm_user", op: "add", person: toApiUser(row, { externalUrl: app.config.externalUrl }) }, toRealm(realm.id));
+  emitUserAdded(app, tx, realm, toApiUser(row, { externalUrl: app.config.externalUrl }) as { user_id: number });
   return row;
 }
 

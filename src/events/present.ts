@@ -99,7 +99,15 @@ const subscription: Presenter = (ev, q) => {
   return rest;
 };
 
+/** A stand-in `realm_user` add (for a guest who may not see the new user) is dropped for user_list_incomplete clients. */
+const realmUser: Presenter = (ev, q) => {
+  if (!ev.stand_in) return ev;
+  const { stand_in, ...rest } = ev;
+  return q.capabilities.user_list_incomplete ? [] : rest;
+};
+
 export const PRESENTERS: Record<string, Presenter> = {
+  realm_user: realmUser,
   subscription,
   user_group: userGroup,
   realm_linkifiers: realmLinkifiers,

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bootstrapFirstRealm } from "../../src/actions/realms";
 import { createUser } from "../../src/actions/users";
+import { findRealmById } from "../../src/store/realms";
 import { createApp, type App } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import type { Role } from "../../src/domain/roles";
@@ -52,7 +53,7 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
     client,
     async newUser(u = {}) {
       const n = ++counter;
-      const row = await createUser(app, first.realm, {
+      const row = await createUser(app, findRealmById(app.db, first.realm.id)!, {
         email: u.email ?? `user${n}@example.com`,
         fullName: u.name ?? `User ${n}`,
         role: u.role ?? 400,

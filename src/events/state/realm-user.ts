@@ -4,18 +4,34 @@ import { avatarUrl, toApiUser } from "../../domain/users";
 import { hasRealmPermission } from "../../store/permissions";
 import { listUsers } from "../../store/users";
 import type { StateBuilder } from "./types";
+import { accessibleUserIds, inaccessibleUser } from "../../actions/user-access";
+
+/** Users not seen for this long may lose avatar_url for clients with user_avatar_url_field_optional. */
+const LONG_IDLE_SECONDS = 14 * 24 * 3600;
 
 /** The `realm_user` fetch type: the realm's users and the caller's own identity and permissions. */
 export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
   const profile = realmProfileData(app.db, realm.id);
   const base = { externalUrl: app.config.externalUrl, clientGravatar: opts.clientGravatar };
   const all = listUsers(app.db, realm.id);
-  const view = all.map((u) => toApiUser(u, { ...base, profileData: profile(u.id) }));
-  const state: Record<string, unknown> = {
-    realm_users: view.filter((_, i) => all[i]!.isActive),
-    realm_non_active_users: view.filter((_, i) => !all[i]!.isActive),
-    cross_realm_bots: [],
-  };
+  // A guest limited by can_access_all_users_group gets stand-ins for the others, or (user_list_incomplete)
+  // nothing for them.
+  const visible = user ? accessibleUserIds(app, realm, user) : null;
+  const incomplete = !!opts.capabilities.user_list_incomplete;
+  // user_avatar_url_field_optional: leave avatar_url out for users not seen for a long time.
+  const idleSince = opts.capabilities.user_avatar_url_field_optional ? app.now() - LONG_IDLE_SECONDS : null;
+  const realmUsers: unknown[] = [];
+  const nonActive: unknown[] = [];
+  for (const u of all) {
+    if (visible && !visible.has(u.id)) {
+      if (!incomplete && u.isActive) realmUsers.push(inaccessibleUser(app, realm, u.id));
+      continue;
+    }
+    const obj = toApiUser(u, { ...base, profileData: profile(u.id) });
+    if (idleSince !== null && !u.isBot && (u.lastActive ?? 0) < idleSince) delete obj.avatar_url;
+    (u.isActive ? realmUsers : nonActive).push(obj);
+  }
+  const state: Record<string, unknown> = { realm_users: realmUsers, realm_non_active_users: nonActive, cross_realm_bots: [] };
   if (!user) return state;
   const url = avatarUrl(user, app.config.externalUrl);
   const can = (name: Parameters<typeof hasRealmPermission>[3]) => hasRealmPermission(app.db, realm, user, name);
