@@ -9,6 +9,8 @@ import m6 from "./0006_curious_young_avengers.sql" with { type: "text" };
 import m7 from "./0007_unique_komodo.sql" with { type: "text" };
 import m8 from "./0008_careful_lucky_pierre.sql" with { type: "text" };
 import m9 from "./0009_brief_ulik.sql" with { type: "text" };
+import m10 from "./0010_material_the_professor.sql" with { type: "text" };
+import m11 from "./0011_happy_ozymandias.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -21,4 +23,6 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0007_unique_komodo", sql: m7 },
   { tag: "0008_careful_lucky_pierre", sql: m8 },
   { tag: "0009_brief_ulik", sql: m9 },
+  { tag: "0010_material_the_professor", sql: m10 },
+  { tag: "0011_happy_ozymandias", sql: m11 },
 ];

@@ -7,6 +7,7 @@ import { toUsers } from "../events/types";
 import { emojiByCode, emojiByName } from "../render";
 import { insertHistorical, messageRecipients } from "../store/message-flags";
 import * as store from "../store/reactions";
+import { findActiveEmoji } from "../store/realm-emoji";
 import { accessMessage } from "./message-fetch";
 
 /** Zulip's one extra emoji, its own logo. */
@@ -19,9 +20,17 @@ interface Emoji {
   type: string;
 }
 
-/** The emoji a request names: by name alone (the type inferred), or by code and type, checked against each other. */
-function resolveEmoji(name: string | undefined, code: string | undefined, type: string | undefined): Emoji {
+/**
+ * The emoji a request names: by name alone (the type inferred; the realm's custom emoji first), or
+ * by code and type, checked against each other.
+ */
+function resolveEmoji(app: App, realm: RealmRow, name: string | undefined, code: string | undefined, type: string | undefined): Emoji {
   if (type !== undefined && !REACTION_TYPES.includes(type)) throw invalidParam("Invalid emoji type.");
+  const custom = name !== undefined ? findActiveEmoji(app.db, realm.id, name) : undefined;
+  if (type === "realm_emoji" || (type === undefined && code === undefined && custom)) {
+    if (!custom || (code !== undefined && code !== String(custom.id))) throw invalidParam("Invalid custom emoji.");
+    return { name: custom.name, code: String(custom.id), type: "realm_emoji" };
+  }
   if (code === undefined) {
     if (name === undefined) throw emojiArgumentNeeded();
     if (name === ZULIP_EXTRA && (type === undefined || type === "zulip_extra_emoji")) return { name, code: ZULIP_EXTRA, type: "zulip_extra_emoji" };
@@ -35,10 +44,11 @@ function resolveEmoji(name: string | undefined, code: string | undefined, type: 
     if (name !== undefined && name !== ZULIP_EXTRA) throw invalidParam("Invalid emoji name.");
     return { name: ZULIP_EXTRA, code, type: t };
   }
-  if (t === "realm_emoji") throw invalidParam("Invalid custom emoji.");
   const u = emojiByCode(code);
   if (!u) throw invalidEmojiCode();
-  if (name !== undefined && emojiByName(name)?.emoji_code !== u.emoji_code) throw invalidParam("Invalid emoji name.");
+  // The code decides the emoji. Zulip's clients name some emoji differently from our emoji data
+  // (e.g. "smile"), so a well-formed name is kept as the client sent it.
+  if (name !== undefined && !/^[a-z0-9_+-]+$/.test(name)) throw invalidParam("Invalid emoji name.");
   return { name: name ?? u.emoji_name, code: u.emoji_code, type: t };
 }
 
@@ -62,7 +72,7 @@ function emitReaction(app: App, tx: Parameters<Parameters<App["tx"]>[0]>[0], rea
 /** POST /messages/{message_id}/reactions. */
 export function addReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: { emoji_name: string; emoji_code?: string; reaction_type?: string }) {
   const access = accessMessage(app, realm, user, id);
-  const e = resolveEmoji(a.emoji_name, a.emoji_code, a.reaction_type);
+  const e = resolveEmoji(app, realm, a.emoji_name, a.emoji_code, a.reaction_type);
   if (store.findReaction(app.db, id, user.id, e.type, e.code)) throw reactionExists();
   app.tx((tx) => {
     // Reacting to a message read from a channel's history gives the reader a row of their own.

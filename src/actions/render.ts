@@ -1,10 +1,11 @@
 // Markdown rendering with the realm's data: the renderer is pure, and this module answers its lookups
 // (users, groups, channels, linkifiers) from the database for one sender.
 import type { App } from "../app";
+import { realmEmojiByName } from "./realm-emoji";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
 import { realmUrl } from "../domain/realms";
-import { renderMarkdown, type RenderContext, type Rendered } from "../render";
+import { renderMarkdown, type Linkifier, type RenderContext, type Rendered } from "../render";
 import { listLinkifiers } from "../store/linkifiers";
 
 /** The lookups a render needs, for messages and descriptions written by `sender` (null: the system). */
@@ -55,10 +56,14 @@ export function renderContext(app: App, realm: RealmRow, sender: UserRow | null)
         .get(channelId, topic);
       return r?.id ?? null;
     },
-    realmEmoji: () => null,
-    linkifiers: listLinkifiers(app.db, realm.id).map((l) => ({ pattern: l.pattern, url_template: l.urlTemplate })),
+    realmEmoji: (name) => realmEmojiByName(app, realm.id, name),
+    linkifiers: realmLinkifiers(app, realm),
   };
 }
+
+/** The realm's linkifiers as the renderer takes them (for message text and topic links alike). */
+export const realmLinkifiers = (app: App, realm: RealmRow): Linkifier[] =>
+  listLinkifiers(app.db, realm.id).map((l) => ({ pattern: l.pattern, url_template: l.urlTemplate }));
 
 export const renderFor = (app: App, realm: RealmRow, sender: UserRow | null, content: string): Rendered =>
   renderMarkdown(content, renderContext(app, realm, sender));

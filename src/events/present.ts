@@ -106,7 +106,15 @@ const realmUser: Presenter = (ev, q) => {
   return q.capabilities.user_list_incomplete ? [] : rest;
 };
 
+/** Custom emoji changes: the one change for individual_emoji_changes clients, else the whole set (`update`). */
+const realmEmoji: Presenter = (ev, q) => {
+  const { change, ...update } = ev as ServerEvent & { change?: { op: string; emoji: unknown } };
+  if (!change) return ev;
+  return q.capabilities.individual_emoji_changes ? { type: "realm_emoji", op: change.op, emoji: change.emoji } : update;
+};
+
 export const PRESENTERS: Record<string, Presenter> = {
+  realm_emoji: realmEmoji,
   realm_user: realmUser,
   subscription,
   user_group: userGroup,

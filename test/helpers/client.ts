@@ -17,6 +17,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Skip the OpenAPI check (for deliberately odd requests whose answer Zulip's file does not describe). */
   unchecked?: boolean;
+  /** Send a multipart body with these files (and the parameters as fields), like an upload. */
+  files?: File[];
 }
 
 /** An HTTP client for one user (or none) that checks every answer against Zulip's OpenAPI file. */
@@ -40,6 +42,11 @@ export class Client {
     if (method === "GET") {
       const q = formEncode(params).toString();
       if (q) url += "?" + q;
+    } else if (o.files) {
+      const form = new FormData();
+      for (const [k, v] of formEncode(params)) form.append(k, v);
+      o.files.forEach((f, i) => form.append(`file-${i}`, f));
+      body = form as unknown as string;
     } else if (o.json) {
       headers["Content-Type"] = "application/json";
       body = JSON.stringify(params);

@@ -20,3 +20,5 @@ export * from "./subscriptions";
 export * from "./messages";
 export * from "./topics";
 export * from "./reactions";
+export * from "./secrets";
+export * from "./realm-emoji";

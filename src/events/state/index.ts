@@ -16,12 +16,14 @@ import { navigationViewsState } from "./navigation-views";
 import { botsState } from "./bots";
 import { presenceState } from "./presence";
 import { linkifiersState } from "./linkifiers";
+import { realmEmojiState } from "./realm-emoji";
 import { subscriptionState } from "./subscription";
 import { defaultStreamsState, streamState } from "./stream";
 import { mutedTopicsState, userTopicState } from "./user-topic";
 import { messageState } from "./message";
 import { recentPrivateConversationsState, starredMessagesState, updateMessageFlagsState } from "./update-message-flags";
 import { STOP_WORDS } from "../../domain/narrow";
+import { extSecretsState } from "./ext-secrets";
 
 const empty =
   (state: Record<string, unknown>): StateBuilder =>
@@ -39,7 +41,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   muted_users: mutedUsersState,
   presence: presenceState,
   realm_domains: realmDomainsState,
-  realm_emoji: empty({ realm_emoji: {} }),
+  realm_emoji: realmEmojiState,
   realm_linkifiers: linkifiersState,
   realm_filters: empty({ realm_filters: [] }),
   realm_playgrounds: empty({ realm_playgrounds: [] }),
@@ -67,6 +69,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   channel_folders: empty({ channel_folders: [] }),
   video_calls: empty({ has_zoom_token: false }),
   giphy: empty({ giphy_api_key: "" }),
+  ext_secrets: extSecretsState,
 };
 
 export type { StateBuilder, StateContext, RegisterOptions } from "./types";

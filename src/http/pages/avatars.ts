@@ -1,6 +1,7 @@
 // Uploaded avatars, at the URLs avatarUrl() gives (/user_avatars/<realm id>/<user id>.png?version=N).
 // Like Zulip's, they are served without authentication: the URL is what clients put in <img>.
 import { readAvatar } from "../../actions/avatars";
+import { readRealmEmoji } from "../../actions/realm-emoji";
 import type { Page } from "./index";
 
 const serve: Page["handle"] = (app, _request, { realm, file }) => {
@@ -11,4 +12,14 @@ const serve: Page["handle"] = (app, _request, { realm, file }) => {
   return new Response(found.bytes, { headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" } });
 };
 
-export default [{ method: "GET", path: "/user_avatars/:realm/:file", handle: serve }] satisfies Page[];
+/** Custom emoji images, at the source_url of realm emoji (/user_avatars/<realm id>/emoji/images/<file>). */
+const serveEmoji: Page["handle"] = (app, _request, { realm, file }) => {
+  const found = /^\d+$/.test(realm ?? "") ? readRealmEmoji(app, Number(realm), file ?? "") : null;
+  if (!found) return new Response("Not Found", { status: 404 });
+  return new Response(found.bytes, { headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" } });
+};
+
+export default [
+  { method: "GET", path: "/user_avatars/:realm/:file", handle: serve },
+  { method: "GET", path: "/user_avatars/:realm/emoji/images/:file", handle: serveEmoji },
+] satisfies Page[];

@@ -4,6 +4,7 @@ import type { Endpoint } from "../endpoint";
 import auth from "./auth";
 import events from "./events";
 import linkifiers from "./linkifiers";
+import realmEmoji from "./realm-emoji";
 import presence from "./presence";
 import typing from "./typing";
 import server from "./server";
@@ -27,6 +28,7 @@ import channels from "./channels";
 import subscriptions from "./subscriptions";
 import messages from "./messages";
 import messageFlags from "./message-flags";
+import secrets from "./secrets";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -52,8 +54,10 @@ export const routes: Endpoint[] = [
   ...presence,
   ...typing,
   ...linkifiers,
+  ...realmEmoji,
   ...channels,
   ...subscriptions,
   ...messages,
   ...messageFlags,
+  ...secrets,
 ];

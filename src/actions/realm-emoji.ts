@@ -1,0 +1,81 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { App } from "../app";
+import type { RealmRow, RealmEmojiRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import { imageType, notAnImage } from "../domain/avatars";
+import { insufficientPermission, invalidParam } from "../domain/errors";
+import { checkEmojiName, emojiExists, emojiMissing, MAX_EMOJI_FILE_MIB, notEmojiAuthor, realmEmojiMap, toApiRealmEmoji } from "../domain/realm-emoji";
+import { isAdmin } from "../domain/roles";
+import { toRealm } from "../events/types";
+import { randomToken } from "../lib/random";
+import { hasRealmPermission } from "../store/permissions";
+import * as store from "../store/realm-emoji";
+
+const EXTENSIONS: Record<string, string> = { "image/png": "png", "image/jpeg": "jpg", "image/gif": "gif", "image/webp": "webp" };
+const emojiDir = (app: App, realmId: number) => join(app.config.dataDir, "emoji", String(realmId));
+
+/**
+ * One event serves both kinds of client: the whole set (Zulip's `update`) and the one change
+ * (`add`/`edit`, for individual_emoji_changes); events/present.ts picks.
+ */
+function emitChange(tx: Tx, realmId: number, op: "add" | "edit", row: RealmEmojiRow) {
+  tx.emit(
+    { type: "realm_emoji", op: "update", realm_emoji: realmEmojiMap(store.listRealmEmoji(tx.db, realmId)), change: { op, emoji: toApiRealmEmoji(row) } },
+    toRealm(realmId),
+  );
+}
+
+export const listRealmEmoji = (app: App, user: UserRow) => ({ emoji: realmEmojiMap(store.listRealmEmoji(app.db, user.realmId)) });
+
+/** POST /realm/emoji/{emoji_name}: one image of at most 5 MiB, by members of can_add_custom_emoji_group. */
+export async function addRealmEmoji(app: App, realm: RealmRow, user: UserRow, name: string, files: File[]) {
+  checkEmojiName(name);
+  if (!hasRealmPermission(app.db, realm, user, "can_add_custom_emoji_group")) throw insufficientPermission();
+  if (store.findActiveEmoji(app.db, realm.id, name)) throw emojiExists();
+  if (files.length !== 1) throw invalidParam("You must upload exactly one file.");
+  const file = files[0]!;
+  if (file.size > MAX_EMOJI_FILE_MIB * 1024 * 1024) throw invalidParam(`Uploaded file is larger than the allowed limit of ${MAX_EMOJI_FILE_MIB} MiB`);
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const type = imageType(bytes);
+  if (!type) throw notAnImage();
+  // The file is written first (under a fresh name), so the transaction does no file I/O.
+  const fileName = `${randomToken(16)}.${EXTENSIONS[type]}`;
+  const path = join(emojiDir(app, realm.id), fileName);
+  mkdirSync(emojiDir(app, realm.id), { recursive: true, mode: 0o700 });
+  writeFileSync(path, bytes);
+  try {
+    app.tx((tx) => {
+      if (store.findActiveEmoji(tx.db, realm.id, name)) throw emojiExists();
+      emitChange(tx, realm.id, "add", store.insertRealmEmoji(tx.db, { realmId: realm.id, name, authorId: user.id, fileName }));
+    });
+  } catch (e) {
+    rmSync(path, { force: true });
+    throw e;
+  }
+  return {};
+}
+
+/** DELETE /realm/emoji/{emoji_name}: deactivates it (administrators, or the one who added it). */
+export function removeRealmEmoji(app: App, realm: RealmRow, user: UserRow, name: string) {
+  const row = store.findActiveEmoji(app.db, realm.id, name);
+  if (!row) throw emojiMissing(name);
+  if (!isAdmin(user.role) && row.authorId !== user.id) throw notEmojiAuthor();
+  app.tx((tx) => emitChange(tx, realm.id, "edit", store.updateRealmEmoji(tx.db, row.id, { deactivated: true })));
+  return {};
+}
+
+/** An emoji image for the file route; null when there is none. */
+export function readRealmEmoji(app: App, realmId: number, fileName: string): { bytes: Uint8Array; type: string } | null {
+  if (!/^[A-Za-z0-9]+\.(png|jpg|gif|webp)$/.test(fileName)) return null;
+  const path = join(emojiDir(app, realmId), fileName);
+  if (!existsSync(path)) return null;
+  const bytes = new Uint8Array(readFileSync(path));
+  return { bytes, type: imageType(bytes) ?? "application/octet-stream" };
+}
+
+/** The renderer's lookup: an emoji of the realm by name (active ones first). */
+export function realmEmojiByName(app: App, realmId: number, name: string) {
+  const row = store.findActiveEmoji(app.db, realmId, name);
+  return row ? toApiRealmEmoji(row) : null;
+}
