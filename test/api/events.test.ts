@@ -231,3 +231,25 @@ describe("notification_settings_null", () => {
     expect(ev).toEqual([expect.objectContaining({ op: "update", property: "desktop_notifications", value: true })]);
   });
 });
+
+describe("spectators", () => {
+  test("with spectator access, an unauthenticated register gets web-public channels, no queue and no people", async () => {
+    const g = await startServer();
+    try {
+      const ann = await g.newUser({ name: "Private Person" });
+      await ok(g.owner.patch("/realm", { enable_spectator_access: true }));
+      const { id: open } = await ok(g.owner.post("/channels/create", { name: "open-to-all", subscribers: [ann.userId], is_web_public: true }));
+      await ok(g.owner.post("/channels/create", { name: "members-only", subscribers: [ann.userId] }));
+      const r = await ok(g.anon.post("/register", {}));
+      expect(r.queue_id).toBeNull();
+      expect(r.streams.map((c: any) => c.stream_id)).toEqual([open]);
+      expect(r.never_subscribed.map((c: any) => c.stream_id)).toEqual([open]);
+      expect(r.realm_users).toEqual([]);
+      expect(r.realm_user_groups).toEqual([]);
+      expect(JSON.stringify(r)).not.toContain("Private Person");
+      expect(JSON.stringify(r)).not.toContain(ann.email);
+    } finally {
+      await g.stop();
+    }
+  });
+});

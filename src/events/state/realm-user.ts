@@ -22,7 +22,8 @@ export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
   const idleSince = opts.capabilities.user_avatar_url_field_optional ? app.now() - LONG_IDLE_SECONDS : null;
   const realmUsers: unknown[] = [];
   const nonActive: unknown[] = [];
-  for (const u of all) {
+  for (const u of user ? all : []) {
+    // Spectators (no user) get no user list: only web-public messages carry their senders.
     if (visible && !visible.has(u.id)) {
       if (!incomplete && u.isActive) realmUsers.push(inaccessibleUser(app, realm, u.id));
       continue;
