@@ -44,3 +44,16 @@ export async function readStdin(): Promise<string> {
   const text = await new Response(Bun.stdin.stream()).text();
   return text.replace(/\r?\n$/, "");
 }
+
+/** Opens the app, runs `fn`, always closes: the body of most commands. */
+export async function usingApp<T>(opts: ConfigOverrides, fn: (app: App) => T | Promise<T>): Promise<T> {
+  const app = openApp(opts);
+  try {
+    return await fn(app);
+  } finally {
+    app.close();
+  }
+}
+
+/** --config, --data-dir and --realm. */
+export const withRealmOption = (cmd: Command) => withCommon(cmd).option("--realm <subdomain>", "the realm (default: the default realm)");

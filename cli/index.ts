@@ -6,6 +6,7 @@ import { register as db } from "./commands/db";
 import { register as realm } from "./commands/realm";
 import { register as serve } from "./commands/serve";
 import { register as user } from "./commands/user";
+import { register as secrets } from "./commands/secrets";
 import { action, configFrom, withCommon } from "./common";
 
 const program = new Command("confab")
@@ -18,6 +19,7 @@ serve(program);
 realm(program);
 user(program);
 db(program);
+secrets(program);
 withCommon(program.command("version").description("print the version and API feature level")).action(
   action((opts) => {
     configFrom(opts); // a bad config is reported by every command, this one included

@@ -123,3 +123,9 @@ export const reactionExists = () => new ApiError("REACTION_ALREADY_EXISTS", "Rea
 export const reactionMissing = () => new ApiError("REACTION_DOES_NOT_EXIST", "Reaction doesn't exist.", 400);
 export const emojiArgumentNeeded = () => new ApiError("BAD_REQUEST", "At least one of the following arguments must be present: emoji_name, emoji_code", 400);
 export const readReceiptsDisabled = () => new ApiError("BAD_REQUEST", "Read receipts are disabled in this organization.", 400);
+
+// Extension layer (/ext): confab's own wording, in Zulip's style
+export const botsRefused = () => new ApiError("BAD_REQUEST", "This endpoint does not accept bot requests.", 400);
+export const guestsRefused = () => new ApiError("BAD_REQUEST", "Not allowed for guest users", 400);
+export const secretNameInUse = (name: string) => new ApiError("BAD_REQUEST", `A secret named '${name}' already exists`, 400);
+export const noSuchSecret = (name: string) => new ApiError("BAD_REQUEST", `No secret named '${name}'`, 404);

@@ -10,10 +10,15 @@ const versionFields: Record<string, Schema> = {
   service_merge_base: { type: "string" },
 };
 
+/** register's extension state (docs/extensions.md); each item is checked by the /ext endpoint that lists it. */
+const extState: Record<string, Schema> = {
+  ext_secrets: { type: "array", items: { type: "object" } },
+};
+
 /** Keyed "method /template status". */
 export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
   "get /server_settings 200": versionFields,
-  "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" } },
+  "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" }, ...extState },
 };
 
 /**

@@ -1,0 +1,139 @@
+// Organization secrets: added by members, sealed before the store sees them, opened only by
+// runSecretEnv when a plugin process or an agent run starts.
+import type { App } from "../app";
+import type { RealmRow, SecretRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import { botsRefused, guestsRefused, insufficientPermission, invalidParam, noSuchSecret, secretNameInUse } from "../domain/errors";
+import { isAdmin, isGuest } from "../domain/roles";
+import { checkSecretValue, secretHint, secretNameProblem, SECRET_LIMITS, toApiSecret } from "../domain/secrets";
+import { toUsers, type Audience } from "../events/types";
+import { decrypt, encrypt, loadKey } from "../lib/crypto";
+import * as store from "../store/secrets";
+import { listUsers } from "../store/users";
+
+// ---- Who: the extension layer's human members ----
+
+/** The extension endpoints the contract closes to guests and bots. */
+export function requireHumanMember(user: UserRow) {
+  if (user.isBot) throw botsRefused();
+  if (isGuest(user.role)) throw guestsRefused();
+}
+
+/** The organization's active members, neither guests nor bots: who hears of secrets and plugins. */
+export const humanMemberIds = (tx: Tx | App, realmId: number): number[] =>
+  listUsers(tx.db, realmId)
+    .filter((u) => u.isActive && !u.isBot && !isGuest(u.role))
+    .map((u) => u.id);
+
+const membersOf = (tx: Tx, realmId: number): Audience => toUsers(humanMemberIds(tx, realmId));
+
+// ---- Sealing ----
+
+const keys = new WeakMap<App, Buffer>();
+/** The secrets key, read once per app: CONFAB_SECRETS_KEY, else the key file in the data directory. */
+function secretsKey(app: App): Buffer {
+  let key = keys.get(app);
+  if (!key) keys.set(app, (key = loadKey(app.config.dataDir, process.env.CONFAB_SECRETS_KEY)));
+  return key;
+}
+
+/** Seals a value for one place (`context`, e.g. "secret:3:GITHUB_TOKEN"); only runSecretEnv opens it. */
+export const sealValue = (app: App, value: string, context: string) => encrypt(secretsKey(app), value, context);
+
+const secretContext = (realmId: number, name: string) => `secret:${realmId}:${name}`;
+
+export interface SealedSlot {
+  /** Environment variable the value goes in. */
+  env: string;
+  sealed: string;
+  context: string;
+}
+
+/**
+ * The one place secret values are decrypted: the environment of a run (a plugin's process, an agent
+ * run). Gives the named organization secrets that exist, and the sealed slots; the secrets used get
+ * `date_used`, and members hear of it.
+ */
+export function runSecretEnv(app: App, realmId: number, names: readonly string[], slots: readonly SealedSlot[] = []) {
+  const key = secretsKey(app);
+  const env: Record<string, string> = {};
+  for (const s of slots) env[s.env] = decrypt(key, s.sealed, s.context);
+  const rows = store.findSecretsByName(app.db, realmId, names);
+  for (const r of rows) env[r.name] = decrypt(key, r.sealed, secretContext(realmId, r.name));
+  if (rows.length)
+    app.tx((tx) => {
+      store.markSecretsUsed(tx.db, rows.map((r) => r.id), app.now());
+      const audience = membersOf(tx, realmId);
+      for (const r of rows) tx.emit({ type: "ext_secret", op: "update", secret: toApiSecret({ ...r, dateUsed: app.now() }) }, audience);
+    });
+  return { env, missing: names.filter((n) => !rows.some((r) => r.name === n)) };
+}
+
+// ---- Changes ----
+
+function checkNote(note: string) {
+  if ([...note].length > SECRET_LIMITS.note) throw invalidParam(`note is too long (limit: ${SECRET_LIMITS.note} characters)`);
+}
+
+/**
+ * `actor` null is the server's operator (the CLI), who may change anything; a user must be a human
+ * member, and change only secrets they added unless they administer the organization.
+ */
+function secretForChange(app: App, realm: RealmRow, actor: UserRow | null, name: string): SecretRow {
+  if (actor) requireHumanMember(actor);
+  const row = store.findSecret(app.db, realm.id, name);
+  if (!row) throw noSuchSecret(name);
+  if (actor && !isAdmin(actor.role) && row.addedBy !== actor.id) throw insufficientPermission();
+  return row;
+}
+
+/** GET /ext/secrets: every secret of the organization, without values. */
+export function listSecrets(app: App, realm: RealmRow, user: UserRow | null) {
+  if (user) requireHumanMember(user);
+  return { secrets: store.listSecrets(app.db, realm.id).map(toApiSecret) };
+}
+
+/** POST /ext/secrets: a new secret; its value is never shown again. */
+export function addSecret(app: App, realm: RealmRow, actor: UserRow | null, a: { name: string; secret: string; note: string }) {
+  if (actor) requireHumanMember(actor);
+  const problem = secretNameProblem(a.name);
+  if (problem) throw invalidParam(problem);
+  if (store.findSecret(app.db, realm.id, a.name)) throw secretNameInUse(a.name);
+  checkSecretValue(a.secret);
+  checkNote(a.note);
+  const sealed = sealValue(app, a.secret, secretContext(realm.id, a.name));
+  return app.tx((tx) => {
+    if (store.findSecret(tx.db, realm.id, a.name)) throw secretNameInUse(a.name);
+    const row = store.insertSecret(tx.db, { realmId: realm.id, name: a.name, sealed, hint: secretHint(a.secret), note: a.note, addedBy: actor?.id ?? null, dateAdded: app.now() });
+    const secret = toApiSecret(row);
+    tx.emit({ type: "ext_secret", op: "add", secret }, membersOf(tx, realm.id));
+    return { secret };
+  });
+}
+
+/** PATCH /ext/secrets/{name}: a new value (recording who replaced it and when) and/or a new note; by administrators or the one who added it. */
+export function updateSecret(app: App, realm: RealmRow, actor: UserRow | null, name: string, a: { secret?: string; note?: string }) {
+  const row = secretForChange(app, realm, actor, name);
+  if (a.secret === undefined && a.note === undefined) throw invalidParam("Nothing to change");
+  if (a.secret !== undefined) checkSecretValue(a.secret);
+  if (a.note !== undefined) checkNote(a.note);
+  const patch: Partial<SecretRow> = {};
+  if (a.note !== undefined) patch.note = a.note;
+  if (a.secret !== undefined)
+    Object.assign(patch, { sealed: sealValue(app, a.secret, secretContext(row.realmId, name)), hint: secretHint(a.secret), replacedBy: actor?.id ?? null, dateReplaced: app.now() });
+  return app.tx((tx) => {
+    const secret = toApiSecret(store.updateSecret(tx.db, row.id, patch));
+    tx.emit({ type: "ext_secret", op: "update", secret }, membersOf(tx, row.realmId));
+    return { secret };
+  });
+}
+
+/** DELETE /ext/secrets/{name}: by administrators or the one who added it. */
+export function deleteSecret(app: App, realm: RealmRow, actor: UserRow | null, name: string) {
+  const row = secretForChange(app, realm, actor, name);
+  app.tx((tx) => {
+    store.deleteSecret(tx.db, row.id);
+    tx.emit({ type: "ext_secret", op: "remove", name }, membersOf(tx, row.realmId));
+  });
+  return {};
+}

@@ -1,0 +1,19 @@
+import { addSecret, deleteSecret, listSecrets, updateSecret } from "../../actions/secrets";
+import { endpoint } from "../endpoint";
+import { p } from "../params";
+
+export default [
+  endpoint("GET", "/ext/secrets", { params: {}, run: ({ app, realm, user }) => listSecrets(app, realm, user) }),
+  endpoint("POST", "/ext/secrets", {
+    params: { name: p.str(), secret: p.str(), note: p.str().optional("") },
+    run: ({ app, realm, user, args }) => addSecret(app, realm, user, args),
+  }),
+  endpoint("PATCH", "/ext/secrets/{name}", {
+    params: { name: p.path.str(), secret: p.str().optional(), note: p.str().optional() },
+    run: ({ app, realm, user, args }) => updateSecret(app, realm, user, args.name, args),
+  }),
+  endpoint("DELETE", "/ext/secrets/{name}", {
+    params: { name: p.path.str() },
+    run: ({ app, realm, user, args }) => deleteSecret(app, realm, user, args.name),
+  }),
+];

@@ -1,0 +1,23 @@
+import { and, asc, eq, inArray } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { secrets, type SecretRow } from "../db/schema";
+
+export const listSecrets = (db: Db, realmId: number): SecretRow[] =>
+  db.select().from(secrets).where(eq(secrets.realmId, realmId)).orderBy(asc(secrets.name)).all();
+
+export const findSecret = (db: Db, realmId: number, name: string): SecretRow | undefined =>
+  db.select().from(secrets).where(and(eq(secrets.realmId, realmId), eq(secrets.name, name))).get();
+
+export const insertSecret = (db: Db, row: typeof secrets.$inferInsert): SecretRow => db.insert(secrets).values(row).returning().get();
+
+export const updateSecret = (db: Db, id: number, patch: Partial<typeof secrets.$inferInsert>): SecretRow =>
+  db.update(secrets).set(patch).where(eq(secrets.id, id)).returning().get()!;
+
+export const deleteSecret = (db: Db, id: number) => db.delete(secrets).where(eq(secrets.id, id)).run();
+
+/** The named secrets a run gets (names that do not exist are simply absent). */
+export const findSecretsByName = (db: Db, realmId: number, names: readonly string[]): SecretRow[] =>
+  names.length ? db.select().from(secrets).where(and(eq(secrets.realmId, realmId), inArray(secrets.name, [...names]))).all() : [];
+
+export const markSecretsUsed = (db: Db, ids: readonly number[], at: number) =>
+  ids.length && db.update(secrets).set({ dateUsed: at }).where(inArray(secrets.id, [...ids])).run();
