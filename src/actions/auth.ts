@@ -8,14 +8,17 @@ import { findUserByEmail } from "../store/users";
 // address or the account is over its failure limit, look the user up, verify, count a failure, and
 // only then report the realm's or the account's deactivation.
 
-function lookup(app: App, realm: RealmRow, email: string, ip: string): UserRow | undefined {
-  app.loginFailures.check(`ip:${ip}`);
+/** The client's address, worked out only when needed. */
+export type ClientIp = () => string;
+
+function lookup(app: App, realm: RealmRow, email: string, ip: ClientIp): UserRow | undefined {
+  app.loginFailures.check(() => `ip:${ip()}`);
   app.loginFailures.check(`${realm.id}:${email.toLowerCase()}`);
   return app.reads.get(`user:${realm.id}:${email.toLowerCase()}`, () => findUserByEmail(app.db, realm.id, email));
 }
 
-function failed(app: App, realm: RealmRow, email: string, ip: string, err: Error): Error {
-  app.loginFailures.fail(`ip:${ip}`);
+function failed(app: App, realm: RealmRow, email: string, ip: ClientIp, err: Error): Error {
+  app.loginFailures.fail(`ip:${ip()}`);
   app.loginFailures.fail(`${realm.id}:${email.toLowerCase()}`);
   return err;
 }
@@ -27,14 +30,14 @@ function admit(realm: RealmRow, user: UserRow): UserRow {
 }
 
 /** HTTP Basic with email and API key; keys are compared in constant time. */
-export function authenticateApiKey(app: App, realm: RealmRow, email: string, apiKey: string, ip: string): UserRow {
+export function authenticateApiKey(app: App, realm: RealmRow, email: string, apiKey: string, ip: ClientIp): UserRow {
   const user = lookup(app, realm, email, ip);
   if (!user || !safeEqual(user.apiKey, apiKey)) throw failed(app, realm, email, ip, invalidApiKey());
   return admit(realm, user);
 }
 
 /** POST /fetch_api_key: email and password (argon2id) for the API key. */
-export async function fetchApiKey(app: App, realm: RealmRow, email: string, password: string, ip: string) {
+export async function fetchApiKey(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp) {
   const user = lookup(app, realm, email, ip);
   const ok = user?.passwordHash ? await Bun.password.verify(password, user.passwordHash) : false;
   if (!user || !ok) throw failed(app, realm, email, ip, badCredentials());
@@ -43,7 +46,7 @@ export async function fetchApiKey(app: App, realm: RealmRow, email: string, pass
 }
 
 /** POST /dev_fetch_api_key: any user's key without a password, on development servers only. */
-export function devFetchApiKey(app: App, realm: RealmRow, email: string, ip: string) {
+export function devFetchApiKey(app: App, realm: RealmRow, email: string, ip: ClientIp) {
   if (!app.config.development) throw devOnly();
   const user = lookup(app, realm, email, ip);
   if (!user) throw failed(app, realm, email, ip, badCredentials());

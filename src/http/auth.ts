@@ -1,4 +1,4 @@
-import { authenticateApiKey } from "../actions/auth";
+import { authenticateApiKey, type ClientIp } from "../actions/auth";
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
 import { badAuthHeader, notBasicAuth, notLoggedIn } from "../domain/errors";
@@ -15,7 +15,7 @@ export function parseBasic(header: string | null): { email: string; apiKey: stri
   return { email: decoded.slice(0, i), apiKey: decoded.slice(i + 1) };
 }
 
-export function requestUser(app: App, realm: RealmRow, header: string | null, ip: string): UserRow {
+export function requestUser(app: App, realm: RealmRow, header: string | null, ip: ClientIp): UserRow {
   const creds = parseBasic(header);
   if (!creds) throw notLoggedIn();
   return authenticateApiKey(app, realm, creds.email, creds.apiKey, ip);

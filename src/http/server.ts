@@ -56,8 +56,10 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
 
-  async function handle(candidates: Compiled[], request: Request, ip: string): Promise<Response> {
+  async function handle(candidates: Compiled[], request: Request, addressOf: () => string): Promise<Response> {
     const started = performance.now();
+    let address: string | undefined;
+    const ip = () => (address ??= addressOf());
     const url = new URL(request.url);
     let userId: number | null = null;
     let res: Response;
@@ -65,6 +67,11 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       const realm = realmForHost(app, request.headers.get("host"));
       let chosen: { c: Compiled; path: Record<string, string> } | null = null;
       for (const c of candidates) {
+        if (!c.names.length) {
+          if (url.pathname !== API + c.ep.path) continue; // a trailing slash is another path, as in Zulip
+          chosen = { c, path: {} };
+          break;
+        }
         const m = c.re.exec(url.pathname);
         if (!m) continue;
         const path = Object.fromEntries(c.names.map((n, i) => [n, m[i + 1]!]));
@@ -83,8 +90,9 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       userId = user?.id ?? null;
       const input = await readInput(request, url, app.config.limits.maxRequestBytes);
       const { args, ignored } = readParams(ep.params, input, chosen.path);
-      const files = [...input.values()].filter((v): v is File => v instanceof File);
-      const out = await ep.run({ app, realm, user, args, files, req: request, ip });
+      const files = input.size ? [...input.values()].filter((v): v is File => v instanceof File) : [];
+      let out = ep.run({ app, realm, user, args, files, req: request, get ip() { return ip(); } });
+      if (out instanceof Promise) out = await out;
       await app.writer.settled(); // answer only once the change is committed
       res = out instanceof Response ? out : success((out as object) ?? {}, ignored);
     } catch (e) {
@@ -114,7 +122,7 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
   let server = new Elysia();
   for (const [key, candidates] of groups) {
     const [method, path] = key.split(" ") as [string, string];
-    server = server.route(method, path, ({ request, server: s }) => handle(candidates, request, s?.requestIP(request)?.address ?? "unknown"), {
+    server = server.route(method, path, ({ request, server: s }) => handle(candidates, request, () => s?.requestIP(request)?.address ?? "unknown"), {
       parse: "none",
     }) as unknown as Elysia;
   }

@@ -40,11 +40,20 @@ const toStderr = (line: string) => {
 
 const plain = /^[^\s"]+$/;
 
+// Under load many lines share a millisecond: format its timestamp once.
+let stampMs = 0;
+let stamp = "";
+function timestamp(): string {
+  const ms = Date.now();
+  if (ms !== stampMs) (stampMs = ms), (stamp = new Date(ms).toISOString());
+  return stamp;
+}
+
 export function createLogger(level: Level, write: (line: string) => void = toStderr): Logger {
   const min = ORDER[level];
   const emit = (lvl: Level) => (msg: string, fields?: Record<string, unknown>) => {
     if (ORDER[lvl] < min) return;
-    let line = `${new Date().toISOString()} ${lvl} ${msg}`;
+    let line = `${timestamp()} ${lvl} ${msg}`;
     for (const k in fields) {
       const v = fields[k];
       line += ` ${k}=${typeof v === "number" || (typeof v === "string" && plain.test(v)) ? v : JSON.stringify(v)}`;

@@ -121,6 +121,7 @@ describe("routing", () => {
   test("an unknown endpoint is a JSON 404", async () => {
     await expectError(s.owner.get("/no_such_endpoint"), 404, "NOT_FOUND", "Not Found");
     await expectError(s.owner.post("/users/me/no/such/thing"), 404, "NOT_FOUND", "Not Found");
+    await expectError(s.owner.get("/users/me/"), 404, "NOT_FOUND", "Not Found");
   });
 
   test("a known path with another method is a 405 naming the allowed methods", async () => {

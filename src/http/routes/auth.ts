@@ -6,11 +6,11 @@ export default [
   endpoint("POST", "/fetch_api_key", {
     auth: "none",
     params: { username: p.str(), password: p.str() },
-    run: ({ app, realm, args, ip }) => fetchApiKey(app, realm, args.username, args.password, ip),
+    run: ({ app, realm, args, ip }) => fetchApiKey(app, realm, args.username, args.password, () => ip),
   }),
   endpoint("POST", "/dev_fetch_api_key", {
     auth: "none",
     params: { username: p.str() },
-    run: ({ app, realm, args, ip }) => devFetchApiKey(app, realm, args.username, ip),
+    run: ({ app, realm, args, ip }) => devFetchApiKey(app, realm, args.username, () => ip),
   }),
 ];
