@@ -7,6 +7,7 @@ import { register as realm } from "./commands/realm";
 import { register as serve } from "./commands/serve";
 import { register as user } from "./commands/user";
 import { register as secrets } from "./commands/secrets";
+import { register as repo } from "./commands/repo";
 import { action, configFrom, withCommon } from "./common";
 
 const program = new Command("confab")
@@ -20,6 +21,7 @@ realm(program);
 user(program);
 db(program);
 secrets(program);
+repo(program);
 withCommon(program.command("version").description("print the version and API feature level")).action(
   action((opts) => {
     configFrom(opts); // a bad config is reported by every command, this one included

@@ -11,6 +11,7 @@ import m8 from "./0008_careful_lucky_pierre.sql" with { type: "text" };
 import m9 from "./0009_brief_ulik.sql" with { type: "text" };
 import m10 from "./0010_material_the_professor.sql" with { type: "text" };
 import m11 from "./0011_happy_ozymandias.sql" with { type: "text" };
+import m12 from "./0012_heavy_thing.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -25,4 +26,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0009_brief_ulik", sql: m9 },
   { tag: "0010_material_the_professor", sql: m10 },
   { tag: "0011_happy_ozymandias", sql: m11 },
+  { tag: "0012_heavy_thing", sql: m12 },
 ];

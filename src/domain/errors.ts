@@ -129,3 +129,5 @@ export const botsRefused = () => new ApiError("BAD_REQUEST", "This endpoint does
 export const guestsRefused = () => new ApiError("BAD_REQUEST", "Not allowed for guest users", 400);
 export const secretNameInUse = (name: string) => new ApiError("BAD_REQUEST", `A secret named '${name}' already exists`, 400);
 export const noSuchSecret = (name: string) => new ApiError("BAD_REQUEST", `No secret named '${name}'`, 404);
+export const noSuchRepository = () => new ApiError("BAD_REQUEST", "Repository does not exist", 404);
+export const repositoryNameInUse = (name: string) => new ApiError("BAD_REQUEST", `A repository named '${name}' already exists`, 400);

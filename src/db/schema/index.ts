@@ -22,3 +22,4 @@ export * from "./topics";
 export * from "./reactions";
 export * from "./secrets";
 export * from "./realm-emoji";
+export * from "./repositories";

@@ -29,6 +29,7 @@ import subscriptions from "./subscriptions";
 import messages from "./messages";
 import messageFlags from "./message-flags";
 import secrets from "./secrets";
+import repositories from "./repositories";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -60,4 +61,5 @@ export const routes: Endpoint[] = [
   ...messages,
   ...messageFlags,
   ...secrets,
+  ...repositories,
 ];
