@@ -236,7 +236,7 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
 
 
 /** Message events carry HTML, the empty topic as is and every edit; events/present.ts shapes them per client. */
-const EVENT_VIEW = (realm: RealmRow): MessageViewOptions => ({
+export const EVENT_VIEW = (realm: RealmRow): MessageViewOptions => ({
   applyMarkdown: true,
   clientGravatar: false,
   allowEmptyTopicName: true,
