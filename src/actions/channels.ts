@@ -48,8 +48,12 @@ export interface ChannelAccess {
 }
 
 /** Whether the user holds one of the channel's permissions (the one engine, with the setting's rules). */
-export const hasChannelPermission = (app: App, user: UserRow, c: ChannelRow, name: ChannelPermission): boolean =>
-  inGroupSetting(app.db, user, store.channelSetting(app.db, c, name), CHANNEL_PERMISSIONS[name]);
+export function hasChannelPermission(app: App, user: UserRow, c: ChannelRow, name: ChannelPermission): boolean {
+  const value = store.channelSetting(app.db, c, name);
+  // role:everyone holds every active user: the usual value of the permissions checked on each send.
+  if (value === systemGroupIds(app.db, c.realmId)["role:everyone"] && CHANNEL_PERMISSIONS[name].allowEveryone) return user.isActive;
+  return inGroupSetting(app.db, user, value, CHANNEL_PERMISSIONS[name]);
+}
 
 /** May administer the channel: organization administrators, and members of can_administer_channel_group. */
 export const canAdministerChannel = (app: App, user: UserRow, c: ChannelRow) =>

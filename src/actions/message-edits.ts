@@ -46,8 +46,8 @@ import { moveUserTopics } from "../store/topics";
 import { findUserById } from "../store/users";
 import { accessChannelById, canAdministerChannel, hasChannelPermission } from "./channels";
 import { accessMessage, canReadChannelHistory } from "./message-fetch";
-import { checkCanPost, checkTopicAllowed, realmLinkifiers, sendNotificationTx } from "./messages";
-import { renderFor } from "./render";
+import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages";
+import { realmLinkifiers, renderFor } from "./render";
 
 /** Zulip lets an edit that started just inside the limit through. */
 const EDIT_GRACE_SECONDS = 10;

@@ -23,8 +23,9 @@ import {
   recipientDeactivated,
   topicWildcardNotAllowed,
 } from "../domain/errors";
-import { FLAG, flagList as flagNames } from "../domain/message-flags";
+import { FLAG, flagNames } from "../domain/message-flags";
 import {
+  hasAlertWord,
   normalizeContent,
   normalizeTopic,
   toApiMessage,
@@ -35,9 +36,8 @@ import { realmSetting } from "../domain/realm-settings";
 import { ROLE } from "../domain/roles";
 import { avatarUrl } from "../domain/users";
 import { toUsers } from "../events/types";
-import { textForSearch, topicLinks, type Linkifier, type Rendered } from "../render";
+import { textForSearch, topicLinks, type Rendered } from "../render";
 import * as channelStore from "../store/channels";
-import { listLinkifiers } from "../store/linkifiers";
 import * as store from "../store/messages";
 import { hasGroupPermission, hasRealmPermission, inGroupSetting } from "../store/permissions";
 import { realmGroupSetting } from "../store/realm-settings";
@@ -46,7 +46,7 @@ import { findUserGroup, listRecursiveMemberIds } from "../store/user-groups";
 import { findUserByEmail, findUserById, insertUser } from "../store/users";
 import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
-import { renderFor } from "./render";
+import { realmLinkifiers, renderFor } from "./render";
 
 /** Wildcard mentions reaching more users than this need can_mention_many_users_group (Zulip's limit). */
 const WILDCARD_MENTION_THRESHOLD = 15;
@@ -163,9 +163,13 @@ function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: bool
   for (const gid of o.rendered.mentionedGroupIds) for (const id of listRecursiveMemberIds(app.db, gid)) mentioned.add(id);
   const topicParticipants = o.rendered.topicWildcard && o.channel ? new Set(store.topicParticipants(app.db, o.recipientId, o.topic)) : null;
   const base = o.channel ? 0 : FLAG.is_private;
+  const alertWords = store.alertWordsOf(app.db, o.recipients);
+  const text = alertWords.size ? textForSearch(o.rendered.html) : "";
   const flags = new Map<number, number>();
   for (const id of o.recipients) {
     let f = base;
+    const words = alertWords.get(id);
+    if (words && id !== sender.id && hasAlertWord(text, words)) f |= FLAG.has_alert_word;
     if (id === sender.id && readBySender) f |= FLAG.read;
     if (mentioned.has(id)) f |= FLAG.mentioned;
     if (o.rendered.channelWildcard && o.channel) f |= FLAG.stream_wildcard_mentioned;
@@ -194,8 +198,8 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     hasAttachment: o.rendered.hasAttachment,
     isMeMessage: o.rendered.isMeMessage,
   });
-  store.insertUserMessages(tx.db, id, [...flags]);
-  store.indexMessage(tx.db, id, o.topic, textForSearch(o.rendered.html));
+  store.insertUserMessages(tx.db, id, flags);
+  store.indexMessage(tx.db, id, o.topic, textForSearch(o.rendered.html), false);
   const row: MessageRow = {
     id,
     realmId: realm.id,
@@ -225,7 +229,7 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     isAgentMessage: sender.isBot && sender.botType === EMBEDDED_BOT,
   };
   const message = toApiMessage(row, parts, EVENT_VIEW(realm));
-  const flagsByUser: Record<number, string[]> = {};
+  const flagsByUser: Record<number, readonly string[]> = {};
   for (const [uid, f] of flags) flagsByUser[uid] = flagNames(f);
   tx.emit(
     { type: "message", message, raw_content: o.content, flags_by_user: flagsByUser, avatar_gravatar: sender.avatarSource === "G" },
@@ -251,8 +255,6 @@ export const senderOf = (app: App, u: UserRow) => ({
   gravatar: u.avatarSource === "G",
 });
 
-export const realmLinkifiers = (app: App, realm: RealmRow): Linkifier[] =>
-  listLinkifiers(app.db, realm.id).map((l) => ({ pattern: l.pattern, url_template: l.urlTemplate }));
 
 /** POST /messages: checks everything, renders outside the transaction, then writes and emits. */
 export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendArgs, client = "API"): { id: number } {

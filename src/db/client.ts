@@ -18,6 +18,10 @@ export function openDatabase(path: string, o: OpenOptions): { sqlite: Database; 
   if (!o.readonly) sqlite.run("PRAGMA journal_mode = WAL");
   sqlite.run(`PRAGMA synchronous = ${o.synchronous.toUpperCase()}`);
   sqlite.run("PRAGMA foreign_keys = ON");
+  // Every action runs in a SAVEPOINT, whose undo copies of changed pages go to the temp store: keep them
+  // in memory, not in a temporary file. A larger page cache keeps the hot index pages of a busy realm.
+  sqlite.run("PRAGMA temp_store = MEMORY");
+  sqlite.run("PRAGMA cache_size = -65536");
   return { sqlite, db: drizzle(sqlite, { schema }) };
 }
 

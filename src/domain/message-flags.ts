@@ -30,9 +30,20 @@ const SHOWN: [string, number][] = [
 
 /** The flag names a client sees; `wildcard_mentioned` is the deprecated union of both wildcard flags. */
 export function flagList(bits: number): string[] {
+  return [...flagNames(bits)];
+}
+
+// A send builds one flag list per recipient, mostly from the same few bit patterns.
+const namesByBits = new Map<number, readonly string[]>();
+/** flagList, shared and frozen (for events, where one list may serve many recipients). */
+export function flagNames(bits: number): readonly string[] {
+  const hit = namesByBits.get(bits);
+  if (hit) return hit;
   const out: string[] = [];
   for (const [name, bit] of SHOWN) if (bits & bit) out.push(name);
   if (bits & (FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned)) out.push("wildcard_mentioned");
+  Object.freeze(out);
+  namesByBits.set(bits, out);
   return out;
 }
 

@@ -34,6 +34,20 @@ export function normalizeTopic(topic: string, maxLength: number): string {
 export const topicForClient = (topic: string, allowEmptyTopicName: boolean) =>
   topic === "" && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : topic;
 
+/** Whether a message's text contains an alert word: case-insensitive, not inside a longer word (Zulip's rule). */
+export function hasAlertWord(text: string, words: readonly string[]): boolean {
+  const lower = text.toLowerCase();
+  return words.some((w) => {
+    const word = w.toLowerCase();
+    for (let i = lower.indexOf(word); i >= 0; i = lower.indexOf(word, i + 1)) {
+      const before = lower[i - 1];
+      const after = lower[i + word.length];
+      if ((before === undefined || !/[\p{L}\p{N}_]/u.test(before)) && (after === undefined || !/[\p{L}\p{N}_]/u.test(after))) return true;
+    }
+    return false;
+  });
+}
+
 /** The conversation key of a direct-message group: its participants' ids, sorted and deduplicated. */
 export const dmKey = (userIds: readonly number[]) => [...new Set(userIds)].sort((a, b) => a - b).join(",");
 export const dmKeyMembers = (key: string) => key.split(",").map(Number);

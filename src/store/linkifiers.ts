@@ -1,9 +1,19 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { linkifiers, type LinkifierRow } from "../db/schema";
 
-export const listLinkifiers = (db: Db, realmId: number): LinkifierRow[] =>
-  db.select().from(linkifiers).where(eq(linkifiers.realmId, realmId)).orderBy(asc(linkifiers.order), asc(linkifiers.id)).all();
+const byRealm = new WeakMap<Db, { all(p: { realmId: number }): LinkifierRow[] }>();
+
+/** The realm's linkifiers in order (prepared once: every message render and topic link reads them). */
+export function listLinkifiers(db: Db, realmId: number): LinkifierRow[] {
+  let q = byRealm.get(db);
+  if (!q)
+    byRealm.set(
+      db,
+      (q = db.select().from(linkifiers).where(eq(linkifiers.realmId, sql.placeholder("realmId"))).orderBy(asc(linkifiers.order), asc(linkifiers.id)).prepare()),
+    );
+  return q.all({ realmId });
+}
 
 export const findLinkifier = (db: Db, realmId: number, id: number): LinkifierRow | undefined =>
   db.select().from(linkifiers).where(and(eq(linkifiers.realmId, realmId), eq(linkifiers.id, id))).get();

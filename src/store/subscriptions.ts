@@ -1,9 +1,23 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
 
-export const findSubscription = (db: Db, userId: number, channelId: number): SubscriptionRow | undefined =>
-  db.select().from(subscriptions).where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId))).get();
+const byKey = new WeakMap<Db, { get(p: { userId: number; channelId: number }): SubscriptionRow | undefined }>();
+
+/** A user's subscription row for a channel (prepared once: every channel send checks access). */
+export function findSubscription(db: Db, userId: number, channelId: number): SubscriptionRow | undefined {
+  let q = byKey.get(db);
+  if (!q)
+    byKey.set(
+      db,
+      (q = db
+        .select()
+        .from(subscriptions)
+        .where(and(eq(subscriptions.userId, sql.placeholder("userId")), eq(subscriptions.channelId, sql.placeholder("channelId"))))
+        .prepare()),
+    );
+  return q.get({ userId, channelId });
+}
 
 export const isSubscribed = (db: Db, userId: number, channelId: number): boolean =>
   !!sqliteOf(db).query("SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1").get(userId, channelId);

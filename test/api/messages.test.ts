@@ -35,6 +35,15 @@ describe("POST /messages", () => {
     expect(ea.flags).toEqual(["read"]);
   });
 
+  test("alert words flag has_alert_word (whole words, any case); is:alerted finds it", async () => {
+    await ok(bob.post("/users/me/alert_words", { alert_words: JSON.stringify(["deploy"]) }));
+    const hit = (await ok(ann.post("/messages", { type: "stream", to: general, topic: "ops", content: "Time to DEPLOY now" }))).id;
+    await ok(ann.post("/messages", { type: "stream", to: general, topic: "ops", content: "redeployment is not a match" }));
+    expect((await ok(bob.get(`/messages/${hit}`))).message.flags).toEqual(["has_alert_word"]);
+    const r = await ok(bob.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: JSON.stringify([["is", "alerted"]]) }));
+    expect(r.messages.map((m: any) => m.id)).toEqual([hit]);
+  });
+
   test("by channel id, by JSON list, unknown channels, empty and oversized content", async () => {
     await ok(ann.post("/messages", { type: "channel", to: general, topic: "t", content: "by id" }));
     await ok(ann.post("/messages", { type: "stream", to: JSON.stringify(["general"]), topic: "t", content: "by list" }));
