@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Endpoint } from "../../src/http/endpoint";
 import { routes } from "../../src/http/routes";
-import { operations, type OperationInfo } from "../helpers/openapi";
+import { operations, zulipSpec, type OperationInfo } from "../helpers/openapi";
 
 const CONTRACT = fileURLToPath(new URL("../../../shared/spec/team-chat-api.md", import.meta.url));
 
@@ -71,8 +71,20 @@ const ops = operations();
 const contract = contractParameters();
 const key = (ep: Endpoint) => `${ep.method} ${ep.path}`;
 const operationOf = (ep: Endpoint): OperationInfo | undefined => ops.find((o) => o.method === ep.method && o.template === ep.path);
-/** Parameters an operation takes from the request (headers and cookies are not parameters here). */
-const requestParams = (op: OperationInfo) => op.parameters.filter((p) => p.in !== "header" && p.in !== "cookie");
+/**
+ * Parameters an operation takes from the request. Headers and cookies are not parameters here, nor are
+ * uploaded files (multipart fields of format binary): endpoints read those from ctx.files whatever
+ * their field name, as Zulip reads request.FILES.
+ */
+const requestParams = (op: OperationInfo) => op.parameters.filter((p) => p.in !== "header" && p.in !== "cookie" && !isUpload(op, p.name));
+
+function isUpload(op: OperationInfo, name: string): boolean {
+  if (op.source !== "zulip") return false;
+  const spec = zulipSpec();
+  let schema = spec.paths[op.template]?.[op.method.toLowerCase()]?.requestBody?.content?.["multipart/form-data"]?.schema;
+  if (schema?.$ref) schema = spec.components.schemas[schema.$ref.split("/").pop()];
+  return schema?.properties?.[name]?.format === "binary";
+}
 
 describe("route declarations match Zulip's OpenAPI file and the contract", () => {
   test("the contract's parameter tables were found", () => {

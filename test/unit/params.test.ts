@@ -109,8 +109,9 @@ describe("presence, defaults, aliases, ignored parameters", () => {
     expect(failure(table, { channel: "a", stream: "b" })).toEqual({ code: "REQUEST_CONFUSING_VAR", msg: "Can't decide between 'channel' and 'stream' arguments" });
   });
 
-  test("every parameter the table does not read is listed, sorted", () => {
+  test("every parameter the table does not read is listed, sorted; uploaded files are not parameters", () => {
     expect(read({ a: p.int() }, { zeta: "1", a: "1", alpha: "2", Beta: "3" }).ignored).toEqual(["Beta", "alpha", "zeta"]);
+    expect(read({}, { filename: new File(["x"], "x.png"), extra: "1" }).ignored).toEqual(["extra"]);
   });
 
   test("path parameters", () => {
