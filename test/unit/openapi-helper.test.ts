@@ -240,7 +240,7 @@ test("operations() lists every operation with its parameters", () => {
   // quirk: the file does not mark POST /drafts `drafts` as required, though Zulip requires it
   const drafts = ops.find((o) => o.method === "POST" && o.template === "/drafts")!;
   expect(drafts.parameters).toEqual([{ name: "drafts", in: "body", required: false }]);
-  const secrets = ops.find((o) => o.template === "/ext/secrets")!;
+  const secrets = ops.find((o) => o.method === "POST" && o.template === "/ext/secrets")!;
   expect(secrets.source).toBe("ext");
   expect(secrets.parameters).toContainEqual({ name: "name", in: "body", required: true });
   expect(ops.filter((o) => o.source === "zulip").length).toBeGreaterThan(100);
