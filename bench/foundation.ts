@@ -1,7 +1,7 @@
 // The foundation's figures: cold start of the executable to its first answered request (on an empty
 // data directory and on one already migrated), idle resident memory, and GET /api/v1/users/me
 // throughput at 32 connections next to a bare Bun.serve answering the same JSON.
-import { openSync, writeFileSync } from "node:fs";
+import { closeSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cpuMicros, firstAnswer, freePort, median, rssMb, stop } from "./lib/proc";
 import type { BenchContext, BenchResult } from "./lib/types";
@@ -26,6 +26,7 @@ async function startConfab(ctx: BenchContext, dataDir: string): Promise<Started>
   const logFile = openSync(`${dataDir}.log`, "a");
   const t0 = performance.now();
   const proc = Bun.spawn([ctx.exe, "serve", "--data-dir", dataDir, "--port", String(port)], { stdout: logFile, stderr: logFile, stdin: "ignore" });
+  closeSync(logFile); // the server has its own copy
   const ms = await firstAnswer(`${url}/api/v1/server_settings`, t0);
   return { proc, url, ms };
 }

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { createRealm, setRealmDeactivated } from "../../src/actions/realms";
 import { listRealms } from "../../src/store/realms";
 import { realmUrl } from "../../src/domain/realms";
-import { action, openApp, readStdin, realmOption, withCommon } from "../common";
+import { action, readStdin, realmOption, usingApp, withCommon } from "../common";
 
 export function register(program: Command) {
   const realm = program.command("realm").description("manage organizations (realms)");
@@ -13,9 +13,8 @@ export function register(program: Command) {
     .option("--owner-name <name>", "the owner's full name", "Owner")
     .option("--password-stdin", "read the owner's password from standard input (otherwise one is generated)")
     .action(
-      action(async (opts) => {
-        const app = openApp(opts);
-        try {
+      action((opts) =>
+        usingApp(opts, async (app) => {
           const password = opts.passwordStdin ? await readStdin() : undefined;
           const r = await createRealm(app, {
             stringId: opts.subdomain,
@@ -31,17 +30,14 @@ export function register(program: Command) {
             `API key:     ${r.owner.apiKey}`,
           ];
           console.log(lines.join("\n"));
-        } finally {
-          app.close();
-        }
-      }),
+        }),
+      ),
     );
   withCommon(realm.command("list").description("list organizations"))
     .option("--json", "print JSON")
     .action(
-      action((opts) => {
-        const app = openApp(opts);
-        try {
+      action((opts) =>
+        usingApp(opts, (app) => {
           const rows = listRealms(app.db).map((r) => ({
             id: r.id,
             subdomain: r.stringId,
@@ -51,22 +47,17 @@ export function register(program: Command) {
           }));
           if (opts.json) console.log(JSON.stringify(rows));
           else for (const r of rows) console.log(`${r.id}\t${r.subdomain || "(root)"}\t${r.name}\t${r.url}${r.deactivated ? "\tdeactivated" : ""}`);
-        } finally {
-          app.close();
-        }
-      }),
+        }),
+      ),
     );
   for (const [name, deactivated] of [["deactivate", true], ["reactivate", false]] as const)
     withCommon(realm.command(name).description(`${name} an organization (its users ${deactivated ? "can no longer" : "can again"} log in)`).argument("<subdomain>", "the realm's subdomain ('' for the root host)"))
       .action(
-        action((subdomain: string, opts) => {
-          const app = openApp(opts);
-          try {
+        action((subdomain: string, opts) =>
+          usingApp(opts, (app) => {
             setRealmDeactivated(app, realmOption(app, subdomain), deactivated);
             console.log(`realm '${subdomain}' ${name}d`);
-          } finally {
-            app.close();
-          }
-        }),
+          }),
+        ),
       );
 }

@@ -3,9 +3,7 @@ import { createUser, deactivateUser, regenerateApiKey, setPassword } from "../..
 import type { App } from "../../src/app";
 import { ROLE_NAMES } from "../../src/domain/roles";
 import { findUserByEmail, listUsers } from "../../src/store/users";
-import { action, CliError, openApp, readStdin, realmOption, withCommon } from "../common";
-
-const withRealm = (cmd: Command) => withCommon(cmd).option("--realm <subdomain>", "the realm (default: the default realm)");
+import { action, CliError, readStdin, realmOption, usingApp, withRealmOption } from "../common";
 
 function userOf(app: App, realm: string | undefined, email: string) {
   const r = realmOption(app, realm);
@@ -14,40 +12,30 @@ function userOf(app: App, realm: string | undefined, email: string) {
   return user;
 }
 
-/** Opens the app, runs the body, always closes. */
-const withApp = (opts: object, fn: (app: App) => unknown) => async () => {
-  const app = openApp(opts);
-  try {
-    await fn(app);
-  } finally {
-    app.close();
-  }
-};
-
 export function register(program: Command) {
   const user = program.command("user").description("manage users");
 
-  withRealm(user.command("create").description("create a user and print its API key").argument("<email>"))
+  withRealmOption(user.command("create").description("create a user and print its API key").argument("<email>"))
     .requiredOption("--name <full_name>", "full name")
     .option("--role <role>", "owner, administrator, moderator, member or guest", "member")
     .option("--password-stdin", "read a password from standard input (otherwise the user has none)")
     .action(
       action((email: string, opts) =>
-        withApp(opts, async (app) => {
+        usingApp(opts, async (app) => {
           const role = ROLE_NAMES[opts.role];
           if (!role) throw new CliError(`unknown role '${opts.role}' (owner, administrator, moderator, member, guest)`);
           const password = opts.passwordStdin ? await readStdin() : null;
           const u = await createUser(app, realmOption(app, opts.realm), { email, fullName: opts.name, role, password });
           console.log(`user ${u.id} created: ${u.email}\nAPI key: ${u.apiKey}`);
-        })(),
+        }),
       ),
     );
 
-  withRealm(user.command("list").description("list users"))
+  withRealmOption(user.command("list").description("list users"))
     .option("--json", "print JSON")
     .action(
       action((opts) =>
-        withApp(opts, (app) => {
+        usingApp(opts, (app) => {
           const rows = listUsers(app.db, realmOption(app, opts.realm).id).map((u) => ({
             id: u.id,
             email: u.email,
@@ -60,38 +48,38 @@ export function register(program: Command) {
           else
             for (const u of rows)
               console.log(`${u.id}\t${u.email}\t${u.full_name}\t${u.role}${u.is_bot ? "\tbot" : ""}${u.is_active ? "" : "\tdeactivated"}`);
-        })(),
+        }),
       ),
     );
 
-  withRealm(user.command("api-key").description("print a user's API key (alone, for scripts)").argument("<email>"))
+  withRealmOption(user.command("api-key").description("print a user's API key (alone, for scripts)").argument("<email>"))
     .option("--regenerate", "replace the key with a new one first (the old one stops working)")
     .action(
       action((email: string, opts) =>
-        withApp(opts, (app) => {
+        usingApp(opts, (app) => {
           const u = userOf(app, opts.realm, email);
           console.log(opts.regenerate ? regenerateApiKey(app, u) : u.apiKey);
-        })(),
+        }),
       ),
     );
 
-  withRealm(user.command("set-password").description("set a user's password, read from standard input").argument("<email>")).action(
+  withRealmOption(user.command("set-password").description("set a user's password, read from standard input").argument("<email>")).action(
     action((email: string, opts) =>
-      withApp(opts, async (app) => {
+      usingApp(opts, async (app) => {
         const password = await readStdin();
         if (!password) throw new CliError("no password on standard input");
         await setPassword(app, userOf(app, opts.realm, email), password);
         console.log(`password set for ${email}`);
-      })(),
+      }),
     ),
   );
 
-  withRealm(user.command("deactivate").description("deactivate a user").argument("<email>")).action(
+  withRealmOption(user.command("deactivate").description("deactivate a user").argument("<email>")).action(
     action((email: string, opts) =>
-      withApp(opts, (app) => {
+      usingApp(opts, (app) => {
         deactivateUser(app, userOf(app, opts.realm, email));
         console.log(`${email} deactivated`);
-      })(),
+      }),
     ),
   );
 }
