@@ -12,6 +12,7 @@ import m9 from "./0009_brief_ulik.sql" with { type: "text" };
 import m10 from "./0010_material_the_professor.sql" with { type: "text" };
 import m11 from "./0011_happy_ozymandias.sql" with { type: "text" };
 import m12 from "./0012_heavy_thing.sql" with { type: "text" };
+import m13 from "./0013_wealthy_demogoblin.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -27,4 +28,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0010_material_the_professor", sql: m10 },
   { tag: "0011_happy_ozymandias", sql: m11 },
   { tag: "0012_heavy_thing", sql: m12 },
+  { tag: "0013_wealthy_demogoblin", sql: m13 },
 ];

@@ -3,6 +3,7 @@ import type { RealmRow, UserRow } from "../db/schema";
 import { badCredentials, devOnly, invalidApiKey, realmDeactivated, userDeactivated } from "../domain/errors";
 import { safeEqual } from "../lib/random";
 import { findUserByEmail } from "../store/users";
+import { noteBotCall } from "./plugins";
 
 // Every login path — API key, password, dev login — takes the same steps: refuse while the client
 // address or the account is over its failure limit, look the user up, verify, count a failure, and
@@ -33,7 +34,10 @@ function admit(realm: RealmRow, user: UserRow): UserRow {
 export function authenticateApiKey(app: App, realm: RealmRow, email: string, apiKey: string, ip: ClientIp): UserRow {
   const user = lookup(app, realm, email, ip);
   if (!user || !safeEqual(user.apiKey, apiKey)) throw failed(app, realm, email, ip, invalidApiKey());
-  return admit(realm, user);
+  admit(realm, user);
+  // A plugin's process "answers" with its bot's first authenticated call (docs/extensions.md).
+  noteBotCall(app, user);
+  return user;
 }
 
 /** POST /fetch_api_key: email and password (argon2id) for the API key. */

@@ -146,13 +146,17 @@ export function reactivateUser(app: App, actor: UserRow, id: number) {
   if (target.isActive) throw invalidParam("User is already active");
   if (target.isBot && target.botOwnerId !== null && !store.findUserById(app.db, target.botOwnerId)?.isActive)
     throw invalidParam("Cannot reactivate a bot whose owner is deactivated");
-  app.tx((tx) => {
-    const row = store.updateUser(tx.db, target.id, { isActive: true });
-    tx.emit({ type: "realm_user", op: "update", person: { user_id: row.id, is_active: true } }, toRealm(row.realmId));
-    if (row.isBot) tx.emit(botEvent("add", row, app.config.externalUrl, tx.db), botAudience(tx, row));
-    announceSettingsNamingUserTx(tx, row.realmId, row.id);
-  });
+  app.tx((tx) => reactivateUserTx(app, tx, target));
   return {};
+}
+
+/** The transactional half of reactivation, for actions that bring a user back as part of a larger change (a restored plugin's bot). */
+export function reactivateUserTx(app: App, tx: Tx, target: UserRow): UserRow {
+  const row = store.updateUser(tx.db, target.id, { isActive: true });
+  tx.emit({ type: "realm_user", op: "update", person: { user_id: row.id, is_active: true } }, toRealm(row.realmId));
+  if (row.isBot) tx.emit(botEvent("add", row, app.config.externalUrl, tx.db), botAudience(tx, row));
+  announceSettingsNamingUserTx(tx, row.realmId, row.id);
+  return row;
 }
 
 /** A user of the actor's realm whom an administrator may manage. */

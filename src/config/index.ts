@@ -23,6 +23,16 @@ export interface Config {
   };
   events: { heartbeatSeconds: number; idleQueueTimeoutSeconds: number; gcIntervalSeconds: number };
   rateLimit: { authFailures: number; authWindowSeconds: number };
+  plugins: {
+    codehosts: string[];
+    startTimeoutMs: number;
+    restartDelayMs: number;
+    maxRestartDelayMs: number;
+    healthyRunMs: number;
+    shutdownGraceMs: number;
+    healthIntervalMs: number;
+    pollMs: number;
+  };
 }
 
 /** Flags given on the command line win over everything else. */
@@ -142,6 +152,16 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       gcIntervalSeconds: g("events.gc_interval_seconds"),
     },
     rateLimit: { authFailures: g("rate_limit.auth_failures"), authWindowSeconds: g("rate_limit.auth_window_seconds") },
+    plugins: {
+      codehosts: g("plugins.codehosts"),
+      startTimeoutMs: g("plugins.start_timeout_ms"),
+      restartDelayMs: g("plugins.restart_delay_ms"),
+      maxRestartDelayMs: g("plugins.max_restart_delay_ms"),
+      healthyRunMs: g("plugins.healthy_run_ms"),
+      shutdownGraceMs: g("plugins.shutdown_grace_ms"),
+      healthIntervalMs: g("plugins.health_interval_ms"),
+      pollMs: g("plugins.poll_ms"),
+    },
   };
 }
 

@@ -51,6 +51,18 @@ export const CONFIG_KEYS = {
   "events.gc_interval_seconds": { type: "int", default: 10, min: 1, doc: "How often idle queues are looked for." },
   "rate_limit.auth_failures": { type: "int", default: 10, min: 1, doc: "Failed authentications allowed per client address, and per account, in each window." },
   "rate_limit.auth_window_seconds": { type: "int", default: 60, min: 1, doc: "The window for rate_limit.auth_failures." },
+  "plugins.codehosts": {
+    type: "list",
+    default: ["github=https://github.com", "gitlab=https://gitlab.com", "codeberg=https://codeberg.org"],
+    doc: "Code hosts plugins may be installed from, each name=base URL; a plugin's source <name>/<owner>/<repository> is cloned over git from <base URL>/<owner>/<repository>.",
+  },
+  "plugins.start_timeout_ms": { type: "int", default: 30000, min: 1, doc: "A plugin process that makes no authenticated API call within this long after starting has failed to start." },
+  "plugins.restart_delay_ms": { type: "int", default: 1000, min: 0, doc: "Delay before restarting a failed plugin process; it doubles with each failure in a row." },
+  "plugins.max_restart_delay_ms": { type: "int", default: 60000, min: 0, doc: "The longest delay between restarts." },
+  "plugins.healthy_run_ms": { type: "int", default: 60000, min: 1, doc: "A plugin that stays up this long after answering has its count of failures in a row reset." },
+  "plugins.shutdown_grace_ms": { type: "int", default: 5000, min: 0, doc: "At shutdown (or a restart), how long a plugin process has after SIGTERM before it gets SIGKILL." },
+  "plugins.health_interval_ms": { type: "int", default: 10000, min: 100, doc: "How often a remote plugin's health check is called." },
+  "plugins.poll_ms": { type: "int", default: 1000, min: 10, doc: "How often the plugin host looks for changes made outside this process (the CLI) and for waiting plugins whose requirements arrived." },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

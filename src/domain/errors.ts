@@ -131,3 +131,8 @@ export const secretNameInUse = (name: string) => new ApiError("BAD_REQUEST", `A 
 export const noSuchSecret = (name: string) => new ApiError("BAD_REQUEST", `No secret named '${name}'`, 404);
 export const noSuchRepository = () => new ApiError("BAD_REQUEST", "Repository does not exist", 404);
 export const repositoryNameInUse = (name: string) => new ApiError("BAD_REQUEST", `A repository named '${name}' already exists`, 400);
+export const noSuchPlugin = () => new ApiError("BAD_REQUEST", "Plugin does not exist", 404);
+export const pluginNotRemoved = () => new ApiError("BAD_REQUEST", "Plugin is not removed", 400);
+export const pluginAlreadyRemoved = () => new ApiError("BAD_REQUEST", "Plugin is already removed", 400);
+export const removalFinal = () => new ApiError("BAD_REQUEST", "This plugin was removed more than a week ago; its removal is final", 400);
+export const noSuchLink = () => new ApiError("BAD_REQUEST", "Link does not exist", 404);

@@ -23,3 +23,4 @@ export * from "./reactions";
 export * from "./secrets";
 export * from "./realm-emoji";
 export * from "./repositories";
+export * from "./plugins";

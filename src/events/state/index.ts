@@ -24,6 +24,7 @@ import { messageState } from "./message";
 import { recentPrivateConversationsState, starredMessagesState, updateMessageFlagsState } from "./update-message-flags";
 import { STOP_WORDS } from "../../domain/narrow";
 import { extSecretsState } from "./ext-secrets";
+import { extPluginsState } from "./ext-plugins";
 
 const empty =
   (state: Record<string, unknown>): StateBuilder =>
@@ -70,6 +71,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   video_calls: empty({ has_zoom_token: false }),
   giphy: empty({ giphy_api_key: "" }),
   ext_secrets: extSecretsState,
+  ext_plugins: extPluginsState,
 };
 
 export type { StateBuilder, StateContext, RegisterOptions } from "./types";

@@ -30,6 +30,7 @@ import messages from "./messages";
 import messageFlags from "./message-flags";
 import secrets from "./secrets";
 import repositories from "./repositories";
+import plugins from "./plugins";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -62,4 +63,5 @@ export const routes: Endpoint[] = [
   ...messageFlags,
   ...secrets,
   ...repositories,
+  ...plugins,
 ];

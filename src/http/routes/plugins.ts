@@ -1,0 +1,69 @@
+import {
+  addPluginLink,
+  clearPluginSecret,
+  getPlugin,
+  installPlugin,
+  listPlugins,
+  pluginLogs,
+  removePlugin,
+  removePluginLink,
+  restorePlugin,
+  setPluginSecret,
+  updatePlugin,
+} from "../../actions/plugins";
+import { endpoint } from "../endpoint";
+import { p, t } from "../params";
+
+const install_id = p.path.int();
+
+export default [
+  endpoint("GET", "/ext/plugins", { params: {}, run: ({ app, realm, user }) => listPlugins(app, realm, user) }),
+  endpoint("POST", "/ext/plugins", {
+    params: {
+      source_kind: p.enum(["codehost", "local", "remote"] as const),
+      source: p.str().optional(""),
+      source_repository_id: p.int().optional(),
+      source_path: p.str().optional(""),
+      sha: p.str().optional(""),
+      settings: p.json(t.dict(t.any())).optional({}),
+      disabled: p.bool().optional(false),
+    },
+    run: ({ app, realm, user, args }) => installPlugin(app, realm, user, args),
+  }),
+  endpoint("GET", "/ext/plugins/{install_id}", { params: { install_id }, run: ({ app, realm, user, args }) => getPlugin(app, realm, user, args.install_id) }),
+  endpoint("PATCH", "/ext/plugins/{install_id}", {
+    params: {
+      install_id,
+      settings: p.json(t.dict(t.any())).optional(),
+      disabled: p.bool().optional(),
+      disabled_tools: p.strList().optional(),
+      widget_defaults: p.json(t.dict(t.object({ nav: t.optional(t.str()), column: t.optional(t.bool()) }))).optional(),
+    },
+    run: ({ app, realm, user, args }) => updatePlugin(app, realm, user, args.install_id, args),
+  }),
+  endpoint("DELETE", "/ext/plugins/{install_id}", { params: { install_id }, run: ({ app, realm, user, args }) => removePlugin(app, realm, user, args.install_id) }),
+  endpoint("POST", "/ext/plugins/{install_id}/restore", {
+    params: { install_id },
+    run: ({ app, realm, user, args }) => restorePlugin(app, realm, user, args.install_id),
+  }),
+  endpoint("POST", "/ext/plugins/{install_id}/secrets/{name}", {
+    params: { install_id, name: p.path.str(), secret: p.str() },
+    run: ({ app, realm, user, args }) => setPluginSecret(app, realm, user, args.install_id, args.name, args.secret),
+  }),
+  endpoint("DELETE", "/ext/plugins/{install_id}/secrets/{name}", {
+    params: { install_id, name: p.path.str() },
+    run: ({ app, realm, user, args }) => clearPluginSecret(app, realm, user, args.install_id, args.name),
+  }),
+  endpoint("POST", "/ext/plugins/{install_id}/links", {
+    params: { install_id, kind: p.str(), value: p.str(), stream_id: p.int(), topic: p.str().optional() },
+    run: ({ app, realm, user, args }) => addPluginLink(app, realm, user, args.install_id, args),
+  }),
+  endpoint("DELETE", "/ext/plugins/{install_id}/links/{link_id}", {
+    params: { install_id, link_id: p.path.int() },
+    run: ({ app, realm, user, args }) => removePluginLink(app, realm, user, args.install_id, args.link_id),
+  }),
+  endpoint("GET", "/ext/plugins/{install_id}/logs", {
+    params: { install_id, lines: p.int({ min: 1, max: 1000 }).optional(100) },
+    run: ({ app, realm, user, args }) => pluginLogs(app, realm, user, args.install_id, args.lines),
+  }),
+];
