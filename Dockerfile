@@ -13,6 +13,10 @@ RUN npm run build && ./dist/confab version
 # Run: the executable alone (it needs glibc, hence Debian slim rather than Alpine), as an unprivileged
 # user, with the data directory on a volume.
 FROM debian:bookworm-slim
+# git: the repositories confab keeps (plugin sources) are git repositories; ca-certificates for HTTPS.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends git ca-certificates \
+ && rm -rf /var/lib/apt/lists/*
 RUN useradd --system --uid 10001 --user-group --home-dir /data --no-create-home --shell /usr/sbin/nologin confab \
  && mkdir -p /data && chown confab:confab /data && chmod 700 /data
 COPY --from=build /src/dist/confab /usr/local/bin/confab
