@@ -13,6 +13,7 @@ import m10 from "./0010_material_the_professor.sql" with { type: "text" };
 import m11 from "./0011_happy_ozymandias.sql" with { type: "text" };
 import m12 from "./0012_heavy_thing.sql" with { type: "text" };
 import m13 from "./0013_wealthy_demogoblin.sql" with { type: "text" };
+import m14 from "./0014_wakeful_bruce_banner.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -29,4 +30,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0011_happy_ozymandias", sql: m11 },
   { tag: "0012_heavy_thing", sql: m12 },
   { tag: "0013_wealthy_demogoblin", sql: m13 },
+  { tag: "0014_wakeful_bruce_banner", sql: m14 },
 ];

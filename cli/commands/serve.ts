@@ -3,6 +3,7 @@ import { bootstrapFirstRealm } from "../../src/actions/realms";
 import { createApp, type App } from "../../src/app";
 import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
+import { startAgent } from "../../src/runtime/agent";
 import { acquirePidFile } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
 
@@ -19,6 +20,7 @@ export function register(program: Command) {
         const first = bootstrapFirstRealm(app);
         const http = listen(app, config.listen.host, config.listen.port);
         app.queues.startGc();
+        const agent = startAgent(app);
         if (first) {
           await first.passwordSet;
           printFirstRun(config.externalUrl, first);
@@ -30,6 +32,7 @@ export function register(program: Command) {
           stopping = true;
           log.info("shutting down");
           await http.stop();
+          await agent.stop();
           app.close();
           release();
           process.exit(0);

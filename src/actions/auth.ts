@@ -3,6 +3,7 @@ import type { RealmRow, UserRow } from "../db/schema";
 import { badCredentials, devOnly, invalidApiKey, realmDeactivated, userDeactivated } from "../domain/errors";
 import { safeEqual } from "../lib/random";
 import { findUserByEmail } from "../store/users";
+import { isLiveRunKey } from "./agent-runs";
 import { noteBotCall } from "./plugins";
 
 // Every login path — API key, password, dev login — takes the same steps: refuse while the client
@@ -30,10 +31,13 @@ function admit(realm: RealmRow, user: UserRow): UserRow {
   return user;
 }
 
-/** HTTP Basic with email and API key; keys are compared in constant time. */
+/**
+ * HTTP Basic with email and API key; keys are compared in constant time. The agent's bot also takes the
+ * key of a live run (docs/extensions.md, "Run keys"), which stops working when the run ends.
+ */
 export function authenticateApiKey(app: App, realm: RealmRow, email: string, apiKey: string, ip: ClientIp): UserRow {
   const user = lookup(app, realm, email, ip);
-  if (!user || !safeEqual(user.apiKey, apiKey)) throw failed(app, realm, email, ip, invalidApiKey());
+  if (!user || !(safeEqual(user.apiKey, apiKey) || isLiveRunKey(app, user, apiKey))) throw failed(app, realm, email, ip, invalidApiKey());
   admit(realm, user);
   // A plugin's process "answers" with its bot's first authenticated call (docs/extensions.md).
   noteBotCall(app, user);

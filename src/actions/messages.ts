@@ -47,6 +47,7 @@ import { findUserByEmail, findUserById, insertUser } from "../store/users";
 import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
+import { messageSent } from "../runtime/sent-messages";
 
 /** Wildcard mentions reaching more users than this need can_mention_many_users_group (Zulip's limit). */
 const WILDCARD_MENTION_THRESHOLD = 15;
@@ -273,7 +274,9 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     recipients.add(sender.id);
     checkMentions(app, realm, sender, rendered, recipients.size, rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0);
     const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients: [...recipients] };
-    return { id: app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender)) };
+    const id = app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender));
+    messageSent(app, { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds });
+    return { id };
   }
   if (a.topic !== undefined && a.topic !== "") throw invalidParam("Invalid topic for direct messages");
   const others = dmTargets(app, realm, a.to);
@@ -281,13 +284,14 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
   checkDirectMessage(app, realm, sender, participants);
   const rendered = renderFor(app, realm, sender, content);
   checkMentions(app, realm, sender, rendered, 0, 0);
-  return {
-    id: app.tx((tx) => {
-      const r = store.dmRecipient(tx.db, realm.id, participants.map((u) => u.id));
-      const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: participants.map((u) => u.id) };
-      return deliverTx(app, tx, realm, sender, o, client, readBySender);
-    }),
-  };
+  const ids = participants.map((u) => u.id);
+  const sent = app.tx((tx) => {
+    const r = store.dmRecipient(tx.db, realm.id, ids);
+    const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: ids };
+    return { id: deliverTx(app, tx, realm, sender, o, client, readBySender), recipientId: r.id };
+  });
+  messageSent(app, { realmId: realm.id, messageId: sent.id, senderId: sender.id, recipientId: sent.recipientId, channelId: null, topic: "", participantIds: ids, mentionedUserIds: rendered.mentionedUserIds });
+  return { id: sent.id };
 }
 
 /** The realm's direct-message permissions: some participant must hold direct_message_permission_group,
@@ -333,6 +337,24 @@ export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { chan
   const r = store.dmRecipient(tx.db, realm.id, users.map((u) => u.id));
   const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: users, topic: "", content, rendered, recipients: [to.to.id] };
   return deliverTx(app, tx, realm, bot, o, "Internal", true);
+}
+
+/**
+ * A message from one of the realm's own bots into a conversation that called on it (the agent
+ * answering in a topic or a direct-message conversation it is part of), inside the caller's
+ * transaction; the conversation asked for it, so no permission applies.
+ */
+export function sendBotReplyTx(app: App, tx: Tx, realm: RealmRow, bot: UserRow, to: { channel: ChannelRow; topic: string } | { dmUsers: UserRow[] }, content: string, client: string): number {
+  const rendered = renderFor(app, realm, bot, content);
+  if ("channel" in to) {
+    const recipients = subscriberIds(tx.db, to.channel.id);
+    const o: Outgoing = { recipientId: to.channel.recipientId, channel: to.channel, dmUsers: null, topic: to.topic, content, rendered, recipients };
+    return deliverTx(app, tx, realm, bot, o, client, true);
+  }
+  const ids = to.dmUsers.map((u) => u.id);
+  const r = store.dmRecipient(tx.db, realm.id, ids);
+  const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: to.dmUsers, topic: "", content, rendered, recipients: ids };
+  return deliverTx(app, tx, realm, bot, o, client, true);
 }
 
 // ---- Message objects ----

@@ -33,6 +33,7 @@ export interface Config {
     healthIntervalMs: number;
     pollMs: number;
   };
+  agent: { command: string[]; turnTimeoutSeconds: number; runIdleSeconds: number; historyMessages: number };
 }
 
 /** Flags given on the command line win over everything else. */
@@ -161,6 +162,12 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       shutdownGraceMs: g("plugins.shutdown_grace_ms"),
       healthIntervalMs: g("plugins.health_interval_ms"),
       pollMs: g("plugins.poll_ms"),
+    },
+    agent: {
+      command: g("agent.command"),
+      turnTimeoutSeconds: g("agent.turn_timeout_seconds"),
+      runIdleSeconds: g("agent.run_idle_seconds"),
+      historyMessages: g("agent.history_messages"),
     },
   };
 }

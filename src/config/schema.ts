@@ -63,6 +63,19 @@ export const CONFIG_KEYS = {
   "plugins.shutdown_grace_ms": { type: "int", default: 5000, min: 0, doc: "At shutdown (or a restart), how long a plugin process has after SIGTERM before it gets SIGKILL." },
   "plugins.health_interval_ms": { type: "int", default: 10000, min: 100, doc: "How often a remote plugin's health check is called." },
   "plugins.poll_ms": { type: "int", default: 1000, min: 10, doc: "How often the plugin host looks for changes made outside this process (the CLI) and for waiting plugins whose requirements arrived." },
+  "agent.command": {
+    type: "list",
+    default: [],
+    doc: 'The organization\'s agent: the program and its arguments, e.g. ["bun", "/opt/confab/examples/echo-agent.ts"]. Each turn of a run starts it with the conversation as JSON on standard input and the organization\'s secrets in its environment; what it writes to standard output is posted in the conversation. Empty: the agent is off (and says so when mentioned). Set through the environment as a JSON list.',
+  },
+  "agent.turn_timeout_seconds": { type: "int", default: 600, min: 1, doc: "A turn still running after this long is stopped and its conversation told so." },
+  "agent.run_idle_seconds": {
+    type: "int",
+    default: 300,
+    min: 0,
+    doc: "After a turn that ended well, the run stays open this long: mentioning the agent in that conversation meanwhile is the run's next turn. Then the run is done.",
+  },
+  "agent.history_messages": { type: "int", default: 200, min: 1, doc: "How many of the conversation's latest messages a turn gets on standard input." },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

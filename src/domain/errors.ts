@@ -136,3 +136,7 @@ export const pluginNotRemoved = () => new ApiError("BAD_REQUEST", "Plugin is not
 export const pluginAlreadyRemoved = () => new ApiError("BAD_REQUEST", "Plugin is already removed", 400);
 export const removalFinal = () => new ApiError("BAD_REQUEST", "This plugin was removed more than a week ago; its removal is final", 400);
 export const noSuchLink = () => new ApiError("BAD_REQUEST", "Link does not exist", 404);
+
+// The agent and workspaces (docs/extensions.md): confab's own wording, in Zulip's style
+export const noSuchRun = () => new ApiError("BAD_REQUEST", "Run does not exist", 404);
+export const runAlreadyEnded = () => new ApiError("BAD_REQUEST", "The run has already ended", 400);

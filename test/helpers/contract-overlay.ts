@@ -13,6 +13,7 @@ const versionFields: Record<string, Schema> = {
 /** register's extension state (docs/extensions.md); each item is checked by the /ext endpoint that lists it. */
 const extState: Record<string, Schema> = {
   ext_secrets: { type: "array", items: { type: "object" } },
+  ext_agent_runs: { type: "array", items: { type: "object" } },
   ext_plugins: { type: "array", items: { type: "object" } },
 };
 

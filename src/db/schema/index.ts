@@ -24,3 +24,5 @@ export * from "./secrets";
 export * from "./realm-emoji";
 export * from "./repositories";
 export * from "./plugins";
+export * from "./agent";
+export * from "./workspaces";

@@ -24,6 +24,7 @@ import { messageState } from "./message";
 import { recentPrivateConversationsState, starredMessagesState, updateMessageFlagsState } from "./update-message-flags";
 import { STOP_WORDS } from "../../domain/narrow";
 import { extSecretsState } from "./ext-secrets";
+import { extAgentRunsState } from "./ext-agent-runs";
 import { extPluginsState } from "./ext-plugins";
 
 const empty =
@@ -71,6 +72,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   video_calls: empty({ has_zoom_token: false }),
   giphy: empty({ giphy_api_key: "" }),
   ext_secrets: extSecretsState,
+  ext_agent_run: extAgentRunsState,
   ext_plugins: extPluginsState,
 };
 

@@ -29,6 +29,7 @@ import subscriptions from "./subscriptions";
 import messages from "./messages";
 import messageFlags from "./message-flags";
 import secrets from "./secrets";
+import agent from "./agent";
 import repositories from "./repositories";
 import plugins from "./plugins";
 
@@ -62,6 +63,7 @@ export const routes: Endpoint[] = [
   ...messages,
   ...messageFlags,
   ...secrets,
+  ...agent,
   ...repositories,
   ...plugins,
 ];

@@ -1,0 +1,243 @@
+// Runs of the organization's agent: started when someone mentions its bot in a topic or writes to it,
+// one turn per request, each with the conversation and the organization's secrets. This module keeps
+// the records, the events, the run keys and what the agent says; runtime/agent.ts runs the processes.
+import type { App } from "../app";
+import type { AgentRunRow, RealmRow, UserRow } from "../db/schema";
+import { insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/errors";
+import { BOT_TYPE } from "../domain/bots";
+import { dmKeyMembers } from "../domain/messages";
+import { realmUrl } from "../domain/realms";
+import { isAdmin, isGuest } from "../domain/roles";
+import { isKeptServerVariable, toApiRun, type RunState } from "../domain/agent-runs";
+import { toUsers } from "../events/types";
+import { randomToken } from "../lib/random";
+import type { SentMessage } from "../runtime/sent-messages";
+import * as store from "../store/agent-runs";
+import { findChannel } from "../store/channels";
+import { findRecipient } from "../store/messages";
+import { findRealmById } from "../store/realms";
+import { listSecrets } from "../store/secrets";
+import { subscriberIds } from "../store/subscriptions";
+import { findUserById, listUsers } from "../store/users";
+import { agentBot } from "./agent";
+import { channelAccess } from "./channels";
+import { sendBotReplyTx } from "./messages";
+import { requireHumanMember, runSecretEnv } from "./secrets";
+
+const hashKey = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
+
+// ---- Who sees a run: whoever can read its conversation ----
+
+function dmParticipants(app: App, run: AgentRunRow): UserRow[] {
+  const key = findRecipient(app.db, run.recipientId)?.dmKey;
+  return key ? dmKeyMembers(key).map((id) => findUserById(app.db, id)!).filter(Boolean) : [];
+}
+
+/** Active human users who can read the run's conversation: they hear of it and may list it. */
+function runAudience(app: App, run: AgentRunRow): number[] {
+  if (run.channelId === null) return dmParticipants(app, run).filter((u) => u.isActive && !u.isBot).map((u) => u.id);
+  const c = findChannel(app.db, run.channelId);
+  if (!c) return [];
+  const subscribed = new Set(subscriberIds(app.db, c.id));
+  return listUsers(app.db, run.realmId)
+    .filter((u) => u.isActive && !u.isBot && (subscribed.has(u.id) || (!c.inviteOnly && !isGuest(u.role))))
+    .map((u) => u.id);
+}
+
+function canSeeRun(app: App, user: UserRow, run: AgentRunRow): boolean {
+  if (run.realmId !== user.realmId) return false;
+  if (run.channelId === null) return dmParticipants(app, run).some((u) => u.id === user.id);
+  const c = findChannel(app.db, run.channelId);
+  return !!c && channelAccess(app, user, c).content;
+}
+
+function changeRun(app: App, id: number, patch: Partial<AgentRunRow>, op: "add" | "update" = "update"): AgentRunRow {
+  return app.tx((tx) => {
+    const run = store.updateRun(tx.db, id, patch);
+    tx.emit({ type: "ext_agent_run", op, run: toApiRun(run) }, toUsers(runAudience(app, run)));
+    return run;
+  });
+}
+
+// ---- The running server's control over turns (absent in the CLI) ----
+
+export interface TurnControl {
+  /** Stops the run's turn, if one is going, and forgets its pending one. */
+  cancel(runId: number): void;
+}
+
+const controls = new WeakMap<App, TurnControl>();
+export const setTurnControl = (app: App, c: TurnControl | null) => (c ? controls.set(app, c) : controls.delete(app));
+
+// ---- Starting, turns, ending ----
+
+/** A new run for a message that asked the agent; its key lets the agent's bot act while the run lives. */
+export function startRun(app: App, m: SentMessage): { run: AgentRunRow; key: string } {
+  const key = randomToken(40);
+  const run = app.tx((tx) => {
+    const row = store.insertRun(tx.db, {
+      realmId: m.realmId,
+      requestedBy: m.senderId,
+      channelId: m.channelId,
+      recipientId: m.recipientId,
+      topic: m.topic,
+      messageId: m.messageId,
+      state: "running",
+      dateStarted: app.now(),
+      keyHash: hashKey(key),
+    });
+    tx.emit({ type: "ext_agent_run", op: "add", run: toApiRun(row) }, toUsers(runAudience(app, row)));
+    return row;
+  });
+  return { run, key };
+}
+
+export interface Turn {
+  run: AgentRunRow;
+  /** The program's whole environment. */
+  env: Record<string, string>;
+  /** The conversation so far, written to the program's standard input. */
+  input: string;
+  /** Secret values, to be masked in whatever the agent posts. */
+  secretValues: string[];
+}
+
+/**
+ * The next turn of a live run, answering `messageId`. Its environment holds every organization secret
+ * (read now, so one added since the last turn is there), the EXT_ variables and, of the server's own
+ * environment, only PATH, HOME and the locale. The secrets it receives get `date_used`.
+ */
+export function beginTurn(app: App, runId: number, messageId: number, key: string, workspace: { uuid: string; dir: string } | null): Turn {
+  const before = store.findRun(app.db, runId)!;
+  const realm = findRealmById(app.db, before.realmId)!;
+  const bot = agentBot(app, realm);
+  const asking = findUserById(app.db, store.findMessageSender(app.db, messageId) ?? before.requestedBy ?? 0);
+  const { env: secrets } = runSecretEnv(app, realm.id, listSecrets(app.db, realm.id).map((s) => s.name));
+  const env: Record<string, string> = { ...secrets };
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined && isKeptServerVariable(name)) env[name] = value;
+  const run = changeRun(app, runId, { turns: before.turns + 1 });
+  Object.assign(env, {
+    EXT_API_URL: `${realmUrl(app.config.externalUrl, realm.stringId)}/api/v1`,
+    EXT_BOT_EMAIL: bot.email,
+    EXT_API_KEY: key,
+    EXT_RUN_ID: String(run.id),
+    EXT_TURN: String(run.turns),
+    EXT_MESSAGE_ID: String(messageId),
+    EXT_TOPIC: run.channelId === null ? "" : run.topic,
+    ...(run.channelId === null ? {} : { EXT_STREAM_ID: String(run.channelId) }),
+    ...(workspace ? { EXT_WORKSPACE_UUID: workspace.uuid } : {}),
+  });
+  const channel = run.channelId === null ? null : findChannel(app.db, run.channelId);
+  // Where new subscribers do not see older history, the turn reads only what the asker received.
+  const reader = channel && !channel.historyPublicToSubscribers ? asking?.id : undefined;
+  const person = (u: UserRow | undefined) => (u ? { user_id: u.id, full_name: u.fullName, email: u.email } : null);
+  const input = JSON.stringify({
+    run: toApiRun(run),
+    turn: run.turns,
+    message_id: messageId,
+    asked_by: person(asking),
+    agent: person(bot),
+    stream_id: run.channelId,
+    stream: channel?.name ?? null,
+    topic: run.channelId === null ? null : run.topic,
+    participants: run.channelId === null ? dmParticipants(app, run).map(person) : null,
+    workspace: workspace ? { workspace_uuid: workspace.uuid, path: workspace.dir } : null,
+    messages: store.conversationMessages(app.db, run.recipientId, run.channelId === null ? null : run.topic, messageId, app.config.agent.historyMessages, reader),
+  });
+  return { run, env, input, secretValues: Object.values(secrets) };
+}
+
+/** A turn ended well; the run stays open for the next one. */
+export const recordTurnExit = (app: App, runId: number, exitStatus: number | null) => changeRun(app, runId, { exitStatus });
+
+/** Ends a live run (its key stops working at once); null when it had already ended. */
+export function endRun(app: App, runId: number, state: Exclude<RunState, "running">, exitStatus?: number | null): AgentRunRow | null {
+  const run = store.findRun(app.db, runId);
+  if (!run || run.state !== "running") return null;
+  return changeRun(app, runId, { state, dateEnded: app.now(), keyHash: null, ...(exitStatus === undefined ? {} : { exitStatus }) });
+}
+
+/** Posts in a run's conversation as the agent's bot. */
+export function postInRun(app: App, run: AgentRunRow, texts: string[]) {
+  const realm = findRealmById(app.db, run.realmId)!;
+  const bot = agentBot(app, realm);
+  const channel = run.channelId === null ? null : findChannel(app.db, run.channelId);
+  const to = channel ? { channel, topic: run.topic } : { dmUsers: dmParticipants(app, run) };
+  if (channel?.isArchived) return;
+  app.tx((tx) => texts.forEach((t) => sendBotReplyTx(app, tx, realm, bot, to, t, "Agent")));
+}
+
+/** Answers a message that asked the agent, without a run (the agent is off, or the asker may not start one). */
+export function replyAsAgent(app: App, m: SentMessage, text: string) {
+  const realm = findRealmById(app.db, m.realmId)!;
+  const bot = agentBot(app, realm);
+  const channel = m.channelId === null ? null : findChannel(app.db, m.channelId);
+  if (channel?.isArchived) return;
+  const to = channel ? { channel, topic: m.topic } : { dmUsers: m.participantIds.map((id) => findUserById(app.db, id)!) };
+  app.tx((tx) => sendBotReplyTx(app, tx, realm, bot, to, text, "Agent"));
+}
+
+// ---- Run keys ----
+
+/** Whether `key` is the key of a live run of this (agent) bot: the auth path accepts it as the bot's API key. */
+export function isLiveRunKey(app: App, user: UserRow, key: string): boolean {
+  return user.isBot && user.botType === BOT_TYPE.embedded && !!store.findRunByKeyHash(app.db, user.realmId, hashKey(key));
+}
+
+/** The live run a request authenticated with a run key acts for, or null for the bot's own key or another user. */
+export function runOfKey(app: App, user: UserRow, key: string): AgentRunRow | null {
+  return isLiveRunKey(app, user, key) ? store.findRunByKeyHash(app.db, user.realmId, hashKey(key))! : null;
+}
+
+// ---- The API ----
+
+export interface RunListArgs {
+  stream_id?: number;
+  topic?: string;
+  requested_by?: number;
+  state?: RunState;
+  limit: number;
+}
+
+/** GET /ext/agent/runs: the runs of conversations the caller can read, newest first. */
+export function listRuns(app: App, realm: RealmRow, user: UserRow, a: RunListArgs) {
+  requireHumanMember(user);
+  const rows = store.listRuns(
+    app.db,
+    realm.id,
+    { channelId: a.stream_id, topic: a.topic, requestedBy: a.requested_by, states: a.state ? [a.state] : undefined },
+    Math.max(a.limit * 4, 1000),
+  );
+  return { runs: rows.filter((r) => canSeeRun(app, user, r)).slice(0, a.limit).map(toApiRun) };
+}
+
+function visibleRun(app: App, user: UserRow, id: number): AgentRunRow {
+  const run = store.findRun(app.db, id);
+  if (!run || !canSeeRun(app, user, run)) throw noSuchRun();
+  return run;
+}
+
+/** GET /ext/agent/runs/{run_id}. */
+export function getRun(app: App, user: UserRow, id: number) {
+  requireHumanMember(user);
+  return { run: toApiRun(visibleRun(app, user, id)) };
+}
+
+/** POST /ext/agent/runs/{run_id}/cancel: by the person who asked, or an administrator. */
+export function cancelRun(app: App, user: UserRow, id: number) {
+  requireHumanMember(user);
+  const run = visibleRun(app, user, id);
+  if (run.requestedBy !== user.id && !isAdmin(user.role)) throw insufficientPermission();
+  if (run.state !== "running") throw runAlreadyEnded();
+  controls.get(app)?.cancel(run.id);
+  const ended = endRun(app, run.id, "cancelled") ?? run;
+  postInRun(app, ended, [`Run ${run.id} was cancelled by @_**${user.fullName}|${user.id}**.`]);
+  return { run: toApiRun(ended) };
+}
+
+/** Register's `ext_agent_runs`: the live runs of conversations the user can read. */
+export const liveRunsFor = (app: App, user: UserRow) =>
+  store
+    .listLiveRuns(app.db, user.realmId)
+    .filter((r) => canSeeRun(app, user, r))
+    .map(toApiRun);

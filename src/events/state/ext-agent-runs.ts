@@ -1,0 +1,8 @@
+import { liveRunsFor } from "../../actions/agent-runs";
+import { isGuest } from "../../domain/roles";
+import type { StateBuilder } from "./types";
+
+/** `ext_agent_run` → `ext_agent_runs`: the live runs of conversations the user can read (human members only). */
+export const extAgentRunsState: StateBuilder = ({ app, user }) => ({
+  ext_agent_runs: user && !user.isBot && !isGuest(user.role) ? liveRunsFor(app, user) : [],
+});

@@ -1,0 +1,245 @@
+// The agent's processes. A message that mentions the agent's bot in a topic, or is written to it,
+// starts a run there or asks the run going there for another turn. Each turn starts agent.command in
+// a process group of its own, with the conversation on standard input; what it writes to standard
+// output is posted by the bot. A turn past agent.turn_timeout_seconds is stopped; after a turn that
+// ended well the run waits agent.run_idle_seconds for the next one. On shutdown every turn is
+// stopped and no process of it is left behind.
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import type { App } from "../app";
+import { agentEnabled, agentBot } from "../actions/agent";
+import { beginTurn, endRun, postInRun, recordTurnExit, replyAsAgent, setTurnControl, startRun, type Turn } from "../actions/agent-runs";
+import { outputMessages } from "../domain/agent-runs";
+import { isGuest } from "../domain/roles";
+import { findAgentBot, findLiveRun, failStaleRuns } from "../store/agent-runs";
+import { listRealms } from "../store/realms";
+import { findUserById } from "../store/users";
+import { observeSentMessages, type SentMessage } from "./sent-messages";
+
+/** How long a stopped turn gets between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 3000;
+/** Output kept from one turn: standard output to post, the end of standard error for a failure notice. */
+const MAX_OUTPUT_BYTES = 1 << 20;
+const STDERR_TAIL_BYTES = 2000;
+/** A turn posts at most this many messages. */
+const MAX_OUTPUT_MESSAGES = 10;
+/** Secret values this short are not masked: masking them would garble ordinary text. */
+const MIN_MASKED_LENGTH = 4;
+
+const OFF_TEXT = "The agent is off: this server has no `agent.command` configured. The server's operator can set one in its configuration file.";
+const GUEST_TEXT = "Guests cannot ask the agent for a run.";
+
+interface ActiveTurn {
+  proc: Subprocess<Blob, "pipe", "pipe">;
+  /** Stopped on purpose (cancel, shutdown): its end is not reported in the conversation. */
+  stopped: boolean;
+  timedOut: boolean;
+  timer: Timer;
+  exited: Promise<unknown>;
+}
+
+interface LiveRun {
+  key: string;
+  /** The working directory of runs without a workspace, removed when the run ends. */
+  scratch: string;
+  active: ActiveTurn | null;
+  /** The message the next turn answers, asked for while a turn was going. */
+  pending: number | null;
+  idle: Timer | null;
+}
+
+/** Keeps the first `max` bytes (or, with `tail`, the last), reading to the end so the writer never blocks. */
+async function readStream(stream: ReadableStream<Uint8Array>, max: number, tail = false): Promise<string> {
+  let chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of stream) {
+    if (!tail && size >= max) continue;
+    chunks.push(chunk);
+    size += chunk.length;
+    if (tail)
+      while (size - chunks[0]!.length >= max) size -= chunks.shift()!.length;
+  }
+  const bytes = Buffer.concat(chunks);
+  return (tail ? bytes.subarray(Math.max(0, bytes.length - max)) : bytes.subarray(0, max)).toString("utf8");
+}
+
+function mask(text: string, secrets: string[]): string {
+  for (const v of [...secrets].sort((a, b) => b.length - a.length)) if (v.length >= MIN_MASKED_LENGTH) text = text.replaceAll(v, "***");
+  return text;
+}
+
+/** Signals a turn's whole process group (the program and whatever it started). */
+function signalGroup(proc: Subprocess, signal: NodeJS.Signals) {
+  try {
+    process.kill(-proc.pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+export class AgentRuntime {
+  private readonly runs = new Map<number, LiveRun>();
+  private unobserve: (() => void) | null = null;
+  private stopping = false;
+
+  constructor(private readonly app: App) {}
+
+  /** Ends runs a stopped server left open, gives every realm its agent bot, and starts listening. */
+  start() {
+    failStaleRuns(this.app.db, this.app.now());
+    for (const realm of listRealms(this.app.db)) if (!realm.deactivated) agentBot(this.app, realm);
+    this.unobserve = observeSentMessages(this.app, (m) => this.onMessage(m));
+    setTurnControl(this.app, { cancel: (id) => this.forget(id) });
+  }
+
+  /** Stops every turn (SIGTERM, then SIGKILL after a grace period) and ends the runs. */
+  async stop() {
+    this.stopping = true;
+    this.unobserve?.();
+    setTurnControl(this.app, null);
+    const waits: Promise<unknown>[] = [];
+    for (const [id, r] of [...this.runs]) {
+      const state = r.active ? "failed" : "done";
+      waits.push(this.forget(id));
+      this.safely(() => endRun(this.app, id, state));
+    }
+    await Promise.all(waits);
+  }
+
+  private onMessage(m: SentMessage) {
+    if (this.stopping) return;
+    const bot = findAgentBot(this.app.db, m.realmId);
+    if (!bot?.isActive || m.senderId === bot.id) return;
+    const addressed = m.channelId === null ? m.participantIds.includes(bot.id) : m.mentionedUserIds.includes(bot.id);
+    const sender = addressed ? findUserById(this.app.db, m.senderId) : undefined;
+    if (!sender || sender.isBot) return; // bots do not start runs: two bots could answer each other forever
+    if (!agentEnabled(this.app)) return this.safely(() => replyAsAgent(this.app, m, OFF_TEXT));
+    if (isGuest(sender.role)) return this.safely(() => replyAsAgent(this.app, m, GUEST_TEXT));
+    const live = findLiveRun(this.app.db, m.recipientId, m.topic);
+    if (live && this.runs.has(live.id)) return this.request(live.id, m.messageId);
+    if (live) endRun(this.app, live.id, "failed"); // a record no process of this server holds
+    const { run, key } = startRun(this.app, m);
+    const scratch = join(this.app.config.dataDir, "agent", "runs", String(run.id));
+    mkdirSync(scratch, { recursive: true, mode: 0o700 });
+    this.runs.set(run.id, { key, scratch, active: null, pending: null, idle: null });
+    this.request(run.id, m.messageId);
+  }
+
+  private request(runId: number, messageId: number) {
+    const r = this.runs.get(runId)!;
+    if (r.active) {
+      r.pending = messageId;
+      return;
+    }
+    if (r.idle) clearTimeout(r.idle);
+    r.idle = null;
+    void this.turn(runId, r, messageId);
+  }
+
+  private async turn(runId: number, r: LiveRun, messageId: number) {
+    await this.app.writer.settled().catch(() => {}); // the run (and its key) is committed before the program can use it
+    if (this.runs.get(runId) !== r) return; // cancelled meanwhile
+    let t: Turn;
+    let proc: ActiveTurn["proc"];
+    try {
+      t = beginTurn(this.app, runId, messageId, r.key, null);
+      proc = Bun.spawn(this.app.config.agent.command, {
+        cwd: r.scratch,
+        env: t.env,
+        stdin: new Blob([t.input]),
+        stdout: "pipe",
+        stderr: "pipe",
+        detached: true, // its own process group, so a stop reaches whatever it started
+      });
+    } catch (e) {
+      this.app.log.warn("agent turn could not start", { run: runId, error: String((e as Error).message ?? e) });
+      const run = this.close(runId, "failed");
+      if (run) this.safely(() => postInRun(this.app, run, [`The agent could not start: ${(e as Error).message ?? e}`]));
+      return;
+    }
+    const out = readStream(proc.stdout, MAX_OUTPUT_BYTES);
+    const err = readStream(proc.stderr, STDERR_TAIL_BYTES, true);
+    const active: ActiveTurn = { proc, stopped: false, timedOut: false, timer: undefined as unknown as Timer, exited: proc.exited };
+    active.timer = setTimeout(() => {
+      active.timedOut = true;
+      void this.stopTurn(active);
+    }, this.app.config.agent.turnTimeoutSeconds * 1000);
+    r.active = active;
+    const code = await proc.exited;
+    clearTimeout(active.timer);
+    signalGroup(proc, "SIGKILL"); // the turn is over: nothing it started outlives it (and holds its output open)
+    const [stdout, stderr] = await Promise.all([out, err]);
+    r.active = null;
+    if (active.stopped && !active.timedOut) return; // cancelled, or the server is stopping
+    this.safely(() => this.report(runId, r, t, active, code, mask(stdout, t.secretValues), mask(stderr, t.secretValues)));
+  }
+
+  /** After a turn: its output in the conversation, then the next turn, the idle wait, or the run's end. */
+  private report(runId: number, r: LiveRun, t: Turn, active: ActiveTurn, code: number, stdout: string, stderr: string) {
+    const texts = stdout.trim() ? outputMessages(stdout, this.app.config.limits.maxMessageLength, MAX_OUTPUT_MESSAGES) : [];
+    if (active.timedOut) {
+      texts.push(`The agent's turn took longer than ${this.app.config.agent.turnTimeoutSeconds} seconds and was stopped.`);
+      postInRun(this.app, t.run, texts);
+      this.close(runId, "failed", null);
+      return;
+    }
+    if (code !== 0) {
+      const tail = stderr.trim() ? `\n\`\`\`text\n${stderr.trim().replaceAll("```", "'''")}\n\`\`\`` : "";
+      texts.push(`The agent's turn failed (exit status ${code}).${tail}`);
+      postInRun(this.app, t.run, texts);
+      this.close(runId, "failed", code);
+      return;
+    }
+    if (texts.length) postInRun(this.app, t.run, texts);
+    recordTurnExit(this.app, runId, 0);
+    if (r.pending !== null) {
+      const next = r.pending;
+      r.pending = null;
+      void this.turn(runId, r, next);
+      return;
+    }
+    r.idle = setTimeout(() => this.safely(() => this.close(runId, "done")), this.app.config.agent.runIdleSeconds * 1000);
+  }
+
+  /** SIGTERM to the turn's group, SIGKILL after the grace period; resolves when the program has exited. */
+  private stopTurn(a: ActiveTurn): Promise<unknown> {
+    a.stopped = true;
+    signalGroup(a.proc, "SIGTERM");
+    const kill = setTimeout(() => signalGroup(a.proc, "SIGKILL"), KILL_GRACE_MS);
+    return a.exited.finally(() => {
+      clearTimeout(kill);
+      signalGroup(a.proc, "SIGKILL");
+    });
+  }
+
+  /** Forgets a run (its turn stopped, its pending turn dropped); the caller ends the record. Resolves once its processes are gone. */
+  private async forget(runId: number): Promise<void> {
+    const r = this.runs.get(runId);
+    if (!r) return;
+    this.runs.delete(runId);
+    if (r.idle) clearTimeout(r.idle);
+    if (r.active) await this.stopTurn(r.active);
+    rmSync(r.scratch, { recursive: true, force: true });
+  }
+
+  private close(runId: number, state: "done" | "failed", exitStatus?: number | null) {
+    void this.forget(runId);
+    return endRun(this.app, runId, state, exitStatus);
+  }
+
+  private safely(fn: () => void) {
+    try {
+      fn();
+    } catch (e) {
+      this.app.log.error("agent runtime", { error: String((e as Error)?.stack ?? e) });
+    }
+  }
+}
+
+/** Starts the agent runtime of a serving app (the CLI's commands have none). */
+export function startAgent(app: App): AgentRuntime {
+  const rt = new AgentRuntime(app);
+  rt.start();
+  return rt;
+}

@@ -1,0 +1,98 @@
+// Agent runs, the agent's bot, and the conversation a turn reads.
+import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { sqliteOf, type Db } from "../db/client";
+import { agentRuns, users, type AgentRunRow, type UserRow } from "../db/schema";
+import { BOT_TYPE } from "../domain/bots";
+
+/** The realm's agent bot: its one embedded bot (POST /bots cannot make embedded bots). */
+export const findAgentBot = (db: Db, realmId: number): UserRow | undefined =>
+  db
+    .select()
+    .from(users)
+    .where(and(eq(users.realmId, realmId), eq(users.isBot, true), eq(users.botType, BOT_TYPE.embedded)))
+    .orderBy(users.id)
+    .get();
+
+export const insertRun = (db: Db, row: typeof agentRuns.$inferInsert): AgentRunRow => db.insert(agentRuns).values(row).returning().get();
+
+export const updateRun = (db: Db, id: number, patch: Partial<typeof agentRuns.$inferInsert>): AgentRunRow =>
+  db.update(agentRuns).set(patch).where(eq(agentRuns.id, id)).returning().get()!;
+
+export const findRun = (db: Db, id: number): AgentRunRow | undefined => db.select().from(agentRuns).where(eq(agentRuns.id, id)).get();
+
+/** The run going in a conversation (topics compare case-insensitively, like message topics). */
+export const findLiveRun = (db: Db, recipientId: number, topic: string): AgentRunRow | undefined =>
+  db
+    .select()
+    .from(agentRuns)
+    .where(and(eq(agentRuns.recipientId, recipientId), eq(agentRuns.topic, topic), eq(agentRuns.state, "running")))
+    .get();
+
+export const listLiveRuns = (db: Db, realmId?: number): AgentRunRow[] =>
+  db
+    .select()
+    .from(agentRuns)
+    .where(and(eq(agentRuns.state, "running"), realmId === undefined ? undefined : eq(agentRuns.realmId, realmId)))
+    .all();
+
+/** The live run whose key hashes to `keyHash`, in the realm. */
+export const findRunByKeyHash = (db: Db, realmId: number, keyHash: string): AgentRunRow | undefined =>
+  db
+    .select()
+    .from(agentRuns)
+    .where(and(eq(agentRuns.keyHash, keyHash), eq(agentRuns.realmId, realmId), eq(agentRuns.state, "running")))
+    .get();
+
+export interface RunFilter {
+  channelId?: number;
+  topic?: string;
+  requestedBy?: number;
+  states?: string[];
+}
+
+/** A realm's runs, newest first. */
+export function listRuns(db: Db, realmId: number, f: RunFilter, limit: number): AgentRunRow[] {
+  const where: (SQL | undefined)[] = [eq(agentRuns.realmId, realmId)];
+  if (f.channelId !== undefined) where.push(eq(agentRuns.channelId, f.channelId));
+  if (f.topic !== undefined) where.push(eq(agentRuns.topic, f.topic));
+  if (f.requestedBy !== undefined) where.push(eq(agentRuns.requestedBy, f.requestedBy));
+  if (f.states?.length) where.push(inArray(agentRuns.state, f.states));
+  return db.select().from(agentRuns).where(and(...where)).orderBy(desc(agentRuns.id)).limit(limit).all();
+}
+
+export interface ConversationMessage {
+  id: number;
+  sender_id: number;
+  sender_full_name: string;
+  sender_email: string;
+  content: string;
+  timestamp: number;
+  is_agent_message: boolean;
+}
+
+/**
+ * The latest `limit` messages of a conversation up to `throughId`, oldest first. With `readerId`, only
+ * those that user received (a private channel whose history is not shared with new subscribers).
+ */
+export function conversationMessages(db: Db, recipientId: number, topic: string | null, throughId: number, limit: number, readerId?: number): ConversationMessage[] {
+  const rows = sqliteOf(db)
+    .query<ConversationMessage & { bot_type: number | null }, (number | string)[]>(
+      `SELECT * FROM (
+         SELECT m.id, m.sender_id, u.full_name AS sender_full_name, u.email AS sender_email, m.content,
+                m.date_sent AS timestamp, u.bot_type
+         FROM messages m JOIN users u ON u.id = m.sender_id
+         ${readerId === undefined ? "" : "JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?"}
+         WHERE m.recipient_id = ? ${topic === null ? "" : "AND m.topic = ?"} AND m.id <= ?
+         ORDER BY m.id DESC LIMIT ?
+       ) ORDER BY id`,
+    )
+    .all(...[...(readerId === undefined ? [] : [readerId]), recipientId, ...(topic === null ? [] : [topic]), throughId, limit]);
+  return rows.map(({ bot_type, ...m }) => ({ ...m, is_agent_message: bot_type === BOT_TYPE.embedded }));
+}
+
+export const findMessageSender = (db: Db, messageId: number): number | undefined =>
+  sqliteOf(db).query<{ sender_id: number }, [number]>("SELECT sender_id FROM messages WHERE id = ?").get(messageId)?.sender_id;
+
+/** Runs left `running` by a server that stopped without ending them. */
+export const failStaleRuns = (db: Db, at: number) =>
+  db.update(agentRuns).set({ state: "failed", dateEnded: at, keyHash: null }).where(eq(agentRuns.state, "running")).run();
