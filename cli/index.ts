@@ -8,6 +8,7 @@ import { register as serve } from "./commands/serve";
 import { register as user } from "./commands/user";
 import { register as secrets } from "./commands/secrets";
 import { register as repo } from "./commands/repo";
+import { register as plugin } from "./commands/plugin";
 import { action, configFrom, withCommon } from "./common";
 
 const program = new Command("confab")
@@ -22,6 +23,7 @@ user(program);
 db(program);
 secrets(program);
 repo(program);
+plugin(program);
 withCommon(program.command("version").description("print the version and API feature level")).action(
   action((opts) => {
     configFrom(opts); // a bad config is reported by every command, this one included

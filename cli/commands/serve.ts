@@ -3,6 +3,7 @@ import { bootstrapFirstRealm } from "../../src/actions/realms";
 import { createApp, type App } from "../../src/app";
 import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
+import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
 import { acquirePidFile } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
@@ -20,6 +21,7 @@ export function register(program: Command) {
         const first = bootstrapFirstRealm(app);
         const http = listen(app, config.listen.host, config.listen.port);
         app.queues.startGc();
+        const plugins = startPluginHost(app);
         const agent = startAgent(app);
         if (first) {
           await first.passwordSet;
@@ -31,6 +33,7 @@ export function register(program: Command) {
           if (stopping) return;
           stopping = true;
           log.info("shutting down");
+          await plugins.stop(); // while the API still answers them
           await http.stop();
           await agent.stop();
           app.close();

@@ -1,6 +1,7 @@
 // Plugin installs: install from a source, settings, secret slots, links, turning off, removal and
 // restore, and the one place a plugin's state changes (setPluginState). The plugin host
 // (runtime/supervisor.ts) runs the processes; it is told of changes through attachPluginHost.
+import Ajv from "ajv";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../app";
@@ -78,6 +79,8 @@ export function noteBotCall(app: App, user: UserRow) {
 export const pluginDir = (app: App, id: number) => join(app.config.dataDir, "plugins", String(id));
 export const pluginCheckout = (app: App, p: PluginRow) => join(pluginDir(app, p.id), "checkout", p.sourcePath);
 export const pluginOutputFile = (app: App, id: number) => join(pluginDir(app, id), "output.log");
+/** Where a process that provides tools listens for tool calls (HTTP over a Unix socket). */
+export const pluginToolsSocket = (app: App, id: number) => join(pluginDir(app, id), "tools.sock");
 
 // ---- Who sees and manages ----
 
@@ -172,18 +175,16 @@ function plannedState(db: Db, p: PluginRow): { state: PluginState; detail: strin
   return missing.length ? { state: "waiting", detail: missingDetail(missing) } : { state: "starting", detail: "" };
 }
 
-/**
- * After a change to what the process is given: a new revision (the host restarts a live process), and
- * the planned state, unless it is already live and may stay so.
- */
+/** After a change to what the process is given: a new revision (the host restarts a live process), and the planned state. */
 function replanTx(tx: Tx, p: PluginRow): PluginRow {
   const row = store.updatePlugin(tx.db, p.id, { revision: p.revision + 1 });
   if (row.state === "draft" || row.state === "removed") {
     announce(tx, row);
     return row;
   }
+  // A running process is restarted with what changed, so it is starting again until it answers.
   const plan = plannedState(tx.db, row);
-  const next = plan.state === "starting" && row.state === "running" ? row : setPluginStateTx(tx, row, plan.state, plan.detail);
+  const next = setPluginStateTx(tx, row, plan.state, plan.detail);
   if (next === row) announce(tx, row);
   return next;
 }
@@ -192,13 +193,14 @@ function replanTx(tx: Tx, p: PluginRow): PluginRow {
  * The host's look at waiting installs: one whose missing organization secret was added since moves to
  * starting (and one that lost it to waiting on its next start). Returns whether anything moved.
  */
-export function reviewWaitingPlugin(app: App, id: number): boolean {
+export function reviewWaitingPlugin(app: App, p: PluginRow): boolean {
+  if (p.state !== "waiting") return false;
+  const plan = plannedState(app.db, p);
+  if (plan.state === p.state && plan.detail === p.detail) return false; // read-only: most looks change nothing
   return app.tx((tx) => {
-    const p = store.findPlugin(tx.db, id);
-    if (!p || p.state !== "waiting") return false;
-    const plan = plannedState(tx.db, p);
-    if (plan.state === p.state && plan.detail === p.detail) return false;
-    setPluginStateTx(tx, p, plan.state, plan.detail);
+    const now = store.findPlugin(tx.db, p.id);
+    if (!now || now.state !== "waiting") return false;
+    setPluginStateTx(tx, now, plan.state, plan.detail);
     return true;
   });
 }
@@ -587,7 +589,8 @@ export const findPluginRow = (app: App, id: number) => store.findPlugin(app.db, 
 /**
  * The environment a plugin's process gets (besides PATH, HOME and the locale): the API address, its
  * bot's email and key (also under the names Zulip's API bindings read), its install id, its settings,
- * its secret slots (EXT_SECRET_<NAME>) and the organization secrets its manifest's run.secrets names.
+ * its secret slots (EXT_SECRET_<NAME>) and the organization secrets its manifest's run.secrets names;
+ * and, when it provides tools, the socket to serve them on.
  */
 export function pluginRunEnv(app: App, p: PluginRow): Record<string, string> {
   const bot = findUserById(app.db, p.botUserId)!;
@@ -602,6 +605,7 @@ export function pluginRunEnv(app: App, p: PluginRow): Record<string, string> {
     EXT_API_KEY: bot.apiKey,
     EXT_INSTALL_ID: String(p.id),
     EXT_SETTINGS: JSON.stringify(effectiveSettings(p.manifest, p.settings)),
+    ...(p.manifest.provides.tools?.length ? { EXT_TOOLS_SOCKET: pluginToolsSocket(app, p.id) } : {}),
     ZULIP_SITE: site,
     ZULIP_EMAIL: bot.email,
     ZULIP_API_KEY: bot.apiKey,
@@ -620,4 +624,50 @@ export function readLastLines(file: string, n: number): string[] {
   const lines = text.split("\n");
   if (lines.at(-1) === "") lines.pop();
   return lines.slice(-n);
+}
+
+// ---- Tools ----
+
+const toolInputs = new Map<string, ReturnType<Ajv["compile"]>>();
+
+/**
+ * Calls one of a running plugin's tools for the agent: declared in its manifest, not among its
+ * `disabled_tools`, the input checked against the tool's `input` schema. The plugin answers an HTTP
+ * POST /tools/<name> with body {"install_id", "input"}: a remote plugin at its address, a process on
+ * the Unix socket in EXT_TOOLS_SOCKET. Resolves to the JSON it answers with.
+ */
+export async function callPluginTool(app: App, realm: RealmRow, actor: UserRow | null, id: number, tool: string, input: unknown, o: { timeoutMs?: number } = {}) {
+  if (actor) requireHumanMember(actor);
+  const p = pluginFor(app, realm, actor, id);
+  const spec = (p.manifest.provides.tools ?? []).find((t) => t.name === tool);
+  if (!spec) throw invalidParam(`Unknown tool '${tool}'`);
+  if (p.disabledTools.includes(tool)) throw invalidParam(`Tool '${tool}' is turned off for the agent`);
+  if (p.state !== "running") throw invalidParam(`Plugin '${p.name}' is not running`);
+  if (spec.input) {
+    const key = `${p.id}:${p.revision}:${tool}`;
+    let check = toolInputs.get(key);
+    if (!check) toolInputs.set(key, (check = new Ajv({ strict: false }).compile(spec.input)));
+    if (!check(input)) throw invalidParam(`Invalid input for tool '${tool}': ${check.errors![0]!.instancePath || "input"} ${check.errors![0]!.message}`);
+  }
+  const remote = p.sourceKind === "remote";
+  const url = remote ? `${p.source}/tools/${encodeURIComponent(tool)}` : `http://plugin/tools/${encodeURIComponent(tool)}`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ install_id: p.id, input }),
+      signal: AbortSignal.timeout(o.timeoutMs ?? 60_000),
+      ...(remote ? {} : { unix: pluginToolsSocket(app, p.id) }),
+    });
+  } catch (e) {
+    throw invalidParam(`Tool '${tool}' did not answer: ${(e as Error).message}`);
+  }
+  const text = await res.text();
+  if (!res.ok) throw invalidParam(`Tool '${tool}' failed: HTTP ${res.status}${text ? `: ${text.split("\n")[0]!.slice(0, 200)}` : ""}`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalidParam(`Tool '${tool}' answered with something other than JSON`);
+  }
 }

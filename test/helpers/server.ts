@@ -9,6 +9,7 @@ import { loadConfig } from "../../src/config";
 import type { Role } from "../../src/domain/roles";
 import { listen, type HttpServer } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
+import { startPluginHost } from "../../src/runtime/supervisor";
 import { Client } from "./client";
 
 export interface TestServer {
@@ -40,6 +41,7 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
   await first.passwordSet;
   const http = listen(app, "127.0.0.1", 0);
   app.queues.startGc();
+  const plugins = startPluginHost(app);
   const url = http.url;
   const client = (email: string, apiKey: string, userId?: number) => new Client(url, email, apiKey, userId ?? null);
   return {
@@ -62,6 +64,7 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
       return client(row.email, row.apiKey, row.id);
     },
     async stop() {
+      await plugins.stop();
       await http.stop();
       app.close();
       rmSync(dataDir, { recursive: true, force: true });

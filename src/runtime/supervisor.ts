@@ -1,0 +1,420 @@
+// The plugin host: keeps a child process running for each live install (or, for a remote plugin, a
+// health check), restarts it with a growing delay, and gives up after five failures in a row. Every
+// state change goes through the actions (setPluginState), so it is stored and evented like any other.
+//
+// A process "answers" when its bot makes its first authenticated API call (noted in actions/auth.ts):
+// until then the install is `starting`; a crash, a non-zero exit, or no answer within the start timeout
+// is a failure. A run that stays up long enough after answering resets the count.
+//
+// Each child runs in its own session and process group (setsid), so stopping it signals the whole
+// group: SIGTERM, then SIGKILL after the grace period, and nothing it started is left behind. The groups
+// are recorded in the data directory, so a server that was killed outright ends them on its next start.
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Subprocess } from "bun";
+import {
+  attachPluginHost,
+  confirmStartable,
+  detachPluginHost,
+  finalizeRemovals,
+  findPluginRow,
+  listHostedPlugins,
+  pluginCheckout,
+  pluginDir,
+  pluginOutputFile,
+  pluginRunEnv,
+  reviewWaitingPlugin,
+  setPluginState,
+} from "../actions/plugins";
+import type { App } from "../app";
+import type { PluginRow } from "../db/schema";
+import { FAILURES_BEFORE_FAILED, isLive } from "../domain/plugins";
+
+/** Lines of output kept in memory per plugin; `detail` of a failed one shows the last DETAIL_LINES. */
+const KEPT_LINES = 200;
+const DETAIL_LINES = 20;
+/** The output file is rotated (one old copy kept) beyond this size. */
+const OUTPUT_FILE_MAX = 1 << 20;
+/** How often removals older than a week are made final. */
+const FINALIZE_EVERY_MS = 3600_000;
+
+/** One try at running an install: a process, or a remote health check loop. */
+interface Run {
+  proc: Subprocess | null;
+  answered: boolean;
+  /** Stopped by the host (a restart, a removal, shutdown): its end is not a failure. */
+  stopping: boolean;
+  exited: Promise<void>;
+  timers: ReturnType<typeof setTimeout>[];
+}
+
+/** What the host keeps per live install, across restarts. */
+interface Slot {
+  id: number;
+  botUserId: number;
+  revision: number;
+  remote: boolean;
+  failures: number;
+  lines: string[];
+  run: Run | null;
+  /** A restart waits for the delay. */
+  retry: ReturnType<typeof setTimeout> | null;
+  /** Start again once the current run has ended (its revision changed). */
+  relaunch: boolean;
+}
+
+export class PluginSupervisor {
+  private slots = new Map<number, Slot>();
+  private byBot = new Map<number, Slot>();
+  private poll: ReturnType<typeof setInterval> | null = null;
+  private finalize: ReturnType<typeof setInterval> | null = null;
+  private stopped = false;
+  private reconciling = false;
+  private again = false;
+  private readonly cfg;
+  private readonly groupsFile: string;
+
+  constructor(private readonly app: App) {
+    this.cfg = app.config.plugins;
+    this.groupsFile = join(app.config.dataDir, "plugins", "process-groups.json");
+  }
+
+  start() {
+    mkdirSync(join(this.app.config.dataDir, "plugins"), { recursive: true });
+    killLeftovers(this.groupsFile);
+    attachPluginHost(this.app, {
+      changed: () => this.reconcile(),
+      botCalled: (botUserId) => {
+        const slot = this.byBot.get(botUserId);
+        if (slot?.run && !slot.run.answered && !slot.run.stopping) queueMicrotask(() => this.answered(slot, slot.run!));
+      },
+    });
+    finalizeRemovals(this.app);
+    this.poll = setInterval(() => this.reconcile(), this.cfg.pollMs);
+    this.finalize = setInterval(() => finalizeRemovals(this.app), FINALIZE_EVERY_MS);
+    this.reconcile();
+  }
+
+  /** Stops every child (SIGTERM, then SIGKILL after the grace period) and waits until none is left. */
+  async stop() {
+    if (this.stopped) return;
+    this.stopped = true;
+    detachPluginHost(this.app);
+    if (this.poll) clearInterval(this.poll);
+    if (this.finalize) clearInterval(this.finalize);
+    await Promise.all([...this.slots.values()].map((s) => this.drop(s)));
+    this.recordGroups();
+  }
+
+  /** How many installs have a process or health check going (for the benchmark and the memory report). */
+  get running() {
+    let n = 0;
+    for (const s of this.slots.values()) if (s.run && !s.run.stopping) n++;
+    return n;
+  }
+
+  // ---- Keeping processes in line with the installs ----
+
+  /** Compares the installs with what runs, and starts, restarts or stops. */
+  private reconcile() {
+    if (this.stopped) return;
+    if (this.reconciling) {
+      this.again = true;
+      return;
+    }
+    this.reconciling = true;
+    try {
+      do {
+        this.again = false;
+        const rows = listHostedPlugins(this.app);
+        const live = new Set<number>();
+        for (const row of rows) {
+          if (row.state === "waiting" && !row.disabled) reviewWaitingPlugin(this.app, row);
+          if (!isLive(row.state) || row.disabled || row.dateRemoved !== null) continue;
+          live.add(row.id);
+          const slot = this.slots.get(row.id);
+          if (!slot) this.launch(this.newSlot(row));
+          else if (slot.revision !== row.revision) {
+            // Given something new (settings, secrets, enabled again): start afresh.
+            slot.revision = row.revision;
+            slot.failures = 0;
+            slot.lines = [];
+            if (slot.retry) {
+              clearTimeout(slot.retry);
+              slot.retry = null;
+            }
+            if (slot.run) {
+              slot.relaunch = true;
+              void this.end(slot.run);
+            } else this.launch(slot);
+          }
+        }
+        for (const slot of this.slots.values()) if (!live.has(slot.id)) void this.drop(slot);
+      } while (this.again);
+    } catch (e) {
+      this.app.log.error("plugin host", { error: String((e as Error)?.stack ?? e) });
+    } finally {
+      this.reconciling = false;
+    }
+  }
+
+  private newSlot(row: PluginRow): Slot {
+    const slot: Slot = { id: row.id, botUserId: row.botUserId, revision: row.revision, remote: row.sourceKind === "remote", failures: 0, lines: [], run: null, retry: null, relaunch: false };
+    this.slots.set(row.id, slot);
+    this.byBot.set(row.botUserId, slot);
+    return slot;
+  }
+
+  /** Forgets an install: its run is ended and no restart is pending. */
+  private async drop(slot: Slot) {
+    this.slots.delete(slot.id);
+    this.byBot.delete(slot.botUserId);
+    if (slot.retry) clearTimeout(slot.retry);
+    slot.retry = null;
+    slot.relaunch = false;
+    if (slot.run) await this.end(slot.run);
+  }
+
+  private launch(slot: Slot) {
+    if (this.stopped || this.slots.get(slot.id) !== slot) return;
+    slot.retry = null;
+    slot.relaunch = false;
+    if (!confirmStartable(this.app, slot.id)) return void this.drop(slot);
+    const row = findPluginRow(this.app, slot.id);
+    if (!row) return void this.drop(slot);
+    // A restart after a failure, or after a change, is `starting` again until it answers.
+    setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
+    if (slot.remote) this.checkHealth(slot, row);
+    else this.spawn(slot, row);
+  }
+
+  // ---- Processes ----
+
+  private spawn(slot: Slot, row: PluginRow) {
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (k === "PATH" || k === "HOME" || k === "LANG" || k === "LANGUAGE" || k.startsWith("LC_"))) env[k] = v;
+    let proc: Subprocess<"ignore", "pipe", "pipe">;
+    try {
+      Object.assign(env, pluginRunEnv(this.app, row));
+      const cwd = pluginCheckout(this.app, row);
+      if (!existsSync(cwd)) throw new Error(`its checkout ${cwd} is missing`);
+      proc = Bun.spawn(row.manifest.run!.command, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    } catch (e) {
+      this.note(slot, `[confab] could not start: ${(e as Error).message}`);
+      return this.failed(slot, null);
+    }
+    const run: Run = { proc, answered: false, stopping: false, exited: Promise.resolve(), timers: [] };
+    slot.run = run;
+    this.recordGroups();
+    this.note(slot, `[confab] started pid ${proc.pid}`, false);
+    const pumped = Promise.all([this.pump(slot, proc.stdout), this.pump(slot, proc.stderr)]);
+    run.exited = proc.exited.then(async (code) => {
+      await pumped;
+      await killGroup(proc.pid, this.cfg.shutdownGraceMs, run.stopping); // what it left behind goes too
+      this.ended(slot, run, code, proc.signalCode);
+    });
+    run.timers.push(
+      setTimeout(() => {
+        if (run.answered || run.stopping) return;
+        this.note(slot, `[confab] no API call within ${this.cfg.startTimeoutMs} ms`, false);
+        run.stopping = true; // ended by the host, but counted: it never answered
+        void this.end(run).then(() => this.failed(slot, run));
+      }, this.cfg.startTimeoutMs),
+    );
+  }
+
+  /** Keeps the process's lines (in memory and in its output file), each as it completes. */
+  private async pump(slot: Slot, stream: ReadableStream<Uint8Array>) {
+    const decoder = new TextDecoder();
+    let partial = "";
+    for await (const chunk of stream) {
+      const text = partial + decoder.decode(chunk, { stream: true });
+      const lines = text.split("\n");
+      partial = lines.pop()!;
+      for (const l of lines) this.note(slot, l);
+    }
+    if (partial) this.note(slot, partial);
+  }
+
+  private note(slot: Slot, line: string, kept = true) {
+    if (kept) {
+      slot.lines.push(line);
+      if (slot.lines.length > KEPT_LINES) slot.lines.splice(0, slot.lines.length - KEPT_LINES);
+    }
+    const file = pluginOutputFile(this.app, slot.id);
+    try {
+      if (existsSync(file) && statSync(file).size > OUTPUT_FILE_MAX) renameSync(file, `${file}.1`);
+      mkdirSync(pluginDir(this.app, slot.id), { recursive: true });
+      appendFileSync(file, line + "\n");
+    } catch {
+      // The output file is for people reading logs; the plugin runs on without it.
+    }
+  }
+
+  private ended(slot: Slot, run: Run, code: number | null, signal: NodeJS.Signals | number | null) {
+    run.timers.forEach(clearTimeout);
+    if (slot.run === run) slot.run = null;
+    this.recordGroups();
+    if (run.stopping) {
+      if (slot.relaunch && this.slots.get(slot.id) === slot) this.launch(slot);
+      return;
+    }
+    this.note(slot, `[confab] exited ${signal ? `on ${signal}` : `with code ${code}`}`, false);
+    this.failed(slot, run);
+  }
+
+  /** The process answered: running, and after a long enough run its failures are forgiven. */
+  private answered(slot: Slot, run: Run) {
+    if (run.answered || run.stopping || slot.run !== run) return;
+    run.answered = true;
+    setPluginState(this.app, slot.id, "running", "", { from: ["starting"] });
+    run.timers.push(setTimeout(() => (slot.failures = 0), this.cfg.healthyRunMs));
+  }
+
+  /** A failure: try again after a growing delay, or after five in a row, `failed` with the last lines. */
+  private failed(slot: Slot, run: Run | null) {
+    if (this.stopped || this.slots.get(slot.id) !== slot) return;
+    if (run && slot.run === run) slot.run = null;
+    slot.failures++;
+    if (slot.failures >= FAILURES_BEFORE_FAILED) {
+      setPluginState(this.app, slot.id, "failed", slot.lines.slice(-DETAIL_LINES).join("\n"), { from: ["starting", "running"] });
+      void this.drop(slot);
+      return;
+    }
+    setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
+    const delay = Math.min(this.cfg.maxRestartDelayMs, this.cfg.restartDelayMs * 2 ** (slot.failures - 1));
+    slot.retry = setTimeout(() => this.launch(slot), delay);
+  }
+
+  /** Ends a run: its process group gets SIGTERM, then SIGKILL after the grace period. */
+  private async end(run: Run) {
+    run.stopping = true;
+    run.timers.forEach(clearTimeout);
+    if (run.proc) {
+      signalGroup(run.proc.pid, "SIGTERM");
+      const kill = setTimeout(() => signalGroup(run.proc!.pid, "SIGKILL"), this.cfg.shutdownGraceMs);
+      await run.exited;
+      clearTimeout(kill);
+    }
+  }
+
+  // ---- Remote plugins ----
+
+  /** A remote plugin is running while `<address>/health` answers 2xx; each miss is a failure. */
+  private checkHealth(slot: Slot, row: PluginRow) {
+    const run: Run = { proc: null, answered: false, stopping: false, exited: Promise.resolve(), timers: [] };
+    slot.run = run;
+    const check = async () => {
+      if (run.stopping) return;
+      let problem: string | null = null;
+      try {
+        const res = await fetch(`${row.source}/health`, { signal: AbortSignal.timeout(Math.min(5000, this.cfg.healthIntervalMs)) });
+        await res.arrayBuffer();
+        if (!res.ok) problem = `HTTP ${res.status}`;
+      } catch (e) {
+        problem = (e as Error).message;
+      }
+      if (run.stopping || slot.run !== run) return;
+      if (!problem) {
+        slot.failures = 0;
+        if (!run.answered) this.answered(slot, run);
+      } else {
+        this.note(slot, `health check of ${row.source}: ${problem}`);
+        slot.failures++;
+        if (slot.failures >= FAILURES_BEFORE_FAILED) {
+          run.stopping = true;
+          setPluginState(this.app, slot.id, "failed", slot.lines.slice(-DETAIL_LINES).join("\n"), { from: ["starting", "running"] });
+          return void this.drop(slot);
+        }
+        if (run.answered) {
+          run.answered = false;
+          setPluginState(this.app, slot.id, "starting", "", { from: ["running"] });
+        }
+      }
+      run.timers.push(setTimeout(check, this.cfg.healthIntervalMs));
+    };
+    void check();
+  }
+
+  // ---- Process groups on record ----
+
+  private recordGroups() {
+    const groups: Record<string, number> = {};
+    for (const s of this.slots.values()) if (s.run?.proc && s.run.proc.exitCode === null) groups[s.id] = s.run.proc.pid;
+    try {
+      writeFileSync(this.groupsFile, JSON.stringify(groups));
+    } catch {}
+  }
+}
+
+function signalGroup(pgid: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // the group is already gone
+  }
+}
+
+/** Living (not zombie) processes of a process group, from /proc. */
+function groupMembers(pgid: number): number[] {
+  const out: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === pgid && fields[0] !== "Z") out.push(Number(e));
+    } catch {
+      // it ended while we looked
+    }
+  }
+  return out;
+}
+
+/**
+ * After a group's leader ended: members left behind get SIGTERM (unless the group is being stopped, when
+ * they already had it) and, still there after the grace period, SIGKILL.
+ */
+async function killGroup(pgid: number, graceMs: number, termSent: boolean) {
+  if (!groupMembers(pgid).length) return;
+  if (!termSent) signalGroup(pgid, "SIGTERM");
+  const deadline = Date.now() + graceMs;
+  while (groupMembers(pgid).length && Date.now() < deadline) await Bun.sleep(20);
+  if (!groupMembers(pgid).length) return;
+  signalGroup(pgid, "SIGKILL");
+  for (let i = 0; i < 50 && groupMembers(pgid).length; i++) await Bun.sleep(20);
+}
+
+/** Groups a previous server left running (it was killed outright): ended, if they are still ours. */
+function killLeftovers(file: string) {
+  let groups: Record<string, number>;
+  try {
+    groups = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return;
+  }
+  for (const [id, pgid] of Object.entries(groups)) {
+    // The same number may belong to someone else by now: only a group whose leader carries this install's id is ours.
+    let environ = "";
+    try {
+      environ = readFileSync(`/proc/${pgid}/environ`, "utf8");
+    } catch {
+      continue;
+    }
+    if (environ.split("\0").includes(`EXT_INSTALL_ID=${id}`)) signalGroup(pgid, "SIGKILL");
+  }
+  writeFileSync(file, "{}");
+}
+
+/** Starts the plugin host for a server; `stop()` at shutdown. */
+export function startPluginHost(app: App): PluginSupervisor {
+  const host = new PluginSupervisor(app);
+  host.start();
+  return host;
+}
