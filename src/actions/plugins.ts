@@ -47,6 +47,7 @@ import * as store from "../store/plugins";
 import { findChannel } from "../store/channels";
 import { findRealmById } from "../store/realms";
 import { listSecrets } from "../store/secrets";
+import { deleteDocumentsOfLink, deleteWidgetsOfInstall, listDocuments } from "../store/widgets";
 import { findUserByEmail, findUserById, listUsers } from "../store/users";
 import { accessChannelById } from "./channels";
 import { findRealmRepository, MANIFEST_FILE, repositoryDir } from "./repositories";
@@ -510,10 +511,6 @@ export function addPluginLink(app: App, realm: RealmRow, actor: UserRow | null, 
   });
 }
 
-/** Called for each link removed: other areas (widgets) drop what hangs on it. */
-const linkRemovedHooks: ((tx: Tx, linkId: number) => void)[] = [];
-export const onLinkRemoved = (fn: (tx: Tx, linkId: number) => void) => linkRemovedHooks.push(fn);
-
 /** DELETE /ext/plugins/{install_id}/links/{link_id}. */
 export function removePluginLink(app: App, realm: RealmRow, actor: UserRow | null, id: number, linkId: number) {
   const p = managed(app, realm, actor, id);
@@ -521,7 +518,7 @@ export function removePluginLink(app: App, realm: RealmRow, actor: UserRow | nul
   if (!link || link.installId !== p.id) throw noSuchLink();
   app.tx((tx) => {
     store.deleteLink(tx.db, link.id);
-    for (const fn of linkRemovedHooks) fn(tx, link.id);
+    deleteDocumentsOfLink(tx.db, link.id); // the link's widget documents go with it
     announce(tx, p);
   });
   return {};
@@ -562,17 +559,17 @@ export function restorePlugin(app: App, realm: RealmRow, actor: UserRow | null, 
 }
 
 /**
- * Removals older than a week become final: the secret slots' values and the links go, and members hear
+ * Removals older than a week become final: the secret slots' values, the links and the widgets go, and members hear
  * the install is gone (op `remove`). The host runs this now and then.
  */
 export function finalizeRemovals(app: App) {
   const due = store.listRemovedBefore(app.db, app.now() - 7 * 24 * 3600).filter((p) => p.state === "removed");
   for (const p of due) {
-    if (!store.listSlots(app.db, [p.id]).length && !store.listLinks(app.db, [p.id]).length) continue;
+    if (!store.listSlots(app.db, [p.id]).length && !store.listLinks(app.db, [p.id]).length && !listDocuments(app.db, [p.id]).length) continue; // already final
     app.tx((tx) => {
       store.deleteSlots(tx.db, p.id);
-      for (const l of store.listLinks(tx.db, [p.id])) for (const fn of linkRemovedHooks) fn(tx, l.id);
       store.deleteLinks(tx.db, p.id);
+      deleteWidgetsOfInstall(tx.db, p.id);
       tx.emit({ type: "ext_plugin", op: "remove", install_id: p.id }, pluginAudience(tx.db, p));
     });
     rmSync(pluginDir(app, p.id), { recursive: true, force: true });

@@ -140,3 +140,5 @@ export const noSuchLink = () => new ApiError("BAD_REQUEST", "Link does not exist
 // The agent and workspaces (docs/extensions.md): confab's own wording, in Zulip's style
 export const noSuchRun = () => new ApiError("BAD_REQUEST", "Run does not exist", 404);
 export const runAlreadyEnded = () => new ApiError("BAD_REQUEST", "The run has already ended", 400);
+export const pluginBotsOnly = () => new ApiError("BAD_REQUEST", "Only a plugin's own bot can push its widgets", 400);
+export const documentOrDataNeeded = () => new ApiError("BAD_REQUEST", "At least one of the following arguments must be present: document, data", 400);

@@ -90,7 +90,7 @@ describe("install", () => {
     expect(await drain(guest, qs[1]!)).toEqual([]);
     expect((await ok(ann.get("/ext/plugins"))).plugins).toContainEqual(plugin);
     expect((await ok(ann.get(`/ext/plugins/${plugin.id}`))).plugin).toEqual(plugin);
-    expect((await ok(ann.post("/register", { fetch_event_types: ["ext_plugins"] }))).ext_plugins).toContainEqual(plugin);
+    expect((await ok(ann.post("/register", { fetch_event_types: ["ext_plugin"] }))).ext_plugins).toContainEqual(plugin);
     // Installed again: a second bot, numbered.
     const again = (await ok(install(admin, repo, "answering"))).plugin;
     expect((await ok(ann.get(`/users/${again.bot_user_id}`))).user.email).toMatch(/^ci-status-2-bot@/);
@@ -112,10 +112,11 @@ describe("install", () => {
       ["too-new", "Plugin requires confab >=99.0.0; this server is 0.1.0"],
     ];
     for (const [path, msg] of cases) await expectError(install(admin, repo, path), 400, "BAD_REQUEST", msg);
-    const sha12 = findRepository(s.app.db, repo)!.head.slice(0, 12);
-    await expectError(install(admin, repo, "not-json"), 400, "BAD_REQUEST", `Invalid manifest: manifest.json in repository 'fixtures-1'/not-json at ${sha12} is not valid JSON`);
-    await expectError(install(admin, repo, "nowhere"), 400, "BAD_REQUEST", `No manifest.json in repository 'fixtures-1'/nowhere at ${sha12}`);
-    await expectError(install(admin, repo, "silent", { sha: "0123456789abcdef" }), 400, "BAD_REQUEST", "No commit '0123456789abcdef' in repository 'fixtures-1'");
+    const { head, name } = findRepository(s.app.db, repo)!;
+    const sha12 = head.slice(0, 12);
+    await expectError(install(admin, repo, "not-json"), 400, "BAD_REQUEST", `Invalid manifest: manifest.json in repository '${name}'/not-json at ${sha12} is not valid JSON`);
+    await expectError(install(admin, repo, "nowhere"), 400, "BAD_REQUEST", `No manifest.json in repository '${name}'/nowhere at ${sha12}`);
+    await expectError(install(admin, repo, "silent", { sha: "0123456789abcdef" }), 400, "BAD_REQUEST", `No commit '0123456789abcdef' in repository '${name}'`);
     await expectError(install(admin, 999, "silent"), 404, "BAD_REQUEST", "Repository does not exist");
     await expectError(admin.post("/ext/plugins", { source_kind: "local" }), 400, "BAD_REQUEST", "Missing 'source_repository_id' argument");
     await expectError(admin.post("/ext/plugins", { source_kind: "ftp" }), 400, "BAD_REQUEST", "Invalid source_kind");

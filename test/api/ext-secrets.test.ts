@@ -48,9 +48,9 @@ describe("POST /ext/secrets", () => {
     for (const [c, q] of [ann, bob].map((c, i) => [c, qs[i]] as const)) expect(await events(c, q)).toEqual([{ type: "ext_secret", op: "add", secret: res.secret, id: 0 }]);
     expect(await events(guest, qs[2]!)).toEqual([]);
     expect(await events(bot, qs[3]!)).toEqual([]);
-    const state = await ok(bob.post("/register", { fetch_event_types: ["ext_secrets"] }));
+    const state = await ok(bob.post("/register", { fetch_event_types: ["ext_secret"] }));
     expect(state.ext_secrets).toEqual([res.secret]);
-    expect((await ok(guest.post("/register", { fetch_event_types: ["ext_secrets"] }))).ext_secrets).toEqual([]);
+    expect((await ok(guest.post("/register", { fetch_event_types: ["ext_secret"] }))).ext_secrets).toEqual([]);
     expect((await ok(bob.get("/ext/secrets"))).secrets).toEqual([res.secret]);
   });
 

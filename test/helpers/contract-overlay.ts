@@ -15,6 +15,8 @@ const extState: Record<string, Schema> = {
   ext_secrets: { type: "array", items: { type: "object" } },
   ext_agent_runs: { type: "array", items: { type: "object" } },
   ext_plugins: { type: "array", items: { type: "object" } },
+  ext_widgets: { type: "array", items: { type: "object" } },
+  ext_widget_preferences: { type: "array", items: { type: "object" } },
 };
 
 /** Keyed "method /template status". */

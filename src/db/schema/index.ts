@@ -26,3 +26,4 @@ export * from "./repositories";
 export * from "./plugins";
 export * from "./agent";
 export * from "./workspaces";
+export * from "./widgets";

@@ -2,7 +2,7 @@ import { listPlugins } from "../../actions/plugins";
 import { isGuest } from "../../domain/roles";
 import type { StateBuilder } from "./types";
 
-/** `ext_plugins`: the installs the user may see (as GET /ext/plugins); none for guests and spectators. */
+/** `ext_plugin` (as `ext_plugins`): the installs the user may see (as GET /ext/plugins); none for guests and spectators. */
 export const extPluginsState: StateBuilder = ({ app, realm, user }) => ({
   ext_plugins: user && !isGuest(user.role) ? listPlugins(app, realm, user).plugins : [],
 });

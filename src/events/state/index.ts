@@ -26,6 +26,7 @@ import { STOP_WORDS } from "../../domain/narrow";
 import { extSecretsState } from "./ext-secrets";
 import { extAgentRunsState } from "./ext-agent-runs";
 import { extPluginsState } from "./ext-plugins";
+import { extWidgetPreferencesState, extWidgetsState } from "./ext-widgets";
 
 const empty =
   (state: Record<string, unknown>): StateBuilder =>
@@ -71,9 +72,11 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   channel_folders: empty({ channel_folders: [] }),
   video_calls: empty({ has_zoom_token: false }),
   giphy: empty({ giphy_api_key: "" }),
-  ext_secrets: extSecretsState,
+  ext_secret: extSecretsState,
   ext_agent_run: extAgentRunsState,
-  ext_plugins: extPluginsState,
+  ext_plugin: extPluginsState,
+  ext_widget: extWidgetsState,
+  ext_widget_preference: extWidgetPreferencesState,
 };
 
 export type { StateBuilder, StateContext, RegisterOptions } from "./types";

@@ -32,6 +32,7 @@ import secrets from "./secrets";
 import agent from "./agent";
 import repositories from "./repositories";
 import plugins from "./plugins";
+import widgets from "./widgets";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -66,4 +67,5 @@ export const routes: Endpoint[] = [
   ...agent,
   ...repositories,
   ...plugins,
+  ...widgets,
 ];

@@ -1,0 +1,198 @@
+// Widgets: documents pushed by a plugin's own bot (the latest kept per widget and scope, events at most
+// once every two seconds per scope, the latest winning), and how each user draws each widget.
+import type { App } from "../app";
+import type { Db } from "../db/client";
+import type { PluginLinkRow, PluginRow, RealmRow, UserRow } from "../db/schema";
+import { documentOrDataNeeded, invalidParam, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly } from "../domain/errors";
+import { widgetDefaults } from "../domain/plugins";
+import { isGuest } from "../domain/roles";
+import {
+  applyPreference,
+  applyPush,
+  checkDocument,
+  EMPTY_PREFERENCE,
+  toApiPreference,
+  toApiWidgetDocument,
+  WIDGET_LIMITS,
+  widgetSpec,
+  type PreferencePatch,
+} from "../domain/widgets";
+import { toUsers, type Audience } from "../events/types";
+import { Throttle } from "../runtime/throttle";
+import { findChannel } from "../store/channels";
+import { findLink, findPlugin, findPluginByBot, listLinks, listPlugins } from "../store/plugins";
+import { subscriberIds } from "../store/subscriptions";
+import { listUsers } from "../store/users";
+import * as store from "../store/widgets";
+import { canSeePlugin } from "./plugins";
+import { requireHumanMember } from "./secrets";
+
+/** The contract's limit: at most one ext_widget event per scope every two seconds. */
+export const WIDGET_EVENT_INTERVAL_MS = 2000;
+
+// ---- Who sees a scope ----
+
+/** Readers of a channel's content: its subscribers, and for a public channel every member (guests never see widgets). */
+function channelReaders(db: Db, realmId: number, streamId: number): Set<number> {
+  const c = findChannel(db, streamId);
+  if (!c) return new Set();
+  const subs = new Set(subscriberIds(db, c.id));
+  return new Set(listUsers(db, realmId).filter((u) => u.isActive && !isGuest(u.role) && (subs.has(u.id) || !c.inviteOnly)).map((u) => u.id));
+}
+
+/** Who sees a widget's scope: for a link, those who read its channel; else the organization's members (not guests); a draft's widgets, its person. */
+function scopeAudience(db: Db, p: PluginRow, link: PluginLinkRow | undefined): number[] {
+  if (p.state === "draft") return [p.madeBy ?? p.installedBy].filter((x): x is number => x !== null);
+  if (link) return [...channelReaders(db, p.realmId, link.streamId)];
+  return listUsers(db, p.realmId).filter((u) => u.isActive && !isGuest(u.role)).map((u) => u.id);
+}
+
+function canSeeScope(db: Db, user: UserRow, p: PluginRow, link: PluginLinkRow | undefined): boolean {
+  if (!canSeePlugin(user, p) || p.dateRemoved !== null) return false;
+  return !link || channelReaders(db, p.realmId, link.streamId).has(user.id);
+}
+
+// ---- Events, at most one per scope per interval ----
+
+const scopeKey = (s: store.WidgetScope) => JSON.stringify([s.installId, s.widget, s.linkId, s.item]);
+
+function widgetEvent(db: Db, scope: store.WidgetScope): { event: Record<string, unknown> & { type: string }; audience: Audience } | null {
+  const doc = store.findDocument(db, scope);
+  const p = findPlugin(db, scope.installId);
+  if (!doc || !p) return null;
+  const link = scope.linkId ? findLink(db, scope.linkId) : undefined;
+  if (scope.linkId && !link) return null;
+  return { event: { type: "ext_widget", ...toApiWidgetDocument(doc) }, audience: toUsers(scopeAudience(db, p, link)) };
+}
+
+const throttles = new WeakMap<App, Throttle>();
+function throttleOf(app: App): Throttle {
+  let t = throttles.get(app);
+  if (!t) {
+    // The trailing event reads the document as it is by then: the latest wins.
+    const trailing = (key: string) => {
+      const [installId, widget, linkId, item] = JSON.parse(key) as [number, string, number, string];
+      try {
+        app.tx((tx) => {
+          const e = widgetEvent(tx.db, { installId, widget, linkId, item });
+          if (e) tx.emit(e.event, e.audience);
+        });
+      } catch (e) {
+        app.log.warn("widget event not sent", { install_id: installId, widget, error: String(e) }); // e.g. the server is shutting down
+      }
+    };
+    throttles.set(app, (t = new Throttle(WIDGET_EVENT_INTERVAL_MS, trailing)));
+  }
+  return t;
+}
+
+// ---- Pushes ----
+
+export interface WidgetPush {
+  widget: string;
+  link_id?: number;
+  item: string;
+  document?: Record<string, unknown>;
+  data?: Record<string, unknown>;
+}
+
+/**
+ * POST /ext/widgets: only a plugin's own bot, for its own widgets and links. Keeps the latest document
+ * per widget and scope; `version` counts its changes (a push that changes nothing is not one).
+ */
+export function pushWidget(app: App, bot: UserRow, a: WidgetPush) {
+  const p = bot.isBot ? findPluginByBot(app.db, bot.id) : undefined;
+  if (!p || p.realmId !== bot.realmId) throw pluginBotsOnly();
+  const spec = widgetSpec(p.manifest, a.widget);
+  let link: PluginLinkRow | undefined;
+  if (spec.scope === "link") {
+    if (a.link_id === undefined) throw missingConditional("link_id");
+    link = findLink(app.db, a.link_id);
+    if (!link || link.installId !== p.id) throw noSuchLink();
+    if (spec.link_kinds && !spec.link_kinds.includes(link.kind)) throw invalidParam(`Widget '${a.widget}' is not for links of kind '${link.kind}'`);
+  } else if (a.link_id !== undefined) throw invalidParam(`Widget '${a.widget}' belongs to the organization, not to a link`);
+  if ([...a.item].length > WIDGET_LIMITS.item) throw invalidParam(`item is too long (limit: ${WIDGET_LIMITS.item} characters)`);
+  if (a.document === undefined && a.data === undefined) throw documentOrDataNeeded();
+  if (a.document) checkDocument(spec, a.widget, a.document);
+  const scope: store.WidgetScope = { installId: p.id, widget: a.widget, linkId: link?.id ?? 0, item: a.item };
+  return app.tx((tx) => {
+    const current = store.findDocument(tx.db, scope);
+    const next = checkDocument(spec, a.widget, applyPush(current?.document ?? null, a.document, a.data));
+    if (current && JSON.stringify(current.document) === JSON.stringify(next)) return { version: current.version };
+    const version = (current?.version ?? 0) + 1;
+    store.saveDocument(tx.db, { ...scope, document: next, version, dateUpdated: app.now() });
+    if (throttleOf(app).take(scopeKey(scope))) {
+      const e = widgetEvent(tx.db, scope)!;
+      tx.emit(e.event, e.audience);
+    }
+    return { version };
+  });
+}
+
+// ---- Reading ----
+
+function visiblePlugin(app: App, realm: RealmRow, user: UserRow, id: number): PluginRow {
+  const p = findPlugin(app.db, id);
+  if (!p || p.realmId !== realm.id || !canSeePlugin(user, p) || p.dateRemoved !== null) throw noSuchPlugin();
+  return p;
+}
+
+const preferenceOf = (db: Db, user: UserRow, p: PluginRow, widget: string) => {
+  const row = store.findPreference(db, user.id, p.id, widget);
+  const stored = row ? { ...row } : { ...EMPTY_PREFERENCE };
+  return toApiPreference(p.manifest, widget, widgetDefaults(p.manifest, p.widgetDefaults)[widget]!, stored);
+};
+
+/** GET /ext/widgets/{install_id}/{widget}: the latest document of one scope (null before the first push) and the caller's preference. */
+export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: { link_id?: number; item: string }) {
+  if (isGuest(user.role)) throw invalidParam("Not allowed for guest users");
+  const p = visiblePlugin(app, realm, user, installId);
+  const spec = widgetSpec(p.manifest, widget);
+  let link: PluginLinkRow | undefined;
+  if (a.link_id !== undefined) {
+    link = findLink(app.db, a.link_id);
+    if (!link || link.installId !== p.id || !canSeeScope(app.db, user, p, link)) throw noSuchLink();
+  } else if (spec.scope === "link") throw missingConditional("link_id");
+  const doc = store.findDocument(app.db, { installId: p.id, widget, linkId: link?.id ?? 0, item: a.item });
+  return { document: doc?.document ?? null, version: doc?.version ?? 0, preference: preferenceOf(app.db, user, p, widget) };
+}
+
+/** register's `ext_widgets`: every document of every scope the user sees. */
+export function visibleWidgetDocuments(app: App, realm: RealmRow, user: UserRow) {
+  const plugins = listPlugins(app.db, realm.id).filter((p) => p.dateRemoved === null && canSeePlugin(user, p));
+  const links = new Map(listLinks(app.db, plugins.map((p) => p.id)).map((l) => [l.id, l]));
+  const byId = new Map(plugins.map((p) => [p.id, p]));
+  const readable = new Map<number, boolean>();
+  return store
+    .listDocuments(app.db, plugins.map((p) => p.id))
+    .filter((d) => {
+      if (!d.linkId) return true;
+      const link = links.get(d.linkId);
+      if (!link) return false;
+      if (!readable.has(link.streamId)) readable.set(link.streamId, canSeeScope(app.db, user, byId.get(d.installId)!, link));
+      return readable.get(link.streamId)!;
+    })
+    .map(toApiWidgetDocument);
+}
+
+/** register's `ext_widget_preferences`: the user's preference for every widget of every install they see. */
+export function widgetPreferencesOf(app: App, realm: RealmRow, user: UserRow) {
+  const plugins = listPlugins(app.db, realm.id).filter((p) => p.dateRemoved === null && canSeePlugin(user, p));
+  return plugins.flatMap((p) => Object.keys(p.manifest.provides.widgets ?? {}).map((widget) => ({ install_id: p.id, widget, preference: preferenceOf(app.db, user, p, widget) })));
+}
+
+// ---- Preferences ----
+
+/** PATCH /ext/widgets/{install_id}/{widget}/preference: for the caller alone; their clients hear of it. */
+export function updateWidgetPreference(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: PreferencePatch) {
+  requireHumanMember(user);
+  const p = visiblePlugin(app, realm, user, installId);
+  const spec = widgetSpec(p.manifest, widget);
+  const row = store.findPreference(app.db, user.id, p.id, widget);
+  const next = applyPreference(spec, widget, row ?? EMPTY_PREFERENCE, a, app.now());
+  app.tx((tx) => {
+    store.savePreference(tx.db, { userId: user.id, installId: p.id, widget, ...next });
+    tx.emit({ type: "ext_widget_preference", install_id: p.id, widget, preference: preferenceOf(tx.db, user, p, widget) }, toUsers([user.id]));
+  });
+  return {};
+}
