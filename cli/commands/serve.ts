@@ -5,6 +5,7 @@ import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
+import { closeAllReadmes } from "../../src/actions/readme";
 import { acquirePidFile } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
 
@@ -36,6 +37,7 @@ export function register(program: Command) {
           await plugins.stop(); // while the API still answers them
           await http.stop();
           await agent.stop();
+          closeAllReadmes(app); // edits not yet written reach the README files
           app.close();
           release();
           process.exit(0);

@@ -7,7 +7,7 @@ import { insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/er
 import { BOT_TYPE } from "../domain/bots";
 import { dmKeyMembers } from "../domain/messages";
 import { realmUrl } from "../domain/realms";
-import { isAdmin, isGuest } from "../domain/roles";
+import { isAdmin } from "../domain/roles";
 import { isKeptServerVariable, toApiRun, type RunState } from "../domain/agent-runs";
 import { toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
@@ -17,12 +17,12 @@ import { findChannel } from "../store/channels";
 import { findRecipient } from "../store/messages";
 import { findRealmById } from "../store/realms";
 import { listSecrets } from "../store/secrets";
-import { subscriberIds } from "../store/subscriptions";
-import { findUserById, listUsers } from "../store/users";
+import { findUserById } from "../store/users";
 import { agentBot } from "./agent";
 import { channelAccess } from "./channels";
 import { sendBotReplyTx } from "./messages";
 import { requireHumanMember, runSecretEnv } from "./secrets";
+import { channelReaderIds } from "./workspaces";
 
 const hashKey = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
 
@@ -37,11 +37,7 @@ function dmParticipants(app: App, run: AgentRunRow): UserRow[] {
 function runAudience(app: App, run: AgentRunRow): number[] {
   if (run.channelId === null) return dmParticipants(app, run).filter((u) => u.isActive && !u.isBot).map((u) => u.id);
   const c = findChannel(app.db, run.channelId);
-  if (!c) return [];
-  const subscribed = new Set(subscriberIds(app.db, c.id));
-  return listUsers(app.db, run.realmId)
-    .filter((u) => u.isActive && !u.isBot && (subscribed.has(u.id) || (!c.inviteOnly && !isGuest(u.role))))
-    .map((u) => u.id);
+  return c ? channelReaderIds(app, c) : [];
 }
 
 function canSeeRun(app: App, user: UserRow, run: AgentRunRow): boolean {

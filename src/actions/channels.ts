@@ -33,6 +33,8 @@ import { hasRealmPermission, inGroupSetting } from "../store/permissions";
 import { findSubscription, listUserSubscriptions, subscriberIds } from "../store/subscriptions";
 import { findUserGroup, systemGroupIds } from "../store/user-groups";
 import { activeUserIdsAmong, listUsers } from "../store/users";
+import { workspaceUuidsByTopic } from "../store/workspaces";
+import { topicKey } from "../domain/workspaces";
 import { renderPlain } from "./render";
 
 // ---- Access ----
@@ -406,5 +408,11 @@ export function listTopics(app: App, user: UserRow, id: number, allowEmptyTopicN
         .all(user.id, c.recipientId);
   // The name shown is the latest message's spelling (topics compare case-insensitively).
   const latest = app.sqlite.query<{ topic: string }, [number]>("SELECT topic FROM messages WHERE id = ?");
-  return { topics: rows.map((r) => ({ max_id: r.max_id, name: topicForClient(latest.get(r.max_id)?.topic ?? r.name, allowEmptyTopicName) })) };
+  const workspaces = workspaceUuidsByTopic(app.db, c.realmId);
+  return {
+    topics: rows.map((r) => {
+      const workspace = workspaces.get(topicKey(c.id, r.name));
+      return { max_id: r.max_id, name: topicForClient(latest.get(r.max_id)?.topic ?? r.name, allowEmptyTopicName), ...(workspace ? { workspace_uuid: workspace } : {}) };
+    }),
+  };
 }

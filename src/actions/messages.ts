@@ -48,6 +48,8 @@ import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
 import { messageSent } from "../runtime/sent-messages";
+import { topicKey } from "../domain/workspaces";
+import { findTopicWorkspace, workspaceUuidsByTopic } from "../store/workspaces";
 
 /** Wildcard mentions reaching more users than this need can_mention_many_users_group (Zulip's limit). */
 const WILDCARD_MENTION_THRESHOLD = 15;
@@ -228,6 +230,7 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     reactions: [],
     topicLinks: o.channel ? topicLinks(o.topic, realmLinkifiers(app, realm)) : [],
     isAgentMessage: sender.isBot && sender.botType === EMBEDDED_BOT,
+    workspaceUuid: o.channel ? findTopicWorkspace(tx.db, o.channel.id, o.topic)?.uuid : undefined,
   };
   const message = toApiMessage(row, parts, EVENT_VIEW(realm));
   const flagsByUser: Record<number, readonly string[]> = {};
@@ -369,6 +372,7 @@ export function messageObjects(
 ): Record<string, unknown>[] {
   const l = store.messageLookups(app.db, rows);
   const linkifiers = realmLinkifiers(app, realm);
+  const workspaces = workspaceUuidsByTopic(app.db, realm.id);
   return rows.map((m) => {
     const sender = l.users.get(m.senderId)!;
     const rec = l.recipients.get(m.recipientId)!;
@@ -388,6 +392,7 @@ export function messageObjects(
       reactions: l.reactions.get(m.id) ?? [],
       topicLinks: rec.channelId !== null ? topicLinks(m.topic, linkifiers) : [],
       isAgentMessage: sender.isBot && sender.botType === EMBEDDED_BOT,
+      workspaceUuid: rec.channelId !== null ? workspaces.get(topicKey(rec.channelId, m.topic)) : undefined,
     };
     return toApiMessage(m, parts, v, { flags: flagsOf(m.id) });
   });

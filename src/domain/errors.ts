@@ -140,5 +140,11 @@ export const noSuchLink = () => new ApiError("BAD_REQUEST", "Link does not exist
 // The agent and workspaces (docs/extensions.md): confab's own wording, in Zulip's style
 export const noSuchRun = () => new ApiError("BAD_REQUEST", "Run does not exist", 404);
 export const runAlreadyEnded = () => new ApiError("BAD_REQUEST", "The run has already ended", 400);
+export const noSuchWorkspace = () => new ApiError("BAD_REQUEST", "Workspace does not exist", 404);
+export const topicHasWorkspace = () => new ApiError("BAD_REQUEST", "This topic already has a workspace", 400);
+export const repositoryEmpty = () => new ApiError("BAD_REQUEST", "The repository has no commits yet", 400);
+export const unknownRevision = (rev: string) => new ApiError("BAD_REQUEST", `No branch, tag or commit named '${rev}'`, 400);
+export const readmeNotOpen = () => new ApiError("BAD_REQUEST", "This client does not have the README open", 400);
+export const readmeClientInUse = () => new ApiError("BAD_REQUEST", "This client ID is in use by another user", 400);
 export const pluginBotsOnly = () => new ApiError("BAD_REQUEST", "Only a plugin's own bot can push its widgets", 400);
 export const documentOrDataNeeded = () => new ApiError("BAD_REQUEST", "At least one of the following arguments must be present: document, data", 400);

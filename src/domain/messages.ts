@@ -103,6 +103,8 @@ export interface MessageParts {
   topicLinks: { text: string; url: string }[];
   /** The agent's embedded bot sent it. */
   isAgentMessage: boolean;
+  /** The topic's workspace (docs/extensions.md), shown on its messages. */
+  workspaceUuid?: string;
 }
 
 /** Edit history as a client may see it: filtered by the realm policy, empty topics substituted. */
@@ -147,6 +149,7 @@ export function toApiMessage(m: MessageRow, p: MessageParts, v: MessageViewOptio
     avatar_url: v.clientGravatar && p.sender.gravatar ? null : p.sender.avatarUrl,
   };
   if (p.recipient.type === "stream") out.stream_id = p.recipient.channelId;
+  if (p.workspaceUuid) out.workspace_uuid = p.workspaceUuid;
   const history = visibleEditHistory(parseEditHistory(m.editHistory), v.editHistoryPolicy, v.allowEmptyTopicName);
   if (history) out.edit_history = history;
   if (m.lastEditTime !== null) out.last_edit_timestamp = m.lastEditTime;

@@ -12,7 +12,9 @@ import { agentEnabled, agentBot } from "../actions/agent";
 import { beginTurn, endRun, postInRun, recordTurnExit, replyAsAgent, setTurnControl, startRun, type Turn } from "../actions/agent-runs";
 import { outputMessages } from "../domain/agent-runs";
 import { isGuest } from "../domain/roles";
-import { findAgentBot, findLiveRun, failStaleRuns } from "../store/agent-runs";
+import { flushReadme, syncReadmeFromFile } from "../actions/readme";
+import { topicWorkspace } from "../actions/workspaces";
+import { failStaleRuns, findAgentBot, findLiveRun, findRun } from "../store/agent-runs";
 import { listRealms } from "../store/realms";
 import { findUserById } from "../store/users";
 import { observeSentMessages, type SentMessage } from "./sent-messages";
@@ -142,10 +144,14 @@ export class AgentRuntime {
     if (this.runs.get(runId) !== r) return; // cancelled meanwhile
     let t: Turn;
     let proc: ActiveTurn["proc"];
+    const run = findRun(this.app.db, runId)!;
+    // A topic's workspace is where its runs work; the README's pending edits are written there first.
+    const workspace = run.channelId === null ? null : topicWorkspace(this.app, run.channelId, run.topic);
+    if (workspace) flushReadme(this.app, workspace.uuid);
     try {
-      t = beginTurn(this.app, runId, messageId, r.key, null);
+      t = beginTurn(this.app, runId, messageId, r.key, workspace);
       proc = Bun.spawn(this.app.config.agent.command, {
-        cwd: r.scratch,
+        cwd: workspace?.dir ?? r.scratch,
         env: t.env,
         stdin: new Blob([t.input]),
         stdout: "pipe",
@@ -171,6 +177,7 @@ export class AgentRuntime {
     signalGroup(proc, "SIGKILL"); // the turn is over: nothing it started outlives it (and holds its output open)
     const [stdout, stderr] = await Promise.all([out, err]);
     r.active = null;
+    if (workspace) this.safely(() => syncReadmeFromFile(this.app, workspace.uuid)); // what the turn wrote reaches the editors
     if (active.stopped && !active.timedOut) return; // cancelled, or the server is stopping
     this.safely(() => this.report(runId, r, t, active, code, mask(stdout, t.secretValues), mask(stderr, t.secretValues)));
   }

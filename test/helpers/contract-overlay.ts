@@ -23,6 +23,18 @@ const extState: Record<string, Schema> = {
 export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
   "get /server_settings 200": versionFields,
   "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" }, ...extState },
+  // A topic's workspace (docs/extensions.md): Zulip's topic item plus workspace_uuid.
+  "get /users/me/{stream_id}/topics 200": {
+    topics: {
+      type: "array",
+      items: {
+        type: "object",
+        additionalProperties: false,
+        properties: { max_id: { type: "integer" }, name: { type: "string" }, workspace_uuid: { type: "string" } },
+        required: ["max_id", "name"],
+      },
+    },
+  },
 };
 
 /**
@@ -30,7 +42,7 @@ export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
  * its $ref). The message object is one schema for GET /messages, GET /messages/{id} and message events.
  */
 export const SCHEMA_ADDITIONS: Record<string, Record<string, Schema>> = {
-  "#/components/schemas/MessagesBase": { is_agent_message: { type: "boolean" } },
+  "#/components/schemas/MessagesBase": { is_agent_message: { type: "boolean" }, workspace_uuid: { type: "string" } },
   // The contract's user setting web_inbox_show_channel_folders (level 431) is newer than Zulip's file.
   "#/components/schemas/register_queue_200_response_allOf_user_settings": { web_inbox_show_channel_folders: { type: "boolean" } },
   "#/components/schemas/register_queue_200_response_allOf_realm_user_settings_defaults": { web_inbox_show_channel_folders: { type: "boolean" } },

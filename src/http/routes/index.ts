@@ -30,6 +30,8 @@ import messages from "./messages";
 import messageFlags from "./message-flags";
 import secrets from "./secrets";
 import agent from "./agent";
+import workspaces from "./workspaces";
+import readme from "./readme";
 import repositories from "./repositories";
 import plugins from "./plugins";
 import widgets from "./widgets";
@@ -65,6 +67,8 @@ export const routes: Endpoint[] = [
   ...messageFlags,
   ...secrets,
   ...agent,
+  ...workspaces,
+  ...readme,
   ...repositories,
   ...plugins,
   ...widgets,

@@ -1,0 +1,128 @@
+// Topic workspaces: a git worktree of a repository kept by this server, one per topic, on a branch of
+// its own. The agent's runs in that topic work in it, and its README is edited together (readme.ts).
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import type { App } from "../app";
+import type { ChannelRow, RealmRow, UserRow, WorkspaceRow } from "../db/schema";
+import { insufficientPermission, noSuchWorkspace, repositoryEmpty, topicHasWorkspace, unknownRevision } from "../domain/errors";
+import { normalizeTopic } from "../domain/messages";
+import { isAdmin, isGuest } from "../domain/roles";
+import { toApiWorkspace, workspaceBranch } from "../domain/workspaces";
+import { toUsers } from "../events/types";
+import * as gitOps from "../runtime/git";
+import { findChannel } from "../store/channels";
+import { subscriberIds } from "../store/subscriptions";
+import { listUsers } from "../store/users";
+import * as store from "../store/workspaces";
+import { accessChannelById, channelAccess } from "./channels";
+import { unloadReadme } from "./readme";
+import { findRealmRepository, repositoryDir } from "./repositories";
+import { requireHumanMember } from "./secrets";
+
+export const workspaceDir = (app: App, w: WorkspaceRow) => join(app.config.dataDir, "workspaces", w.uuid);
+
+/** Active human users who can read a channel's messages: they hear of its workspaces and the agent's runs there. */
+export function channelReaderIds(app: App, c: ChannelRow): number[] {
+  const subscribed = new Set(subscriberIds(app.db, c.id));
+  return listUsers(app.db, c.realmId)
+    .filter((u) => u.isActive && !u.isBot && (subscribed.has(u.id) || (!c.inviteOnly && !isGuest(u.role))))
+    .map((u) => u.id);
+}
+
+/** A workspace in a channel the user can read, or `Workspace does not exist`. */
+export function readableWorkspace(app: App, user: UserRow, uuid: string): WorkspaceRow {
+  const w = store.findWorkspace(app.db, uuid);
+  const c = w && w.realmId === user.realmId ? findChannel(app.db, w.channelId) : undefined;
+  if (!w || !c || !channelAccess(app, user, c).content) throw noSuchWorkspace();
+  return w;
+}
+
+/** The workspace of a topic, for the agent's turns there. */
+export function topicWorkspace(app: App, channelId: number, topic: string): { uuid: string; dir: string } | null {
+  const w = store.findTopicWorkspace(app.db, channelId, topic);
+  return w ? { uuid: w.uuid, dir: workspaceDir(app, w) } : null;
+}
+
+export interface NewWorkspace {
+  stream_id: number;
+  topic: string;
+  repository_id: number;
+  start?: string;
+}
+
+/**
+ * POST /ext/workspaces: a worktree of the repository for the topic, on a new branch from `start` (a
+ * branch, tag or commit; the repository's default branch when absent). Members who can read the channel.
+ */
+export async function createWorkspace(app: App, realm: RealmRow, user: UserRow, a: NewWorkspace) {
+  requireHumanMember(user);
+  const { channel } = accessChannelById(app, user, a.stream_id, { content: true });
+  const topic = normalizeTopic(a.topic, app.config.limits.maxTopicLength);
+  const repo = findRealmRepository(app, realm, a.repository_id);
+  if (store.findTopicWorkspace(app.db, channel.id, topic)) throw topicHasWorkspace();
+  const repoDir = repositoryDir(app, repo);
+  const start = a.start ?? (await gitOps.headBranch(repoDir));
+  const sha = await gitOps.resolveCommit(repoDir, start);
+  if (!sha) throw a.start === undefined ? repositoryEmpty() : unknownRevision(a.start);
+  const uuid = crypto.randomUUID();
+  const branch = workspaceBranch(uuid);
+  const dir = join(app.config.dataDir, "workspaces", uuid);
+  await gitOps.addWorktree(repoDir, dir, branch, sha);
+  try {
+    return app.tx((tx) => {
+      if (store.findTopicWorkspace(tx.db, channel.id, topic)) throw topicHasWorkspace(); // made while git ran
+      const row = store.insertWorkspace(tx.db, { uuid, realmId: realm.id, repositoryId: repo.id, channelId: channel.id, topic, branch, createdBy: user.id, dateCreated: app.now() });
+      const workspace = toApiWorkspace(row);
+      tx.emit({ type: "ext_workspace", op: "add", workspace }, toUsers(channelReaderIds(app, channel)));
+      return { workspace };
+    });
+  } catch (e) {
+    await gitOps.removeWorktree(repoDir, dir).catch(() => rmSync(dir, { recursive: true, force: true }));
+    throw e;
+  }
+}
+
+/** GET /ext/workspaces: the workspaces of channels the user can read. */
+export function listWorkspaces(app: App, realm: RealmRow, user: UserRow, a: { stream_id?: number; topic?: string }) {
+  requireHumanMember(user);
+  const readable = new Map<number, boolean>();
+  const canRead = (channelId: number) => {
+    if (!readable.has(channelId)) {
+      const c = findChannel(app.db, channelId);
+      readable.set(channelId, !!c && channelAccess(app, user, c).content);
+    }
+    return readable.get(channelId)!;
+  };
+  const rows = store.listWorkspaces(app.db, realm.id, { channelId: a.stream_id, topic: a.topic });
+  return { workspaces: rows.filter((w) => canRead(w.channelId)).map(toApiWorkspace) };
+}
+
+/** GET /ext/workspaces/{workspace_uuid}. */
+export function getWorkspace(app: App, user: UserRow, uuid: string) {
+  requireHumanMember(user);
+  return { workspace: toApiWorkspace(readableWorkspace(app, user, uuid)) };
+}
+
+/**
+ * DELETE /ext/workspaces/{workspace_uuid}: by the one who made it or an administrator. Its files are
+ * committed to its branch first (the README as last saved), so the repository keeps the work.
+ */
+export async function removeWorkspace(app: App, realm: RealmRow, user: UserRow, uuid: string) {
+  requireHumanMember(user);
+  const w = readableWorkspace(app, user, uuid);
+  if (w.createdBy !== user.id && !isAdmin(user.role)) throw insufficientPermission();
+  const repo = findRealmRepository(app, realm, w.repositoryId);
+  const repoDir = repositoryDir(app, repo);
+  const dir = workspaceDir(app, w);
+  unloadReadme(app, uuid);
+  await gitOps.commitDirectory(repoDir, dir, w.branch, `Workspace of "${w.topic}" removed`, { name: user.fullName, email: user.email });
+  await gitOps.removeWorktree(repoDir, dir).catch(() => rmSync(dir, { recursive: true, force: true }));
+  app.tx((tx) => {
+    if (!store.findWorkspace(tx.db, uuid)) return; // removed by a concurrent request
+    store.deleteWorkspace(tx.db, w.id);
+    const c = findChannel(tx.db, w.channelId);
+    tx.emit({ type: "ext_workspace", op: "remove", workspace_uuid: uuid, stream_id: w.channelId, topic: w.topic }, toUsers(c ? channelReaderIds(app, c) : []));
+  });
+  return {};
+}
+

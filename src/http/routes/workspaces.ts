@@ -1,0 +1,22 @@
+import { createWorkspace, getWorkspace, listWorkspaces, removeWorkspace } from "../../actions/workspaces";
+import { endpoint } from "../endpoint";
+import { p } from "../params";
+
+export default [
+  endpoint("GET", "/ext/workspaces", {
+    params: { stream_id: p.int().optional(), topic: p.str().optional() },
+    run: ({ app, realm, user, args }) => listWorkspaces(app, realm, user, args),
+  }),
+  endpoint("POST", "/ext/workspaces", {
+    params: { stream_id: p.int(), topic: p.str(), repository_id: p.int(), start: p.str().optional() },
+    run: ({ app, realm, user, args }) => createWorkspace(app, realm, user, args),
+  }),
+  endpoint("GET", "/ext/workspaces/{workspace_uuid}", {
+    params: { workspace_uuid: p.path.str() },
+    run: ({ app, user, args }) => getWorkspace(app, user, args.workspace_uuid),
+  }),
+  endpoint("DELETE", "/ext/workspaces/{workspace_uuid}", {
+    params: { workspace_uuid: p.path.str() },
+    run: ({ app, realm, user, args }) => removeWorkspace(app, realm, user, args.workspace_uuid),
+  }),
+];

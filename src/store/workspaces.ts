@@ -1,0 +1,25 @@
+import { and, asc, eq, type SQL } from "drizzle-orm";
+import type { Db } from "../db/client";
+import { workspaces, type WorkspaceRow } from "../db/schema";
+import { topicKey } from "../domain/workspaces";
+
+export const insertWorkspace = (db: Db, row: typeof workspaces.$inferInsert): WorkspaceRow => db.insert(workspaces).values(row).returning().get();
+
+export const deleteWorkspace = (db: Db, id: number) => db.delete(workspaces).where(eq(workspaces.id, id)).run();
+
+export const findWorkspace = (db: Db, uuid: string): WorkspaceRow | undefined => db.select().from(workspaces).where(eq(workspaces.uuid, uuid)).get();
+
+/** The workspace of a topic (topics compare case-insensitively, like message topics). */
+export const findTopicWorkspace = (db: Db, channelId: number, topic: string): WorkspaceRow | undefined =>
+  db.select().from(workspaces).where(and(eq(workspaces.channelId, channelId), eq(workspaces.topic, topic))).get();
+
+export function listWorkspaces(db: Db, realmId: number, f: { channelId?: number; topic?: string } = {}): WorkspaceRow[] {
+  const where: (SQL | undefined)[] = [eq(workspaces.realmId, realmId)];
+  if (f.channelId !== undefined) where.push(eq(workspaces.channelId, f.channelId));
+  if (f.topic !== undefined) where.push(eq(workspaces.topic, f.topic));
+  return db.select().from(workspaces).where(and(...where)).orderBy(asc(workspaces.id)).all();
+}
+
+/** Every workspace uuid of a realm by topicKey, for topic lists and message objects. */
+export const workspaceUuidsByTopic = (db: Db, realmId: number): Map<string, string> =>
+  new Map(listWorkspaces(db, realmId).map((w) => [topicKey(w.channelId, w.topic), w.uuid]));
