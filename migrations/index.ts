@@ -15,6 +15,7 @@ import m12 from "./0012_heavy_thing.sql" with { type: "text" };
 import m13 from "./0013_wealthy_demogoblin.sql" with { type: "text" };
 import m14 from "./0014_wakeful_bruce_banner.sql" with { type: "text" };
 import m15 from "./0015_mushy_the_fury.sql" with { type: "text" };
+import m16 from "./0016_youthful_amazoness.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -33,4 +34,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0013_wealthy_demogoblin", sql: m13 },
   { tag: "0014_wakeful_bruce_banner", sql: m14 },
   { tag: "0015_mushy_the_fury", sql: m15 },
+  { tag: "0016_youthful_amazoness", sql: m16 },
 ];

@@ -108,13 +108,15 @@ export function beginTurn(app: App, runId: number, messageId: number, key: strin
   const realm = findRealmById(app.db, before.realmId)!;
   const bot = agentBot(app, realm);
   const asking = findUserById(app.db, store.findMessageSender(app.db, messageId) ?? before.requestedBy ?? 0);
+  const site = realmUrl(app.config.externalUrl, realm.stringId);
   const { env: secrets } = runSecretEnv(app, realm.id, listSecrets(app.db, realm.id).map((s) => s.name));
   const env: Record<string, string> = { ...secrets };
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && isKeptServerVariable(name)) env[name] = value;
-  const run = changeRun(app, runId, { turns: before.turns + 1 });
+  const run = changeRun(app, runId, { turns: before.turns + 1, turnMessageId: messageId });
   Object.assign(env, {
-    EXT_API_URL: `${realmUrl(app.config.externalUrl, realm.stringId)}/api/v1`,
-    EXT_BOT_EMAIL: bot.email,
+    EXT_SITE: site,
+    EXT_API_URL: `${site}/api/v1`,
+    EXT_EMAIL: bot.email,
     EXT_API_KEY: key,
     EXT_RUN_ID: String(run.id),
     EXT_TURN: String(run.turns),

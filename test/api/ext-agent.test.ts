@@ -107,13 +107,14 @@ describe("runs and their environment", () => {
     const env = decode(first.env);
     key = env.EXT_API_KEY!;
     const locale = Object.keys(process.env).filter((k) => k === "LANG" || k === "LANGUAGE" || k.startsWith("LC_"));
-    const expected = ["API_TOKEN", "EXT_API_KEY", "EXT_API_URL", "EXT_BOT_EMAIL", "EXT_MESSAGE_ID", "EXT_RUN_ID", "EXT_STREAM_ID", "EXT_TOPIC", "EXT_TURN", "HOME", "PATH", ...locale];
+    const expected = ["API_TOKEN", "EXT_API_KEY", "EXT_API_URL", "EXT_EMAIL", "EXT_MESSAGE_ID", "EXT_RUN_ID", "EXT_SITE", "EXT_STREAM_ID", "EXT_TOPIC", "EXT_TURN", "HOME", "PATH", ...locale];
     expect(Object.keys(env).sort()).toEqual(expected.sort());
     expect(env[MARKER]).toBeUndefined();
     expect(env).toMatchObject({
       API_TOKEN: token,
+      EXT_SITE: s.url,
       EXT_API_URL: `${s.url}/api/v1`,
-      EXT_BOT_EMAIL: (await ok(ann.get("/ext/agent"))).agent.email,
+      EXT_EMAIL: (await ok(ann.get("/ext/agent"))).agent.email,
       EXT_RUN_ID: String(first.run.id),
       EXT_TURN: "1",
       EXT_MESSAGE_ID: String(asked.id),

@@ -16,6 +16,8 @@ export const agentRuns = sqliteTable(
     recipientId: integer("recipient_id").notNull(),
     topic: nocaseText("topic").notNull().default(""), // compared like message topics
     messageId: integer("message_id").notNull(),
+    // The message the latest turn answers (what a plugin made in that turn was asked for in).
+    turnMessageId: integer("turn_message_id"),
     state: text("state").notNull(), // running, done, failed, cancelled
     turns: integer("turns").notNull().default(0),
     dateStarted: integer("date_started").notNull(),

@@ -1,0 +1,1 @@
+ALTER TABLE `ext_agent_runs` ADD `turn_message_id` integer;
