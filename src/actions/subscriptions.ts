@@ -1,7 +1,7 @@
 // Subscriptions: joining and leaving channels (for oneself or others), personal channel properties,
 // and per-topic visibility policies.
 import type { App } from "../app";
-import type { ChannelRow, RealmRow, SubscriptionRow, UserRow } from "../db/schema";
+import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import {
   notificationDefaults,
@@ -44,11 +44,6 @@ import {
 } from "./channels";
 import { sendNotificationTx } from "./messages";
 
-/** The subscription object for a user, with subscribers listed (Zulip's add event and GET shape). */
-export function subscriptionObject(app: App, c: ChannelRow, sub: SubscriptionRow, withSubscribers: boolean) {
-  return toApiSubscription(c, sub, statsOf(app, c), withSubscribers ? { subscribers: store.subscriberIds(app.db, c.id) } : undefined);
-}
-
 /** May this user add others to the channel? Realm-wide permission, the channel's group, or channel administration. */
 export function canAddSubscribers(app: App, realm: RealmRow, user: UserRow, c: ChannelRow): boolean {
   if (isGuest(user.role)) return false;
@@ -82,9 +77,12 @@ export function subscribeUsersTx(app: App, tx: Tx, realm: RealmRow, channels: Ch
     );
     const newcomers = added.filter((u) => !visibleBefore.has(u.id)).map((u) => u.id);
     if (newcomers.length) tx.emit({ type: "stream", op: "create", streams: streamObjects(app, realm, [c]) }, toUsers(newcomers));
+    // The channel's counts and subscriber list once, not once per new subscriber.
+    const stats = statsOf(app, c);
+    const members = { subscribers: store.subscriberIds(tx.db, c.id) };
     for (const u of added) {
       const sub = store.findSubscription(tx.db, u.id, c.id)!;
-      tx.emit({ type: "subscription", op: "add", subscriptions: [subscriptionObject(app, c, sub, true)], inherit: inheritedBy(u) }, toUsers([u.id]));
+      tx.emit({ type: "subscription", op: "add", subscriptions: [toApiSubscription(c, sub, stats, members)], inherit: inheritedBy(u) }, toUsers([u.id]));
     }
     const addedIds = new Set(added.map((u) => u.id));
     const peers = channelAudience(app, c).filter((id) => !addedIds.has(id));
