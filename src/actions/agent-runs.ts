@@ -3,7 +3,7 @@
 // the records, the events, the run keys and what the agent says; runtime/agent.ts runs the processes.
 import type { App } from "../app";
 import type { AgentRunRow, RealmRow, UserRow } from "../db/schema";
-import { insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/errors";
+import { agentRunOnly, insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/errors";
 import { BOT_TYPE } from "../domain/bots";
 import { dmKeyMembers } from "../domain/messages";
 import { realmUrl } from "../domain/realms";
@@ -182,9 +182,11 @@ export function isLiveRunKey(app: App, user: UserRow, key: string): boolean {
   return user.isBot && user.botType === BOT_TYPE.embedded && !!store.findRunByKeyHash(app.db, user.realmId, hashKey(key));
 }
 
-/** The live run a request authenticated with a run key acts for, or null for the bot's own key or another user. */
-export function runOfKey(app: App, user: UserRow, key: string): AgentRunRow | null {
-  return isLiveRunKey(app, user, key) ? store.findRunByKeyHash(app.db, user.realmId, hashKey(key))! : null;
+/** The live run a request authenticated with a run key acts for; anyone else (the bot's own key included) is refused. */
+export function requireRun(app: App, user: UserRow, key: string | undefined): AgentRunRow {
+  const run = key !== undefined && isLiveRunKey(app, user, key) ? store.findRunByKeyHash(app.db, user.realmId, hashKey(key)) : undefined;
+  if (!run) throw agentRunOnly();
+  return run;
 }
 
 // ---- The API ----

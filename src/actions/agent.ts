@@ -1,13 +1,14 @@
 // The organization's agent: its embedded bot (one per realm, made on first need) and whether this
 // server runs it. Runs themselves are in agent-runs.ts; the processes in runtime/agent.ts.
 import type { App } from "../app";
-import type { RealmRow, UserRow } from "../db/schema";
+import type { AgentRunRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { BOT_TYPE } from "../domain/bots";
 import { avatarUrl } from "../domain/users";
-import { findAgentBot } from "../store/agent-runs";
-import { findUserByEmail } from "../store/users";
+import { findAgentBot, findMessageSender } from "../store/agent-runs";
+import { findUserByEmail, findUserById } from "../store/users";
 import { botAudience, botEvent } from "./bots";
+import { installPlugin } from "./plugins";
 import { requireHumanMember } from "./secrets";
 import { insertUserTx } from "./users";
 
@@ -44,4 +45,28 @@ export function getAgent(app: App, realm: RealmRow, user: UserRow) {
       enabled: agentEnabled(app) && bot.isActive,
     },
   };
+}
+
+export interface DraftPluginArgs {
+  source_repository_id: number;
+  source_path: string;
+  sha?: string;
+  settings: Record<string, unknown>;
+}
+
+/**
+ * POST /ext/agent/plugins: during a run, the agent's bot makes a plugin from a repository kept by this
+ * server (e.g. what it committed in the topic's workspace). It is a `draft` that only the person who
+ * asked for the turn sees, recording the run, channel, topic and message; they install or discard it.
+ */
+export function makeDraftPlugin(app: App, realm: RealmRow, run: AgentRunRow, a: DraftPluginArgs) {
+  const messageId = run.turnMessageId ?? run.messageId;
+  const madeBy = findUserById(app.db, findMessageSender(app.db, messageId) ?? run.requestedBy ?? 0) ?? findUserById(app.db, run.requestedBy ?? 0)!;
+  return installPlugin(
+    app,
+    realm,
+    null,
+    { source_kind: "local", source_repository_id: a.source_repository_id, source_path: a.source_path, sha: a.sha, settings: a.settings },
+    { madeBy, runId: run.id, streamId: run.channelId, topic: run.channelId === null ? null : run.topic, messageId },
+  );
 }

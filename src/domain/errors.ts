@@ -140,6 +140,7 @@ export const noSuchLink = () => new ApiError("BAD_REQUEST", "Link does not exist
 // The agent and workspaces (docs/extensions.md): confab's own wording, in Zulip's style
 export const noSuchRun = () => new ApiError("BAD_REQUEST", "Run does not exist", 404);
 export const runAlreadyEnded = () => new ApiError("BAD_REQUEST", "The run has already ended", 400);
+export const agentRunOnly = () => new ApiError("BAD_REQUEST", "Only the agent's bot can do this, with the API key of a run in progress", 400);
 export const noSuchWorkspace = () => new ApiError("BAD_REQUEST", "Workspace does not exist", 404);
 export const topicHasWorkspace = () => new ApiError("BAD_REQUEST", "This topic already has a workspace", 400);
 export const repositoryEmpty = () => new ApiError("BAD_REQUEST", "The repository has no commits yet", 400);

@@ -1,8 +1,16 @@
-import { getAgent } from "../../actions/agent";
-import { cancelRun, getRun, listRuns } from "../../actions/agent-runs";
+import { getAgent, makeDraftPlugin } from "../../actions/agent";
+import { cancelRun, getRun, listRuns, requireRun } from "../../actions/agent-runs";
+import { publishDraftPlugin } from "../../actions/plugins";
+import { callAgentTool, listAgentTools } from "../../actions/tools";
+import type { UserRow } from "../../db/schema";
 import { RUN_STATES } from "../../domain/agent-runs";
+import type { App } from "../../app";
+import { parseBasic } from "../auth";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p, t } from "../params";
+
+/** The run whose key authenticated the request (the agent's bot during a run), or the API's refusal. */
+const callerRun = (app: App, user: UserRow, req: Request) => requireRun(app, user, parseBasic(req.headers.get("authorization"))?.apiKey);
 
 export default [
   endpoint("GET", "/ext/agent", { params: {}, run: ({ app, realm, user }) => getAgent(app, realm, user) }),
@@ -23,5 +31,31 @@ export default [
   endpoint("POST", "/ext/agent/runs/{run_id}/cancel", {
     params: { run_id: p.path.int() },
     run: ({ app, user, args }) => cancelRun(app, user, args.run_id),
+  }),
+  // What the agent's bot does during a run, with the run's key.
+  endpoint("POST", "/ext/agent/plugins", {
+    params: {
+      source_repository_id: p.int(),
+      source_path: p.str().optional(""),
+      sha: p.str().optional(),
+      settings: p.json(t.dict(t.any())).optional({}),
+    },
+    run: ({ app, realm, user, req, args }) => makeDraftPlugin(app, realm, callerRun(app, user, req), args),
+  }),
+  endpoint("GET", "/ext/agent/tools", {
+    params: {},
+    run: ({ app, realm, user, req }) => {
+      callerRun(app, user, req);
+      return listAgentTools(app, realm);
+    },
+  }),
+  endpoint("POST", "/ext/agent/tools/{install_id}/{tool}", {
+    params: { install_id: p.path.int(), tool: p.path.str(), input: p.json(t.any()).optional({}) },
+    run: ({ app, realm, user, req, args }) => callAgentTool(app, realm, callerRun(app, user, req), args.install_id, args.tool, args.input),
+  }),
+  // The person a draft was made for installs it (discarding it is DELETE /ext/plugins/{install_id}).
+  endpoint("POST", "/ext/plugins/{install_id}/install", {
+    params: { install_id: p.path.int() },
+    run: ({ app, realm, user, args }) => publishDraftPlugin(app, realm, user, args.install_id),
   }),
 ];

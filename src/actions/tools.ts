@@ -1,0 +1,25 @@
+// The agent's use of plugin tools: which tools it may call, and the call itself, forwarded to the
+// plugin by actions/plugins.ts (HTTP POST /tools/<name> on the plugin's socket or address). Only the
+// agent's bot, during a run, calls them; a plugin's disabled_tools are neither listed nor callable.
+import type { App } from "../app";
+import type { AgentRunRow, RealmRow } from "../db/schema";
+import { listPlugins } from "../store/plugins";
+import { callPluginTool } from "./plugins";
+
+/** GET /ext/agent/tools: the tools of the organization's running plugins the agent may call. */
+export function listAgentTools(app: App, realm: RealmRow) {
+  const tools = listPlugins(app.db, realm.id)
+    .filter((p) => p.state === "running" && !p.disabled)
+    .flatMap((p) =>
+      (p.manifest.provides.tools ?? [])
+        .filter((t) => !p.disabledTools.includes(t.name))
+        .map((t) => ({ install_id: p.id, plugin: p.plugin, name: t.name, description: t.description, input: t.input ?? null })),
+    );
+  return { tools };
+}
+
+/** POST /ext/agent/tools/{install_id}/{tool}: calls the tool with `input`; answers what the plugin answered. */
+export async function callAgentTool(app: App, realm: RealmRow, run: AgentRunRow, installId: number, tool: string, input: unknown) {
+  app.log.info("agent tool call", { run: run.id, install_id: installId, tool });
+  return { result: await callPluginTool(app, realm, null, installId, tool, input) };
+}
