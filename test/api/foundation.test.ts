@@ -20,7 +20,7 @@ describe("server_settings", () => {
     expect(r.realm_name).toBe("Confab");
     expect(r.realm_url).toBe(s.url);
     expect(r.realm_uri).toBe(r.realm_url);
-    expect(r.service_feature_level).toBeGreaterThanOrEqual(167);
+    expect(r.service_feature_level).toBe(496);
     expect(r.zulip_feature_level).toBe(r.service_feature_level);
     expect(r.zulip_version).toBe(r.service_version);
     expect(r.zulip_merge_base).toBe(r.service_merge_base);
