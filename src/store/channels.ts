@@ -1,3 +1,4 @@
+import { preparedPerDb } from "../db/prepared";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { channels, defaultChannels, recipients, type ChannelRow } from "../db/schema";
@@ -23,8 +24,12 @@ export function findChannel(db: Db, id: number): ChannelRow | undefined {
   if (!q) byId.set(db, (q = db.select().from(channels).where(eq(channels.id, sql.placeholder("id"))).prepare()));
   return q.get({ id });
 }
-export const findChannelByName = (db: Db, realmId: number, name: string): ChannelRow | undefined =>
-  db.select().from(channels).where(and(eq(channels.realmId, realmId), eq(channels.name, name.trim()))).get();
+// Every channel send looks its channel up by name: prepared once per connection.
+const byName = preparedPerDb((db) =>
+  db.select().from(channels).where(and(eq(channels.realmId, sql.placeholder("realmId")), eq(channels.name, sql.placeholder("name")))).prepare(),
+);
+
+export const findChannelByName = (db: Db, realmId: number, name: string): ChannelRow | undefined => byName(db).get({ realmId, name: name.trim() });
 
 export const findChannelByRecipient = (db: Db, recipientId: number): ChannelRow | undefined =>
   db.select().from(channels).where(eq(channels.recipientId, recipientId)).get();
