@@ -77,6 +77,7 @@ function throttleOf(app: App): Throttle {
           const e = widgetEvent(tx.db, { installId, widget, linkId, item });
           if (e) tx.emit(e.event, e.audience);
         });
+        void app.writer.settled().then(() => t!.sent(key), () => {});
       } catch (e) {
         app.log.warn("widget event not sent", { install_id: installId, widget, error: String(e) }); // e.g. the server is shutting down
       }
@@ -115,18 +116,23 @@ export function pushWidget(app: App, bot: UserRow, a: WidgetPush) {
   if (a.document === undefined && a.data === undefined) throw documentOrDataNeeded();
   if (a.document) checkDocument(spec, a.widget, a.document);
   const scope: store.WidgetScope = { installId: p.id, widget: a.widget, linkId: link?.id ?? 0, item: a.item };
-  return app.tx((tx) => {
+  const throttle = throttleOf(app);
+  const key = scopeKey(scope);
+  let now = false;
+  const out = app.tx((tx) => {
     const current = store.findDocument(tx.db, scope);
     const next = checkDocument(spec, a.widget, applyPush(current?.document ?? null, a.document, a.data));
     if (current && JSON.stringify(current.document) === JSON.stringify(next)) return { version: current.version };
     const version = (current?.version ?? 0) + 1;
     store.saveDocument(tx.db, { ...scope, document: next, version, dateUpdated: app.now() });
-    if (throttleOf(app).take(scopeKey(scope))) {
+    if ((now = throttle.take(key))) {
       const e = widgetEvent(tx.db, scope)!;
       tx.emit(e.event, e.audience);
     }
     return { version };
   });
+  if (now) void app.writer.settled().then(() => throttle.sent(key), () => {});
+  return out;
 }
 
 // ---- Reading ----
