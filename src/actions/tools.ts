@@ -18,8 +18,8 @@ export function listAgentTools(app: App, realm: RealmRow) {
   return { tools };
 }
 
-/** POST /ext/agent/tools/{install_id}/{tool}: calls the tool with `input`; answers what the plugin answered. */
+/** POST /ext/agent/tools/{install_id}/{tool}: calls the tool with `input`; `output` is what the plugin answered. */
 export async function callAgentTool(app: App, realm: RealmRow, run: AgentRunRow, installId: number, tool: string, input: unknown) {
   app.log.info("agent tool call", { run: run.id, install_id: installId, tool });
-  return { result: await callPluginTool(app, realm, null, installId, tool, input) };
+  return { output: await callPluginTool(app, realm, null, installId, tool, input) };
 }

@@ -140,7 +140,7 @@ describe("tools", () => {
       { install_id: plugin.id, plugin: "toolbox", name: "add", description: "Adds a and b", input: expect.objectContaining({ required: ["a", "b"] }) },
     ]);
     const sum = await ask(ann, "tools", `tool ${plugin.id} add {"a": 2, "b": 40}`);
-    expect(sum.result).toEqual({ sum: 42 });
+    expect(sum.output).toEqual({ sum: 42 });
     expect(await ask(ann, "tools", `tool ${plugin.id} secret {}`)).toBe("Tool 'secret' is turned off for the agent");
     expect(await ask(ann, "tools", `tool ${plugin.id} add {"a": "two", "b": 1}`)).toBe("Invalid input for tool 'add': /a must be integer");
     expect(await ask(ann, "tools", `tool ${plugin.id} nope {}`)).toBe("Unknown tool 'nope'");

@@ -265,3 +265,26 @@ describe("with no agent.command", () => {
     }
   });
 });
+
+describe("examples/echo-agent.ts", () => {
+  test("pointed at by agent.command, it answers in the topic and reacts to the message", async () => {
+    const ex = await startServer({ env: { CONFAB_AGENT_COMMAND: JSON.stringify([process.execPath, join(import.meta.dir, "..", "..", "examples", "echo-agent.ts")]) } });
+    const exRt = startAgent(ex.app);
+    try {
+      const c = await ex.newUser({ name: "Eve Example" });
+      const ch = (await ok(c.post("/channels/create", { name: "try", subscribers: [c.userId] }))).id;
+      const agent = (await ok(c.get("/ext/agent"))).agent;
+      const { id } = await ok(c.post("/messages", { type: "stream", to: ch, topic: "hello", content: "@**Agent** good morning" }));
+      const answer = await waitFor(async () => {
+        const { messages } = await ok(c.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, apply_markdown: false, narrow: JSON.stringify([{ operator: "channel", operand: ch }]) }));
+        return messages.find((m: any) => m.sender_id === agent.user_id);
+      });
+      expect(answer.content).toStartWith("Eve Example, you said: good morning");
+      const asked = (await ok(c.get(`/messages/${id}`))).message;
+      expect(asked.reactions).toEqual([expect.objectContaining({ emoji_name: "eyes", user_id: agent.user_id })]);
+    } finally {
+      await exRt.stop();
+      await ex.stop();
+    }
+  });
+});
