@@ -10,6 +10,7 @@ import type { PluginRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { BOT_TYPE } from "../domain/bots";
 import {
+  guestsRefused,
   invalidChannelId,
   invalidParam,
   missingConditional,
@@ -69,7 +70,7 @@ export const attachPluginHost = (app: App, host: PluginHost) => hosts.set(app, h
 export const detachPluginHost = (app: App) => hosts.delete(app);
 const hostChanged = (app: App) => hosts.get(app)?.changed();
 
-/** Called on every authenticated API request by a bot (http/auth.ts): cheap unless a host waits for it. */
+/** Called on every authenticated API request (actions/auth.ts): a map lookup for bots, nothing for people. */
 export function noteBotCall(app: App, user: UserRow) {
   if (user.isBot) hosts.get(app)?.botCalled(user.id);
 }
@@ -135,7 +136,7 @@ function announce(tx: Tx, p: PluginRow) {
 
 /** GET /ext/plugins: the installs the caller may see (not those removed more than a week ago). */
 export function listPlugins(app: App, realm: RealmRow, user: UserRow | null) {
-  if (user && isGuest(user.role)) throw invalidParam("Not allowed for guest users");
+  if (user && isGuest(user.role)) throw guestsRefused();
   const now = app.now();
   const rows = store.listPlugins(app.db, realm.id).filter((p) => !removalIsFinal(p, now) && (!user || canSeePlugin(user, p)));
   return { plugins: pluginObjects(app.db, rows) };
@@ -143,7 +144,7 @@ export function listPlugins(app: App, realm: RealmRow, user: UserRow | null) {
 
 /** GET /ext/plugins/{install_id}. */
 export function getPlugin(app: App, realm: RealmRow, user: UserRow | null, id: number) {
-  if (user && isGuest(user.role)) throw invalidParam("Not allowed for guest users");
+  if (user && isGuest(user.role)) throw guestsRefused();
   return { plugin: pluginObject(app.db, pluginFor(app, realm, user, id)) };
 }
 

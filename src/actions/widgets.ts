@@ -3,7 +3,7 @@
 import type { App } from "../app";
 import type { Db } from "../db/client";
 import type { PluginLinkRow, PluginRow, RealmRow, UserRow } from "../db/schema";
-import { documentOrDataNeeded, invalidParam, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly } from "../domain/errors";
+import { documentOrDataNeeded, guestsRefused, invalidParam, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly } from "../domain/errors";
 import { widgetDefaults } from "../domain/plugins";
 import { isGuest } from "../domain/roles";
 import {
@@ -151,7 +151,7 @@ const preferenceOf = (db: Db, user: UserRow, p: PluginRow, widget: string) => {
 
 /** GET /ext/widgets/{install_id}/{widget}: the latest document of one scope (null before the first push) and the caller's preference. */
 export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: { link_id?: number; item: string }) {
-  if (isGuest(user.role)) throw invalidParam("Not allowed for guest users");
+  if (isGuest(user.role)) throw guestsRefused();
   const p = visiblePlugin(app, realm, user, installId);
   const spec = widgetSpec(p.manifest, widget);
   let link: PluginLinkRow | undefined;
