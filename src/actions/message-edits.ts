@@ -45,6 +45,7 @@ import { subscriberIds } from "../store/subscriptions";
 import { moveUserTopics } from "../store/topics";
 import { findUserById } from "../store/users";
 import { accessChannelById, canAdministerChannel, hasChannelPermission } from "./channels";
+import { moveTopicWorkspaceTx } from "./workspaces";
 import { accessMessage, canReadChannelHistory } from "./message-fetch";
 import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages";
 import { realmLinkifiers, renderFor } from "./render";
@@ -228,7 +229,10 @@ function applyMove(
     store.indexMessage(tx.db, row.id, topic, textForSearch(store.findMessage(tx.db, row.id)!.renderedContent));
   }
   if (target) moveRecipients(app, tx, { channel, topic: m.topic }, target, ids);
-  if (allInTopic) moveUserTopics(tx.db, { channelId: channel.id, topic: m.topic }, { channelId: dest.id, topic });
+  if (allInTopic) {
+    moveUserTopics(tx.db, { channelId: channel.id, topic: m.topic }, { channelId: dest.id, topic });
+    moveTopicWorkspaceTx(app, tx, { channel, topic: m.topic }, { channel: dest, topic });
+  }
   notifyMove(app, tx, realm, user, { channel, topic: m.topic }, { channel: dest, topic }, ids, allInTopic, a);
 }
 

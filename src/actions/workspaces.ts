@@ -4,6 +4,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../app";
 import type { ChannelRow, RealmRow, UserRow, WorkspaceRow } from "../db/schema";
+import type { Tx } from "../db/tx";
 import { insufficientPermission, noSuchWorkspace, repositoryEmpty, topicHasWorkspace, unknownRevision } from "../domain/errors";
 import { normalizeTopic } from "../domain/messages";
 import { isAdmin, isGuest } from "../domain/roles";
@@ -41,6 +42,18 @@ export function readableWorkspace(app: App, user: UserRow, uuid: string): Worksp
 export function topicWorkspace(app: App, channelId: number, topic: string): { uuid: string; dir: string } | null {
   const w = store.findTopicWorkspace(app.db, channelId, topic);
   return w ? { uuid: w.uuid, dir: workspaceDir(app, w) } : null;
+}
+
+/**
+ * A whole topic moved (renamed, or to another channel): its workspace goes with it, unless the
+ * destination topic has one of its own. Inside the move's transaction.
+ */
+export function moveTopicWorkspaceTx(app: App, tx: Tx, from: { channel: ChannelRow; topic: string }, to: { channel: ChannelRow; topic: string }) {
+  const w = store.findTopicWorkspace(tx.db, from.channel.id, from.topic);
+  if (!w || store.findTopicWorkspace(tx.db, to.channel.id, to.topic)) return;
+  const moved = store.updateWorkspace(tx.db, w.id, { channelId: to.channel.id, topic: to.topic });
+  const readers = new Set([...channelReaderIds(app, from.channel), ...channelReaderIds(app, to.channel)]);
+  tx.emit({ type: "ext_workspace", op: "update", workspace: toApiWorkspace(moved) }, toUsers([...readers]));
 }
 
 export interface NewWorkspace {

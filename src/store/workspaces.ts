@@ -5,6 +5,9 @@ import { topicKey } from "../domain/workspaces";
 
 export const insertWorkspace = (db: Db, row: typeof workspaces.$inferInsert): WorkspaceRow => db.insert(workspaces).values(row).returning().get();
 
+export const updateWorkspace = (db: Db, id: number, patch: Partial<typeof workspaces.$inferInsert>): WorkspaceRow =>
+  db.update(workspaces).set(patch).where(eq(workspaces.id, id)).returning().get()!;
+
 export const deleteWorkspace = (db: Db, id: number) => db.delete(workspaces).where(eq(workspaces.id, id)).run();
 
 export const findWorkspace = (db: Db, uuid: string): WorkspaceRow | undefined => db.select().from(workspaces).where(eq(workspaces.uuid, uuid)).get();

@@ -277,6 +277,18 @@ describe("workspaces", () => {
     await a.close();
   });
 
+  test("moving the whole topic takes its workspace along; readers of both places hear of it", async () => {
+    const q = await ok(bob.post("/register", { event_types: ["ext_workspace"] }));
+    const { messages } = await ok(ann.get("/messages", { anchor: "oldest", num_before: 0, num_after: 1, narrow: JSON.stringify([{ operator: "channel", operand: channel }, { operator: "topic", operand: "design" }]) }));
+    await ok(ann.patch(`/messages/${messages[0].id}`, { topic: "Spec", propagate_mode: "change_all" }));
+    const topics = (await ok(bob.get(`/users/me/${channel}/topics`))).topics;
+    expect(topics.find((t: any) => t.name === "Spec").workspace_uuid).toBe(uuid);
+    expect(topics.some((t: any) => t.name.toLowerCase() === "design")).toBe(false);
+    const [event] = await pending(bob, q);
+    expect(event).toMatchObject({ type: "ext_workspace", op: "update", workspace: { workspace_uuid: uuid, stream_id: channel, topic: "Spec" } });
+    expect((await ok(bob.get(`/ext/workspaces/${uuid}`))).workspace.topic).toBe("Spec");
+  });
+
   test("removal: the creator or an administrator; the work is committed to its branch; readers hear of it", async () => {
     await expectError(bob.delete(`/ext/workspaces/${uuid}`), 400, "BAD_REQUEST", "Insufficient permission");
     const q = await ok(bob.post("/register", { event_types: ["ext_workspace"] }));
@@ -284,8 +296,8 @@ describe("workspaces", () => {
     expect(existsSync(worktree(uuid))).toBe(false);
     const readme = await git(["--git-dir", repositoryDir(s.app, { id: repo } as never), "show", `workspace/${uuid}:README.md`]);
     expect(readme).toEndWith("added by the agent\n");
-    expect(await pending(bob, q)).toEqual([{ type: "ext_workspace", op: "remove", workspace_uuid: uuid, stream_id: channel, topic: "Design", id: 0 }]);
-    expect((await ok(bob.get(`/users/me/${channel}/topics`))).topics.find((t: any) => t.name.toLowerCase() === "design").workspace_uuid).toBeUndefined();
+    expect(await pending(bob, q)).toEqual([{ type: "ext_workspace", op: "remove", workspace_uuid: uuid, stream_id: channel, topic: "Spec", id: 0 }]);
+    expect((await ok(bob.get(`/users/me/${channel}/topics`))).topics.find((t: any) => t.name === "Spec").workspace_uuid).toBeUndefined();
     await expectError(bob.get(`/ext/workspaces/${uuid}`), 404, "BAD_REQUEST", "Workspace does not exist");
   });
 });
