@@ -3,8 +3,9 @@
 // a process group of its own, with the conversation on standard input; what it writes to standard
 // output is posted by the bot. A turn past agent.turn_timeout_seconds is stopped; after a turn that
 // ended well the run waits agent.run_idle_seconds for the next one. On shutdown every turn is
-// stopped and no process of it is left behind.
-import { mkdirSync, rmSync } from "node:fs";
+// stopped and no process of it is left behind; the groups of live turns are on record in the data
+// directory, so a server that was killed outright ends them on its next start.
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import type { App } from "../app";
@@ -80,15 +81,45 @@ function signalGroup(proc: Subprocess, signal: NodeJS.Signals) {
   }
 }
 
+/** Turns a previous server left running (it was killed outright): ended, if the group is still that turn's. */
+function killLeftovers(file: string) {
+  let groups: Record<string, number>;
+  try {
+    groups = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    return;
+  }
+  for (const [runId, pgid] of Object.entries(groups)) {
+    let environ = "";
+    try {
+      environ = readFileSync(`/proc/${pgid}/environ`, "utf8");
+    } catch {
+      continue; // gone
+    }
+    // The number may belong to another process by now: only a leader with this run's id is ours.
+    if (environ.split("\0").includes(`EXT_RUN_ID=${runId}`)) {
+      try {
+        process.kill(-pgid, "SIGKILL");
+      } catch {}
+    }
+  }
+}
+
 export class AgentRuntime {
   private readonly runs = new Map<number, LiveRun>();
   private unobserve: (() => void) | null = null;
   private stopping = false;
+  private readonly groupsFile: string;
 
-  constructor(private readonly app: App) {}
+  constructor(private readonly app: App) {
+    this.groupsFile = join(app.config.dataDir, "agent", "process-groups.json");
+  }
 
-  /** Ends runs a stopped server left open, gives every realm its agent bot, and starts listening. */
+  /** Ends what a stopped server left (processes, open runs), gives every realm its agent bot, and starts listening. */
   start() {
+    mkdirSync(join(this.app.config.dataDir, "agent"), { recursive: true, mode: 0o700 });
+    killLeftovers(this.groupsFile);
+    this.recordGroups();
     failStaleRuns(this.app.db, this.app.now());
     for (const realm of listRealms(this.app.db)) if (!realm.deactivated) agentBot(this.app, realm);
     this.unobserve = observeSentMessages(this.app, (m) => this.onMessage(m));
@@ -172,11 +203,13 @@ export class AgentRuntime {
       void this.stopTurn(active);
     }, this.app.config.agent.turnTimeoutSeconds * 1000);
     r.active = active;
+    this.recordGroups();
     const code = await proc.exited;
     clearTimeout(active.timer);
     signalGroup(proc, "SIGKILL"); // the turn is over: nothing it started outlives it (and holds its output open)
     const [stdout, stderr] = await Promise.all([out, err]);
     r.active = null;
+    this.recordGroups();
     if (workspace) this.safely(() => syncReadmeFromFile(this.app, workspace.uuid)); // what the turn wrote reaches the editors
     if (active.stopped && !active.timedOut) return; // cancelled, or the server is stopping
     this.safely(() => this.report(runId, r, t, active, code, mask(stdout, t.secretValues), mask(stderr, t.secretValues)));
@@ -233,6 +266,17 @@ export class AgentRuntime {
   private close(runId: number, state: "done" | "failed", exitStatus?: number | null) {
     void this.forget(runId);
     return endRun(this.app, runId, state, exitStatus);
+  }
+
+  /** The process groups of the turns going now, by run id. */
+  private recordGroups() {
+    const groups: Record<number, number> = {};
+    for (const [id, r] of this.runs) if (r.active) groups[id] = r.active.proc.pid;
+    try {
+      writeFileSync(this.groupsFile, JSON.stringify(groups));
+    } catch (e) {
+      this.app.log.warn("agent process groups not recorded", { error: String((e as Error).message) });
+    }
   }
 
   private safely(fn: () => void) {

@@ -3,7 +3,7 @@
 // the server's), date_used, posting with is_agent_message, masking, run keys, failures, timeouts,
 // cancelling, events, and no process left behind.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, existsSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectError, ok, type Client } from "../helpers/client";
@@ -239,6 +239,23 @@ describe("failures, timeouts and shutdown", () => {
     expect(alive(agent) || alive(child)).toBe(false);
     expect(await runOf(admin, run.id)).toMatchObject({ state: "failed", ended: expect.any(Number) });
     rt = startAgent(s.app);
+  });
+});
+
+describe("after a server was killed outright", () => {
+  test("the next start ends the turns it left running (only groups that are still those turns')", async () => {
+    await rt.stop();
+    const spawnTurn = (runId: string) =>
+      Bun.spawn(["sh", "-c", "sleep 600 & wait"], { env: { PATH: process.env.PATH!, EXT_RUN_ID: runId }, detached: true, stdout: "ignore", stderr: "ignore" });
+    const left = spawnTurn("424242");
+    const stranger = spawnTurn("777"); // recorded under another run's id: not ours to kill
+    await Bun.sleep(100);
+    writeFileSync(join(s.dataDir, "agent", "process-groups.json"), JSON.stringify({ 424242: left.pid, 1: stranger.pid }));
+    rt = startAgent(s.app);
+    expect(await left.exited).not.toBe(0);
+    expect(alive(stranger.pid)).toBe(true);
+    process.kill(-stranger.pid, "SIGKILL");
+    await stranger.exited;
   });
 });
 
