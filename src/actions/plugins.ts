@@ -31,6 +31,7 @@ import {
   effectiveSettings,
   missingDetail,
   missingRequirements,
+  isDiscardedDraft,
   removalIsFinal,
   toApiLink,
   toApiPlugin,
@@ -107,7 +108,7 @@ function requireManager(actor: UserRow | null, p?: PluginRow) {
 /** An install of the realm the user may see; a removal older than a week is gone. */
 function pluginFor(app: App, realm: RealmRow, user: UserRow | null, id: number, o: { final?: boolean } = {}): PluginRow {
   const p = store.findPlugin(app.db, id);
-  if (!p || p.realmId !== realm.id || (user && !canSeePlugin(user, p))) throw noSuchPlugin();
+  if (!p || p.realmId !== realm.id || (user && !canSeePlugin(user, p)) || isDiscardedDraft(p)) throw noSuchPlugin();
   if (!o.final && removalIsFinal(p, app.now())) throw noSuchPlugin();
   return p;
 }
@@ -138,7 +139,7 @@ function announce(tx: Tx, p: PluginRow) {
 export function listPlugins(app: App, realm: RealmRow, user: UserRow | null) {
   if (user && isGuest(user.role)) throw guestsRefused();
   const now = app.now();
-  const rows = store.listPlugins(app.db, realm.id).filter((p) => !removalIsFinal(p, now) && (!user || canSeePlugin(user, p)));
+  const rows = store.listPlugins(app.db, realm.id).filter((p) => !removalIsFinal(p, now) && !isDiscardedDraft(p) && (!user || canSeePlugin(user, p)));
   return { plugins: pluginObjects(app.db, rows) };
 }
 
@@ -531,6 +532,7 @@ export function removePluginLink(app: App, realm: RealmRow, actor: UserRow | nul
 export function removePlugin(app: App, realm: RealmRow, actor: UserRow | null, id: number) {
   const p = managed(app, realm, actor, id);
   if (p.state === "removed") throw pluginAlreadyRemoved();
+  if (p.state === "draft") return discardDraft(app, p);
   const row = app.tx((tx) => {
     const bot = findUserById(tx.db, p.botUserId)!;
     if (bot.isActive) deactivateUser(app, bot);
@@ -538,6 +540,21 @@ export function removePlugin(app: App, realm: RealmRow, actor: UserRow | null, i
     return setPluginStateTx(tx, removed, "removed", "");
   });
   hostChanged(app);
+  return { plugin: pluginObject(app.db, row) };
+}
+
+/**
+ * Discarding a draft: it was only ever its person's, so it stays a draft (never shown to anyone else),
+ * stamped date_removed, and disappears; only its person hears of it.
+ */
+function discardDraft(app: App, p: PluginRow) {
+  const row = app.tx((tx) => {
+    const bot = findUserById(tx.db, p.botUserId)!;
+    if (bot.isActive) deactivateUser(app, bot);
+    const gone = store.updatePlugin(tx.db, p.id, { dateRemoved: app.now() });
+    tx.emit({ type: "ext_plugin", op: "remove", install_id: p.id }, pluginAudience(tx.db, gone));
+    return gone;
+  });
   return { plugin: pluginObject(app.db, row) };
 }
 

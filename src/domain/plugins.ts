@@ -146,3 +146,6 @@ export const toApiPlugin = (p: PluginRow, slots: PluginSecretRow[], links: Plugi
 });
 
 export type ApiPlugin = ReturnType<typeof toApiPlugin>;
+
+/** A draft its person discarded: gone for everyone (it never left that person). */
+export const isDiscardedDraft = (p: { state: string; dateRemoved: number | null }) => p.state === "draft" && p.dateRemoved !== null;

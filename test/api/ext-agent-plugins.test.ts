@@ -116,7 +116,13 @@ describe("plugins the agent makes", () => {
     const made = await ask(ann, "another plugin", `plugin ${repo} silent`);
     await expectError(bob.delete(`/ext/plugins/${made.plugin.id}`), 404, "BAD_REQUEST", /.+/);
     const discarded = (await ok(ann.delete(`/ext/plugins/${made.plugin.id}`))).plugin;
-    expect(discarded.state).toBe("removed");
+    // A discarded draft never becomes visible to anyone else, and is gone for its person too.
+    expect(discarded.state).toBe("draft");
+    expect(discarded.date_removed).toEqual(expect.any(Number));
+    for (const c of [ann, bob, admin]) {
+      expect((await ok(c.get("/ext/plugins"))).plugins.map((p: any) => p.id)).not.toContain(made.plugin.id);
+      await expectError(c.get(`/ext/plugins/${made.plugin.id}`), 404, "BAD_REQUEST", /.+/);
+    }
   });
 
   test("only the agent's bot with the key of a live run may make one", async () => {
