@@ -1,5 +1,6 @@
-import { and, asc, eq, type SQL } from "drizzle-orm";
+import { and, asc, eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { preparedPerDb } from "../db/prepared";
 import { workspaces, type WorkspaceRow } from "../db/schema";
 import { topicKey } from "../domain/workspaces";
 
@@ -12,9 +13,17 @@ export const deleteWorkspace = (db: Db, id: number) => db.delete(workspaces).whe
 
 export const findWorkspace = (db: Db, uuid: string): WorkspaceRow | undefined => db.select().from(workspaces).where(eq(workspaces.uuid, uuid)).get();
 
+// Every channel send asks for its topic's workspace: prepared once per connection.
+const byTopic = preparedPerDb((db) =>
+  db
+    .select()
+    .from(workspaces)
+    .where(and(eq(workspaces.channelId, sql.placeholder("channelId")), eq(workspaces.topic, sql.placeholder("topic"))))
+    .prepare(),
+);
+
 /** The workspace of a topic (topics compare case-insensitively, like message topics). */
-export const findTopicWorkspace = (db: Db, channelId: number, topic: string): WorkspaceRow | undefined =>
-  db.select().from(workspaces).where(and(eq(workspaces.channelId, channelId), eq(workspaces.topic, topic))).get();
+export const findTopicWorkspace = (db: Db, channelId: number, topic: string): WorkspaceRow | undefined => byTopic(db).get({ channelId, topic });
 
 export function listWorkspaces(db: Db, realmId: number, f: { channelId?: number; topic?: string } = {}): WorkspaceRow[] {
   const where: (SQL | undefined)[] = [eq(workspaces.realmId, realmId)];
