@@ -5,7 +5,8 @@
 // ended well the run waits agent.run_idle_seconds for the next one. On shutdown every turn is
 // stopped and no process of it is left behind; the groups of live turns are on record in the data
 // directory, so a server that was killed outright ends them on its next start.
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
+import { GroupLedger, signalGroup } from "./process-groups";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import type { App } from "../app";
@@ -72,54 +73,21 @@ function mask(text: string, secrets: string[]): string {
   return text;
 }
 
-/** Signals a turn's whole process group (the program and whatever it started). */
-function signalGroup(proc: Subprocess, signal: NodeJS.Signals) {
-  try {
-    process.kill(-proc.pid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-
-/** Turns a previous server left running (it was killed outright): ended, if the group is still that turn's. */
-function killLeftovers(file: string) {
-  let groups: Record<string, number>;
-  try {
-    groups = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return;
-  }
-  for (const [runId, pgid] of Object.entries(groups)) {
-    let environ = "";
-    try {
-      environ = readFileSync(`/proc/${pgid}/environ`, "utf8");
-    } catch {
-      continue; // gone
-    }
-    // The number may belong to another process by now: only a leader with this run's id is ours.
-    if (environ.split("\0").includes(`EXT_RUN_ID=${runId}`)) {
-      try {
-        process.kill(-pgid, "SIGKILL");
-      } catch {}
-    }
-  }
-}
 
 export class AgentRuntime {
   private readonly runs = new Map<number, LiveRun>();
   private unobserve: (() => void) | null = null;
   private stopping = false;
-  private readonly groupsFile: string;
+  private readonly groups: GroupLedger;
 
   constructor(private readonly app: App) {
-    this.groupsFile = join(app.config.dataDir, "agent", "process-groups.json");
+    this.groups = new GroupLedger(join(app.config.dataDir, "agent", "process-groups.json"), "EXT_RUN_ID");
   }
 
   /** Ends what a stopped server left (processes, open runs), gives every realm its agent bot, and starts listening. */
   start() {
     mkdirSync(join(this.app.config.dataDir, "agent"), { recursive: true, mode: 0o700 });
-    killLeftovers(this.groupsFile);
-    this.recordGroups();
+    this.groups.endLeftovers();
     failStaleRuns(this.app.db, this.app.now());
     for (const realm of listRealms(this.app.db)) if (!realm.deactivated) agentBot(this.app, realm);
     this.unobserve = observeSentMessages(this.app, (m) => this.onMessage(m));
@@ -206,7 +174,7 @@ export class AgentRuntime {
     this.recordGroups();
     const code = await proc.exited;
     clearTimeout(active.timer);
-    signalGroup(proc, "SIGKILL"); // the turn is over: nothing it started outlives it (and holds its output open)
+    signalGroup(proc.pid, "SIGKILL"); // the turn is over: nothing it started outlives it (and holds its output open)
     const [stdout, stderr] = await Promise.all([out, err]);
     r.active = null;
     this.recordGroups();
@@ -245,11 +213,11 @@ export class AgentRuntime {
   /** SIGTERM to the turn's group, SIGKILL after the grace period; resolves when the program has exited. */
   private stopTurn(a: ActiveTurn): Promise<unknown> {
     a.stopped = true;
-    signalGroup(a.proc, "SIGTERM");
-    const kill = setTimeout(() => signalGroup(a.proc, "SIGKILL"), KILL_GRACE_MS);
+    signalGroup(a.proc.pid, "SIGTERM");
+    const kill = setTimeout(() => signalGroup(a.proc.pid, "SIGKILL"), KILL_GRACE_MS);
     return a.exited.finally(() => {
       clearTimeout(kill);
-      signalGroup(a.proc, "SIGKILL");
+      signalGroup(a.proc.pid, "SIGKILL");
     });
   }
 
@@ -272,11 +240,8 @@ export class AgentRuntime {
   private recordGroups() {
     const groups: Record<number, number> = {};
     for (const [id, r] of this.runs) if (r.active) groups[id] = r.active.proc.pid;
-    try {
-      writeFileSync(this.groupsFile, JSON.stringify(groups));
-    } catch (e) {
-      this.app.log.warn("agent process groups not recorded", { error: String((e as Error).message) });
-    }
+    const failed = this.groups.record(groups);
+    if (failed) this.app.log.warn("agent process groups not recorded", { error: failed.message });
   }
 
   private safely(fn: () => void) {

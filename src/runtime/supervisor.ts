@@ -9,7 +9,8 @@
 // Each child runs in its own session and process group (setsid), so stopping it signals the whole
 // group: SIGTERM, then SIGKILL after the grace period, and nothing it started is left behind. The groups
 // are recorded in the data directory, so a server that was killed outright ends them on its next start.
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:fs";
+import { GroupLedger, killGroup, signalGroup } from "./process-groups";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import {
@@ -72,16 +73,16 @@ export class PluginSupervisor {
   private reconciling = false;
   private again = false;
   private readonly cfg;
-  private readonly groupsFile: string;
+  private readonly groups: GroupLedger;
 
   constructor(private readonly app: App) {
     this.cfg = app.config.plugins;
-    this.groupsFile = join(app.config.dataDir, "plugins", "process-groups.json");
+    this.groups = new GroupLedger(join(app.config.dataDir, "plugins", "process-groups.json"), "EXT_INSTALL_ID");
   }
 
   start() {
     mkdirSync(join(this.app.config.dataDir, "plugins"), { recursive: true });
-    killLeftovers(this.groupsFile);
+    this.groups.endLeftovers();
     attachPluginHost(this.app, {
       changed: () => this.reconcile(),
       botCalled: (botUserId) => {
@@ -341,75 +342,8 @@ export class PluginSupervisor {
   private recordGroups() {
     const groups: Record<string, number> = {};
     for (const s of this.slots.values()) if (s.run?.proc && s.run.proc.exitCode === null) groups[s.id] = s.run.proc.pid;
-    try {
-      writeFileSync(this.groupsFile, JSON.stringify(groups));
-    } catch {}
+    this.groups.record(groups);
   }
-}
-
-function signalGroup(pgid: number, signal: NodeJS.Signals) {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    // the group is already gone
-  }
-}
-
-/** Living (not zombie) processes of a process group, from /proc. */
-function groupMembers(pgid: number): number[] {
-  const out: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return out;
-  }
-  for (const e of entries) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const stat = readFileSync(`/proc/${e}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[2]) === pgid && fields[0] !== "Z") out.push(Number(e));
-    } catch {
-      // it ended while we looked
-    }
-  }
-  return out;
-}
-
-/**
- * After a group's leader ended: members left behind get SIGTERM (unless the group is being stopped, when
- * they already had it) and, still there after the grace period, SIGKILL.
- */
-async function killGroup(pgid: number, graceMs: number, termSent: boolean) {
-  if (!groupMembers(pgid).length) return;
-  if (!termSent) signalGroup(pgid, "SIGTERM");
-  const deadline = Date.now() + graceMs;
-  while (groupMembers(pgid).length && Date.now() < deadline) await Bun.sleep(20);
-  if (!groupMembers(pgid).length) return;
-  signalGroup(pgid, "SIGKILL");
-  for (let i = 0; i < 50 && groupMembers(pgid).length; i++) await Bun.sleep(20);
-}
-
-/** Groups a previous server left running (it was killed outright): ended, if they are still ours. */
-function killLeftovers(file: string) {
-  let groups: Record<string, number>;
-  try {
-    groups = JSON.parse(readFileSync(file, "utf8"));
-  } catch {
-    return;
-  }
-  for (const [id, pgid] of Object.entries(groups)) {
-    // The same number may belong to someone else by now: only a group whose leader carries this install's id is ours.
-    let environ = "";
-    try {
-      environ = readFileSync(`/proc/${pgid}/environ`, "utf8");
-    } catch {
-      continue;
-    }
-    if (environ.split("\0").includes(`EXT_INSTALL_ID=${id}`)) signalGroup(pgid, "SIGKILL");
-  }
-  writeFileSync(file, "{}");
 }
 
 /** Starts the plugin host for a server; `stop()` at shutdown. */
