@@ -158,6 +158,8 @@ interface Outgoing {
   rendered: Rendered;
   /** Users who get a user_messages row (and the event). */
   recipients: number[];
+  /** The sender's queue_id and local_id: that queue's event carries local_message_id (local echo). */
+  echo?: { queue_id: string; local_id: string };
 }
 
 /** Each recipient's initial flags: mentions, wildcards, direct message, and read for the sender. */
@@ -236,7 +238,7 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   const flagsByUser: Record<number, readonly string[]> = {};
   for (const [uid, f] of flags) flagsByUser[uid] = flagNames(f);
   tx.emit(
-    { type: "message", message, raw_content: o.content, flags_by_user: flagsByUser, avatar_gravatar: sender.avatarSource === "G" },
+    { type: "message", message, raw_content: o.content, flags_by_user: flagsByUser, avatar_gravatar: sender.avatarSource === "G", ...(o.echo ? { local_echo: o.echo } : {}) },
     toUsers(o.recipients, o.channel && !o.channel.inviteOnly ? { publicStreamOf: realm.id } : {}),
   );
   return id;
@@ -260,6 +262,8 @@ export const senderOf = (app: App, u: UserRow) => ({
 });
 
 
+const echoOf = (a: SendArgs) => (a.queue_id !== undefined && a.local_id !== undefined ? { queue_id: a.queue_id, local_id: a.local_id } : undefined);
+
 /** POST /messages: checks everything, renders outside the transaction, then writes and emits. */
 export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendArgs, client = "API"): { id: number } {
   const limits = app.config.limits;
@@ -276,7 +280,7 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     const recipients = new Set(subscriberIds(app.db, channel.id));
     recipients.add(sender.id);
     checkMentions(app, realm, sender, rendered, recipients.size, rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0);
-    const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients: [...recipients] };
+    const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients: [...recipients], echo: echoOf(a) };
     const id = app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender));
     messageSent(app, { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds });
     return { id };
@@ -290,7 +294,7 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
   const ids = participants.map((u) => u.id);
   const sent = app.tx((tx) => {
     const r = store.dmRecipient(tx.db, realm.id, ids);
-    const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: ids };
+    const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: ids, echo: echoOf(a) };
     return { id: deliverTx(app, tx, realm, sender, o, client, readBySender), recipientId: r.id };
   });
   messageSent(app, { realmId: realm.id, messageId: sent.id, senderId: sender.id, recipientId: sent.recipientId, channelId: null, topic: "", participantIds: ids, mentionedUserIds: rendered.mentionedUserIds });

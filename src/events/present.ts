@@ -16,7 +16,7 @@ type Presenter = (event: ServerEvent, q: QueueOptions, messages: MessageCache, f
  * A message deleted before the client fetched it is skipped (its delete_message event follows).
  */
 const message: Presenter = (ev, q, messages, flags = []) => {
-  const { message_id, ...rest } = ev as any;
+  const { message_id, local_echo, ...rest } = ev as any;
   const payload = messages.get(message_id);
   if (!payload) return [];
   const { raw_content, avatar_gravatar, message: m } = payload as any;
@@ -25,6 +25,8 @@ const message: Presenter = (ev, q, messages, flags = []) => {
   // client_gravatar clients compute gravatar URLs themselves; avatar_gravatar says the avatar is one.
   if (q.clientGravatar && avatar_gravatar) shown.avatar_url = null;
   if (m.type === "stream") shown.subject = shownTopic(m.subject, q);
+  // Local echo: the queue that sent the message learns which of its local messages this is.
+  if (local_echo && local_echo.queue_id === q.queueId) return { ...rest, message: shown, flags, local_message_id: local_echo.local_id };
   return { ...rest, message: shown, flags };
 };
 

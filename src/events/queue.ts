@@ -3,6 +3,8 @@ import { present } from "./present";
 import type { ServerEvent } from "./types";
 
 export interface QueueOptions {
+  /** The queue's own id (set by the registry), for what only the sending client sees (local echo). */
+  queueId?: string;
   userId: number | null; // null: a spectator (unauthenticated register)
   realmId: number;
   eventTypes: Set<string> | null; // null: every type

@@ -48,7 +48,7 @@ export class QueueRegistry {
     let id: string;
     do id = `${Date.now().toString(36)}:${randomToken(12)}`;
     while (this.byId.has(id));
-    const q = new EventQueue(id, opts, this.messages);
+    const q = new EventQueue(id, { ...opts, queueId: id }, this.messages);
     this.byId.set(id, q);
     if (opts.userId !== null) index(this.byUser, opts.userId, q);
     index(this.byRealm, opts.realmId, q);

@@ -253,3 +253,20 @@ describe("spectators", () => {
     }
   });
 });
+
+describe("local echo", () => {
+  test("the sending queue's message event carries local_message_id; other queues' do not", async () => {
+    const ann = await s.newUser();
+    const mine = await ok(s.owner.post("/register", { event_types: ["message"] }));
+    const other = await ok(s.owner.post("/register", { event_types: ["message"] }));
+    const theirs = await ok(ann.post("/register", { event_types: ["message"] }));
+    await ok(s.owner.post("/messages", { type: "direct", to: [ann.userId], content: "echo me", queue_id: mine.queue_id, local_id: "17.01" }));
+    const [m] = (await ok(s.owner.get("/events", { queue_id: mine.queue_id, dont_block: true }))).events;
+    const [o] = (await ok(s.owner.get("/events", { queue_id: other.queue_id, dont_block: true }))).events;
+    const [t] = (await ok(ann.get("/events", { queue_id: theirs.queue_id, dont_block: true }))).events;
+    expect(m.local_message_id).toBe("17.01");
+    expect(o.local_message_id).toBeUndefined();
+    expect(t.local_message_id).toBeUndefined();
+    expect(m.local_echo).toBeUndefined();
+  });
+});

@@ -42,6 +42,9 @@ export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
  * its $ref). The message object is one schema for GET /messages, GET /messages/{id} and message events.
  */
 export const SCHEMA_ADDITIONS: Record<string, Record<string, Schema>> = {
+  // The message event: the queue that sent it (with queue_id and local_id) gets local_message_id, as
+  // POST /messages's queue_id parameter describes; the event schema itself does not list it.
+  "#/components/schemas/get_events_200_response_allOf_events_inner_oneOf_10": { local_message_id: { type: "string" } },
   "#/components/schemas/MessagesBase": { is_agent_message: { type: "boolean" }, workspace_uuid: { type: "string" } },
   // The contract's user setting web_inbox_show_channel_folders (level 431) is newer than Zulip's file.
   "#/components/schemas/register_queue_200_response_allOf_user_settings": { web_inbox_show_channel_folders: { type: "boolean" } },
