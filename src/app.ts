@@ -40,7 +40,9 @@ export const databasePath = (config: Config) => join(config.dataDir, "confab.db"
 /** Opens (creating if need be) the data directory and database, and applies pending migrations. */
 export function createApp(config: Config, opts: AppOptions = {}): App {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const { sqlite, db } = openDatabase(databasePath(config), config.storage);
+  // The server keeps synchronous=FULL's promise by fsyncing the WAL itself, off the event loop (db/tx.ts).
+  const walSync = (opts.batching ?? false) && config.storage.synchronous === "full";
+  const { sqlite, db } = openDatabase(databasePath(config), { ...config.storage, synchronous: walSync ? "normal" : config.storage.synchronous });
   try {
     migrate(sqlite);
   } catch (e) {
@@ -50,7 +52,14 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   const log = opts.log ?? createLogger(config.logLevel);
   const queues = new QueueRegistry(config.events, log);
   const reads = new ReadCache(sqlite);
-  const writer = new Writer(sqlite, db, (events) => queues.deliver(events), opts.batching ?? false, () => reads.clear());
+  const writer = new Writer(
+    sqlite,
+    db,
+    (events) => queues.deliver(events),
+    opts.batching ?? false,
+    () => reads.clear(),
+    walSync ? `${databasePath(config)}-wal` : null,
+  );
   const app: App = {
     config,
     sqlite,
@@ -65,6 +74,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     close() {
       writer.flush();
       queues.close();
+      writer.close();
       sqlite.close();
     },
   };

@@ -165,6 +165,7 @@ describe("membership", () => {
     const { group_id } = await ok(create(ann, "eve-mentions", { can_mention_group: { direct_members: [eve.userId, ann.userId], direct_subgroups: [sys["role:moderators"]] } }));
     const q = await ok(bob.post("/register", { event_types: ["user_group"] }));
     deactivateUser(s.app, findUserById(s.app.db, eve.userId!)!);
+    await s.app.writer.settled(); // an in-process action: wait, as an HTTP answer would, for its events
     const ev = (await events(bob, q)).filter((e: any) => e.group_id === group_id);
     expect(ev).toEqual([
       { type: "user_group", op: "update", group_id, data: { can_mention_group: { direct_members: [ann.userId], direct_subgroups: [sys["role:moderators"]] } }, id: expect.any(Number) },

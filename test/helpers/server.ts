@@ -61,6 +61,7 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
         role: u.role ?? 400,
         password: u.password ?? null,
       });
+      await app.writer.settled(); // like an HTTP answer: committed, durable, and its events delivered
       return client(row.email, row.apiKey, row.id);
     },
     async stop() {
