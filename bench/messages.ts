@@ -71,7 +71,8 @@ export async function generate(dataDir: string, log: (l: string) => void): Promi
   const rand = rng(42);
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
-    const first = (await bootstrapFirstRealm(app))!;
+    const first = bootstrapFirstRealm(app)!;
+    await first.passwordSet; // the owner's password is hashed in the background: done before the app closes
     const realm = first.realm;
     const users: Cred[] = [];
     for (let i = 0; i < USERS; i++) {

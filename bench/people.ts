@@ -27,8 +27,8 @@ const REGISTERS = Number(process.env.BENCH_REGISTERS ?? 40);
 async function seed(dataDir: string, users: number, groups: (make: (members: number[], subgroups: number[], name: string) => number, ids: number[]) => void) {
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
-    const first = (await bootstrapFirstRealm(app))!;
-    await (first as { passwordSet?: Promise<unknown> }).passwordSet; // the owner's password is hashed in the background
+    const first = bootstrapFirstRealm(app)!;
+    await first.passwordSet; // the owner's password is hashed in the background: done before the app closes
     const ids = app.tx((tx) =>
       Array.from({ length: users }, (_, i) => insertUserTx(app, tx, first.realm, { email: `p${i}@example.com`, fullName: `Person ${i}` }, null).id),
     );
