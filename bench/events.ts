@@ -104,8 +104,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     const sends = await flood(holder, BACKLOG);
     const m2 = await memoryReport(server.pid, logFile);
     const pending = await api(url, holder, "GET", "/events", { queue_id: q.queue_id, dont_block: true });
-    const backlogMb = m2.heap_used_mb - m1.heap_used_mb;
-    ctx.log(`  queue holds ${pending.events.length} events; heap grew ${backlogMb.toFixed(2)} MB (the same sends with no queue: ${(m1.heap_used_mb - m0.heap_used_mb).toFixed(2)} MB)`);
+    // What the queue itself holds: the heap with it, less the heap once it is deleted (all else equal).
+    await api(url, holder, "DELETE", "/events", { queue_id: q.queue_id });
+    const m3 = await memoryReport(server.pid, logFile);
+    const backlogMb = m2.heap_used_mb - m3.heap_used_mb;
+    ctx.log(
+      `  queue holds ${pending.events.length} events: ${backlogMb.toFixed(2)} MB of heap (growth while it filled ${(m2.heap_used_mb - m1.heap_used_mb).toFixed(2)} MB; the same sends with no queue ${(m1.heap_used_mb - m0.heap_used_mb).toFixed(2)} MB)`,
+    );
 
     ctx.log(`fan-out: one message to a channel of ${USERS} subscribers, each holding a long-poll`);
     await api(url, owner, "POST", "/channels/create", { name: "fan-out", subscribers: users.map((u) => u.id) });
@@ -141,6 +146,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         heap_growth_sends_without_queue_mb: round(m1.heap_used_mb - m0.heap_used_mb, 2),
         backlog_heap_before_mb: m1.heap_used_mb,
         backlog_heap_after_mb: m2.heap_used_mb,
+        backlog_heap_after_delete_mb: m3.heap_used_mb,
         backlog_queue_cost_mb: round(backlogMb, 2),
       },
       targets: [
