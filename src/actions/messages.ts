@@ -189,7 +189,7 @@ function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: bool
 function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoing, client: string, readBySender: boolean): number {
   const now = app.now();
   const flags = initialFlags(app, sender, o, readBySender);
-  const id = store.insertMessage(tx.db, {
+  const fields = {
     realmId: realm.id,
     senderId: sender.id,
     recipientId: o.recipientId,
@@ -198,31 +198,15 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     renderedContent: o.rendered.html,
     dateSent: now,
     client,
-    hasLink: o.rendered.links.length > 0,
-    hasImage: o.rendered.hasImage,
-    hasAttachment: o.rendered.hasAttachment,
-    isMeMessage: o.rendered.isMeMessage,
-  });
-  store.insertUserMessages(tx.db, id, flags);
-  store.indexMessage(tx.db, id, o.topic, textForSearch(o.rendered.html), false);
-  const row: MessageRow = {
-    id,
-    realmId: realm.id,
-    senderId: sender.id,
-    recipientId: o.recipientId,
-    topic: o.topic,
-    content: o.content,
-    renderedContent: o.rendered.html,
-    dateSent: now,
-    client,
-    editHistory: null,
-    lastEditTime: null,
-    lastMovedTime: null,
     hasLink: o.rendered.links.length > 0,
     hasImage: o.rendered.hasImage,
     hasAttachment: o.rendered.hasAttachment,
     isMeMessage: o.rendered.isMeMessage,
   };
+  const id = store.insertMessage(tx.db, fields);
+  store.insertUserMessages(tx.db, id, flags);
+  store.indexMessage(tx.db, id, o.topic, textForSearch(o.rendered.html), false);
+  const row: MessageRow = { id, ...fields, editHistory: null, lastEditTime: null, lastMovedTime: null };
   const parts: MessageParts = {
     sender: senderOf(app, sender),
     recipient: o.channel

@@ -131,6 +131,24 @@ export interface SubscribeArgs {
   settings: Partial<Record<ChannelPermission, GroupSettingValue>>;
 }
 
+/** A new channel's properties from either creation endpoint's parameters. */
+const channelSpec = (
+  name: string,
+  description: string,
+  a: Pick<SubscribeArgs, "invite_only" | "is_web_public" | "history_public_to_subscribers" | "message_retention_days" | "topics_policy" | "folder_id" | "is_default_stream" | "settings">,
+): ChannelSpec => ({
+  name,
+  description,
+  inviteOnly: a.invite_only,
+  isWebPublic: a.is_web_public,
+  historyPublicToSubscribers: a.history_public_to_subscribers,
+  messageRetentionDays: a.message_retention_days,
+  topicsPolicy: a.topics_policy,
+  folderId: a.folder_id,
+  isDefault: a.is_default_stream,
+  settings: a.settings,
+});
+
 /** POST /users/me/subscriptions: subscribes the caller (or principals) to channels, creating missing ones. */
 export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: SubscribeArgs) {
   const users = principalsOf(app, actor, a.principals);
@@ -156,18 +174,7 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Subscrib
     } else if (c) {
       throw channelAlreadyExists(c.name);
     } else {
-      const spec: ChannelSpec = {
-        name,
-        description: s.description ?? "",
-        inviteOnly: a.invite_only,
-        isWebPublic: a.is_web_public,
-        historyPublicToSubscribers: a.history_public_to_subscribers,
-        messageRetentionDays: a.message_retention_days,
-        topicsPolicy: a.topics_policy,
-        folderId: a.folder_id,
-        isDefault: a.is_default_stream,
-        settings: a.settings,
-      };
+      const spec = channelSpec(name, s.description ?? "", a);
       checkCanCreate(app, realm, actor, spec);
       toCreate.push(spec);
     }
@@ -226,18 +233,7 @@ export interface CreateChannelArgs extends Omit<SubscribeArgs, "subscriptions" |
 
 /** POST /channels/create: a new channel with its first subscribers; answers its id. */
 export function createChannel(app: App, realm: RealmRow, actor: UserRow, a: CreateChannelArgs) {
-  const spec: ChannelSpec = {
-    name: a.name,
-    description: a.description,
-    inviteOnly: a.invite_only,
-    isWebPublic: a.is_web_public,
-    historyPublicToSubscribers: a.history_public_to_subscribers,
-    messageRetentionDays: a.message_retention_days,
-    topicsPolicy: a.topics_policy,
-    folderId: a.folder_id,
-    isDefault: a.is_default_stream,
-    settings: a.settings,
-  };
+  const spec = channelSpec(a.name, a.description, a);
   checkCanCreate(app, realm, actor, spec);
   const users = a.subscribers.map((id) => {
     const u = findUserById(app.db, id);
