@@ -3,9 +3,9 @@
 //  - one message to a channel of 1,000 subscribers who each hold a long-poll: all receive it, and the
 //    99th-percentile arrival after the send's answer;
 //  - one queue holding 10,000 undelivered events: what it costs beyond the same sends without a queue.
-import { openSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { firstAnswer, freePort, rssMb, stop } from "./lib/proc";
+import { rssMb, serveExe, stop } from "./lib/proc";
 import { basic, seedUsers, type Cred } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 
@@ -78,17 +78,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const dataDir = join(ctx.tmp, "data");
   ctx.log(`seeding ${USERS} users`);
   const { owner, users } = await seedUsers(dataDir, USERS);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
   const logFile = join(ctx.tmp, "server.log");
-  const log = openSync(logFile, "a");
-  const server = Bun.spawn([ctx.exe, "serve", "--data-dir", dataDir, "--port", String(port)], {
-    env: { ...process.env, CONFAB_LOG_LEVEL: "warn" },
-    stdout: log,
-    stderr: log,
-  });
+  const { proc: server, url } = await serveExe(ctx.exe, dataDir, logFile);
   try {
-    await firstAnswer(`${url}/api/v1/server_settings`, performance.now());
 
     // The backlog runs first: later phases leave held polls and queues behind that would blur its heap figures.
     ctx.log(`${BACKLOG} undelivered events in one queue`);

@@ -4,7 +4,7 @@
 //  - 1,000 widget pushes a second across 100 scopes for a while, from a plugin's bot, with a client
 //    listening: every push answered, and the ext_widget events it hears per scope at most one per two
 //    seconds, the last one carrying the last version (nothing lost).
-import { mkdirSync, openSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { installPlugin } from "../src/actions/plugins";
 import { bootstrapFirstRealm } from "../src/actions/realms";
@@ -14,7 +14,7 @@ import { createApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/lib/log";
 import { findUserById } from "../src/store/users";
-import { firstAnswer, freePort, rssMb, stop } from "./lib/proc";
+import { rssMb, serveExe, stop } from "./lib/proc";
 import { basic, type Cred } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 
@@ -113,17 +113,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const dataDir = join(ctx.tmp, "data");
   ctx.log(`seeding an organization and ${PLUGINS} plugin installs`);
   const { owner, listener, bot } = await seed(ctx, dataDir);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const log = openSync(join(ctx.tmp, "server.log"), "a");
-  const server = Bun.spawn([ctx.exe, "serve", "--data-dir", dataDir, "--port", String(port)], {
-    env: { ...process.env, CONFAB_LOG_LEVEL: "warn" },
-    stdout: log,
-    stderr: log,
-  });
+  const t0 = performance.now();
+  const { proc: server, url } = await serveExe(ctx.exe, dataDir, join(ctx.tmp, "server.log"));
   try {
-    const t0 = performance.now();
-    await firstAnswer(`${url}/api/v1/server_settings`, t0);
     ctx.log(`waiting for ${PLUGINS} plugins to run`);
     let runningCount = 0;
     while (performance.now() - t0 < 60_000) {

@@ -7,7 +7,7 @@
 //  - a search narrow: median;
 //  - database size per million messages.
 // Standalone: `bun bench/messages.ts` (builds dist/confab if missing); or through `npm run bench -- messages`.
-import { existsSync, mkdtempSync, openSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bootstrapFirstRealm } from "../src/actions/realms";
@@ -16,7 +16,7 @@ import { createUser } from "../src/actions/users";
 import { createApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/lib/log";
-import { firstAnswer, freePort, rssMb, stop } from "./lib/proc";
+import { rssMb, serveExe, stop } from "./lib/proc";
 import { basic, type Cred } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 
@@ -178,17 +178,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const sizeBytes = dbBytes(dataDir);
   ctx.log(`generated in ${round(g.seconds)} s; database ${round(sizeBytes / 2 ** 20)} MB`);
 
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const logFile = openSync(`${dataDir}.log`, "a");
-  const proc = Bun.spawn([ctx.exe, "serve", "--data-dir", dataDir, "--port", String(port)], {
-    env: { ...process.env, CONFAB_LOG_LEVEL: "warn" },
-    stdout: logFile,
-    stderr: logFile,
-    stdin: "ignore",
-  });
+  const { proc, url } = await serveExe(ctx.exe, dataDir, `${dataDir}.log`);
   try {
-    await firstAnswer(`${url}/api/v1/server_settings`, performance.now(), 30_000);
     const target = g.channels[0]!;
     const byId = new Map(g.users.map((u) => [u.id, u]));
     const subscribers = target.subscribers.map((id) => byId.get(id)!);

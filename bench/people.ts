@@ -3,7 +3,6 @@
 //    (members spread over the five levels; the checked user sits at the deepest level): median latency;
 //  - POST /register (every event type) for a realm of 5,000 users and 500 user groups: median latency.
 // Data is made through confab's own actions on a closed data directory, then served by the executable.
-import { openSync } from "node:fs";
 import { join } from "node:path";
 import { bootstrapFirstRealm } from "../src/actions/realms";
 import { createUserGroup } from "../src/actions/user-groups";
@@ -11,7 +10,7 @@ import { insertUserTx } from "../src/actions/users";
 import { createApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/lib/log";
-import { firstAnswer, freePort, median, stop } from "./lib/proc";
+import { median, serveExe, stop } from "./lib/proc";
 import { basic, type Cred } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 
@@ -43,11 +42,7 @@ async function seed(dataDir: string, users: number, groups: (make: (members: num
 }
 
 async function serve(ctx: BenchContext, dataDir: string) {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const log = openSync(`${dataDir}.log`, "a");
-  const proc = Bun.spawn([ctx.exe, "serve", "--data-dir", dataDir, "--port", String(port)], { stdout: log, stderr: log, stdin: "ignore" });
-  await firstAnswer(`${url}/api/v1/server_settings`, performance.now(), 30_000);
+  const { proc, url } = await serveExe(ctx.exe, dataDir, `${dataDir}.log`);
   return { proc, url };
 }
 
@@ -115,7 +110,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     await timed(5, register, () => {}); // warm-up
     ctx.log(`register x${REGISTERS}`);
     registerMs = await timed(REGISTERS, register, (b) => {
-      if (b.realm_users?.length !== REGISTER_USERS + 1 || b.realm_user_groups?.length < REGISTER_GROUPS) throw new Error("register: incomplete state");
+      // The owner, the users, and the bots the server gives every realm (the agent's, the notification bot).
+      if (b.realm_users?.length < REGISTER_USERS + 1 || b.realm_user_groups?.length < REGISTER_GROUPS) throw new Error("register: incomplete state");
       registerBytes = JSON.stringify(b).length;
     });
   } finally {

@@ -3,7 +3,7 @@
 // with the same text, and the 99th-percentile time from an update's sending to its arrival at the other
 // clients (through their event queues) must stay under 100 ms. After every client has closed, the
 // README file holds that text.
-import { mkdirSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bootstrapFirstRealm } from "../src/actions/realms";
 import { createRepository, importIntoRepository } from "../src/actions/repositories";
@@ -11,7 +11,7 @@ import { createUser } from "../src/actions/users";
 import { createApp } from "../src/app";
 import { loadConfig } from "../src/config";
 import { createLogger } from "../src/lib/log";
-import { cpuMicros, firstAnswer, freePort, stop } from "./lib/proc";
+import { cpuMicros, serveExe, stop } from "./lib/proc";
 import { basic, type Cred } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 
@@ -54,16 +54,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const dataDir = join(ctx.tmp, "data");
   ctx.log(`seeding ${CLIENTS} users and a repository`);
   const { owner, users, repositoryId } = await seed(dataDir, ctx.tmp);
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const log = openSync(join(ctx.tmp, "server.log"), "a");
-  const server = Bun.spawn([ctx.exe, "serve", "--data-dir", dataDir, "--port", String(port)], {
-    env: { ...process.env, CONFAB_LOG_LEVEL: "warn" },
-    stdout: log,
-    stderr: log,
-  });
+  const { proc: server, url } = await serveExe(ctx.exe, dataDir, join(ctx.tmp, "server.log"));
   try {
-    await firstAnswer(`${url}/api/v1/server_settings`, performance.now());
     const channel = (await api(url, owner, "POST", "/channels/create", { name: "docs", subscribers: users.map((u) => u.id) })).id;
     const { workspace } = await api(url, owner, "POST", "/ext/workspaces", { stream_id: channel, topic: "readme", repository_id: repositoryId });
     ctx.log(`${CLIENTS} clients editing one README, ${RATE} updates a second each, for ${SECONDS} s`);

@@ -1,5 +1,5 @@
 // Starting and measuring server processes for benchmarks.
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 
 /** A TCP port that was free a moment ago. */
@@ -54,3 +54,23 @@ export function cpuMicros(pid: number): number {
   return (ticks * 1_000_000) / CLOCK_TICKS;
 }
 const CLOCK_TICKS = 100; // sysconf(_SC_CLK_TCK) on Linux
+
+/**
+ * Starts the compiled server on a data directory, as an operator would but logging only warnings
+ * (its output appended to `logFile`), and waits until it answers; `ms` is how long that took.
+ */
+export async function serveExe(exe: string, dataDir: string, logFile: string, timeoutMs = 30_000) {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const log = openSync(logFile, "a");
+  const t0 = performance.now();
+  const proc = Bun.spawn([exe, "serve", "--data-dir", dataDir, "--port", String(port)], {
+    env: { ...process.env, CONFAB_LOG_LEVEL: "warn" },
+    stdout: log,
+    stderr: log,
+    stdin: "ignore",
+  });
+  closeSync(log); // the child holds its own copy
+  const ms = await firstAnswer(`${url}/api/v1/server_settings`, t0, timeoutMs);
+  return { proc, url, ms };
+}
