@@ -1,17 +1,22 @@
 // Agent runs, the agent's bot, and the conversation a turn reads.
-import { and, desc, eq, inArray, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
+import { preparedPerDb } from "../db/prepared";
 import { agentRuns, users, type AgentRunRow, type UserRow } from "../db/schema";
 import { BOT_TYPE } from "../domain/bots";
 
-/** The realm's agent bot: its one embedded bot (POST /bots cannot make embedded bots). */
-export const findAgentBot = (db: Db, realmId: number): UserRow | undefined =>
+// Every message sent asks whether it addresses the agent: prepared once per connection.
+const agentBotOf = preparedPerDb((db) =>
   db
     .select()
     .from(users)
-    .where(and(eq(users.realmId, realmId), eq(users.isBot, true), eq(users.botType, BOT_TYPE.embedded)))
+    .where(and(eq(users.realmId, sql.placeholder("realmId")), eq(users.isBot, true), eq(users.botType, BOT_TYPE.embedded)))
     .orderBy(users.id)
-    .get();
+    .prepare(),
+);
+
+/** The realm's agent bot: its one embedded bot (POST /bots cannot make embedded bots). */
+export const findAgentBot = (db: Db, realmId: number): UserRow | undefined => agentBotOf(db).get({ realmId });
 
 export const insertRun = (db: Db, row: typeof agentRuns.$inferInsert): AgentRunRow => db.insert(agentRuns).values(row).returning().get();
 
