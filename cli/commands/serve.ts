@@ -5,7 +5,7 @@ import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
-import { startRetention } from "../../src/runtime/retention";
+import { startHousekeeping } from "../../src/runtime/housekeeping";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { acquirePidFile } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
@@ -25,7 +25,7 @@ export function register(program: Command) {
         app.queues.startGc();
         const plugins = startPluginHost(app);
         const agent = startAgent(app);
-        const stopRetention = startRetention(app, config.retention.intervalSeconds);
+        const stopHousekeeping = startHousekeeping(app, config.housekeeping.intervalSeconds);
         if (first) {
           await first.passwordSet;
           printFirstRun(config.externalUrl, first);
@@ -36,7 +36,7 @@ export function register(program: Command) {
           if (stopping) return;
           stopping = true;
           log.info("shutting down");
-          stopRetention();
+          stopHousekeeping();
           await plugins.stop(); // while the API still answers them
           await http.stop();
           await agent.stop();

@@ -14,9 +14,10 @@ import { isAdmin, isOwner } from "../domain/roles";
 import { toRealm } from "../events/types";
 import { findChannel } from "../store/channels";
 import { realmGroupSetting } from "../store/realm-settings";
-import { updateRealm } from "../store/realms";
+import { findRealmById, updateRealm } from "../store/realms";
 import { listInactiveUserIds } from "../store/users";
 import { groupSettingLookup } from "./user-groups";
+import { syncFullMembers } from "./users";
 
 type Change = { new: GroupSettingValue; old?: GroupSettingValue };
 
@@ -63,6 +64,7 @@ export function updateRealmSettings(app: App, realm: RealmRow, user: UserRow, ar
     }
     if (Object.keys(dict).length) tx.emit({ type: "realm", op: "update_dict", property: "default", data: dict }, toRealm(realm.id));
   });
+  if (changed.has("waiting_period_threshold")) syncFullMembers(app, findRealmById(app.db, realm.id)!);
   return Object.fromEntries([...changed].map(([n, v]) => [n, wire(n, v)]));
 }
 

@@ -11,7 +11,8 @@ import { randomToken } from "../lib/random";
 import { initialUserSettings } from "./user-settings";
 import * as store from "../store/users";
 import { emitUserAdded } from "./user-access";
-import { addGroupMembers, listGroupIdsOfUser, listSystemGroups, removeGroupMembers } from "../store/user-groups";
+import { addGroupMembers, listDirectMemberIds, listGroupIdsOfUser, listSystemGroups, removeGroupMembers } from "../store/user-groups";
+import { findRealmById } from "../store/realms";
 import { listRealmDomains } from "../store/realm-domains";
 import { findChannel, listDefaultChannelIds } from "../store/channels";
 import { subscribeUsersTx } from "./subscriptions";
@@ -62,7 +63,7 @@ export function insertUserTx(app: App, tx: Tx, realm: RealmRow, u: NewUser, pass
     dateJoined: app.now(),
     settings: initialUserSettings(tx.db, realm),
   });
-  syncRoleGroups(tx, row);
+  syncRoleGroups(tx, row, app.now());
   emitUserAdded(app, tx, realm, toApiUser(row, { externalUrl: app.config.externalUrl }) as { user_id: number });
   return row;
 }
@@ -71,18 +72,50 @@ export function insertUserTx(app: App, tx: Tx, realm: RealmRow, u: NewUser, pass
  * Puts a user in exactly the system groups of their role and tells the realm which group memberships
  * changed (a new user joins theirs; a role change moves them).
  */
-export function syncRoleGroups(tx: Tx, user: UserRow) {
+export function syncRoleGroups(tx: Tx, user: UserRow, now: number) {
   const groups = listSystemGroups(tx.db, user.realmId);
   const direct = new Set(listGroupIdsOfUser(tx.db, user.id));
+  const realm = findRealmById(tx.db, user.realmId)!;
   for (const def of SYSTEM_GROUPS) {
     const g = groups.find((x) => x.name === def.name);
     if (!g) continue;
-    const belongs = (def.roles as readonly number[]).includes(user.role);
+    const belongs =
+      (def.roles as readonly number[]).includes(user.role) && (def.name !== "role:fullmembers" || isFullMember(realm, user, now));
     if (belongs === direct.has(g.id)) continue;
     if (belongs) addGroupMembers(tx.db, g.id, [user.id]);
     else removeGroupMembers(tx.db, g.id, [user.id]);
     tx.emit({ type: "user_group", op: belongs ? "add_members" : "remove_members", group_id: g.id, user_ids: [user.id] }, toRealm(user.realmId));
   }
+}
+
+/** Members count as full members once their account is waiting_period_threshold days old. */
+const isFullMember = (realm: RealmRow, user: UserRow, now: number) =>
+  now - user.dateJoined >= (realmSetting(realm, "waiting_period_threshold") as number) * 86400;
+
+/**
+ * Re-checks role:fullmembers for a realm's members (after the threshold changes, and now and then as
+ * accounts age), with the usual user_group events; returns how many memberships changed.
+ */
+export function syncFullMembers(app: App, realm: RealmRow): number {
+  const members = store.listUsers(app.db, realm.id).filter((u) => u.isActive && u.role === ROLE.member);
+  const group = listSystemGroups(app.db, realm.id).find((g) => g.name === "role:fullmembers");
+  if (!group || !members.length) return 0;
+  const inGroup = new Set(listDirectMemberIds(app.db, group.id, false));
+  const now = app.now();
+  const add = members.filter((u) => !inGroup.has(u.id) && isFullMember(realm, u, now)).map((u) => u.id);
+  const remove = members.filter((u) => inGroup.has(u.id) && !isFullMember(realm, u, now)).map((u) => u.id);
+  if (!add.length && !remove.length) return 0;
+  app.tx((tx) => {
+    if (add.length) {
+      addGroupMembers(tx.db, group.id, add);
+      tx.emit({ type: "user_group", op: "add_members", group_id: group.id, user_ids: add }, toRealm(realm.id));
+    }
+    if (remove.length) {
+      removeGroupMembers(tx.db, group.id, remove);
+      tx.emit({ type: "user_group", op: "remove_members", group_id: group.id, user_ids: remove }, toRealm(realm.id));
+    }
+  });
+  return add.length + remove.length;
 }
 
 /** A new API key; the old one stops working at once and the user's event queues are dropped. */
@@ -229,7 +262,7 @@ export function updateUserByAdmin(app: App, realm: RealmRow, actor: UserRow, id:
   app.tx((tx) => {
     const row = Object.keys(patch).length ? store.updateUser(tx.db, target.id, patch) : target;
     for (const person of events) tx.emit({ type: "realm_user", op: "update", person: { user_id: row.id, ...person } }, toRealm(realm.id));
-    if (patch.role !== undefined) syncRoleGroups(tx, row);
+    if (patch.role !== undefined) syncRoleGroups(tx, row, app.now());
     applyProfileData(tx, realm, row, profile);
   });
   return {};

@@ -22,7 +22,7 @@ export interface Config {
     maxRequestBytes: number;
   };
   events: { heartbeatSeconds: number; idleQueueTimeoutSeconds: number; gcIntervalSeconds: number };
-  retention: { intervalSeconds: number };
+  housekeeping: { intervalSeconds: number };
   rateLimit: { authFailures: number; authWindowSeconds: number };
   plugins: {
     codehosts: string[];
@@ -153,7 +153,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       idleQueueTimeoutSeconds: g("events.idle_queue_timeout_seconds"),
       gcIntervalSeconds: g("events.gc_interval_seconds"),
     },
-    retention: { intervalSeconds: g("retention.interval_seconds") },
+    housekeeping: { intervalSeconds: g("housekeeping.interval_seconds") },
     rateLimit: { authFailures: g("rate_limit.auth_failures"), authWindowSeconds: g("rate_limit.auth_window_seconds") },
     plugins: {
       codehosts: g("plugins.codehosts"),

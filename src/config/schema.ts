@@ -49,11 +49,11 @@ export const CONFIG_KEYS = {
   "events.heartbeat_seconds": { type: "int", default: 60, min: 1, doc: "A held GET /events answers with a heartbeat after this long." },
   "events.idle_queue_timeout_seconds": { type: "int", default: 600, min: 1, doc: "An event queue nobody fetched from for this long is collected." },
   "events.gc_interval_seconds": { type: "int", default: 10, min: 1, doc: "How often idle queues are looked for." },
-  "retention.interval_seconds": {
+  "housekeeping.interval_seconds": {
     type: "int",
     default: 3600,
     min: 60,
-    doc: "How often messages older than their channel's (or the organization's) message_retention_days are deleted.",
+    doc: "How often periodic housekeeping runs: deleting messages older than their channel's (or the organization's) message_retention_days, and moving members whose accounts passed waiting_period_threshold into role:fullmembers.",
   },
   "rate_limit.auth_failures": { type: "int", default: 10, min: 1, doc: "Failed authentications allowed per client address, and per account, in each window." },
   "rate_limit.auth_window_seconds": { type: "int", default: 60, min: 1, doc: "The window for rate_limit.auth_failures." },
