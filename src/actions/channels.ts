@@ -4,7 +4,6 @@ import type { ChannelRow, RealmRow, SubscriptionRow, UserRow } from "../db/schem
 import type { Tx } from "../db/tx";
 import {
   CHANNEL_PERMISSIONS,
-  CHANNEL_PERMISSION_NAMES,
   checkChannelName,
   cleanDescription,
   toApiStream,

@@ -37,7 +37,6 @@ import { isGuest, isModerator } from "../domain/roles";
 import { toUsers } from "../events/types";
 import { textForSearch, topicLinks } from "../render";
 import { channelSlug, encodeHashComponent } from "../render/urls";
-import * as channelStore from "../store/channels";
 import * as flagStore from "../store/message-flags";
 import * as store from "../store/messages";
 import { hasRealmPermission } from "../store/permissions";

@@ -30,7 +30,6 @@ import * as store from "../store/messages";
 import { isSubscribed } from "../store/subscriptions";
 import { listUserTopics } from "../store/topics";
 import { findUserByEmail, findUserById } from "../store/users";
-import { channelAccess } from "./channels";
 import { messageObjects, viewOptions } from "./messages";
 
 export const MAX_MESSAGES_PER_FETCH = 5000;

@@ -38,7 +38,7 @@ import {
   type PluginState,
 } from "../domain/plugins";
 import { realmUrl } from "../domain/realms";
-import { isAdmin, isGuest } from "../domain/roles";
+import { isGuest } from "../domain/roles";
 import { checkSecretValue, secretHint } from "../domain/secrets";
 import { checkFullName } from "../domain/users";
 import { toUsers, type Audience } from "../events/types";
@@ -47,6 +47,7 @@ import { randomToken } from "../lib/random";
 import * as gitOps from "../runtime/git";
 import * as store from "../store/plugins";
 import { findChannel } from "../store/channels";
+import { hasRealmPermission } from "../store/permissions";
 import { findRealmById } from "../store/realms";
 import { listSecrets } from "../store/secrets";
 import { deleteDocumentsOfLink, deleteWidgetsOfInstall, listDocuments } from "../store/widgets";
@@ -98,11 +99,15 @@ export function pluginAudience(db: Db, p: PluginRow): Audience {
   return toUsers(listUsers(db, p.realmId).filter((u) => u.isActive && !isGuest(u.role)).map((u) => u.id));
 }
 
-/** `actor` null is the server's operator (CLI, runtime). Managing takes a human administrator, or the person a draft is made for. */
-function requireManager(actor: UserRow | null, p?: PluginRow) {
+/**
+ * `actor` null is the server's operator (CLI, runtime). Installing and managing plugins takes a human
+ * member of the realm's can_manage_plugins_group (administrators by default), or the person a draft is
+ * made for.
+ */
+function requireManager(app: App, realm: RealmRow, actor: UserRow | null, p?: PluginRow) {
   if (!actor) return;
   requireHumanMember(actor);
-  if (!isAdmin(actor.role) && !(p && isDraftOwner(actor, p))) throw mustBeAdmin();
+  if (!hasRealmPermission(app.db, realm, actor, "can_manage_plugins_group") && !(p && isDraftOwner(actor, p))) throw mustBeAdmin();
 }
 
 /** An install of the realm the user may see; a removal older than a week is gone. */
@@ -116,7 +121,7 @@ function pluginFor(app: App, realm: RealmRow, user: UserRow | null, id: number, 
 function managed(app: App, realm: RealmRow, actor: UserRow | null, id: number): PluginRow {
   if (actor) requireHumanMember(actor);
   const p = pluginFor(app, realm, actor, id);
-  requireManager(actor, p);
+  requireManager(app, realm, actor, p);
   return p;
 }
 
@@ -346,7 +351,7 @@ function botEmail(app: App, tx: Tx, realm: RealmRow, pluginId: string): string {
  * missing or it is turned off, else starting. With `draft`, the agent's draft for one person.
  */
 export async function installPlugin(app: App, realm: RealmRow, actor: UserRow | null, a: InstallArgs, draft?: DraftOrigin) {
-  requireManager(actor);
+  requireManager(app, realm, actor);
   const f = await fetchSource(app, realm, a);
   const m = f.manifest;
   if (a.source_kind !== "remote" && !m.run) throw invalidParam("Invalid manifest: run is missing");
@@ -561,7 +566,7 @@ function discardDraft(app: App, p: PluginRow) {
 /** POST /ext/plugins/{install_id}/restore: within a week of removal, bot, settings, secrets and links come back and it starts again. */
 export function restorePlugin(app: App, realm: RealmRow, actor: UserRow | null, id: number) {
   if (actor) requireHumanMember(actor);
-  requireManager(actor);
+  requireManager(app, realm, actor);
   const p = pluginFor(app, realm, actor, id, { final: true });
   if (p.state !== "removed") throw pluginNotRemoved();
   if (removalIsFinal(p, app.now())) throw removalFinal();

@@ -133,6 +133,8 @@ export const REALM_SETTINGS = {
   can_invite_users_group: group("role:members", {}, "owner"),
   can_manage_all_groups: group("role:owners", { allowNobody: false }, "owner"),
   can_manage_billing_group: group("role:administrators", { allowNobody: false }),
+  // confab's extension layer: who installs and manages plugins (never guests or bots).
+  can_manage_plugins_group: group("role:administrators"),
   can_mention_many_users_group: group("role:administrators", { allowEveryone: true }),
   can_move_messages_between_channels_group: group("role:members"),
   can_move_messages_between_topics_group: group("role:everyone", { allowEveryone: true }),

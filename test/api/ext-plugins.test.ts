@@ -124,6 +124,22 @@ describe("install", () => {
     expect((await ok(admin.get("/ext/plugins"))).plugins.length).toBe(before);
   });
 
+  test("can_manage_plugins_group (administrators by default) may let members install; never guests", async () => {
+    const members = (await ok(s.owner.get("/user_groups"))).user_groups.find((g: any) => g.name === "role:members").id;
+    const admins = (await ok(s.owner.get("/user_groups"))).user_groups.find((g: any) => g.name === "role:administrators").id;
+    await ok(s.owner.patch("/realm", { can_manage_plugins_group: JSON.stringify({ new: members }) }));
+    try {
+      const { plugin } = await ok(install(ann, repo, "silent"));
+      await ok(ann.delete(`/ext/plugins/${plugin.id}`));
+      await ok(ann.post(`/ext/plugins/${plugin.id}/restore`));
+      await ok(ann.delete(`/ext/plugins/${plugin.id}`));
+      await expectError(install(guest, repo, "silent"), 400, "BAD_REQUEST", "Not allowed for guest users");
+    } finally {
+      await ok(s.owner.patch("/realm", { can_manage_plugins_group: JSON.stringify({ new: admins }) }));
+    }
+    await expectError(install(ann, repo, "silent"), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
+  });
+
   test("requires: another plugin at a version", async () => {
     // ci-status 1.2.0 is installed (first test).
     expect((await ok(install(admin, repo, "needs-plugin"))).plugin.plugin).toBe("silent");

@@ -10,6 +10,19 @@ const versionFields: Record<string, Schema> = {
   service_merge_base: { type: "string" },
 };
 
+/** A group-setting value: a group id, or an anonymous collection of users and groups. */
+const groupSettingValue: Schema = {
+  anyOf: [
+    { type: "integer" },
+    {
+      type: "object",
+      additionalProperties: false,
+      required: ["direct_members", "direct_subgroups"],
+      properties: { direct_members: { type: "array", items: { type: "integer" } }, direct_subgroups: { type: "array", items: { type: "integer" } } },
+    },
+  ],
+};
+
 /** register's extension state (docs/extensions.md); each item is checked by the /ext endpoint that lists it. */
 const extState: Record<string, Schema> = {
   ext_secrets: { type: "array", items: { type: "object" } },
@@ -22,7 +35,7 @@ const extState: Record<string, Schema> = {
 /** Keyed "method /template status". */
 export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
   "get /server_settings 200": versionFields,
-  "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" }, ...extState },
+  "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" }, ...extState, realm_can_manage_plugins_group: groupSettingValue },
   // A topic's workspace (docs/extensions.md): Zulip's topic item plus workspace_uuid.
   "get /users/me/{stream_id}/topics 200": {
     topics: {
@@ -49,4 +62,6 @@ export const SCHEMA_ADDITIONS: Record<string, Record<string, Schema>> = {
   // The contract's user setting web_inbox_show_channel_folders (level 431) is newer than Zulip's file.
   "#/components/schemas/register_queue_200_response_allOf_user_settings": { web_inbox_show_channel_folders: { type: "boolean" } },
   "#/components/schemas/register_queue_200_response_allOf_realm_user_settings_defaults": { web_inbox_show_channel_folders: { type: "boolean" } },
+  // confab's extension-layer organization setting (docs/extensions.md), in realm update_dict events.
+  "#/components/schemas/get_events_200_response_allOf_events_inner_oneOf_67_data": { can_manage_plugins_group: groupSettingValue },
 };
