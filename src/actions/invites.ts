@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../app";
+import { sendWelcomeTx } from "./welcome";
 import type { ChannelRow, InviteRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { emailInUse, insufficientPermission, invalidParam, mustBeOwner } from "../domain/errors";
@@ -264,6 +265,7 @@ export async function acceptInvitation(app: App, realm: RealmRow, key: string, a
     }
     if (!again.isMultiuse) store.setInviteStatus(tx.db, again.id, "used");
     invitesChanged(tx, realm, again.referredBy);
+    sendWelcomeTx(app, tx, realm, user, again.welcomeMessageCustomText);
     return user;
   });
 }

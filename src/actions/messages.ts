@@ -295,18 +295,16 @@ function checkDirectMessage(app: App, realm: RealmRow, sender: UserRow, particip
   if (!existing && !hasRealmPermission(app.db, realm, sender, "direct_message_initiator_group")) throw dmInitiationNotAllowed();
 }
 
-// ---- The notification bot ----
+// ---- The realm's internal bots ----
 
-const NOTIFICATION_BOT_EMAIL = "notification-bot@confab.localhost";
-
-/** The realm's notification bot (created on first use): it announces channels, moves and subscriptions. */
-export function notificationBotTx(app: App, tx: Tx, realm: RealmRow): UserRow {
-  const found = findUserByEmail(tx.db, realm.id, NOTIFICATION_BOT_EMAIL);
+/** One of the realm's own bots (created on first use), e.g. the notification bot or the welcome bot. */
+export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: string; fullName: string }): UserRow {
+  const found = findUserByEmail(tx.db, realm.id, bot.email);
   if (found) return found;
   return insertUser(tx.db, {
     realmId: realm.id,
-    email: NOTIFICATION_BOT_EMAIL,
-    fullName: "Notification Bot",
+    email: bot.email,
+    fullName: bot.fullName,
     role: ROLE.member,
     isBot: true,
     botType: 1,
@@ -314,6 +312,10 @@ export function notificationBotTx(app: App, tx: Tx, realm: RealmRow): UserRow {
     dateJoined: app.now(),
   });
 }
+
+/** The realm's notification bot: it announces channels, moves and subscriptions. */
+export const notificationBotTx = (app: App, tx: Tx, realm: RealmRow): UserRow =>
+  internalBotTx(app, tx, realm, { email: "notification-bot@confab.localhost", fullName: "Notification Bot" });
 
 /** A message from the notification bot, inside the caller's transaction; no permission applies to it. */
 export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { channel: ChannelRow; topic: string } | { to: UserRow }, content: string): number {

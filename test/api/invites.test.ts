@@ -93,6 +93,27 @@ describe("POST /invites/multiuse", () => {
   });
 });
 
+describe("the welcome bot", () => {
+  test("greets who joins by invitation, with the invitation's text, the organization's, or none", async () => {
+    const welcomeOf = async (email: string, invite: Record<string, unknown>) => {
+      const { invite_link } = await ok(s.owner.post("/invites/multiuse", invite));
+      const r = await join_(invite_link, { email, full_name: "New Person", password: "hunter2hunter2" });
+      const c = s.client(email, r.body.api_key, r.body.user_id);
+      const { messages } = await ok(c.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: [["is", "dm"]], apply_markdown: false }));
+      expect(messages).toHaveLength(1);
+      expect(messages[0].sender_full_name).toBe("Welcome Bot");
+      return messages[0].content as string;
+    };
+    await ok(s.owner.patch("/realm", { welcome_message_custom_text: "Read #**lobby** first." }));
+    expect(await welcomeOf("w1@example.com", { welcome_message_custom_text: "Ask Ann for a laptop." })).toContain("Ask Ann for a laptop.");
+    const orgDefault = await welcomeOf("w2@example.com", {});
+    expect(orgDefault).toContain("Read #**lobby** first.");
+    const none = await welcomeOf("w3@example.com", { welcome_message_custom_text: "" });
+    expect(none).toStartWith("Hello, and welcome to");
+    expect(none).not.toContain("message from your organization");
+  });
+});
+
 describe("the invitation link", () => {
   test("opening it shows a form; posting it creates the account with the role, channels and groups named", async () => {
     const { invite_link } = await ok(s.owner.post("/invites/multiuse", { invite_as: 300, stream_ids: [openId, privateId], group_ids: [groupId], include_realm_default_subscriptions: true }));

@@ -1,0 +1,15 @@
+// The welcome bot greets people who join through an invitation, with the organization's welcome text
+// or the invitation's own (welcome_message_custom_text: null means the organization's, "" none).
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import { realmSetting } from "../domain/realm-settings";
+import { internalBotTx, sendBotReplyTx } from "./messages";
+
+export function sendWelcomeTx(app: App, tx: Tx, realm: RealmRow, user: UserRow, inviteText: string | null) {
+  const bot = internalBotTx(app, tx, realm, { email: "welcome-bot@confab.localhost", fullName: "Welcome Bot" });
+  const custom = inviteText ?? (realmSetting(realm, "welcome_message_custom_text") as string);
+  const greeting = `Hello, and welcome to ${realm.name}! 👋 Say hi in a channel, or reply here with any question.`;
+  const content = custom ? `${greeting}\n\n**A message from your organization:**\n\n${custom}` : greeting;
+  sendBotReplyTx(app, tx, realm, bot, { dmUsers: [bot, user] }, content, "Internal");
+}
