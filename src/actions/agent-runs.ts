@@ -156,7 +156,8 @@ export function endRun(app: App, runId: number, state: Exclude<RunState, "runnin
 }
 
 /** Posts in a run's conversation as the agent's bot. */
-export function postInRun(app: App, run: AgentRunRow, texts: string[]) {
+export function postInRun(app: App, started: AgentRunRow, texts: string[]) {
+  const run = store.findRun(app.db, started.id) ?? started; // where the conversation is now (its topic may have moved)
   const realm = findRealmById(app.db, run.realmId)!;
   const bot = agentBot(app, realm);
   const channel = run.channelId === null ? null : findChannel(app.db, run.channelId);

@@ -45,6 +45,7 @@ import { moveUserTopics } from "../store/topics";
 import { findUserById } from "../store/users";
 import { accessChannelById, canAdministerChannel, hasChannelPermission } from "./channels";
 import { moveTopicWorkspaceTx } from "./workspaces";
+import { moveLiveRuns } from "../store/agent-runs";
 import { accessMessage, canReadChannelHistory } from "./message-fetch";
 import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages";
 import { realmLinkifiers, renderFor } from "./render";
@@ -231,6 +232,7 @@ function applyMove(
   if (allInTopic) {
     moveUserTopics(tx.db, { channelId: channel.id, topic: m.topic }, { channelId: dest.id, topic });
     moveTopicWorkspaceTx(app, tx, { channel, topic: m.topic }, { channel: dest, topic });
+    moveLiveRuns(tx.db, { recipientId: channel.recipientId, topic: m.topic }, { channelId: dest.id, recipientId: dest.recipientId, topic });
   }
   notifyMove(app, tx, realm, user, { channel, topic: m.topic }, { channel: dest, topic }, ids, allInTopic, a);
 }

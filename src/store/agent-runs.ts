@@ -33,6 +33,14 @@ export const findLiveRun = (db: Db, recipientId: number, topic: string): AgentRu
     .where(and(eq(agentRuns.recipientId, recipientId), eq(agentRuns.topic, topic), eq(agentRuns.state, "running")))
     .get();
 
+/** Running runs of a topic follow it when the topic moves (renamed, or to another channel). */
+export const moveLiveRuns = (db: Db, from: { recipientId: number; topic: string }, to: { channelId: number; recipientId: number; topic: string }) =>
+  db
+    .update(agentRuns)
+    .set({ channelId: to.channelId, recipientId: to.recipientId, topic: to.topic })
+    .where(and(eq(agentRuns.recipientId, from.recipientId), eq(agentRuns.topic, from.topic), eq(agentRuns.state, "running")))
+    .run();
+
 export const listLiveRuns = (db: Db, realmId?: number): AgentRunRow[] =>
   db
     .select()

@@ -305,3 +305,19 @@ describe("examples/echo-agent.ts", () => {
     }
   });
 });
+
+// Last: it leaves a (cancelled) run of bob's that the tests above do not expect.
+describe("moves", () => {
+  test("a run follows its topic when the topic is renamed", async () => {
+    const { id } = await mention(bob, "before-rename", "env");
+    const first = report((await agentMessages(ann, inTopic("before-rename"), 1))[0]);
+    await ok(ann.patch(`/messages/${id}`, { topic: "after-rename", propagate_mode: "change_all" }));
+    expect((await runOf(ann, first.run.id)).topic).toBe("after-rename");
+    await mention(bob, "after-rename", "env");
+    const msgs = await agentMessages(ann, inTopic("after-rename"), 2);
+    const second = report(msgs[1]);
+    expect(second.run.id).toBe(first.run.id);
+    expect(second.turn).toBe(2);
+    await ok(bob.post(`/ext/agent/runs/${first.run.id}/cancel`));
+  });
+});
