@@ -1,6 +1,9 @@
 import type { App } from "../app";
 import type { RealmRow } from "../db/schema";
-import { realmUrl } from "../domain/realms";
+import { spectatorsAllowed } from "../domain/realm-access";
+import { realmUrl, STATIC_IMAGES } from "../domain/realms";
+import { listChannels } from "../store/channels";
+import { renderPlain } from "./render";
 import { versionFields } from "../version";
 
 /** GET /server_settings: what a client needs before it logs in. */
@@ -30,12 +33,9 @@ export function serverSettings(app: App, realm: RealmRow) {
     realm_uri: url,
     realm_url: url,
     realm_name: realm.name,
-    realm_icon: `${url}/static/images/logo/confab-icon.svg`,
-    realm_description: descriptionHtml(realm.description),
-    realm_web_public_access_enabled: false,
+    realm_icon: url + STATIC_IMAGES.icon,
+    realm_description: renderPlain(app, realm, realm.description),
+    // Web-public channels are on and at least one exists (level 116).
+    realm_web_public_access_enabled: spectatorsAllowed(realm) && listChannels(app.db, realm.id).some((c) => c.isWebPublic && !c.isArchived),
   };
 }
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-// Replaced by the Markdown renderer once it lands in src/render.
-const descriptionHtml = (d: string) => (d ? `<p>${escapeHtml(d)}</p>` : "");

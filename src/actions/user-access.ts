@@ -1,6 +1,7 @@
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
 import { isGuest } from "../domain/roles";
+import { STATIC_IMAGES } from "../domain/realms";
 import { isoDate } from "../domain/users";
 import { hasRealmPermission } from "../store/permissions";
 import { usersSharingWith } from "../store/user-access";
@@ -36,7 +37,7 @@ export function inaccessibleUser(app: App, realm: RealmRow, userId: number) {
     role: 400,
     timezone: "",
     avatar_version: 1,
-    avatar_url: `${app.config.externalUrl}/static/images/unknown-user-avatar.png`,
+    avatar_url: app.config.externalUrl + STATIC_IMAGES.unknownUser,
     profile_data: {},
   };
 }

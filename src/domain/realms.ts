@@ -5,3 +5,11 @@ export function realmUrl(externalUrl: string, stringId: string): string {
   const u = new URL(externalUrl);
   return `${u.protocol}//${stringId}.${u.host}${u.pathname}`.replace(/\/+$/, "");
 }
+
+/** The images confab serves itself (src/http/pages/static.ts): the default realm icon and logo, and
+ * the stand-in avatar of a user a guest may not see. */
+export const STATIC_IMAGES = {
+  icon: "/static/images/logo/confab-icon.svg",
+  logo: "/static/images/logo/confab-logo.svg",
+  unknownUser: "/static/images/unknown-user-avatar.svg",
+} as const;

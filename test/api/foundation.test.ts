@@ -305,3 +305,24 @@ describe("rate limiting of failed authentication", () => {
     expect(e.$headers.get("retry-after")).toBe(String(e["retry-after"]));
   });
 });
+
+describe("server_settings, realm fields", () => {
+  test("the description rendered as Markdown, the icon served, web-public access once a web-public channel exists", async () => {
+    const g = await startServer();
+    try {
+      await ok(g.owner.patch("/realm", { description: "We **build** things" }));
+      const r = await ok(g.anon.get("/server_settings"));
+      expect(r.realm_description).toBe("<p>We <strong>build</strong> things</p>");
+      const icon = await fetch(r.realm_icon);
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get("content-type")).toBe("image/svg+xml");
+      expect(r.realm_web_public_access_enabled).toBe(false);
+      await ok(g.owner.patch("/realm", { enable_spectator_access: true }));
+      expect((await ok(g.anon.get("/server_settings"))).realm_web_public_access_enabled).toBe(false);
+      await ok(g.owner.post("/channels/create", { name: "open", subscribers: [g.owner.userId], is_web_public: true }));
+      expect((await ok(g.anon.get("/server_settings"))).realm_web_public_access_enabled).toBe(true);
+    } finally {
+      await g.stop();
+    }
+  });
+});

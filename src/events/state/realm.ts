@@ -1,7 +1,7 @@
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../../domain/messages";
 import { GIPHY_RATINGS, realmSetting, REALM_SETTING_NAMES, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS, type RealmSettingName } from "../../domain/realm-settings";
 import { presentGroupSetting } from "../../domain/group-settings";
-import { realmUrl } from "../../domain/realms";
+import { realmUrl, STATIC_IMAGES } from "../../domain/realms";
 import { realmGroupSetting } from "../../store/realm-settings";
 import { listInactiveUserIds } from "../../store/users";
 import type { StateBuilder } from "./types";
@@ -27,11 +27,11 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     realm_date_created: realm.dateCreated,
     realm_url: url,
     realm_uri: url,
-    realm_icon_url: `${url}/static/images/logo/confab-icon.svg`,
+    realm_icon_url: url + STATIC_IMAGES.icon,
     realm_icon_source: "G",
-    realm_logo_url: `${url}/static/images/logo/confab-logo.svg`,
+    realm_logo_url: url + STATIC_IMAGES.logo,
     realm_logo_source: "D",
-    realm_night_logo_url: `${url}/static/images/logo/confab-logo.svg`,
+    realm_night_logo_url: url + STATIC_IMAGES.logo,
     realm_night_logo_source: "D",
     realm_bot_domain: new URL(url).hostname,
     realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,

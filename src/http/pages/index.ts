@@ -3,6 +3,7 @@
 import type { App } from "../../app";
 import avatars from "./avatars";
 import invites from "./invites";
+import staticImages from "./static";
 
 export interface Page {
   method: "GET" | "POST";
@@ -11,4 +12,4 @@ export interface Page {
   handle(app: App, request: Request, params: Record<string, string>): Promise<Response> | Response;
 }
 
-export const pages: Page[] = [...invites, ...avatars];
+export const pages: Page[] = [...invites, ...avatars, ...staticImages];
