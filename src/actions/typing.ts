@@ -4,7 +4,7 @@ import { invalidParam, missingConditional } from "../domain/errors";
 import { userSetting } from "../domain/user-settings";
 import { toUsers } from "../events/types";
 import { subscriberIds } from "../store/subscriptions";
-import { findUserById, listUsers } from "../store/users";
+import { findUserById, listUsersByIds } from "../store/users";
 import { accessChannelById } from "./channels";
 
 export interface TypingArgs {
@@ -41,10 +41,8 @@ export function sendTyping(app: App, sender: UserRow, a: TypingArgs) {
   if (a.stream_id === undefined) throw missingConditional("stream_id");
   if (a.topic === undefined) throw missingConditional("topic");
   const { channel } = accessChannelById(app, sender, a.stream_id, { content: true });
-  const subscribed = new Set(subscriberIds(app.db, channel.id));
-  subscribed.delete(sender.id);
-  const audience = listUsers(app.db, sender.realmId)
-    .filter((u) => subscribed.has(u.id) && receivesTyping(u))
+  const audience = listUsersByIds(app.db, subscriberIds(app.db, channel.id))
+    .filter((u) => u.id !== sender.id && receivesTyping(u))
     .map((u) => u.id);
   app.tx((tx) =>
     tx.emit({ type: "typing", op: a.op, message_type: "stream", sender: who, stream_id: a.stream_id, topic: a.topic }, toUsers(audience)),

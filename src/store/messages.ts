@@ -4,6 +4,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { messages, reactions, recipients, users, channels, type MessageRow, type RecipientRow } from "../db/schema";
 import { dmKey } from "../domain/messages";
+import { listUsersByIds } from "./users";
 
 export interface NewMessage {
   realmId: number;
@@ -127,7 +128,7 @@ export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
   }
   return {
     users: new Map(
-      (userIds.size ? db.select().from(users).where(inArray(users.id, [...userIds])).all() : []).map((u) => [u.id, u]),
+      listUsersByIds(db, [...userIds]).map((u) => [u.id, u]),
     ),
     recipients: new Map(recs.map((r) => [r.id, r])),
     channelNames: new Map(

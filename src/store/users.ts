@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { preparedPerDb } from "../db/prepared";
 import { users, type UserRow } from "../db/schema";
@@ -62,3 +62,7 @@ export const listAdminIds = (db: Db, realmId: number): number[] =>
     .where(and(eq(users.realmId, realmId), eq(users.isActive, true), sql`${users.role} <= 200`))
     .all()
     .map((r) => r.id);
+
+/** These users (any realm), in one query. */
+export const listUsersByIds = (db: Db, ids: readonly number[]): UserRow[] =>
+  ids.length ? db.select().from(users).where(inArray(users.id, [...ids])).all() : [];
