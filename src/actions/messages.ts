@@ -11,7 +11,6 @@ import {
   dmNotAuthorized,
   emptyTopicNotAllowed,
   groupMentionNotAllowed,
-  invalidMessage,
   invalidParam,
   invalidRecipientEmail,
   invalidRecipientId,
@@ -394,10 +393,3 @@ export const viewOptions = (realm: RealmRow, a: { apply_markdown: boolean; clien
   allowEmptyTopicName: a.allow_empty_topic_name,
   editHistoryPolicy: String(realmSetting(realm, "message_edit_history_visibility_policy")),
 });
-
-/** Throws `Invalid message(s)` unless it exists in the viewer's realm. */
-export function findRealmMessage(app: App, realm: RealmRow, id: number): MessageRow {
-  const m = store.findMessage(app.db, id);
-  if (!m || m.realmId !== realm.id) throw invalidMessage();
-  return m;
-}

@@ -362,8 +362,6 @@ export function setSubscriptionProperties(app: App, user: UserRow, data: { strea
 
 // ---- Topic visibility ----
 
-export const VISIBILITY_POLICIES = [0, 1, 2, 3] as const;
-
 /** POST /user_topics: mute, unmute, follow or reset a topic for the caller. */
 export function setTopicVisibility(app: App, user: UserRow, a: { stream_id: number; topic: string; visibility_policy: number }) {
   const { channel } = accessChannelById(app, user, a.stream_id, { content: true, archived: true });

@@ -69,7 +69,6 @@ export const channelNotFound = (name: string) => new ApiError("STREAM_DOES_NOT_E
 export const channelIdNotFound = (id: number) => new ApiError("STREAM_DOES_NOT_EXIST", `Channel with ID '${id}' does not exist`, 400, { stream_id: id });
 export const notAuthorizedForQuery = () => new ApiError("BAD_REQUEST", "User not authorized for this query", 400);
 export const cannotSubscribeOthers = () => new ApiError("BAD_REQUEST", "You do not have permission to subscribe other users to channels.", 400);
-export const cannotRemoveOthers = () => new ApiError("BAD_REQUEST", "Insufficient permission", 400);
 export const unauthorizedPrincipal = (principal: string | number) =>
   new ApiError("UNAUTHORIZED_PRINCIPAL", `User not authorized to execute queries on behalf of '${principal}'`, 400, { principal });
 export const notAuthorizedToSend = (name: string) => new ApiError("BAD_REQUEST", `Not authorized to send to channel '${name}'`, 400);

@@ -5,8 +5,6 @@ import { ApiError, invalidParam } from "./errors";
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 export type GroupMembersValue = Exclude<GroupSettingValue, number>;
 
-export const isGroupId = (v: GroupSettingValue): v is number => typeof v === "number";
-
 /** System group names, as Zulip spells them. */
 export const SYSTEM_GROUP = {
   owners: "role:owners",

@@ -154,9 +154,6 @@ export type RealmGroupSettingName = {
 }[RealmSettingName];
 export const REALM_GROUP_SETTING_NAMES = REALM_SETTING_NAMES.filter((n) => REALM_SETTINGS[n].kind.t === "group") as RealmGroupSettingName[];
 
-export const isRealmGroupSetting = (name: string): name is RealmGroupSettingName =>
-  (REALM_SETTINGS as Record<string, RealmSettingDef>)[name]?.kind.t === "group";
-
 /**
  * A realm's value for a setting that is not a group setting (those need the realm's system group
  * ids: see store/realm-settings.ts `realmGroupSetting`). Defaults apply where nothing is stored.

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { RealmRow, UserRow } from "../db/schema";
+import type { UserRow } from "../db/schema";
 import { isAdmin, isGuest, isOwner } from "./roles";
 
 export const MAX_FULL_NAME_LENGTH = 100;
@@ -67,4 +67,3 @@ export function toApiUser(u: UserRow, o: UserViewOptions) {
   return out;
 }
 
-export const userMatchesRealm = (u: UserRow, r: RealmRow) => u.realmId === r.id;

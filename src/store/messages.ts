@@ -93,13 +93,6 @@ export function dmRecipient(db: Db, realmId: number, userIds: readonly number[])
   return r;
 }
 
-/** Direct-message conversations a user takes part in. */
-export const dmRecipientIdsOf = (db: Db, userId: number): number[] =>
-  sqliteOf(db)
-    .query<{ r: number }, [number]>("SELECT recipient_id AS r FROM dm_members WHERE user_id = ?")
-    .all(userId)
-    .map((r) => r.r);
-
 // ---- What message objects need, for a page of messages at once ----
 
 export interface MessageLookups {

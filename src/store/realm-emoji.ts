@@ -9,9 +9,6 @@ export const listRealmEmoji = (db: Db, realmId: number): RealmEmojiRow[] =>
 export const findActiveEmoji = (db: Db, realmId: number, name: string): RealmEmojiRow | undefined =>
   db.select().from(realmEmoji).where(and(eq(realmEmoji.realmId, realmId), eq(realmEmoji.name, name), eq(realmEmoji.deactivated, false))).get();
 
-export const findEmojiById = (db: Db, realmId: number, id: number): RealmEmojiRow | undefined =>
-  db.select().from(realmEmoji).where(and(eq(realmEmoji.realmId, realmId), eq(realmEmoji.id, id))).get();
-
 export const insertRealmEmoji = (db: Db, row: typeof realmEmoji.$inferInsert): RealmEmojiRow => db.insert(realmEmoji).values(row).returning().get();
 
 export const updateRealmEmoji = (db: Db, id: number, patch: Partial<typeof realmEmoji.$inferInsert>): RealmEmojiRow =>

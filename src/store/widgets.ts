@@ -49,4 +49,3 @@ export function savePreference(db: Db, row: WidgetPreferenceRow) {
     .run();
 }
 
-export const listPreferences = (db: Db, userId: number): WidgetPreferenceRow[] => db.select().from(widgetPreferences).where(eq(widgetPreferences.userId, userId)).all();

@@ -1,6 +1,7 @@
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../../domain/messages";
 import { GIPHY_RATINGS, realmSetting, REALM_SETTING_NAMES, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS, type RealmSettingName } from "../../domain/realm-settings";
 import { presentGroupSetting } from "../../domain/group-settings";
+import { PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../../domain/presence";
 import { realmUrl, STATIC_IMAGES } from "../../domain/realms";
 import { realmGroupSetting } from "../../store/realm-settings";
 import { listInactiveUserIds } from "../../store/users";
@@ -70,8 +71,8 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     server_can_summarize_topics: false,
     server_jitsi_server_url: "https://meet.jit.si",
     jitsi_server_url: "https://meet.jit.si",
-    server_presence_ping_interval_seconds: 60,
-    server_presence_offline_threshold_seconds: 140,
+    server_presence_ping_interval_seconds: PRESENCE_PING_INTERVAL_SECS,
+    server_presence_offline_threshold_seconds: PRESENCE_OFFLINE_THRESHOLD_SECS,
     server_typing_started_expiry_period_milliseconds: 45000,
     server_typing_stopped_wait_period_milliseconds: 5000,
     server_typing_started_wait_period_milliseconds: 10000,

@@ -1,1 +1,0 @@
-export const nowSeconds = () => Math.floor(Date.now() / 1000);
