@@ -1,3 +1,4 @@
+import { longpollTimeoutSeconds } from "../events/registry";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/messages";
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
@@ -60,6 +61,7 @@ export function register(app: App, realm: RealmRow, user: UserRow | null, a: Reg
   const state: Record<string, unknown> = {};
   for (const type of new Set(wanted)) Object.assign(state, STATE_BUILDERS[type]?.({ app, realm, user, opts }));
   const l = app.config.limits;
+  // The fields every register answers (the contract lists them), then the state of each fetched type.
   return {
     queue_id: queue?.id ?? null,
     last_event_id: -1,
@@ -69,7 +71,7 @@ export function register(app: App, realm: RealmRow, user: UserRow | null, a: Reg
     max_message_length: l.maxMessageLength,
     realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
     idle_queue_timeout_secs: idleTimeoutSecs,
-    event_queue_longpoll_timeout_seconds: app.config.events.heartbeatSeconds + 30,
+    event_queue_longpoll_timeout_seconds: longpollTimeoutSeconds(app.config.events),
     ...state,
   };
 }

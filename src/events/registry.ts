@@ -7,6 +7,9 @@ import type { Emitted, ServerEvent } from "./types";
 /** How many messages the shared cache keeps for queues that have not fetched them yet. */
 const MESSAGE_CACHE_SIZE = 2000;
 
+/** How long a client should wait for a held GET /events: the heartbeat plus slack for the network. */
+export const longpollTimeoutSeconds = (cfg: { heartbeatSeconds: number }) => cfg.heartbeatSeconds + 30;
+
 /** Every live queue, indexed by id, user and realm. Queues live in memory: a restart loses them. */
 export class QueueRegistry {
   private byId = new Map<string, EventQueue>();

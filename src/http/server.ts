@@ -1,3 +1,4 @@
+import { longpollTimeoutSeconds } from "../events/registry";
 import { Elysia } from "elysia";
 import type { App } from "../app";
 import { methodNotAllowed, notFoundEndpoint } from "../domain/errors";
@@ -147,7 +148,7 @@ export function listen(app: App, host: string, port: number): HttpServer {
   const server = buildHttp(app).listen({
     hostname: host,
     port,
-    idleTimeout: Math.min(255, app.config.events.heartbeatSeconds + 30),
+    idleTimeout: Math.min(255, longpollTimeoutSeconds(app.config.events)),
     maxRequestBodySize: app.config.limits.maxRequestBytes,
   });
   const s = server.server!;

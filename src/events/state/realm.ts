@@ -1,4 +1,3 @@
-import { EMPTY_TOPIC_DISPLAY_NAME } from "../../domain/messages";
 import { GIPHY_RATINGS, realmSetting, REALM_SETTING_NAMES, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS, type RealmSettingName } from "../../domain/realm-settings";
 import { presentGroupSetting } from "../../domain/group-settings";
 import { PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../../domain/presence";
@@ -35,7 +34,6 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     realm_night_logo_url: url + STATIC_IMAGES.logo,
     realm_night_logo_source: "D",
     realm_bot_domain: new URL(url).hostname,
-    realm_empty_topic_display_name: EMPTY_TOPIC_DISPLAY_NAME,
     realm_authentication_methods: { Email: { enabled: true, available: true }, Dev: { enabled: app.config.development, available: app.config.development } },
     realm_password_auth_enabled: true,
     realm_email_auth_enabled: true,
@@ -55,11 +53,7 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     max_logo_file_size_mib: 5,
     max_avatar_file_size_mib: 5,
     max_file_upload_size_mib: Math.floor(l.maxRequestBytes / 1024 / 1024),
-    max_message_length: l.maxMessageLength,
     max_topic_length: l.maxTopicLength,
-    max_stream_name_length: l.maxStreamNameLength,
-    max_stream_description_length: l.maxStreamDescriptionLength,
-    event_queue_longpoll_timeout_seconds: app.config.events.heartbeatSeconds + 30,
     development_environment: app.config.development,
     server_generation: Math.floor(Date.now() / 1000),
     server_web_public_streams_enabled: true,
