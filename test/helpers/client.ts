@@ -38,7 +38,7 @@ export class Client {
     const headers: Record<string, string> = { ...o.headers };
     if (this.auth && !("Authorization" in headers)) headers.Authorization = this.auth;
     let url = `${this.base}/api/v1${path}`;
-    let body: string | undefined;
+    let body: string | FormData | undefined;
     if (method === "GET") {
       const q = formEncode(params).toString();
       if (q) url += "?" + q;
@@ -46,7 +46,7 @@ export class Client {
       const form = new FormData();
       for (const [k, v] of formEncode(params)) form.append(k, v);
       o.files.forEach((f, i) => form.append(`file-${i}`, f));
-      body = form as unknown as string;
+      body = form;
     } else if (o.json) {
       headers["Content-Type"] = "application/json";
       body = JSON.stringify(params);
