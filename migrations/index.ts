@@ -16,6 +16,7 @@ import m13 from "./0013_wealthy_demogoblin.sql" with { type: "text" };
 import m14 from "./0014_wakeful_bruce_banner.sql" with { type: "text" };
 import m15 from "./0015_mushy_the_fury.sql" with { type: "text" };
 import m16 from "./0016_youthful_amazoness.sql" with { type: "text" };
+import m17 from "./0017_skinny_catseye.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -35,4 +36,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0014_wakeful_bruce_banner", sql: m14 },
   { tag: "0015_mushy_the_fury", sql: m15 },
   { tag: "0016_youthful_amazoness", sql: m16 },
+  { tag: "0017_skinny_catseye", sql: m17 },
 ];

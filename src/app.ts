@@ -5,7 +5,7 @@ import type { Config } from "./config";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { ReadCache } from "./db/read-cache";
-import { Writer, type Tx } from "./db/tx";
+import { Writer, type Tx, type TxOptions } from "./db/tx";
 import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
@@ -24,7 +24,7 @@ export interface App {
   /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
   loginFailures: FailureLimiter;
   /** Runs one change: checks, writes and emits synchronously; events are delivered after COMMIT. */
-  tx<T>(fn: (tx: Tx) => T): T;
+  tx<T>(fn: (tx: Tx) => T, opts?: TxOptions): T;
   now(): number; // UNIX seconds
   close(): void;
 }
@@ -57,7 +57,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     db,
     (events) => queues.deliver(events),
     opts.batching ?? false,
-    () => reads.clear(),
+    (c) => reads.changed(c),
     walSync ? `${databasePath(config)}-wal` : null,
   );
   const app: App = {
@@ -69,7 +69,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     queues,
     log,
     loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
-    tx: (fn) => writer.run(fn),
+    tx: (fn, opts) => writer.run(fn, opts),
     now: () => Math.floor(Date.now() / 1000),
     close() {
       writer.flush();

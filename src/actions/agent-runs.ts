@@ -20,6 +20,7 @@ import { listSecrets } from "../store/secrets";
 import { findUserById } from "../store/users";
 import { agentBot } from "./agent";
 import { channelAccess } from "./channels";
+import { catchUp } from "./deliveries";
 import { sendBotReplyTx } from "./messages";
 import { requireHumanMember, runSecretEnv } from "./secrets";
 import { channelReaderIds } from "./workspaces";
@@ -128,6 +129,7 @@ export function beginTurn(app: App, runId: number, messageId: number, key: strin
   const channel = run.channelId === null ? null : findChannel(app.db, run.channelId);
   // Where new subscribers do not see older history, the turn reads only what the asker received.
   const reader = channel && !channel.historyPublicToSubscribers ? asking?.id : undefined;
+  if (reader !== undefined) catchUp(app, asking!);
   const person = (u: UserRow | undefined) => (u ? { user_id: u.id, full_name: u.fullName, email: u.email } : null);
   const input = JSON.stringify({
     run: toApiRun(run),

@@ -1,4 +1,5 @@
 import type { App } from "../app";
+import { ALERT_WORDS } from "./messages";
 import type { UserRow } from "../db/schema";
 import { toUsers } from "../events/types";
 import * as store from "../store/alert-words";
@@ -22,6 +23,7 @@ export function addAlertWords(app: App, user: UserRow, words: string[]) {
   const add = clean(words, store.listAlertWords(app.db, user.id));
   return app.tx((tx) => {
     store.addAlertWords(tx.db, user.id, add);
+    app.reads.forget(ALERT_WORDS);
     const alert_words = store.listAlertWords(tx.db, user.id);
     if (add.length) tx.emit({ type: "alert_words", alert_words }, toUsers([user.id]));
     return { alert_words };
@@ -34,6 +36,7 @@ export function removeAlertWords(app: App, user: UserRow, words: string[]) {
   const remove = store.listAlertWords(app.db, user.id).filter((w) => gone.has(w.toLowerCase()));
   return app.tx((tx) => {
     store.removeAlertWords(tx.db, user.id, remove);
+    app.reads.forget(ALERT_WORDS);
     const alert_words = store.listAlertWords(tx.db, user.id);
     if (remove.length) tx.emit({ type: "alert_words", alert_words }, toUsers([user.id]));
     return { alert_words };

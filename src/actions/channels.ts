@@ -34,6 +34,7 @@ import { findUserGroup, systemGroupIds } from "../store/user-groups";
 import { activeUserIdsAmong, listUsers } from "../store/users";
 import { workspaceUuidsByTopic } from "../store/workspaces";
 import { topicKey } from "../domain/workspaces";
+import { catchUp } from "./deliveries";
 import { renderPlain } from "./render";
 
 // ---- Access ----
@@ -393,6 +394,7 @@ export function removeDefaultStream(app: App, realm: RealmRow, user: UserRow, id
 export function listTopics(app: App, user: UserRow, id: number, allowEmptyTopicName: boolean) {
   const a = accessChannelById(app, user, id, { content: true, archived: true });
   const c = a.channel;
+  if (!c.historyPublicToSubscribers) catchUp(app, user);
   const rows = c.historyPublicToSubscribers
     ? app.sqlite
         .query<{ name: string; max_id: number }, [number]>(

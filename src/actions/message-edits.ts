@@ -46,6 +46,7 @@ import { findUserById } from "../store/users";
 import { accessChannelById, canAdministerChannel, hasChannelPermission } from "./channels";
 import { moveTopicWorkspaceTx } from "./workspaces";
 import { moveLiveRuns } from "../store/agent-runs";
+import { catchUp } from "./deliveries";
 import { accessMessage, canReadChannelHistory } from "./message-fetch";
 import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages";
 import { realmLinkifiers, renderFor } from "./render";
@@ -76,6 +77,7 @@ function messagesToMove(app: App, user: UserRow, m: MessageRow, channel: Channel
   if (mode === "change_one") return [m.id];
   const history = channel.historyPublicToSubscribers && canReadChannelHistory(app, user, channel);
   const from = mode === "change_later" ? m.id : 0;
+  if (!history) catchUp(app, user);
   const sql = history
     ? "SELECT id FROM messages WHERE recipient_id = ? AND topic = ? AND id >= ? ORDER BY id"
     : "SELECT m.id FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?4 WHERE m.recipient_id = ?1 AND m.topic = ?2 AND m.id >= ?3 ORDER BY m.id";
@@ -259,10 +261,7 @@ function moveRecipients(app: App, tx: Tx, from: { channel: ChannelRow; topic: st
     JSON.stringify(ids),
   );
   const subSet = new Set(subs);
-  const holders = s
-    .query<{ id: number }, [string]>("SELECT DISTINCT user_id AS id FROM user_messages WHERE message_id IN (SELECT value FROM json_each(?))")
-    .all(JSON.stringify(ids))
-    .map((r) => r.id);
+  const holders = flagStore.messageHolders(tx.db, ids);
   const lost = holders.filter((uid) => {
     if (subSet.has(uid)) return false;
     if (target.inviteOnly) return true;
@@ -411,10 +410,7 @@ function checkCanDelete(app: App, realm: RealmRow, user: UserRow, m: MessageRow,
 export function deleteMessagesTx(app: App, tx: Tx, realm: RealmRow, channel: ChannelRow | null, rows: MessageRow[]) {
   if (!rows.length) return;
   const ids = rows.map((r) => r.id);
-  const holders = app.sqlite
-    .query<{ id: number }, [string]>("SELECT DISTINCT user_id AS id FROM user_messages WHERE message_id IN (SELECT value FROM json_each(?))")
-    .all(JSON.stringify(ids))
-    .map((r) => r.id);
+  const holders = flagStore.messageHolders(tx.db, ids);
   store.deleteMessages(tx.db, ids);
   const ev: Record<string, unknown> = { type: "delete_message", message_ids: ids, message_type: channel ? "stream" : "private" };
   if (channel) Object.assign(ev, { stream_id: channel.id, topic: rows[0]!.topic });
@@ -438,6 +434,7 @@ export function deleteTopic(app: App, realm: RealmRow, user: UserRow, channelId:
   const allowed = hasRealmPermission(app.db, realm, user, "can_delete_any_message_group") || hasChannelPermission(app, user, channel, "can_delete_any_message_group");
   if (!allowed) throw insufficientPermission();
   const history = channel.historyPublicToSubscribers && canReadChannelHistory(app, user, channel);
+  if (!history) catchUp(app, user);
   const ids = app.sqlite
     .query<{ id: number }, any[]>(
       history

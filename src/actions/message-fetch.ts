@@ -30,6 +30,7 @@ import * as store from "../store/messages";
 import { isSubscribed } from "../store/subscriptions";
 import { listUserTopics } from "../store/topics";
 import { findUserByEmail, findUserById } from "../store/users";
+import { catchUp } from "./deliveries";
 import { messageObjects, viewOptions } from "./messages";
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -60,6 +61,7 @@ export function accessMessage(app: App, realm: RealmRow, viewer: UserRow | null,
     if (!channel?.isWebPublic || !spectatorsAllowed(realm)) throw invalidMessage();
     return { message: m, flags: undefined, channel };
   }
+  catchUp(app, viewer);
   const own = app.sqlite.query<{ flags: number }, [number, number]>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?").get(viewer.id, id);
   if (own) return { message: m, flags: own.flags, channel };
   if (channel && channel.historyPublicToSubscribers && canReadChannelHistory(app, viewer, channel)) return { message: m, flags: undefined, channel };
@@ -71,6 +73,7 @@ const shownFlags = (flags: number | undefined, spectator: boolean) => (spectator
 // ---- Narrow lookups ----
 
 function narrowContext(app: App, realm: RealmRow, viewer: UserRow | null): NarrowContext {
+  catchUp(app, viewer); // narrows read the viewer's rows
   const channels = channelStore.listChannels(app.db, realm.id);
   const byId = new Map(channels.map((c) => [c.id, c]));
   const asNarrow = (c: ChannelRow): NarrowChannel => ({ id: c.id, recipientId: c.recipientId, isWebPublic: c.isWebPublic });

@@ -11,6 +11,7 @@ import * as store from "../store/message-flags";
 import { isSubscribed } from "../store/subscriptions";
 import { listUserTopics } from "../store/topics";
 import { accessChannelById } from "./channels";
+import { catchUp } from "./deliveries";
 import { accessMessage, narrowRange } from "./message-fetch";
 
 /** Zulip caps the unread messages register reports; beyond it old_unreads_missing is set. */
@@ -78,6 +79,7 @@ function notSubscribed(app: App, user: UserRow, ids: number[]): { keep: number[]
 /** POST /messages/flags. */
 export function updateMessageFlags(app: App, realm: RealmRow, user: UserRow, a: { messages: number[]; op: "add" | "remove"; flag: string }) {
   flagBit(a.flag);
+  catchUp(app, user);
   const received = store.receivedIds(app.db, user.id, a.messages);
   // Messages read from a channel's history get a row of their own (marked historical) when flagged.
   const historical = a.messages.filter((id) => !received.has(id));
@@ -119,6 +121,7 @@ export function updateMessageFlagsForNarrow(
 
 /** POST /mark_all_as_read. */
 export function markAllAsRead(app: App, user: UserRow) {
+  catchUp(app, user);
   const ids = store.unreadIn(app.db, user.id, null);
   app.tx((tx) => changeFlagsTx(app, tx, user, ids, "read", true));
   return { complete: true };
@@ -127,6 +130,7 @@ export function markAllAsRead(app: App, user: UserRow) {
 /** POST /mark_stream_as_read and /mark_topic_as_read. */
 export function markChannelAsRead(app: App, user: UserRow, channelId: number, topic?: string) {
   const { channel } = accessChannelById(app, user, channelId, { archived: true });
+  catchUp(app, user);
   const ids = store.unreadIn(app.db, user.id, channel.recipientId, topic);
   app.tx((tx) => changeFlagsTx(app, tx, user, ids, "read", true));
   return {};
@@ -136,6 +140,7 @@ export function markChannelAsRead(app: App, user: UserRow, channelId: number, to
 
 /** register's unread_msgs: unread messages grouped by conversation, mentions, and the total count. */
 export function unreadMessages(app: App, user: UserRow) {
+  catchUp(app, user);
   const rows = store.unreadRows(app.db, user.id, MAX_UNREAD_MESSAGES + 1);
   const missing = rows.length > MAX_UNREAD_MESSAGES;
   if (missing) rows.length = MAX_UNREAD_MESSAGES;

@@ -155,11 +155,19 @@ interface Outgoing {
   topic: string;
   content: string;
   rendered: Rendered;
-  /** Users who get a user_messages row (and the event). */
+  /** Users who receive the message (and its event); a channel's plain subscribers get their rows lazily. */
   recipients: number[];
   /** The sender's queue_id and local_id: that queue's event carries local_message_id (local echo). */
   echo?: { queue_id: string; local_id: string };
 }
+
+/** A channel's recipients: its active subscribers who are active users, memoized (db/read-cache.ts) for
+ * the send path; whatever changes them calls `forgetRecipients`. */
+const channelRecipients = (app: App, channelId: number): readonly number[] => app.reads.memo(`recipients:${channelId}`, () => subscriberIds(app.db, channelId));
+export const forgetRecipients = (app: App) => app.reads.forget("recipients:");
+
+/** The memo (db/read-cache.ts) of everyone's alert words; actions/alert-words.ts forgets it on change. */
+export const ALERT_WORDS = "alert-words";
 
 /** Each recipient's initial flags: mentions, wildcards, direct message, and read for the sender. */
 function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: boolean): Map<number, number> {
@@ -167,8 +175,8 @@ function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: bool
   for (const gid of o.rendered.mentionedGroupIds) for (const id of listRecursiveMemberIds(app.db, gid)) mentioned.add(id);
   const topicParticipants = o.rendered.topicWildcard && o.channel ? new Set(store.topicParticipants(app.db, o.recipientId, o.topic)) : null;
   const base = o.channel ? 0 : FLAG.is_private;
-  const alertWords = store.alertWordsOf(app.db, o.recipients);
-  const text = alertWords.size ? textForSearch(o.rendered.html) : "";
+  const alertWords = app.reads.memo(ALERT_WORDS, () => store.allAlertWords(app.db));
+  const text = o.recipients.some((id) => alertWords.has(id)) ? textForSearch(o.rendered.html) : "";
   const flags = new Map<number, number>();
   for (const id of o.recipients) {
     let f = base;
@@ -203,7 +211,8 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     isMeMessage: o.rendered.isMeMessage,
   };
   const id = store.insertMessage(tx.db, fields);
-  store.insertUserMessages(tx.db, id, flags);
+  // A channel's plain subscribers get their rows when they next read (store/deliveries.ts).
+  store.insertUserMessages(tx.db, id, o.channel ? [...flags].filter(([uid, f]) => f !== 0 || uid === sender.id) : flags);
   store.indexMessage(tx.db, id, o.topic, textForSearch(o.rendered.html), false);
   const row: MessageRow = { id, ...fields, editHistory: null, lastEditTime: null, lastMovedTime: null };
   const parts: MessageParts = {
@@ -247,6 +256,9 @@ export const senderOf = (app: App, u: UserRow) => ({
 
 const echoOf = (a: SendArgs) => (a.queue_id !== undefined && a.local_id !== undefined ? { queue_id: a.queue_id, local_id: a.local_id } : undefined);
 
+/** A send changes no user, realm or key: the cached request lookups stay (db/read-cache.ts). */
+const KEEPS_LOOKUPS = { keepsLookups: true };
+
 /** POST /messages: checks everything, renders outside the transaction, then writes and emits. */
 export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendArgs, client = "API"): { id: number } {
   const limits = app.config.limits;
@@ -260,11 +272,11 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     if (!hasChannelPermission(app, sender, channel, "can_create_topic_group") && !store.topicExists(app.db, channel.recipientId, topic))
       throw noTopicCreatePermission();
     const rendered = renderFor(app, realm, sender, content);
-    const recipients = new Set(subscriberIds(app.db, channel.id));
+    const recipients = new Set(channelRecipients(app, channel.id));
     recipients.add(sender.id);
     checkMentions(app, realm, sender, rendered, recipients.size, rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0);
     const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients: [...recipients], echo: echoOf(a) };
-    const id = app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender));
+    const id = app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender), KEEPS_LOOKUPS);
     messageSent(app, { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds });
     return { id };
   }
@@ -279,7 +291,7 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     const r = store.dmRecipient(tx.db, realm.id, ids);
     const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: ids, echo: echoOf(a) };
     return { id: deliverTx(app, tx, realm, sender, o, client, readBySender), recipientId: r.id };
-  });
+  }, KEEPS_LOOKUPS);
   messageSent(app, { realmId: realm.id, messageId: sent.id, senderId: sender.id, recipientId: sent.recipientId, channelId: null, topic: "", participantIds: ids, mentionedUserIds: rendered.mentionedUserIds });
   return { id: sent.id };
 }

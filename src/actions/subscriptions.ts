@@ -42,7 +42,7 @@ import {
   streamObjects,
   type ChannelSpec,
 } from "./channels";
-import { sendNotificationTx } from "./messages";
+import { forgetRecipients, sendNotificationTx } from "./messages";
 
 /** May this user add others to the channel? Realm-wide permission, the channel's group, or channel administration. */
 export function canAddSubscribers(app: App, realm: RealmRow, user: UserRow, c: ChannelRow): boolean {
@@ -71,6 +71,7 @@ export function subscribeUsersTx(app: App, tx: Tx, realm: RealmRow, channels: Ch
     result.push({ channel: c, added, already });
     if (!added.length) continue;
     const visibleBefore = new Set(channelAudience(app, c));
+    forgetRecipients(app);
     store.activateSubscriptions(
       tx.db,
       added.map((u) => ({ userId: u.id, channelId: c.id, color: pickColor(store.usedColors(tx.db, u.id), c.id) })),
@@ -97,6 +98,7 @@ export function unsubscribeUsersTx(app: App, tx: Tx, c: ChannelRow, users: UserR
   const removed = users.filter((u) => current.has(u.id));
   if (!removed.length) return removed;
   const peersBefore = channelAudience(app, c);
+  forgetRecipients(app);
   store.deactivateSubscriptions(tx.db, c.id, removed.map((u) => u.id));
   const ids = new Set(removed.map((u) => u.id));
   for (const u of removed) tx.emit({ type: "subscription", op: "remove", subscriptions: [{ stream_id: c.id, name: c.name }] }, toUsers([u.id]));

@@ -1,6 +1,8 @@
 import type { App } from "../app";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
+import { deliver, startDeliveries } from "../store/deliveries";
+import { forgetRecipients } from "./messages";
 import { ApiError, emailInUse, insufficientPermission, invalidParam, mustBeAdmin, mustBeOwner, noSuchUser } from "../domain/errors";
 import { emailInDomains } from "../domain/realm-domains";
 import { realmSetting } from "../domain/realm-settings";
@@ -148,7 +150,9 @@ export function deactivateUser(app: App, user: UserRow) {
   const bots = user.isBot ? [] : store.listOwnedBots(app.db, user.id).filter((b) => b.isActive);
   app.tx((tx) => {
     for (const u of [user, ...bots]) {
+      deliver(tx.db, { userId: u.id }); // what they received so far stays theirs
       store.updateUser(tx.db, u.id, { isActive: false });
+      forgetRecipients(app);
       tx.emit({ type: "realm_user", op: "update", person: { user_id: u.id, is_active: false } }, toRealm(u.realmId));
       if (u.isBot) tx.emit(botEvent("remove", u), botAudience(tx, u));
       announceSettingsNamingUserTx(tx, u.realmId, u.id);
@@ -186,6 +190,8 @@ export function reactivateUser(app: App, actor: UserRow, id: number) {
 /** The transactional half of reactivation, for actions that bring a user back as part of a larger change (a restored plugin's bot). */
 export function reactivateUserTx(app: App, tx: Tx, target: UserRow): UserRow {
   const row = store.updateUser(tx.db, target.id, { isActive: true });
+  startDeliveries(tx.db, row.id); // nothing sent while they were away
+  forgetRecipients(app);
   tx.emit({ type: "realm_user", op: "update", person: { user_id: row.id, is_active: true } }, toRealm(row.realmId));
   if (row.isBot) tx.emit(botEvent("add", row, app.config.externalUrl, tx.db), botAudience(tx, row));
   announceSettingsNamingUserTx(tx, row.realmId, row.id);

@@ -1,16 +1,19 @@
 import type { Database } from "bun:sqlite";
+import type { Changed } from "./tx";
 
 /**
  * Lookups made on every request (the realm of a Host header, the user behind an API key), kept while
  * the database is unchanged. Each SQLite read outside a transaction takes and drops the WAL read lock
  * (three system calls); under load these dominated a request's cost.
  *
- * Staleness is impossible within this process: the writer calls `clear()` before every change and
- * after every commit. Another process's commit (a CLI command) changes SQLite's data_version, which
+ * Staleness is impossible within this process: the writer calls `changed()` after every change and
+ * every commit or rollback, and drops what the change may have touched. Another process's commit (a CLI command) changes SQLite's data_version, which
  * is read at most once per event-loop turn, so its change is seen from the next turn on.
  */
 export class ReadCache {
   private entries = new Map<string, unknown>();
+  /** Longer-lived entries (`memo`): kept across changes that do not touch them. */
+  private memos = new Map<string, unknown>();
   private dataVersion = -1;
   private checkedThisTurn = false;
   private readonly version: { get(): { data_version: number } | null };
@@ -35,8 +38,34 @@ export class ReadCache {
     return value;
   }
 
+  /**
+   * Like `get`, for results that stay valid across unrelated changes (a channel's subscribers, the
+   * realm's alert words): their writers `forget` them; every rollback and another process's change
+   * drop them all.
+   */
+  memo<T>(key: string, load: () => T): T {
+    this.revalidate();
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const value = load();
+    if (this.memos.size >= this.maxEntries) this.memos.clear();
+    this.memos.set(key, value);
+    return value;
+  }
+
+  /** Drops the memos whose keys start with `prefix` (called by the change that makes them stale). */
+  forget(prefix: string) {
+    for (const k of this.memos.keys()) if (k.startsWith(prefix)) this.memos.delete(k);
+  }
+
+  /** After a change (db/tx.ts): lookups go unless the change left them alone; a rollback drops everything. */
+  changed(c: Changed) {
+    if (c.lookups || c.rolledBack) this.entries.clear();
+    if (c.rolledBack) this.memos.clear();
+  }
+
   clear() {
     this.entries.clear();
+    this.memos.clear();
   }
 
   private revalidate() {
@@ -46,7 +75,7 @@ export class ReadCache {
     const v = this.version.get()!.data_version;
     if (v !== this.dataVersion) {
       this.dataVersion = v;
-      this.entries.clear();
+      this.clear();
     }
   }
 }

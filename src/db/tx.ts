@@ -3,6 +3,19 @@ import { closeSync, fsync, openSync } from "node:fs";
 import type { Db } from "./client";
 import type { Audience, Emitted, ServerEvent } from "../events/types";
 
+/** What a change may have made stale in the in-memory read caches (db/read-cache.ts). */
+export interface Changed {
+  /** Some change was undone (a failed action or COMMIT): anything read during it may be wrong. */
+  rolledBack: boolean;
+  /** Users, realms or their settings may have changed (false for actions declared `keepsLookups`). */
+  lookups: boolean;
+}
+
+export interface TxOptions {
+  /** The action changes no user, realm, API key or profile (sending a message, flags): cached lookups stay. */
+  keepsLookups?: boolean;
+}
+
 export interface Tx {
   db: Db;
   /** Records an event; it is delivered only after the surrounding batch commits. */
@@ -29,6 +42,8 @@ export class Writer {
   /** Settles when every committed batch is durable: batches are released in commit order. */
   private durable: Promise<void> = Promise.resolve();
   private walFd: number | null = null;
+  /** Whether an action of the open batch may have changed cached lookups. */
+  private batchLookups = false;
 
   constructor(
     private readonly sqlite: Database,
@@ -36,15 +51,18 @@ export class Writer {
     private readonly deliver: (events: Emitted[]) => void,
     private readonly batching: boolean,
     /** Called after every change and every commit or rollback: what was read before may be stale. */
-    private readonly changed: () => void = () => {},
+    private readonly changed: (c: Changed) => void = () => {},
     /** The WAL file to fsync after each batch's COMMIT (see above); null when SQLite syncs by itself. */
     private readonly walSync: string | null = null,
   ) {}
 
-  run<T>(fn: (tx: Tx) => T): T {
+  run<T>(fn: (tx: Tx) => T, opts: TxOptions = {}): T {
     if (!this.open) this.begin();
     const name = `a${++this.depth}`;
     const mark = this.events.length;
+    const lookups = !opts.keepsLookups;
+    if (lookups) this.batchLookups = true;
+    let rolledBack = false;
     this.sqlite.run(`SAVEPOINT ${name}`);
     try {
       const result = fn({ db: this.db, emit: (event, audience) => this.events.push({ event, audience }) });
@@ -54,9 +72,10 @@ export class Writer {
       this.sqlite.run(`ROLLBACK TO ${name}`);
       this.sqlite.run(`RELEASE ${name}`);
       this.events.length = mark;
+      rolledBack = true;
       throw e;
     } finally {
-      this.changed();
+      this.changed({ rolledBack, lookups });
       this.depth--;
       if (this.depth === 0 && !this.batching) this.commit();
     }
@@ -99,21 +118,23 @@ export class Writer {
     if (!this.open) return;
     const events = this.events;
     const batch = this.batch;
+    const lookups = this.batchLookups;
     this.events = [];
     this.batch = null;
     this.open = false;
+    this.batchLookups = false;
     try {
       this.sqlite.run("COMMIT");
     } catch (e) {
       try {
         this.sqlite.run("ROLLBACK");
       } catch {}
-      this.changed();
+      this.changed({ rolledBack: true, lookups: true });
       batch?.reject(e);
       if (!batch) throw e;
       return;
     }
-    this.changed();
+    this.changed({ rolledBack: false, lookups });
     const release = () => {
       batch?.resolve();
       if (events.length) this.deliver(events);

@@ -110,6 +110,8 @@ export class AgentRuntime {
 
   private onMessage(m: SentMessage) {
     if (this.stopping) return;
+    // Only a mention (in a channel) or a direct message with others can address the agent.
+    if (m.channelId !== null ? !m.mentionedUserIds.length : m.participantIds.length < 2) return;
     const bot = findAgentBot(this.app.db, m.realmId);
     if (!bot?.isActive || m.senderId === bot.id) return;
     const addressed = m.channelId === null ? m.participantIds.includes(bot.id) : m.mentionedUserIds.includes(bot.id);

@@ -4,6 +4,7 @@ import { sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { users, type UserRow } from "../db/schema";
 import { FLAG } from "../domain/message-flags";
+import { deliverForMessages } from "./deliveries";
 
 export interface UnreadRow {
   id: number;
@@ -97,8 +98,19 @@ export const readers = (db: Db, messageId: number): UserRow[] =>
     .orderBy(users.id)
     .all();
 
-/** Users with a row for the message, with their flags (the audience of its updates). */
-export const messageRecipients = (db: Db, messageId: number): { userId: number; flags: number }[] =>
-  sqliteOf(db)
+/** Users with a row for the message, with their flags (the audience of its updates); inside a transaction. */
+export function messageRecipients(db: Db, messageId: number): { userId: number; flags: number }[] {
+  deliverForMessages(db, [messageId]);
+  return sqliteOf(db)
     .query<{ userId: number; flags: number }, [number]>("SELECT user_id AS userId, flags FROM user_messages WHERE message_id = ?")
     .all(messageId);
+}
+
+/** Users with a row for any of these messages; inside a transaction. */
+export function messageHolders(db: Db, ids: number[]): number[] {
+  deliverForMessages(db, ids);
+  return sqliteOf(db)
+    .query<{ id: number }, [string]>("SELECT DISTINCT user_id AS id FROM user_messages WHERE message_id IN (SELECT value FROM json_each(?))")
+    .all(JSON.stringify(ids))
+    .map((r) => r.id);
+}

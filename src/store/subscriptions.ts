@@ -1,6 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
+import { deliver, lastMessageId } from "./deliveries";
 
 const byKey = new WeakMap<Db, { get(p: { userId: number; channelId: number }): SubscriptionRow | undefined }>();
 
@@ -52,21 +53,25 @@ export function realmSubscribers(db: Db, realmId: number): Map<number, number[]>
   return out;
 }
 
-/** Subscribes, reactivating earlier rows so their personal properties come back. */
+/** Subscribes (rows not active now), reactivating earlier rows so their personal properties come back.
+ * A subscription receives the messages sent from now on. */
 export function activateSubscriptions(db: Db, rows: { userId: number; channelId: number; color: string }[]) {
   if (!rows.length) return;
+  const deliveredThrough = lastMessageId(db);
   db.insert(subscriptions)
-    .values(rows)
-    .onConflictDoUpdate({ target: [subscriptions.userId, subscriptions.channelId], set: { active: true } })
+    .values(rows.map((r) => ({ ...r, deliveredThrough })))
+    .onConflictDoUpdate({ target: [subscriptions.userId, subscriptions.channelId], set: { active: true, deliveredThrough } })
     .run();
 }
 
-export const deactivateSubscriptions = (db: Db, channelId: number, userIds: number[]) =>
-  db
-    .update(subscriptions)
+/** Unsubscribes, after writing the rows of the messages they received while subscribed. */
+export function deactivateSubscriptions(db: Db, channelId: number, userIds: number[]) {
+  deliver(db, { channelId, userIds });
+  db.update(subscriptions)
     .set({ active: false })
     .where(and(eq(subscriptions.channelId, channelId), inArray(subscriptions.userId, userIds)))
     .run();
+}
 
 export const updateSubscription = (db: Db, userId: number, channelId: number, patch: Partial<typeof subscriptions.$inferInsert>) =>
   db.update(subscriptions).set(patch).where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId))).run();

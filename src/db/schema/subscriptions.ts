@@ -19,6 +19,9 @@ export const subscriptions = sqliteTable(
     pushNotifications: integer("push_notifications", { mode: "boolean" }),
     audibleNotifications: integer("audible_notifications", { mode: "boolean" }),
     wildcardMentionsNotify: integer("wildcard_mentions_notify", { mode: "boolean" }),
+    // The last message id of this channel that has user_messages rows for this subscriber: newer ones are
+    // written when the subscriber next reads (store/deliveries.ts).
+    deliveredThrough: integer("delivered_through").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.channelId] }), index("subscriptions_channel").on(t.channelId, t.active)],
 );

@@ -1,0 +1,115 @@
+// Lazy delivery (store/deliveries.ts): a channel send writes rows only for the sender and users whose
+// flags say something; every other subscriber's row is written when they next read. These tests check
+// that nobody can tell: flags, unread counts, access, and the audiences of later changes are what they
+// would be had every row been written at send time.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { Client } from "../helpers/client";
+import { expectError, ok } from "../helpers/client";
+import { startServer, type TestServer } from "../helpers/server";
+
+let s: TestServer;
+let ann: Client, bob: Client, cat: Client;
+let vault: number, other: number;
+
+const rowsOf = (messageId: number) =>
+  s.app.sqlite.query<{ user_id: number; flags: number }, [number]>("SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id").all(messageId);
+const send = async (c: Client, to: number, content: string, topic = "t") => (await ok(c.post("/messages", { type: "stream", to, topic, content }))).id as number;
+const queue = async (c: Client, types: string[]) => (await ok(c.post("/register", { event_types: types }))).queue_id as string;
+const events = async (c: Client, queue_id: string) => (await ok(c.get("/events", { queue_id, last_event_id: -1, dont_block: true }))).events as any[];
+
+beforeAll(async () => {
+  s = await startServer();
+  ann = await s.newUser({ name: "Ann Lazy" });
+  bob = await s.newUser({ name: "Bob Lazy" });
+  cat = await s.newUser({ name: "Cat Lazy" });
+  // History not shared: what each user received is exactly what they may read.
+  vault = (await ok(ann.post("/channels/create", { name: "vault", subscribers: [ann.userId, bob.userId, cat.userId], invite_only: true, history_public_to_subscribers: false }))).id;
+  other = (await ok(ann.post("/channels/create", { name: "other", subscribers: [ann.userId, cat.userId], invite_only: true, history_public_to_subscribers: false }))).id;
+  for (const c of [ann, bob, cat]) await ok(c.post("/mark_all_as_read"));
+});
+afterAll(() => s.stop());
+
+describe("sending and reading", () => {
+  test("a send writes the sender's and the mentioned user's rows; a reader's row appears, unread, when they read", async () => {
+    const id = await send(ann, vault, "hello @**Cat Lazy**");
+    expect(rowsOf(id).map((r) => r.user_id)).toEqual([ann.userId, cat.userId].sort((a, b) => a! - b!) as number[]);
+    const m = (await ok(bob.get(`/messages/${id}`))).message;
+    expect(m.flags).toEqual([]);
+    expect(rowsOf(id).map((r) => r.user_id)).toContain(bob.userId!);
+    expect((await ok(cat.get(`/messages/${id}`))).message.flags).toEqual(["mentioned"]);
+  });
+
+  test("unread counts, the first_unread anchor, is:unread and max_message_id include messages not yet written", async () => {
+    await ok(bob.post("/mark_all_as_read"));
+    const id = await send(ann, vault, "count me");
+    const r = await ok(bob.post("/register", { fetch_event_types: ["update_message_flags", "message"] }));
+    expect(r.unread_msgs.count).toBe(1);
+    expect(r.unread_msgs.streams).toEqual([{ stream_id: vault, topic: "t", unread_message_ids: [id] }]);
+    expect(r.max_message_id).toBe(id);
+    const id2 = await send(ann, vault, "and me");
+    const f = await ok(bob.get("/messages", { anchor: "first_unread", num_before: 0, num_after: 5, narrow: JSON.stringify([{ operator: "is", operand: "unread" }]) }));
+    expect(f.messages.map((x: any) => x.id)).toEqual([id, id2]);
+    await ok(bob.post("/mark_stream_as_read", { stream_id: vault }));
+    expect((await ok(bob.post("/register", { fetch_event_types: ["update_message_flags"] }))).unread_msgs.count).toBe(0);
+  });
+
+  test("flags on a message not yet written are the user's own, not historical", async () => {
+    const id = await send(ann, vault, "star me");
+    await ok(bob.post("/messages/flags", { messages: JSON.stringify([id]), op: "add", flag: "starred" }));
+    expect((await ok(bob.get(`/messages/${id}`))).message.flags).toEqual(["starred"]);
+  });
+});
+
+describe("who received what", () => {
+  test("unsubscribing keeps what was received; nothing after it; subscribing again receives only what follows", async () => {
+    const before = await send(ann, vault, "before leaving");
+    await ok(bob.delete("/users/me/subscriptions", { subscriptions: JSON.stringify(["vault"]) }));
+    const during = await send(ann, vault, "while away");
+    expect((await ok(bob.get(`/messages/${before}`))).message.flags).toEqual([]);
+    await expectError(bob.get(`/messages/${during}`), 400, "BAD_REQUEST", "Invalid message(s)");
+    await ok(ann.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "vault" }]), principals: JSON.stringify([bob.userId]) }));
+    const after = await send(ann, vault, "welcome back");
+    const got = await ok(bob.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: JSON.stringify([{ operator: "channel", operand: vault }]) }));
+    const ids = got.messages.map((x: any) => x.id);
+    expect(ids).toContain(before);
+    expect(ids).toContain(after);
+    expect(ids).not.toContain(during);
+  });
+
+  test("a deactivated user receives nothing until reactivated", async () => {
+    const kept = await send(ann, vault, "before deactivation");
+    await ok(s.owner.delete(`/users/${cat.userId}`));
+    const missed = await send(ann, vault, "while deactivated");
+    await ok(s.owner.post(`/users/${cat.userId}/reactivate`));
+    const next = await send(ann, vault, "after reactivation");
+    expect((await ok(cat.get(`/messages/${kept}`))).message.flags).toEqual([]);
+    await expectError(cat.get(`/messages/${missed}`), 400, "BAD_REQUEST", "Invalid message(s)");
+    expect((await ok(cat.get(`/messages/${next}`))).message.flags).toEqual([]);
+  });
+});
+
+describe("changes to a message reach subscribers who have not read it", () => {
+  test("reactions, edits (with a new mention) and deletion", async () => {
+    const q = await queue(bob, ["reaction", "update_message", "delete_message"]);
+    const id = await send(ann, vault, "plain");
+    await ok(ann.post(`/messages/${id}/reactions`, { emoji_name: "octopus" }));
+    await ok(ann.patch(`/messages/${id}`, { content: "now for @**Bob Lazy**" }));
+    let evs = await events(bob, q);
+    expect(evs.map((e) => e.type)).toEqual(["reaction", "update_message"]);
+    expect(evs[1].flags).toEqual(["mentioned"]);
+    expect((await ok(bob.get(`/messages/${id}`))).message.flags).toEqual(["mentioned"]);
+    const id2 = await send(ann, vault, "short-lived");
+    await ok(ann.delete(`/messages/${id2}`));
+    evs = await events(bob, q);
+    expect(evs.at(-1)).toMatchObject({ type: "delete_message", message_id: id2 });
+  });
+
+  test("moving to a channel the reader is not in takes the message away from them", async () => {
+    const q = await queue(bob, ["delete_message"]);
+    const id = await send(ann, vault, "moving out", "mover");
+    await ok(ann.patch(`/messages/${id}`, { stream_id: other, propagate_mode: "change_one" }));
+    expect((await events(bob, q)).at(-1)).toMatchObject({ type: "delete_message", message_id: id });
+    await expectError(bob.get(`/messages/${id}`), 400, "BAD_REQUEST", "Invalid message(s)");
+    expect((await ok(cat.get(`/messages/${id}`))).message.id).toBe(id);
+  });
+});
