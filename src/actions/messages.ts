@@ -169,33 +169,36 @@ export const forgetRecipients = (app: App) => app.reads.forget("recipients:");
 /** The memo (db/read-cache.ts) of everyone's alert words; actions/alert-words.ts forgets it on change. */
 export const ALERT_WORDS = "alert-words";
 
-/** Each recipient's initial flags: mentions, wildcards, direct message, and read for the sender. */
-function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: boolean): Map<number, number> {
-  const mentioned = new Set(o.rendered.mentionedUserIds);
-  for (const gid of o.rendered.mentionedGroupIds) for (const id of listRecursiveMemberIds(app.db, gid)) mentioned.add(id);
-  const topicParticipants = o.rendered.topicWildcard && o.channel ? new Set(store.topicParticipants(app.db, o.recipientId, o.topic)) : null;
-  const base = o.channel ? 0 : FLAG.is_private;
+/**
+ * Each recipient's initial flags: `base` for everyone (direct message, channel wildcard), `own` for the
+ * users with more (read for the sender, mentions, topic wildcard, alert words). Only those few are
+ * visited: a plain subscriber costs nothing here.
+ */
+function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: boolean): { base: number; own: Map<number, number> } {
+  let base = o.channel ? 0 : FLAG.is_private;
+  if (o.rendered.channelWildcard) base |= o.channel ? FLAG.stream_wildcard_mentioned : FLAG.mentioned;
+  const own = new Map<number, number>();
+  let recipients: Set<number> | null = null;
+  const add = (id: number, bit: number) => {
+    if (id !== sender.id && !(recipients ??= new Set(o.recipients)).has(id)) return;
+    own.set(id, (own.get(id) ?? base) | bit);
+  };
+  if (o.recipients.includes(sender.id)) add(sender.id, readBySender ? FLAG.read : 0);
+  for (const id of o.rendered.mentionedUserIds) add(id, FLAG.mentioned);
+  for (const gid of o.rendered.mentionedGroupIds) for (const id of listRecursiveMemberIds(app.db, gid)) add(id, FLAG.mentioned);
+  if (o.rendered.topicWildcard && o.channel) for (const id of store.topicParticipants(app.db, o.recipientId, o.topic)) add(id, FLAG.topic_wildcard_mentioned);
   const alertWords = app.reads.memo(ALERT_WORDS, () => store.allAlertWords(app.db));
-  const text = o.recipients.some((id) => alertWords.has(id)) ? textForSearch(o.rendered.html) : "";
-  const flags = new Map<number, number>();
-  for (const id of o.recipients) {
-    let f = base;
-    const words = alertWords.get(id);
-    if (words && id !== sender.id && hasAlertWord(text, words)) f |= FLAG.has_alert_word;
-    if (id === sender.id && readBySender) f |= FLAG.read;
-    if (mentioned.has(id)) f |= FLAG.mentioned;
-    if (o.rendered.channelWildcard && o.channel) f |= FLAG.stream_wildcard_mentioned;
-    if (o.rendered.channelWildcard && !o.channel) f |= FLAG.mentioned;
-    if (topicParticipants?.has(id)) f |= FLAG.topic_wildcard_mentioned;
-    flags.set(id, f);
+  if (alertWords.size) {
+    const text = textForSearch(o.rendered.html);
+    for (const [id, words] of alertWords) if (id !== sender.id && hasAlertWord(text, words)) add(id, FLAG.has_alert_word);
   }
-  return flags;
+  return { base, own };
 }
 
 /** Writes one message and its per-user rows inside the caller's transaction, and emits its event. */
 function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoing, client: string, readBySender: boolean): number {
   const now = app.now();
-  const flags = initialFlags(app, sender, o, readBySender);
+  const { base, own } = initialFlags(app, sender, o, readBySender);
   const fields = {
     realmId: realm.id,
     senderId: sender.id,
@@ -211,8 +214,9 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     isMeMessage: o.rendered.isMeMessage,
   };
   const id = store.insertMessage(tx.db, fields);
-  // A channel's plain subscribers get their rows when they next read (store/deliveries.ts).
-  store.insertUserMessages(tx.db, id, o.channel ? [...flags].filter(([uid, f]) => f !== 0 || uid === sender.id) : flags);
+  // A channel's plain subscribers (flags 0) get their rows when they next read (store/deliveries.ts).
+  if (o.channel && base === 0) store.insertUserMessages(tx.db, id, own);
+  else store.insertUserMessages(tx.db, id, o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const));
   store.indexMessage(tx.db, id, o.topic, textForSearch(o.rendered.html), false);
   const row: MessageRow = { id, ...fields, editHistory: null, lastEditTime: null, lastMovedTime: null };
   const parts: MessageParts = {
@@ -228,9 +232,17 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   };
   const message = toApiMessage(row, parts, EVENT_VIEW(realm));
   const flagsByUser: Record<number, readonly string[]> = {};
-  for (const [uid, f] of flags) flagsByUser[uid] = flagNames(f);
+  for (const [uid, f] of own) flagsByUser[uid] = flagNames(f);
   tx.emit(
-    { type: "message", message, raw_content: o.content, flags_by_user: flagsByUser, avatar_gravatar: sender.avatarSource === "G", ...(o.echo ? { local_echo: o.echo } : {}) },
+    {
+      type: "message",
+      message,
+      raw_content: o.content,
+      flags_by_user: flagsByUser,
+      default_flags: flagNames(base),
+      avatar_gravatar: sender.avatarSource === "G",
+      ...(o.echo ? { local_echo: o.echo } : {}),
+    },
     toUsers(o.recipients, o.channel && !o.channel.inviteOnly ? { publicStreamOf: realm.id } : {}),
   );
   return id;

@@ -10,7 +10,8 @@ type Presenter = (event: ServerEvent, q: QueueOptions, messages: MessageCache, f
 
 /**
  * Message events are emitted once for every recipient as
- *   { type: "message", message: <message object with HTML content>, raw_content, flags_by_user: {uid: flags}, avatar_gravatar }
+ *   { type: "message", message: <message object with HTML content>, raw_content, flags_by_user: {uid: flags},
+ *     default_flags (every other recipient's), avatar_gravatar }
  * and queues keep them as { type, message_id } plus their user's flags (the message in the shared cache).
  * Each queue gets Zulip's shape: its user's `flags`, and raw Markdown when apply_markdown is off.
  * A message deleted before the client fetched it is skipped (its delete_message event follows).

@@ -90,14 +90,16 @@ export class QueueRegistry {
     for (const { event: full, audience } of batch) {
       // Queues test the event as emitted but keep its compact form (see compact()).
       const event = Object.freeze(this.compact(full));
-      const byUser = full.type === "message" ? (full.flags_by_user as Record<number, string[]> | undefined) : undefined;
-      const push = (q: EventQueue) => q.accepts(full) && q.push(event, byUser && internFlags(byUser[q.opts.userId!]));
+      // A message's flags per user: flagNames() shares one frozen array per combination.
+      const byUser = full.type === "message" ? (full.flags_by_user as Record<number, readonly string[]> | undefined) : undefined;
+      const defaultFlags = byUser && ((full.default_flags as readonly string[] | undefined) ?? NO_FLAGS);
+      const push = (q: EventQueue, flags = defaultFlags) => q.accepts(full) && q.push(event, byUser && (byUser[q.opts.userId!] ?? flags));
       if (audience.kind === "users") {
         for (const uid of audience.userIds) for (const q of this.byUser.get(uid) ?? EMPTY) push(q);
         const readers = audience.publicStreamOf === undefined ? undefined : this.publicReaders.get(audience.publicStreamOf);
         if (readers) {
           const reached = new Set(audience.userIds);
-          for (const q of readers) if (!reached.has(q.opts.userId!)) push(q);
+          for (const q of readers) if (!reached.has(q.opts.userId!)) push(q, NO_FLAGS); // not a recipient
         }
       } else {
         for (const q of this.byRealm.get(audience.realmId) ?? EMPTY) if (q.opts.userId !== null) push(q);
@@ -108,7 +110,7 @@ export class QueueRegistry {
   /** A message event keeps only the message id in queues; the message goes to the shared cache. */
   private compact(event: ServerEvent): ServerEvent {
     if (event.type !== "message" || !event.message) return event;
-    const { message, raw_content, avatar_gravatar, flags_by_user, ...rest } = event as ServerEvent & MessagePayload;
+    const { message, raw_content, avatar_gravatar, flags_by_user, default_flags, ...rest } = event as ServerEvent & MessagePayload;
     this.messages.put({ message, raw_content, avatar_gravatar });
     return { ...rest, message_id: message.id };
   }
@@ -135,14 +137,7 @@ export class QueueRegistry {
 
 const EMPTY: ReadonlySet<EventQueue> = new Set();
 
-// Few combinations of message flags exist: queues share one frozen array per combination.
-const flagSets = new Map<string, readonly string[]>();
-function internFlags(flags: readonly string[] = []): readonly string[] {
-  const key = flags.join(",");
-  let shared = flagSets.get(key);
-  if (!shared) flagSets.set(key, (shared = Object.freeze([...flags])));
-  return shared;
-}
+const NO_FLAGS: readonly string[] = Object.freeze([]);
 
 function index(map: Map<number, Set<EventQueue>>, key: number, q: EventQueue) {
   let s = map.get(key);
