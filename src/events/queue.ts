@@ -21,9 +21,13 @@ type Waiter = { resolve: (events: { id: number; [k: string]: unknown }[]) => voi
 
 /** One client's queue: the shared event objects it has not yet acknowledged, and at most one held poll. */
 export class EventQueue {
-  /** Pending events; `flags` is this queue's user's flags for a message event (kept per queue, interned). */
-  readonly events: { id: number; event: ServerEvent; flags?: readonly string[] }[] = [];
-  private nextId = 0;
+  /**
+   * Pending events, the i-th with id firstId + i, and for a message event this queue's user's flags
+   * (shared arrays). Two parallel arrays rather than an object per entry: a busy server holds millions.
+   */
+  private readonly events: ServerEvent[] = [];
+  private readonly flags: (readonly string[] | undefined)[] = [];
+  private firstId = 0;
   lastActivity = Date.now();
   waiter: Waiter | null = null;
 
@@ -34,7 +38,11 @@ export class EventQueue {
   ) {}
 
   get lastEventId() {
-    return this.nextId - 1;
+    return this.firstId + this.events.length - 1;
+  }
+
+  get size() {
+    return this.events.length;
   }
 
   accepts(event: ServerEvent): boolean {
@@ -45,21 +53,25 @@ export class EventQueue {
   }
 
   push(event: ServerEvent, flags?: readonly string[]) {
-    this.events.push(flags ? { id: this.nextId++, event, flags } : { id: this.nextId++, event });
+    this.events.push(event);
+    this.flags.push(flags);
     if (this.waiter) this.release();
   }
 
   /** Drops everything up to and including lastEventId: the client has it. */
   prune(lastEventId: number) {
-    let n = 0;
-    while (n < this.events.length && this.events[n]!.id <= lastEventId) n++;
-    if (n) this.events.splice(0, n);
+    const n = Math.min(this.events.length, lastEventId - this.firstId + 1);
+    if (n <= 0) return;
+    this.events.splice(0, n);
+    this.flags.splice(0, n);
+    this.firstId += n;
   }
 
   /** The pending events as this client sees them (one stored event may become several). */
   pending() {
     const out: { id: number; [k: string]: unknown }[] = [];
-    for (const { id, event, flags } of this.events) for (const e of present(event, this.opts, this.messages, flags)) out.push({ ...e, id });
+    for (let i = 0; i < this.events.length; i++)
+      for (const e of present(this.events[i]!, this.opts, this.messages, this.flags[i])) out.push({ ...e, id: this.firstId + i });
     return out;
   }
 

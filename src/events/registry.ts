@@ -36,7 +36,7 @@ export class QueueRegistry {
     let events = 0;
     for (const q of this.byId.values()) {
       if (q.waiter) waiting++;
-      events += q.events.length;
+      events += q.size;
     }
     return { queues: this.byId.size, waiting_polls: waiting, queued_events: events };
   }

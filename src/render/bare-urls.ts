@@ -24,8 +24,12 @@ interface BareUrl {
   hasScheme: boolean;
 }
 
+// Every link linkify-it finds has a dot followed by more (a host's TLD, an e-mail domain, an IP) or a
+// scheme's "://" or "mailto:": text with none of them is skipped before its much costlier scan.
+const MAY_LINK = /\.[^\s.]|:\/\/|mailto:/i;
+
 export function findBareUrls(text: string): BareUrl[] {
-  if (!linkify.test(text)) return [];
+  if (!MAY_LINK.test(text) || !linkify.test(text)) return [];
   const found: BareUrl[] = [];
   for (const m of linkify.match(text) ?? []) {
     const hasScheme = m.schema !== "";
