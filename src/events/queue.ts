@@ -17,16 +17,52 @@ export interface QueueOptions {
   idleTimeoutSecs: number;
 }
 
+/**
+ * A first-in first-out list in fixed-size chunks. A queue's backlog can reach tens of thousands of
+ * entries while its client is away; in one growing array, every append to it makes the garbage
+ * collector rescan the whole array at its next young collection. Here only the last chunk changes.
+ */
+class Backlog<T> {
+  private static readonly CHUNK = 256;
+  private chunks: T[][] = [];
+  private head = 0; // index of the first entry in chunks[0]
+  length = 0;
+
+  push(x: T) {
+    const last = this.chunks.at(-1);
+    if (last && last.length < Backlog.CHUNK) last.push(x);
+    else this.chunks.push([x]);
+    this.length++;
+  }
+
+  at(i: number): T {
+    const k = this.head + i;
+    return this.chunks[Math.floor(k / Backlog.CHUNK)]![k % Backlog.CHUNK]!;
+  }
+
+  /** Removes the first n entries. */
+  drop(n: number) {
+    this.length -= n;
+    this.head += n;
+    const whole = Math.floor(this.head / Backlog.CHUNK);
+    if (whole) {
+      this.chunks.splice(0, whole);
+      this.head -= whole * Backlog.CHUNK;
+    }
+    if (!this.length) {
+      this.chunks = [];
+      this.head = 0;
+    }
+  }
+}
+
 type Waiter = { resolve: (events: { id: number; [k: string]: unknown }[]) => void; timer: ReturnType<typeof setTimeout> };
 
 /** One client's queue: the shared event objects it has not yet acknowledged, and at most one held poll. */
 export class EventQueue {
-  /**
-   * Pending events, the i-th with id firstId + i, and for a message event this queue's user's flags
-   * (shared arrays). Two parallel arrays rather than an object per entry: a busy server holds millions.
-   */
-  private readonly events: ServerEvent[] = [];
-  private readonly flags: (readonly string[] | undefined)[] = [];
+  /** Pending events, the i-th with id firstId + i, and for a message event this queue's user's flags. */
+  private readonly events = new Backlog<ServerEvent>();
+  private readonly flags = new Backlog<readonly string[] | undefined>();
   private firstId = 0;
   lastActivity = Date.now();
   waiter: Waiter | null = null;
@@ -62,8 +98,8 @@ export class EventQueue {
   prune(lastEventId: number) {
     const n = Math.min(this.events.length, lastEventId - this.firstId + 1);
     if (n <= 0) return;
-    this.events.splice(0, n);
-    this.flags.splice(0, n);
+    this.events.drop(n);
+    this.flags.drop(n);
     this.firstId += n;
   }
 
@@ -71,7 +107,7 @@ export class EventQueue {
   pending() {
     const out: { id: number; [k: string]: unknown }[] = [];
     for (let i = 0; i < this.events.length; i++)
-      for (const e of present(this.events[i]!, this.opts, this.messages, this.flags[i])) out.push({ ...e, id: this.firstId + i });
+      for (const e of present(this.events.at(i), this.opts, this.messages, this.flags.at(i))) out.push({ ...e, id: this.firstId + i });
     return out;
   }
 

@@ -72,3 +72,34 @@ export function deliverForMessages(db: Db, ids: number[]) {
     .all(JSON.stringify(ids));
   for (const c of channels) deliver(db, { channelId: c.id });
 }
+
+/**
+ * Up to `limit` pending rows of the subscriptions furthest behind (at least `lag` messages), oldest
+ * first; returns how many messages were delivered. Housekeeping calls it so that a user back after a
+ * long absence finds little left to write on their first read.
+ */
+export function deliverBacklog(db: Db, lag: number, limit: number): number {
+  const s = sqliteOf(db);
+  const behind = s
+    .query<{ userId: number; channelId: number; recipientId: number; through: number }, [number]>(
+      `SELECT s.user_id AS userId, s.channel_id AS channelId, c.recipient_id AS recipientId, s.delivered_through AS through
+       FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = 1 JOIN channels c ON c.id = s.channel_id
+       WHERE s.active = 1
+         AND (SELECT COUNT(*) FROM (SELECT 1 FROM messages m WHERE m.recipient_id = c.recipient_id AND m.id > s.delivered_through LIMIT ?1)) >= ?1
+       ORDER BY s.delivered_through`,
+    )
+    .all(lag);
+  let done = 0;
+  for (const b of behind) {
+    if (done >= limit) break;
+    const ids = s
+      .query<{ id: number }, [number, number, number]>("SELECT id FROM messages WHERE recipient_id = ? AND id > ? ORDER BY id LIMIT ?")
+      .all(b.recipientId, b.through, limit - done)
+      .map((r) => r.id);
+    if (!ids.length) continue;
+    s.query("INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) SELECT ?, value, 0 FROM json_each(?)").run(b.userId, JSON.stringify(ids));
+    s.query("UPDATE subscriptions SET delivered_through = ? WHERE user_id = ? AND channel_id = ?").run(ids.at(-1)!, b.userId, b.channelId);
+    done += ids.length;
+  }
+  return done;
+}
