@@ -6,6 +6,7 @@ import { checkLinkifier, toApiLinkifier } from "../domain/linkifiers";
 import { isAdmin } from "../domain/roles";
 import { toRealm } from "../events/types";
 import * as store from "../store/linkifiers";
+import { forgetLinkifiers } from "./render";
 
 const notFound = () => new ApiError("BAD_REQUEST", "Linkifier not found.", 400);
 
@@ -17,8 +18,9 @@ function check(app: App, admin: UserRow, pattern: string, urlTemplate: string, e
   if (same && same.id !== exceptId) throw invalidParam("Linkifier with this Pattern and Realm already exists.");
 }
 
-/** Every change re-sends the realm's whole ordered list, as Zulip does. */
-function emitAll(tx: Tx, realmId: number) {
+/** Every change re-sends the realm's whole ordered list, as Zulip does, and drops the renderer's copy. */
+function emitAll(app: App, tx: Tx, realmId: number) {
+  forgetLinkifiers(app, realmId);
   tx.emit({ type: "realm_linkifiers", realm_linkifiers: store.listLinkifiers(tx.db, realmId).map(toApiLinkifier) }, toRealm(realmId));
 }
 
@@ -29,7 +31,7 @@ export function addLinkifier(app: App, admin: UserRow, pattern: string, urlTempl
   return app.tx((tx) => {
     const order = store.listLinkifiers(tx.db, admin.realmId).length;
     const row = store.insertLinkifier(tx.db, { realmId: admin.realmId, pattern, urlTemplate, order });
-    emitAll(tx, admin.realmId);
+    emitAll(app, tx, admin.realmId);
     return { id: row.id };
   });
 }
@@ -39,7 +41,7 @@ export function updateLinkifier(app: App, admin: UserRow, id: number, pattern: s
   check(app, admin, pattern, urlTemplate, id);
   app.tx((tx) => {
     store.updateLinkifier(tx.db, id, { pattern, urlTemplate });
-    emitAll(tx, admin.realmId);
+    emitAll(app, tx, admin.realmId);
   });
   return {};
 }
@@ -49,7 +51,7 @@ export function removeLinkifier(app: App, admin: UserRow, id: number) {
   if (!store.findLinkifier(app.db, admin.realmId, id)) throw notFound();
   app.tx((tx) => {
     store.deleteLinkifier(tx.db, id);
-    emitAll(tx, admin.realmId);
+    emitAll(app, tx, admin.realmId);
   });
   return {};
 }
@@ -62,7 +64,7 @@ export function reorderLinkifiers(app: App, admin: UserRow, ids: number[]) {
   if (!same) throw invalidParam("The ordered list must enumerate all existing linkifiers exactly once");
   app.tx((tx) => {
     ids.forEach((id, order) => store.updateLinkifier(tx.db, id, { order }));
-    emitAll(tx, admin.realmId);
+    emitAll(app, tx, admin.realmId);
   });
   return {};
 }

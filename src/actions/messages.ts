@@ -156,7 +156,7 @@ interface Outgoing {
   content: string;
   rendered: Rendered;
   /** Users who receive the message (and its event); a channel's plain subscribers get their rows lazily. */
-  recipients: number[];
+  recipients: readonly number[];
   /** The sender's queue_id and local_id: that queue's event carries local_message_id (local echo). */
   echo?: { queue_id: string; local_id: string };
 }
@@ -284,10 +284,10 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     if (!hasChannelPermission(app, sender, channel, "can_create_topic_group") && !store.topicExists(app.db, channel.recipientId, topic))
       throw noTopicCreatePermission();
     const rendered = renderFor(app, realm, sender, content);
-    const recipients = new Set(channelRecipients(app, channel.id));
-    recipients.add(sender.id);
-    checkMentions(app, realm, sender, rendered, recipients.size, rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0);
-    const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients: [...recipients], echo: echoOf(a) };
+    const subscribers = channelRecipients(app, channel.id);
+    const recipients = subscribers.includes(sender.id) ? subscribers : [...subscribers, sender.id];
+    checkMentions(app, realm, sender, rendered, recipients.length, rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0);
+    const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients, echo: echoOf(a) };
     const id = app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender), KEEPS_LOOKUPS);
     messageSent(app, { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds });
     return { id };

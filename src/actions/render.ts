@@ -61,9 +61,11 @@ export function renderContext(app: App, realm: RealmRow, sender: UserRow | null)
   };
 }
 
-/** The realm's linkifiers as the renderer takes them (for message text and topic links alike). */
-export const realmLinkifiers = (app: App, realm: RealmRow): Linkifier[] =>
-  listLinkifiers(app.db, realm.id).map((l) => ({ pattern: l.pattern, url_template: l.urlTemplate }));
+/** The realm's linkifiers as the renderer takes them (for message text and topic links alike), memoized:
+ * actions/linkifiers.ts forgets them on every change. */
+export const realmLinkifiers = (app: App, realm: RealmRow): readonly Linkifier[] =>
+  app.reads.memo(`linkifiers:${realm.id}`, () => listLinkifiers(app.db, realm.id).map((l) => ({ pattern: l.pattern, url_template: l.urlTemplate })));
+export const forgetLinkifiers = (app: App, realmId: number) => app.reads.forget(`linkifiers:${realmId}`);
 
 export const renderFor = (app: App, realm: RealmRow, sender: UserRow | null, content: string): Rendered =>
   renderMarkdown(content, renderContext(app, realm, sender));
