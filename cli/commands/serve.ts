@@ -6,6 +6,7 @@ import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
 import { startHousekeeping } from "../../src/runtime/housekeeping";
+import { startSearchIndexer } from "../../src/runtime/search-indexer";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { acquirePidFile } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
@@ -26,6 +27,7 @@ export function register(program: Command) {
         const plugins = startPluginHost(app);
         const agent = startAgent(app);
         const stopHousekeeping = startHousekeeping(app, config.housekeeping.intervalSeconds);
+        const stopIndexer = startSearchIndexer(app);
         if (first) {
           await first.passwordSet;
           printFirstRun(config.externalUrl, first);
@@ -37,6 +39,7 @@ export function register(program: Command) {
           stopping = true;
           log.info("shutting down");
           stopHousekeeping();
+          stopIndexer();
           await plugins.stop(); // while the API still answers them
           await http.stop();
           await agent.stop();

@@ -195,7 +195,7 @@ function applyContentEdit(
     editHistory: withHistory(m, entry),
     lastEditTime: now,
   });
-  store.indexMessage(tx.db, m.id, move?.topic ?? m.topic, textForSearch(rendered.html));
+  store.reindexMessage(tx.db, m.id, move?.topic ?? m.topic, textForSearch(rendered.html));
   // Mentions follow the new content: newly mentioned users get the flag, users no longer mentioned lose it.
   const mentioned = new Set(rendered.mentionedUserIds);
   for (const r of flagStore.messageRecipients(tx.db, m.id)) {
@@ -228,7 +228,7 @@ function applyMove(
     // The edited message already has its entry from the content edit.
     const history = row.id === m.id && contentEdited ? store.findMessage(tx.db, row.id)!.editHistory : withHistory(row, moveEntry(user, now, channel, target, row.topic, topic));
     store.updateMessage(tx.db, row.id, { recipientId: dest.recipientId, topic, editHistory: history, lastMovedTime: now });
-    store.indexMessage(tx.db, row.id, topic, textForSearch(store.findMessage(tx.db, row.id)!.renderedContent));
+    store.reindexMessage(tx.db, row.id, topic, textForSearch(store.findMessage(tx.db, row.id)!.renderedContent));
   }
   if (target) moveRecipients(app, tx, { channel, topic: m.topic }, target, ids);
   if (allInTopic) {

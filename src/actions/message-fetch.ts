@@ -31,6 +31,7 @@ import { isSubscribed } from "../store/subscriptions";
 import { listUserTopics } from "../store/topics";
 import { findUserByEmail, findUserById } from "../store/users";
 import { catchUp } from "./deliveries";
+import { catchUpSearch } from "./search-index";
 import { messageObjects, viewOptions } from "./messages";
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -137,6 +138,7 @@ function narrowTerms(app: App, realm: RealmRow, viewer: UserRow | null, narrow: 
     const webPublic = terms.some((t) => (t.operator === "channels" || t.operator === "streams") && t.operand === "web-public" && !t.negated);
     if (!spectatorsAllowed(realm) || !webPublic || terms.some((t) => !SPECTATOR_OPERATORS.has(t.operator))) throw notLoggedIn();
   }
+  if (terms.some((t) => t.operator === "search")) catchUpSearch(app);
   return terms;
 }
 

@@ -217,7 +217,7 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   // A channel's plain subscribers (flags 0) get their rows when they next read (store/deliveries.ts).
   if (o.channel && base === 0) store.insertUserMessages(tx.db, id, own);
   else store.insertUserMessages(tx.db, id, o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const));
-  store.indexMessage(tx.db, id, o.topic, textForSearch(o.rendered.html), false);
+  // Indexed for search in the next batch (actions/search-index.ts).
   const row: MessageRow = { id, ...fields, editHistory: null, lastEditTime: null, lastMovedTime: null };
   const parts: MessageParts = {
     sender: senderOf(app, sender),

@@ -41,11 +41,34 @@ export function insertUserMessages(db: Db, messageId: number, rows: Iterable<rea
   for (const [userId, flags] of rows) insert.run(userId, messageId, flags);
 }
 
-/** Adds a message to the full-text index (its topic and visible text); `replace` for one already there. */
-export function indexMessage(db: Db, id: number, topic: string, text: string, replace = true) {
+// ---- The full-text index ----
+// A send does not index its message: new messages are indexed in batches (actions/search-index.ts),
+// before any search and every moment in between. Messages newer than the newest indexed one are the
+// ones waiting; their edits need no indexing (the batch reads their current text).
+
+/** The newest message in the full-text index (its docsize table has one row per indexed message). */
+const indexedThrough = (db: Db): number =>
+  sqliteOf(db).query<{ id: number }, []>("SELECT COALESCE(MAX(id), 0) AS id FROM messages_fts_docsize").get()!.id;
+
+/** Replaces an edited or moved message's topic and visible text in the full-text index. */
+export function reindexMessage(db: Db, id: number, topic: string, text: string) {
+  if (id > indexedThrough(db)) return; // still waiting for its batch
   const s = sqliteOf(db);
-  if (replace) s.query("DELETE FROM messages_fts WHERE rowid = ?").run(id);
+  s.query("DELETE FROM messages_fts WHERE rowid = ?").run(id);
   s.query("INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)").run(id, topic, text);
+}
+
+/** Up to `limit` messages waiting to be indexed, oldest first. */
+export const unindexedMessages = (db: Db, limit: number) =>
+  sqliteOf(db)
+    .query<{ id: number; topic: string; html: string }, [number, number]>(
+      "SELECT id, topic, rendered_content AS html FROM messages WHERE id > ? ORDER BY id LIMIT ?",
+    )
+    .all(indexedThrough(db), limit);
+
+export function indexMessages(db: Db, rows: { id: number; topic: string; text: string }[]) {
+  const insert = sqliteOf(db).query("INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)");
+  for (const r of rows) insert.run(r.id, r.topic, r.text);
 }
 
 export const unindexMessages = (db: Db, ids: number[]) =>

@@ -10,6 +10,7 @@ import type { Role } from "../../src/domain/roles";
 import { listen, type HttpServer } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";
+import { startSearchIndexer } from "../../src/runtime/search-indexer";
 import { Client } from "./client";
 
 export interface TestServer {
@@ -42,6 +43,7 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
   const http = listen(app, "127.0.0.1", 0);
   app.queues.startGc();
   const plugins = startPluginHost(app);
+  const stopIndexer = startSearchIndexer(app);
   const url = http.url;
   const client = (email: string, apiKey: string, userId?: number) => new Client(url, email, apiKey, userId ?? null);
   return {
@@ -65,6 +67,7 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
       return client(row.email, row.apiKey, row.id);
     },
     async stop() {
+      stopIndexer();
       await plugins.stop();
       await http.stop();
       app.close();

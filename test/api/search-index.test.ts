@@ -1,0 +1,42 @@
+// Search indexing in batches (actions/search-index.ts): a send leaves its message to the next batch, and
+// a search indexes whatever is waiting first, so results are never behind the messages.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import type { Client } from "../helpers/client";
+import { ok } from "../helpers/client";
+import { startServer, type TestServer } from "../helpers/server";
+
+let s: TestServer;
+let ann: Client;
+let room: number;
+
+const indexed = (id: number) => !!s.app.sqlite.query("SELECT 1 FROM messages_fts_docsize WHERE id = ?").get(id);
+const search = async (word: string) =>
+  (await ok(ann.get("/messages", { anchor: "newest", num_before: 20, num_after: 0, narrow: JSON.stringify([{ operator: "search", operand: word }]) }))).messages.map(
+    (m: any) => m.id,
+  );
+
+beforeAll(async () => {
+  s = await startServer();
+  ann = await s.newUser({ name: "Ann Search" });
+  room = (await ok(ann.post("/channels/create", { name: "search room", subscribers: [ann.userId] }))).id;
+});
+afterAll(() => s.stop());
+
+test("a message waits for its batch; a search indexes it first; an edit before then is what gets indexed", async () => {
+  const id = (await ok(ann.post("/messages", { type: "stream", to: room, topic: "t", content: "a zebracorn appears" }))).id;
+  expect(indexed(id)).toBe(false);
+  await ok(ann.patch(`/messages/${id}`, { content: "a unicornfish appears" }));
+  expect(await search("zebracorn")).toEqual([]);
+  expect(await search("unicornfish")).toEqual([id]);
+  expect(indexed(id)).toBe(true);
+  // Once indexed, an edit replaces the indexed text at once.
+  await ok(ann.patch(`/messages/${id}`, { content: "a narwhalicorn appears" }));
+  expect(await search("unicornfish")).toEqual([]);
+  expect(await search("narwhalicorn")).toEqual([id]);
+});
+
+test("the indexer catches up without a search", async () => {
+  const id = (await ok(ann.post("/messages", { type: "stream", to: room, topic: "t", content: "quietly indexed" }))).id;
+  for (let i = 0; i < 40 && !indexed(id); i++) await Bun.sleep(50);
+  expect(indexed(id)).toBe(true);
+});
