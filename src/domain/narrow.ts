@@ -87,7 +87,7 @@ export function parseNarrow(value: unknown): NarrowTerm[] {
     const operand = e.operand;
     const ok =
       typeof operand === "string" ||
-      (Number.isInteger(operand) && ["channel", "stream", "id", "sender", "group-pm-with", "dm-including", "with", "near"].includes(op)) ||
+      (Number.isInteger(operand) && ["channel", "stream", "id", "thread", "sender", "group-pm-with", "dm-including", "with", "near"].includes(op)) ||
       (Array.isArray(operand) && DM_OPS.has(op) && operand.every((x) => Number.isInteger(x)));
     if (!ok) throw invalidElement(i, "operand is not a string");
     if (op === "search" && typeof operand === "string" && !operand.trim()) throw invalidElement(i, "operand cannot be blank");
@@ -280,7 +280,9 @@ export function compileNarrow(terms: NarrowTerm[], ctx: NarrowContext, o: { real
       if (t.operand === "reaction") add(t, "EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)");
       else if (t.operand === "link" || t.operand === "image" || t.operand === "attachment") add(t, `m.has_${t.operand} = 1`);
       else throw badNarrow(`unknown 'has' operand ${t.operand}`);
-    } else if (op === "id") {
+    } else if (op === "id" || op === "thread") {
+      // A thread is its root message and the replies to it. No confab message is a reply (nothing
+      // creates one), so a thread is its root alone, and exclude_thread_replies has nothing to omit.
       if (!/^\d+$/.test(String(t.operand))) throw badNarrow("Invalid message ID");
       add(t, "m.id = ?", Number(t.operand));
     } else if (op === "near") {

@@ -130,6 +130,9 @@ describe("narrow operators over HTTP", () => {
     ["has:link", () => [["has", "link"]], () => only("lunch2")],
     ["has:link negated in a topic", () => [["channel", "lobby"], ["topic", "lunch"], { operator: "has", operand: "link", negated: true }], () => only("lunch")],
     ["id", () => [{ operator: "id", operand: ids.plans }], () => only("plans")],
+    // No confab message is a thread reply: a thread is its root alone.
+    ["thread", () => [{ operator: "thread", operand: ids.plans }], () => only("plans")],
+    ["thread negated in a topic", () => [["channel", "lobby"], ["topic", "plans"], { operator: "thread", operand: String(ids.plans), negated: true }], () => []],
     ["near filters nothing", () => [["channel", "lobby"], ["topic", "plans"], ["near", String(ids.plans)]], () => only("plans")],
     ["with: the message's conversation", () => [{ operator: "with", operand: ids.lunch }, { operator: "channel", operand: "den" }], () => only("lunch", "lunch2")],
   ];
