@@ -17,6 +17,7 @@ import m14 from "./0014_wakeful_bruce_banner.sql" with { type: "text" };
 import m15 from "./0015_mushy_the_fury.sql" with { type: "text" };
 import m16 from "./0016_youthful_amazoness.sql" with { type: "text" };
 import m17 from "./0017_skinny_catseye.sql" with { type: "text" };
+import m18 from "./0018_chunky_morgan_stark.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -37,4 +38,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0015_mushy_the_fury", sql: m15 },
   { tag: "0016_youthful_amazoness", sql: m16 },
   { tag: "0017_skinny_catseye", sql: m17 },
+  { tag: "0018_chunky_morgan_stark", sql: m18 },
 ];

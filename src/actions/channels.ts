@@ -35,6 +35,7 @@ import { activeUserIdsAmong, listUsers } from "../store/users";
 import { workspaceUuidsByTopic } from "../store/workspaces";
 import { topicKey } from "../domain/workspaces";
 import { catchUp } from "./deliveries";
+import { activeChannelFolder } from "./channel-folders";
 import { renderPlain } from "./render";
 
 // ---- Access ----
@@ -204,7 +205,7 @@ export function retentionDays(v: ChannelSpec["messageRetentionDays"]): number | 
   return v;
 }
 
-/** The checks Zulip makes before creating a channel: permission by kind, web-public conditions, retention. */
+/** The checks Zulip makes before creating a channel: permission by kind, web-public conditions, retention, folder. */
 export function checkCanCreate(app: App, realm: RealmRow, user: UserRow, spec: ChannelSpec) {
   if (spec.isWebPublic) {
     if (!realmSetting(realm, "enable_spectator_access")) throw invalidParam("Web-public channels are not enabled.");
@@ -216,6 +217,7 @@ export function checkCanCreate(app: App, realm: RealmRow, user: UserRow, spec: C
     throw mustBeOwner();
   if (spec.isDefault && !isAdmin(user.role)) throw mustBeAdmin();
   if (spec.isDefault && spec.inviteOnly) throw invalidParam("A default channel cannot be private.");
+  if (spec.folderId != null) activeChannelFolder(app, realm.id, spec.folderId);
 }
 
 /** Inserts a channel (inside the caller's transaction) and announces it to those who may see it. */
@@ -278,6 +280,8 @@ export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: numb
   if (p.is_web_public && !realmSetting(realm, "enable_spectator_access")) throw invalidParam("Web-public channels are not enabled.");
   if (p.is_web_public && !hasRealmPermission(app.db, realm, user, "can_create_web_public_channel_group")) throw insufficientPermission();
   if (p.is_default_stream !== undefined && !isAdmin(user.role)) throw mustBeAdmin();
+  // A folder that is not archived, or null: out of its folder.
+  if (p.folder_id != null) activeChannelFolder(app, realm.id, p.folder_id);
   const settings: Partial<Record<ChannelPermission, GroupSettingValue>> = {};
   for (const [n, v] of Object.entries(p.settings)) if (v !== undefined) settings[n as ChannelPermission] = checkChannelSetting(app, realm, n as ChannelPermission, v);
   if (p.topics_policy === "empty_topic_only" && hasNamedTopics(app, c)) throw invalidParam("To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.");

@@ -128,7 +128,7 @@ export interface SubscribeArgs {
   history_public_to_subscribers?: boolean;
   message_retention_days?: number | "realm_default" | "unlimited";
   topics_policy?: TopicsPolicy;
-  folder_id?: number;
+  folder_id?: number | null;
   send_new_subscription_messages: boolean;
   settings: Partial<Record<ChannelPermission, GroupSettingValue>>;
 }

@@ -67,6 +67,10 @@ export const channelAlreadyExists = (name: string) => new ApiError("BAD_REQUEST"
 export const channelArchived = () => new ApiError("BAD_REQUEST", "Channel is archived", 400);
 export const channelNotFound = (name: string) => new ApiError("STREAM_DOES_NOT_EXIST", `Channel '${name}' does not exist`, 400, { stream: name });
 export const channelIdNotFound = (id: number) => new ApiError("STREAM_DOES_NOT_EXIST", `Channel with ID '${id}' does not exist`, 400, { stream_id: id });
+export const invalidChannelFolderId = () => new ApiError("BAD_REQUEST", "Invalid channel folder ID", 400);
+export const channelFolderNameInUse = () => new ApiError("BAD_REQUEST", "Channel folder name already in use", 400);
+export const channelFolderNotEmpty = () => new ApiError("BAD_REQUEST", "You need to remove all the channels from this folder to archive it.", 400);
+export const invalidOrderMapping = () => new ApiError("BAD_REQUEST", "Invalid order mapping", 400);
 export const notAuthorizedForQuery = () => new ApiError("BAD_REQUEST", "User not authorized for this query", 400);
 export const cannotSubscribeOthers = () => new ApiError("BAD_REQUEST", "You do not have permission to subscribe other users to channels.", 400);
 export const unauthorizedPrincipal = (principal: string | number) =>

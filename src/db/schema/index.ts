@@ -16,6 +16,7 @@ export * from "./devices";
 export * from "./presence";
 export * from "./linkifiers";
 export * from "./channels";
+export * from "./channel-folders";
 export * from "./subscriptions";
 export * from "./messages";
 export * from "./topics";

@@ -19,6 +19,7 @@ import { linkifiersState } from "./linkifiers";
 import { realmEmojiState } from "./realm-emoji";
 import { subscriptionState } from "./subscription";
 import { defaultStreamsState, streamState } from "./stream";
+import { channelFoldersState } from "./channel-folders";
 import { mutedTopicsState, userTopicState } from "./user-topic";
 import { messageState } from "./message";
 import { recentPrivateConversationsState, starredMessagesState, updateMessageFlagsState } from "./update-message-flags";
@@ -69,7 +70,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   user_status: userStatusState,
   user_topic: userTopicState,
   onboarding_steps: empty({ onboarding_steps: [] }),
-  channel_folders: empty({ channel_folders: [] }),
+  channel_folders: channelFoldersState,
   video_calls: empty({ has_zoom_token: false }),
   giphy: empty({ giphy_api_key: "" }),
   ext_secret: extSecretsState,

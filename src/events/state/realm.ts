@@ -1,4 +1,5 @@
 import { GIPHY_RATINGS, realmSetting, REALM_SETTING_NAMES, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS, type RealmSettingName } from "../../domain/realm-settings";
+import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from "../../domain/channel-folders";
 import { presentGroupSetting } from "../../domain/group-settings";
 import { PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../../domain/presence";
 import { realmUrl, STATIC_IMAGES } from "../../domain/realms";
@@ -54,6 +55,8 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     max_avatar_file_size_mib: 5,
     max_file_upload_size_mib: Math.floor(l.maxRequestBytes / 1024 / 1024),
     max_topic_length: l.maxTopicLength,
+    max_channel_folder_name_length: MAX_CHANNEL_FOLDER_NAME_LENGTH,
+    max_channel_folder_description_length: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
     development_environment: app.config.development,
     server_generation: Math.floor(Date.now() / 1000),
     server_web_public_streams_enabled: true,

@@ -45,7 +45,7 @@ export const creationParams = (settings: readonly ChannelPermission[] = CHANNEL_
   history_public_to_subscribers: p.bool().optional(),
   message_retention_days: retentionParam().optional(),
   topics_policy: p.enum(TOPICS_POLICIES).optional(),
-  folder_id: p.int().optional(),
+  folder_id: p.json(t.nullable(t.int())).optional(),
   send_new_subscription_messages: p.bool().optional(true),
   ...settingParams(() => p.json(groupSettingValue), settings),
 });

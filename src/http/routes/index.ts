@@ -25,6 +25,7 @@ import bots from "./bots";
 import devices from "./devices";
 import avatars from "./avatars";
 import channels from "./channels";
+import channelFolders from "./channel-folders";
 import subscriptions from "./subscriptions";
 import messages from "./messages";
 import messageFlags from "./message-flags";
@@ -62,6 +63,7 @@ export const routes: Endpoint[] = [
   ...linkifiers,
   ...realmEmoji,
   ...channels,
+  ...channelFolders,
   ...subscriptions,
   ...messages,
   ...messageFlags,

@@ -1,0 +1,106 @@
+// Channel folders: administrators create, rename, describe, archive and reorder them; channels name
+// one in folder_id (actions/channels.ts checks it through activeChannelFolder).
+import type { App } from "../app";
+import type { ChannelFolderRow, RealmRow, UserRow } from "../db/schema";
+import { checkChannelFolderName, toApiChannelFolder } from "../domain/channel-folders";
+import { cleanDescription } from "../domain/channels";
+import { channelFolderNameInUse, channelFolderNotEmpty, invalidChannelFolderId, invalidOrderMapping, mustBeAdmin } from "../domain/errors";
+import { isAdmin } from "../domain/roles";
+import { toRealm } from "../events/types";
+import * as store from "../store/channel-folders";
+import { renderPlain } from "./render";
+
+/** A folder of the realm, or Zulip's `Invalid channel folder ID`. */
+function folderOf(app: App, realmId: number, id: number): ChannelFolderRow {
+  const f = store.findChannelFolder(app.db, realmId, id);
+  if (!f) throw invalidChannelFolderId();
+  return f;
+}
+
+/** The folder a channel may be put in: one of the realm's that is not archived. */
+export function activeChannelFolder(app: App, realmId: number, id: number): ChannelFolderRow {
+  const f = folderOf(app, realmId, id);
+  if (f.isArchived) throw invalidChannelFolderId();
+  return f;
+}
+
+/** A name no other folder of the realm that is not archived uses. */
+function checkNameFree(app: App, realmId: number, name: string, exceptId?: number) {
+  const other = store.findActiveChannelFolderByName(app.db, realmId, name);
+  if (other && other.id !== exceptId) throw channelFolderNameInUse();
+}
+
+/** GET /channel_folders: in display order; archived ones only when asked for. */
+export function listChannelFolders(app: App, user: UserRow, includeArchived: boolean) {
+  const folders = store.listChannelFolders(app.db, user.realmId).filter((f) => includeArchived || !f.isArchived);
+  return { channel_folders: folders.map(toApiChannelFolder) };
+}
+
+/** POST /channel_folders/create: a new folder, placed after the others. */
+export function createChannelFolder(app: App, realm: RealmRow, admin: UserRow, a: { name: string; description: string }) {
+  if (!isAdmin(admin.role)) throw mustBeAdmin();
+  const name = checkChannelFolderName(a.name);
+  checkNameFree(app, realm.id, name);
+  const description = cleanDescription(a.description);
+  return app.tx((tx) => {
+    const f = store.insertChannelFolder(tx.db, {
+      realmId: realm.id,
+      name,
+      description,
+      renderedDescription: renderPlain(app, realm, description),
+      order: store.nextChannelFolderOrder(tx.db, realm.id),
+      creatorId: admin.id,
+      dateCreated: app.now(),
+    });
+    tx.emit({ type: "channel_folder", op: "add", channel_folder: toApiChannelFolder(f) }, toRealm(realm.id));
+    return { channel_folder_id: f.id };
+  });
+}
+
+/**
+ * PATCH /channel_folders/{id}: name, description, archived or not. Each property that changes is one
+ * channel_folder/update event, as Zulip sends them. A folder is archived only once no channel that is
+ * not archived is in it; unarchiving needs its name to be free again.
+ */
+export function updateChannelFolder(app: App, realm: RealmRow, admin: UserRow, id: number, a: { name?: string; description?: string; is_archived?: boolean }) {
+  if (!isAdmin(admin.role)) throw mustBeAdmin();
+  const f = folderOf(app, realm.id, id);
+  const name = a.name !== undefined ? checkChannelFolderName(a.name) : undefined;
+  const description = a.description !== undefined ? cleanDescription(a.description) : undefined;
+  const archived = a.is_archived ?? f.isArchived;
+  if (name !== undefined && name !== f.name && !archived) checkNameFree(app, realm.id, name, f.id);
+  if (archived !== f.isArchived) {
+    if (archived && store.folderHasActiveChannels(app.db, f.id)) throw channelFolderNotEmpty();
+    if (!archived) checkNameFree(app, realm.id, name ?? f.name, f.id);
+  }
+  app.tx((tx) => {
+    const emit = (data: Record<string, unknown>) => tx.emit({ type: "channel_folder", op: "update", channel_folder_id: f.id, data }, toRealm(realm.id));
+    if (name !== undefined && name !== f.name) {
+      store.updateChannelFolder(tx.db, f.id, { name });
+      emit({ name });
+    }
+    if (description !== undefined && description !== f.description) {
+      const rendered = renderPlain(app, realm, description);
+      store.updateChannelFolder(tx.db, f.id, { description, renderedDescription: rendered });
+      emit({ description, rendered_description: rendered });
+    }
+    if (archived !== f.isArchived) {
+      store.updateChannelFolder(tx.db, f.id, { isArchived: archived });
+      emit({ is_archived: archived });
+    }
+  });
+  return {};
+}
+
+/** PATCH /channel_folders: the new order, naming every folder of the realm (archived ones too) exactly once. */
+export function reorderChannelFolders(app: App, admin: UserRow, order: number[]) {
+  if (!isAdmin(admin.role)) throw mustBeAdmin();
+  const current = store.listChannelFolders(app.db, admin.realmId);
+  const ids = new Set(order);
+  if (order.length !== current.length || ids.size !== order.length || !current.every((f) => ids.has(f.id))) throw invalidOrderMapping();
+  app.tx((tx) => {
+    order.forEach((id, i) => store.updateChannelFolder(tx.db, id, { order: i }));
+    tx.emit({ type: "channel_folder", op: "reorder", order }, toRealm(admin.realmId));
+  });
+  return {};
+}

@@ -1,0 +1,28 @@
+// Channel folders (Zulip 11, level 389): limits, name rules and the ChannelFolder object.
+import type { ChannelFolderRow } from "../db/schema";
+import { invalidParam } from "./errors";
+
+/** Zulip's limits, announced in register as max_channel_folder_name_length / _description_length. */
+export const MAX_CHANNEL_FOLDER_NAME_LENGTH = 60;
+export const MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024;
+
+/** Checks and cleans a folder name (Zulip's check_channel_folder_name, less uniqueness); returns it trimmed. */
+export function checkChannelFolderName(name: string): string {
+  const n = name.trim();
+  if (!n) throw invalidParam("Channel folder name can't be empty.");
+  const bad = [...n].findIndex((ch) => /[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch));
+  if (bad >= 0) throw invalidParam(`Invalid character in channel folder name, at position ${bad + 1}.`);
+  return n;
+}
+
+/** The ChannelFolder object (GET /channel_folders, register `channel_folders`, channel_folder/add). */
+export const toApiChannelFolder = (f: ChannelFolderRow) => ({
+  id: f.id,
+  name: f.name,
+  description: f.description,
+  rendered_description: f.renderedDescription,
+  order: f.order,
+  creator_id: f.creatorId,
+  date_created: f.dateCreated,
+  is_archived: f.isArchived,
+});
