@@ -53,7 +53,7 @@ export const CONFIG_KEYS = {
     type: "int",
     default: 3600,
     min: 60,
-    doc: "How often periodic housekeeping runs: deleting messages older than their channel's (or the organization's) message_retention_days, moving members whose accounts passed waiting_period_threshold into role:fullmembers, and writing the per-user rows of subscribers more than 1,000 messages behind (otherwise written when they next read).",
+    doc: "How often periodic housekeeping runs: deleting messages older than their channel's (or the organization's) message_retention_days and moving members whose accounts passed waiting_period_threshold into role:fullmembers.",
   },
   "rate_limit.auth_failures": { type: "int", default: 10, min: 1, doc: "Failed authentications allowed per client address, and per account, in each window." },
   "rate_limit.auth_window_seconds": { type: "int", default: 60, min: 1, doc: "The window for rate_limit.auth_failures." },

@@ -4,15 +4,16 @@ import type { App } from "../app";
 import { deliverBacklog } from "../store/deliveries";
 import { listRealms } from "../store/realms";
 
-/** Subscriptions this many messages behind get their rows written by housekeeping, in chunks this big. */
+/** Every minute, subscriptions this many messages behind get their rows written, in chunks this big. */
 const BACKLOG_LAG = 1000;
 const BACKLOG_CHUNK = 10_000;
+const BACKLOG_EVERY_MS = 60_000;
 
 /**
- * The periodic housekeeping: message retention, members whose accounts aged past the realm's waiting
- * period joining role:fullmembers, and the rows of subscribers far behind (store/deliveries.ts), a
- * chunk per event-loop turn so requests keep being served. Soon after start, then every
- * `intervalSeconds`; returns a stop function.
+ * The periodic housekeeping: message retention and members whose accounts aged past the realm's
+ * waiting period joining role:fullmembers, soon after start and then every `intervalSeconds`; and every
+ * minute the rows of subscribers far behind (store/deliveries.ts), a chunk per event-loop turn so
+ * requests keep being served. Returns a stop function.
  */
 export function startHousekeeping(app: App, intervalSeconds: number): () => void {
   let stopped = false;
@@ -32,15 +33,15 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
     } catch (e) {
       failed(e);
     }
-    deliverChunk();
   };
   const first = setTimeout(run, 30_000);
   const every = setInterval(run, intervalSeconds * 1000);
-  first.unref?.();
-  every.unref?.();
+  const backlog = setInterval(deliverChunk, BACKLOG_EVERY_MS);
+  for (const t of [first, every, backlog]) t.unref?.();
   return () => {
     stopped = true;
     clearTimeout(first);
     clearInterval(every);
+    clearInterval(backlog);
   };
 }
