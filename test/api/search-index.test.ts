@@ -37,6 +37,6 @@ test("a message waits for its batch; a search indexes it first; an edit before t
 
 test("the indexer catches up without a search", async () => {
   const id = (await ok(ann.post("/messages", { type: "stream", to: room, topic: "t", content: "quietly indexed" }))).id;
-  for (let i = 0; i < 40 && !indexed(id); i++) await Bun.sleep(50);
+  for (let i = 0; i < 100 && !indexed(id); i++) await Bun.sleep(50); // the indexer runs every second
   expect(indexed(id)).toBe(true);
 });
