@@ -1,4 +1,5 @@
 // Channel folders (Zulip 11, level 389): limits, name rules and the ChannelFolder object.
+import { unprintableAt } from "../lib/text";
 import type { ChannelFolderRow } from "../db/schema";
 import { invalidParam } from "./errors";
 
@@ -10,8 +11,8 @@ export const MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024;
 export function checkChannelFolderName(name: string): string {
   const n = name.trim();
   if (!n) throw invalidParam("Channel folder name can't be empty.");
-  const bad = [...n].findIndex((ch) => /[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch));
-  if (bad >= 0) throw invalidParam(`Invalid character in channel folder name, at position ${bad + 1}.`);
+  const bad = unprintableAt(n);
+  if (bad) throw invalidParam(`Invalid character in channel folder name, at position ${bad}.`);
   return n;
 }
 

@@ -1,4 +1,5 @@
 // Channels (Zulip's streams): permission settings, names, and the stream / subscription objects.
+import { unprintableAt } from "../lib/text";
 import type { ChannelRow, SubscriptionRow } from "../db/schema";
 import { invalidParam } from "./errors";
 import { permission, presentGroupSetting, type GroupSettingValue, type PermissionConfig } from "./group-settings";
@@ -33,8 +34,8 @@ export function checkChannelName(name: string, maxLength: number): string {
   const n = name.trim();
   if (!n) throw invalidParam("Channel name can't be empty.");
   if ([...n].length > maxLength) throw invalidParam(`Channel name too long (limit: ${maxLength} characters).`);
-  const bad = [...n].findIndex((ch) => /[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch));
-  if (bad >= 0) throw invalidParam(`Invalid character in channel name, at position ${bad + 1}.`);
+  const bad = unprintableAt(n);
+  if (bad) throw invalidParam(`Invalid character in channel name, at position ${bad}.`);
   return n;
 }
 

@@ -1,4 +1,5 @@
 // Messages: content and topic rules, direct-message conversation keys, and the message object.
+import { unprintableAt } from "../lib/text";
 import type { MessageRow } from "../db/schema";
 import { flagList } from "./message-flags";
 import { invalidParam } from "./errors";
@@ -25,8 +26,8 @@ export function normalizeContent(content: string, maxLength: number): string {
 /** Cleans a topic name: trimmed, truncated to the limit, and free of control characters. */
 export function normalizeTopic(topic: string, maxLength: number): string {
   const t = truncate(topic.trim(), maxLength, "...");
-  const bad = [...t].findIndex((ch) => /[\p{Cc}\p{Cs}\p{Cn}]/u.test(ch));
-  if (bad >= 0) throw invalidParam(`Invalid character in topic, at position ${bad + 1}!`);
+  const bad = unprintableAt(t);
+  if (bad) throw invalidParam(`Invalid character in topic, at position ${bad}!`);
   return t;
 }
 
