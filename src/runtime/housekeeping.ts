@@ -1,6 +1,7 @@
 import { applyRetention } from "../actions/retention";
 import { syncFullMembers } from "../actions/users";
 import type { App } from "../app";
+import { indexBatch } from "../actions/search-index";
 import { deliverBacklog } from "../store/deliveries";
 import { listRealms } from "../store/realms";
 
@@ -16,32 +17,47 @@ const BACKLOG_EVERY_MS = 60_000;
  * requests keep being served. Returns a stop function.
  */
 export function startHousekeeping(app: App, intervalSeconds: number): () => void {
-  let stopped = false;
-  const failed = (e: unknown) => app.log.error("housekeeping failed", { error: String((e as Error).message) });
-  const deliverChunk = () => {
-    try {
-      if (!stopped && app.tx((tx) => deliverBacklog(tx.db, BACKLOG_LAG, BACKLOG_CHUNK), { keepsLookups: true }) === BACKLOG_CHUNK)
-        setTimeout(deliverChunk, 0);
-    } catch (e) {
-      failed(e);
-    }
-  };
   const run = () => {
     try {
       applyRetention(app);
       for (const realm of listRealms(app.db)) if (!realm.deactivated) syncFullMembers(app, realm);
     } catch (e) {
-      failed(e);
+      app.log.error("housekeeping failed", { error: String((e as Error).message) });
     }
   };
   const first = setTimeout(run, 30_000);
   const every = setInterval(run, intervalSeconds * 1000);
-  const backlog = setInterval(deliverChunk, BACKLOG_EVERY_MS);
-  for (const t of [first, every, backlog]) t.unref?.();
+  for (const t of [first, every]) t.unref?.();
+  const stopBacklog = everyInBatches(app, BACKLOG_EVERY_MS, "housekeeping", () =>
+    app.tx((tx) => deliverBacklog(tx.db, BACKLOG_LAG, BACKLOG_CHUNK), { keepsLookups: true }) === BACKLOG_CHUNK,
+  );
   return () => {
-    stopped = true;
     clearTimeout(first);
     clearInterval(every);
-    clearInterval(backlog);
+    stopBacklog();
+  };
+}
+
+/** Indexes the messages waiting for search (actions/search-index.ts) every `intervalMs`; returns a stop function. */
+export const startSearchIndexer = (app: App, intervalMs = 1000) => everyInBatches(app, intervalMs, "search indexing", () => indexBatch(app));
+
+/**
+ * Every `intervalMs`, runs `batch` until it says nothing more waits, one batch per event-loop turn so
+ * requests keep being served between them; returns a stop function.
+ */
+function everyInBatches(app: App, intervalMs: number, what: string, batch: () => boolean): () => void {
+  let stopped = false;
+  const drain = () => {
+    try {
+      if (!stopped && batch()) setImmediate(drain);
+    } catch (e) {
+      app.log.error(`${what} failed`, { error: String((e as Error).message) });
+    }
+  };
+  const timer = setInterval(drain, intervalMs);
+  timer.unref?.();
+  return () => {
+    stopped = true;
+    clearInterval(timer);
   };
 }

@@ -9,8 +9,8 @@ import { loadConfig } from "../../src/config";
 import type { Role } from "../../src/domain/roles";
 import { listen, type HttpServer } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
+import { startSearchIndexer } from "../../src/runtime/housekeeping";
 import { startPluginHost } from "../../src/runtime/supervisor";
-import { startSearchIndexer } from "../../src/runtime/search-indexer";
 import { Client } from "./client";
 
 export interface TestServer {
