@@ -8,6 +8,7 @@ import type { EventQueue } from "../events/queue";
 import { STATE_BUILDERS, type RegisterOptions } from "../events/state";
 import { versionFields } from "../version";
 import { spectatorsAllowed } from "../domain/realm-access";
+import { catchUp } from "./deliveries";
 
 export interface RegisterArgs {
   apply_markdown: boolean;
@@ -59,6 +60,7 @@ export function register(app: App, realm: RealmRow, user: UserRow | null, a: Reg
     : null;
   const wanted = a.fetch_event_types ?? a.event_types ?? Object.keys(STATE_BUILDERS);
   const state: Record<string, unknown> = {};
+  catchUp(app, user); // the state reads the user's message rows
   for (const type of new Set(wanted)) Object.assign(state, STATE_BUILDERS[type]?.({ app, realm, user, opts }));
   const l = app.config.limits;
   // The fields every register answers (the contract lists them), then the state of each fetched type.

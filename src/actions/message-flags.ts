@@ -140,7 +140,6 @@ export function markChannelAsRead(app: App, user: UserRow, channelId: number, to
 
 /** register's unread_msgs: unread messages grouped by conversation, mentions, and the total count. */
 export function unreadMessages(app: App, user: UserRow) {
-  catchUp(app, user);
   const rows = store.unreadRows(app.db, user.id, MAX_UNREAD_MESSAGES + 1);
   const missing = rows.length > MAX_UNREAD_MESSAGES;
   if (missing) rows.length = MAX_UNREAD_MESSAGES;

@@ -152,11 +152,11 @@ export function deactivateUser(app: App, user: UserRow) {
     for (const u of [user, ...bots]) {
       deliver(tx.db, { userId: u.id }); // what they received so far stays theirs
       store.updateUser(tx.db, u.id, { isActive: false });
-      forgetRecipients(app);
       tx.emit({ type: "realm_user", op: "update", person: { user_id: u.id, is_active: false } }, toRealm(u.realmId));
       if (u.isBot) tx.emit(botEvent("remove", u), botAudience(tx, u));
       announceSettingsNamingUserTx(tx, u.realmId, u.id);
     }
+    forgetRecipients(app);
   });
   for (const u of [user, ...bots]) app.queues.dropUser(u.id);
 }

@@ -35,7 +35,7 @@ export const hasPending = (db: Db, userId: number): boolean =>
 export function deliver(db: Db, where: { userId: number } | { channelId: number; userIds?: number[] }) {
   const s = sqliteOf(db);
   const last = lastMessageId(db);
-  const [cond, params] =
+  const [cond, params]: [string, (number | string)[]] =
     "userId" in where
       ? ["s.user_id = ?2", [where.userId]]
       : where.userIds
@@ -47,21 +47,13 @@ export function deliver(db: Db, where: { userId: number } | { channelId: number;
        JOIN channels c ON c.id = s.channel_id
        JOIN messages m ON m.recipient_id = c.recipient_id AND m.id > s.delivered_through AND m.id <= ?1
      WHERE s.active = 1 AND ${cond} ORDER BY s.user_id, m.id`,
-  ).run(last, ...(params as (number | string)[]));
-  s.query(`UPDATE subscriptions AS s SET delivered_through = ?1 WHERE s.active = 1 AND s.delivered_through < ?1 AND ${cond}`).run(last, ...(params as (number | string)[]));
+  ).run(last, ...params);
+  s.query(`UPDATE subscriptions AS s SET delivered_through = ?1 WHERE s.active = 1 AND s.delivered_through < ?1 AND ${cond}`).run(last, ...params);
 }
 
-/** Subscriptions starting now receive only later messages: a user's active ones, or these channels of theirs. */
-export function startDeliveries(db: Db, userId: number, channelIds?: number[]) {
-  const s = sqliteOf(db);
-  if (channelIds)
-    s.query("UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND channel_id IN (SELECT value FROM json_each(?3))").run(
-      lastMessageId(db),
-      userId,
-      JSON.stringify(channelIds),
-    );
-  else s.query("UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND active = 1").run(lastMessageId(db), userId);
-}
+/** A user back from deactivation receives only messages sent from now on. */
+export const startDeliveries = (db: Db, userId: number) =>
+  sqliteOf(db).query("UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND active = 1").run(lastMessageId(db), userId);
 
 /** Writes the pending rows of every subscriber of the channels holding these messages (before asking who has them). */
 export function deliverForMessages(db: Db, ids: number[]) {
