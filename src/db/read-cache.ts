@@ -7,8 +7,9 @@ import type { Changed } from "./tx";
  * (three system calls); under load these dominated a request's cost.
  *
  * Staleness is impossible within this process: the writer calls `changed()` after every change and
- * every commit or rollback, and drops what the change may have touched. Another process's commit (a CLI command) changes SQLite's data_version, which
- * is read at most once per event-loop turn, so its change is seen from the next turn on.
+ * every commit or rollback, which drops what the change may have touched. Another process's commit (a
+ * CLI command) changes SQLite's data_version, which is read at most once per event-loop turn, so its
+ * change is seen from the next turn on.
  */
 export class ReadCache {
   private entries = new Map<string, unknown>();

@@ -53,9 +53,8 @@ const indexedThrough = (db: Db): number =>
 /** Replaces an edited or moved message's topic and visible text in the full-text index. */
 export function reindexMessage(db: Db, id: number, topic: string, text: string) {
   if (id > indexedThrough(db)) return; // still waiting for its batch
-  const s = sqliteOf(db);
-  s.query("DELETE FROM messages_fts WHERE rowid = ?").run(id);
-  s.query("INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)").run(id, topic, text);
+  unindexMessages(db, [id]);
+  indexMessages(db, [{ id, topic, text }]);
 }
 
 /** Up to `limit` messages waiting to be indexed, oldest first. */
