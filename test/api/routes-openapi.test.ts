@@ -3,12 +3,11 @@
 // win where they add parameters. A failure names the endpoint and the parameter.
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import type { Endpoint } from "../../src/http/endpoint";
 import { routes } from "../../src/http/routes";
 import { operations, zulipSpec, type OperationInfo } from "../helpers/openapi";
+import { CONTRACT } from "../helpers/reference";
 
-const CONTRACT = fileURLToPath(new URL("../../../shared/spec/team-chat-api.md", import.meta.url));
 
 /**
  * Parameters Zulip documents that confab deliberately does not declare, keyed "METHOD /template",
@@ -48,7 +47,7 @@ function contractParameters(): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   let current: Set<string> | null = null;
   let inTable = false;
-  for (const line of readFileSync(CONTRACT, "utf8").split("\n")) {
+  for (const line of readFileSync(CONTRACT.copy, "utf8").split("\n")) {
     const heading = /^#### (GET|POST|PATCH|PUT|DELETE) (\/\S+)/.exec(line);
     if (heading) {
       current = new Set();

@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { RESPONSE_ADDITIONS, SCHEMA_ADDITIONS } from "./contract-overlay";
+import { ZULIP_OPENAPI } from "./reference";
 
 type Schema = Record<string, any>;
 type Source = "zulip" | "ext";
@@ -24,9 +25,7 @@ interface Doc {
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 
-const ZULIP_FILE =
-  process.env.CONFAB_OPENAPI ||
-  fileURLToPath(new URL("../../../shared/reference/zulip-openapi.yaml", import.meta.url));
+const ZULIP_FILE = process.env.CONFAB_OPENAPI || ZULIP_OPENAPI.copy;
 const EXT_FILE = fileURLToPath(new URL("../schemas/ext.yaml", import.meta.url));
 
 // ---------------------------------------------------------------------------------------------
