@@ -14,7 +14,7 @@ export default [
   endpoint("POST", "/messages", {
     params: {
       type: p.enum(["stream", "channel", "private", "direct"] as const),
-      to: p.str(),
+      to: p.jsonOrText(),
       content: p.str(),
       topic: p.str().optional(),
       queue_id: p.str().optional(),
