@@ -9,7 +9,7 @@ import { expectError, ok, type Client } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
 /** Far below the seconds a stalled server took, far above what a loaded test machine adds. */
-const STALL_MS = 1000;
+const STALL_MS = 2000;
 
 let s: TestServer;
 let ann: Client;
