@@ -60,7 +60,7 @@ test("disk full: 507 for writes, reads answered, log failures harmless, nothing 
   })();
   try {
     let url: string | undefined;
-    for (let i = 0; i < 1500 && !url; i++) {
+    for (let i = 0; i < 4000 && !url; i++) {
       await Bun.sleep(10);
       url = existsSync(logPath) ? / listening url=(\S+)/.exec(readFileSync(logPath, "utf8"))?.[1] : undefined;
     }
@@ -104,4 +104,4 @@ test("disk full: 507 for writes, reads answered, log failures harmless, nothing 
     proc.kill("SIGTERM");
     await proc.exited;
   }
-}, 30_000);
+}, 90_000);
