@@ -6,10 +6,13 @@ import { expectError, ok, type Client } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { run } from "./run";
 
+/** A CLI process starts in about a second, much slower on a loaded machine. */
+const CLI_MS = 30_000;
+
 let s: TestServer;
 beforeAll(async () => {
   s = await startServer();
-});
+}, CLI_MS);
 afterAll(() => s.stop());
 
 /** Registers a queue and holds a GET /events on it; `ended` resolves with the time it was answered. */
@@ -42,7 +45,7 @@ test("confab user api-key --regenerate: the held poll ends, the old key gets not
   await endsWithin(poll.ended, exited);
   await ok(s.owner.post("/messages", { type: "direct", to: JSON.stringify([u.userId]), content: "after the revocation" }));
   await expectError(u.get("/events", { queue_id: poll.queue, dont_block: true }), 401, "INVALID_API_KEY", "Invalid API key");
-});
+}, CLI_MS);
 
 test("confab user deactivate: the held poll ends, the queue is gone", async () => {
   const u = await s.newUser();
@@ -51,7 +54,7 @@ test("confab user deactivate: the held poll ends, the queue is gone", async () =
   await endsWithin(poll.ended, exited);
   expect(s.app.queues.queuesOfUser(u.userId!).size).toBe(0);
   await expectError(u.get("/events", { queue_id: poll.queue, dont_block: true }), 401, "USER_DEACTIVATED", "Account is deactivated");
-});
+}, CLI_MS);
 
 test("confab user set-password: the user's queues end (whoever had the old password loses what it gave)", async () => {
   const u = await s.newUser({ password: "first-password" });
@@ -59,7 +62,7 @@ test("confab user set-password: the user's queues end (whoever had the old passw
   const exited = await cli(["user", "set-password", u.email!], "second-password\n");
   await endsWithin(poll.ended, exited);
   await expectError(u.get("/events", { queue_id: poll.queue, dont_block: true }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${poll.queue}`);
-});
+}, CLI_MS);
 
 test("confab realm deactivate: every held poll of the realm ends", async () => {
   const [a, b] = [await s.newUser(), await s.newUser()];
@@ -69,4 +72,4 @@ test("confab realm deactivate: every held poll of the realm ends", async () => {
   const exited = await cli(["realm", "deactivate", subdomain]);
   for (const p of polls) await endsWithin(p.ended, exited);
   expect(s.app.queues.size).toBe(0);
-});
+}, CLI_MS);
