@@ -5,6 +5,8 @@ import { createLogger } from "../src/lib/log";
 import { findRealmByStringId } from "../src/store/realms";
 import { defaultRealm } from "../src/http/realm";
 import type { RealmRow } from "../src/db/schema";
+import type { Revocation } from "../src/actions/access";
+import { tellServer } from "../src/runtime/control";
 
 /** Every command takes --config and --data-dir. */
 export const withCommon = (cmd: Command) =>
@@ -12,10 +14,13 @@ export const withCommon = (cmd: Command) =>
 
 export const configFrom = (opts: ConfigOverrides): Config => loadConfig(opts);
 
-/** Opens the app for a one-off command: no HTTP, no runtime, each change committed at once. */
-export function openApp(opts: ConfigOverrides): App {
+/**
+ * Opens the app for a one-off command: no HTTP, no runtime, each change committed at once. What the
+ * command revokes is collected in `revoked`, for `usingApp` to tell the running server.
+ */
+export function openApp(opts: ConfigOverrides, revoked: Revocation[] = []): App {
   const config = configFrom(opts);
-  return createApp(config, { batching: false, log: createLogger("warn") });
+  return createApp(config, { batching: false, log: createLogger("warn"), onRevoke: (r) => revoked.push(r) });
 }
 
 export function realmOption(app: App, stringId: string | undefined): RealmRow {
@@ -45,13 +50,18 @@ export async function readStdin(): Promise<string> {
   return text.replace(/\r?\n$/, "");
 }
 
-/** Opens the app, runs `fn`, always closes: the body of most commands. */
+/**
+ * Opens the app, runs `fn`, always closes: the body of most commands. Revocations it made, committed by
+ * then, go to a server running on the same data directory (runtime/control.ts), which acts on them at once.
+ */
 export async function usingApp<T>(opts: ConfigOverrides, fn: (app: App) => T | Promise<T>): Promise<T> {
-  const app = openApp(opts);
+  const revoked: Revocation[] = [];
+  const app = openApp(opts, revoked);
   try {
     return await fn(app);
   } finally {
     app.close();
+    await tellServer(app.config.dataDir, revoked);
   }
 }
 

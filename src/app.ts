@@ -6,6 +6,7 @@ import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { ReadCache } from "./db/read-cache";
 import { Writer, type Tx, type TxOptions } from "./db/tx";
+import { endAccess, type Revocation } from "./actions/access";
 import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
@@ -23,6 +24,11 @@ export interface App {
   log: Logger;
   /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
   loginFailures: FailureLimiter;
+  /**
+   * A user or realm lost its rights: ends their queues and long-polls here (actions/access.ts), then
+   * tells `onRevoke` (the CLI forwards it to the running server).
+   */
+  revoke(r: Revocation): void;
   /** Runs one change: checks, writes and emits synchronously; events are delivered after COMMIT. */
   tx<T>(fn: (tx: Tx) => T, opts?: TxOptions): T;
   now(): number; // UNIX seconds
@@ -33,6 +39,8 @@ export interface AppOptions {
   /** Group commit (the server). The CLI commits each change at once instead. */
   batching?: boolean;
   log?: Logger;
+  /** Hears every revocation after it took effect in this process. */
+  onRevoke?: (r: Revocation) => void;
 }
 
 export const databasePath = (config: Config) => join(config.dataDir, "confab.db");
@@ -69,6 +77,10 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     queues,
     log,
     loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
+    revoke(r) {
+      endAccess(app, r);
+      opts.onRevoke?.(r);
+    },
     tx: (fn, opts) => writer.run(fn, opts),
     now: () => Math.floor(Date.now() / 1000),
     close() {

@@ -7,8 +7,12 @@ import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
 import { startHousekeeping, startSearchIndexer } from "../../src/runtime/housekeeping";
 import { closeAllReadmes } from "../../src/actions/readme";
+import { startControlSocket } from "../../src/runtime/control";
 import { acquirePidFile } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
+
+/** The longest a shutdown takes; plugins get plugins.shutdown_grace_ms of it. */
+const SHUTDOWN_MS = 20_000;
 
 export function register(program: Command) {
   withCommon(program.command("serve").description("start the server"))
@@ -22,6 +26,7 @@ export function register(program: Command) {
         const release = acquirePidFile(config.dataDir);
         const first = bootstrapFirstRealm(app);
         const http = listen(app, config.listen.host, config.listen.port);
+        const stopControl = startControlSocket(app);
         app.queues.startGc();
         const plugins = startPluginHost(app);
         const agent = startAgent(app);
@@ -32,15 +37,28 @@ export function register(program: Command) {
           printFirstRun(config.externalUrl, first);
         }
         log.info("listening", { url: http.url, data_dir: config.dataDir });
+        // Shutdown: stop accepting, answer held long-polls, let in-flight requests finish (each answers
+        // once its batch committed), commit what is left, stop plugins and the agent, exit. Bounded: past
+        // SHUTDOWN_MS the process exits anyway (what was answered is committed; the rest never was).
         let stopping = false;
         const stop = async () => {
           if (stopping) return;
           stopping = true;
           log.info("shutting down");
+          setTimeout(() => {
+            log.error("shutdown took too long; exiting");
+            process.exit(1);
+          }, SHUTDOWN_MS);
           stopHousekeeping();
           stopIndexer();
-          await plugins.stop(); // while the API still answers them
-          await http.stop();
+          stopControl();
+          const drained = http.stop();
+          app.queues.releaseAll();
+          const late = setTimeout(() => void http.stop(true), SHUTDOWN_MS / 2); // requests still running: cut
+          await drained;
+          clearTimeout(late);
+          await app.writer.drain();
+          await plugins.stop();
           await agent.stop();
           closeAllReadmes(app); // edits not yet written reach the README files
           app.close();

@@ -6,23 +6,33 @@ import { findUserByEmail } from "../store/users";
 import { isLiveRunKey } from "./agent-runs";
 import { noteBotCall } from "./plugins";
 
-// Every login path — API key, password, dev login — takes the same steps: refuse while the client
-// address or the account is over its failure limit, look the user up, verify, count a failure, and
-// only then report the realm's or the account's deactivation.
+// Every login path — API key, password, dev login — takes the same steps: look the user up, verify,
+// and only then report the realm's or the account's deactivation. Throttling counts failures per client
+// address (through trusted_proxies) and per account, and refuses only further FAILING attempts (429
+// instead of 401): a valid credential is never refused because someone, somewhere, failed — behind
+// a proxy without trusted_proxies, everyone shares one address. The one exception is a password
+// login from an address that is itself over its limit: argon2 is costly, and that address is the
+// guesser's own.
 
 /** The client's address, worked out only when needed. */
 export type ClientIp = () => string;
 
-function lookup(app: App, realm: RealmRow, email: string, ip: ClientIp): UserRow | undefined {
-  app.loginFailures.check(() => `ip:${ip()}`);
-  app.loginFailures.check(`${realm.id}:${email.toLowerCase()}`);
+function lookup(app: App, realm: RealmRow, email: string): UserRow | undefined {
   return app.reads.get(`user:${realm.id}:${email.toLowerCase()}`, () => findUserByEmail(app.db, realm.id, email));
 }
 
+/** A failed attempt: counted for the address and the account, then 429 if either was already over its limit. */
 function failed(app: App, realm: RealmRow, email: string, ip: ClientIp, err: Error): Error {
-  app.loginFailures.fail(`ip:${ip()}`);
-  app.loginFailures.fail(`${realm.id}:${email.toLowerCase()}`);
-  return err;
+  const keys = [`ip:${ip()}`, `${realm.id}:${email.toLowerCase()}`];
+  let limited: Error | undefined;
+  for (const k of keys)
+    try {
+      app.loginFailures.check(k);
+    } catch (e) {
+      limited ??= e as Error;
+    }
+  for (const k of keys) app.loginFailures.fail(k);
+  return limited ?? err;
 }
 
 function admit(realm: RealmRow, user: UserRow): UserRow {
@@ -36,7 +46,7 @@ function admit(realm: RealmRow, user: UserRow): UserRow {
  * key of a live run (docs/extensions.md, "Run keys"), which stops working when the run ends.
  */
 export function authenticateApiKey(app: App, realm: RealmRow, email: string, apiKey: string, ip: ClientIp): UserRow {
-  const user = lookup(app, realm, email, ip);
+  const user = lookup(app, realm, email);
   if (!user || !(safeEqual(user.apiKey, apiKey) || isLiveRunKey(app, user, apiKey))) throw failed(app, realm, email, ip, invalidApiKey());
   admit(realm, user);
   // A plugin's process "answers" with its bot's first authenticated call (docs/extensions.md).
@@ -46,7 +56,8 @@ export function authenticateApiKey(app: App, realm: RealmRow, email: string, api
 
 /** POST /fetch_api_key: email and password (argon2id) for the API key. */
 export async function fetchApiKey(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp) {
-  const user = lookup(app, realm, email, ip);
+  app.loginFailures.check(`ip:${ip()}`);
+  const user = lookup(app, realm, email);
   const ok = user?.passwordHash ? await Bun.password.verify(password, user.passwordHash) : false;
   if (!user || !ok) throw failed(app, realm, email, ip, badCredentials());
   admit(realm, user);
@@ -56,7 +67,7 @@ export async function fetchApiKey(app: App, realm: RealmRow, email: string, pass
 /** POST /dev_fetch_api_key: any user's key without a password, on development servers only. */
 export function devFetchApiKey(app: App, realm: RealmRow, email: string, ip: ClientIp) {
   if (!app.config.development) throw devOnly();
-  const user = lookup(app, realm, email, ip);
+  const user = lookup(app, realm, email);
   if (!user) throw failed(app, realm, email, ip, badCredentials());
   admit(realm, user);
   return { api_key: user.apiKey, email: user.email, user_id: user.id };

@@ -180,6 +180,6 @@ export function regenerateBotApiKey(app: App, actor: UserRow, id: number) {
     const row = updateUser(tx.db, bot.id, { apiKey });
     tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, api_key: apiKey } }, botAudience(tx, row));
   });
-  app.queues.dropUser(bot.id);
+  app.revoke({ userId: bot.id });
   return { api_key: apiKey };
 }

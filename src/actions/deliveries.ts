@@ -1,9 +1,20 @@
 // Before a user's own user_messages rows are read, the channel messages delivered to them lazily get
 // their rows (store/deliveries.ts). A read that finds nothing pending writes nothing.
+//
+// Those rows are derived: a read never depends on writing them. While the disk is full the rows may not
+// be written (here) or not committed (the server then answers reads anyway, http/server.ts); what stays
+// pending is written by a later read.
 import type { App } from "../app";
+import { isStorageFull } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { deliver, hasPending } from "../store/deliveries";
 
 export function catchUp(app: App, user: UserRow | null) {
-  if (user && hasPending(app.db, user.id)) app.tx((tx) => deliver(tx.db, { userId: user.id }), { keepsLookups: true });
+  if (!user || !hasPending(app.db, user.id)) return;
+  try {
+    app.tx((tx) => deliver(tx.db, { userId: user.id }), { keepsLookups: true });
+  } catch (e) {
+    if (!isStorageFull(e)) throw e;
+    app.log.warn("disk full: delivery rows left for later", { user: user.id });
+  }
 }

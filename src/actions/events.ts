@@ -91,7 +91,7 @@ export async function getEvents(app: App, user: UserRow, a: { queue_id: string; 
   if (a.last_event_id !== undefined) q.prune(a.last_event_id);
   const pending = q.pending();
   if (pending.length || a.dont_block) return { events: pending, queue_id: q.id };
-  const events = await q.wait(app.queues.heartbeatMs());
+  const events = await app.queues.hold(q);
   q.lastActivity = Date.now();
   return { events, queue_id: q.id };
 }

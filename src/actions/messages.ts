@@ -59,7 +59,8 @@ const EMBEDDED_BOT = 4;
 
 export interface SendArgs {
   type: "stream" | "channel" | "private" | "direct";
-  to: string;
+  /** As parsed by the route (p.jsonOrText): an id, a name, a list, or emails joined by commas. */
+  to: unknown;
   content: string;
   topic?: string;
   queue_id?: string;
@@ -67,17 +68,8 @@ export interface SendArgs {
   read_by_sender?: boolean;
 }
 
-/** `to` as Zulip clients send it: a JSON value (id, name, list) or plain text (a name, or emails joined by commas). */
-function parseTo(raw: string): unknown {
-  try {
-    return JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-}
-
-function channelTarget(app: App, realm: RealmRow, raw: string): ChannelRow {
-  let to = parseTo(raw);
+function channelTarget(app: App, realm: RealmRow, raw: unknown): ChannelRow {
+  let to = raw;
   if (Array.isArray(to)) {
     if (to.length !== 1) throw to.length ? cannotSendToMultipleChannels() : messageNeedsRecipients();
     to = to[0];
@@ -93,8 +85,7 @@ function channelTarget(app: App, realm: RealmRow, raw: string): ChannelRow {
   return c;
 }
 
-function dmTargets(app: App, realm: RealmRow, raw: string): UserRow[] {
-  const to = parseTo(raw);
+function dmTargets(app: App, realm: RealmRow, to: unknown): UserRow[] {
   const list: unknown[] = Array.isArray(to) ? to : typeof to === "number" ? [to] : String(to).split(",").map((s) => s.trim()).filter(Boolean);
   if (!list.length) throw messageNeedsRecipients();
   const users = new Map<number, UserRow>();

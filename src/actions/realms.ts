@@ -68,5 +68,5 @@ export function setRealmDeactivated(app: App, realm: RealmRow, deactivated: bool
   if (realm.deactivated === deactivated)
     throw invalidParam(deactivated ? "The organization is already deactivated" : "The organization is not deactivated");
   app.tx((tx) => updateRealm(tx.db, realm.id, { deactivated }));
-  if (deactivated) app.queues.dropRealm(realm.id);
+  if (deactivated) app.revoke({ realmId: realm.id });
 }

@@ -124,7 +124,7 @@ export function syncFullMembers(app: App, realm: RealmRow): number {
 export function regenerateApiKey(app: App, user: UserRow): string {
   const apiKey = randomToken(32);
   app.tx((tx) => store.updateUser(tx.db, user.id, { apiKey }));
-  app.queues.dropUser(user.id);
+  app.revoke({ userId: user.id });
   return apiKey;
 }
 
@@ -132,6 +132,7 @@ export async function setPassword(app: App, user: UserRow, password: string) {
   if (password.length < 6) throw new ApiError("BAD_REQUEST", "The password is too short.");
   const passwordHash = await hashPassword(password);
   app.tx((tx) => store.updateUser(tx.db, user.id, { passwordHash }));
+  app.revoke({ userId: user.id }); // whoever knew the old password loses what it gave them
 }
 
 const lastUser = () => new ApiError("CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only user.", 400, { entity: "user", is_last_owner: false });
@@ -158,7 +159,7 @@ export function deactivateUser(app: App, user: UserRow) {
     }
     forgetRecipients(app);
   });
-  for (const u of [user, ...bots]) app.queues.dropUser(u.id);
+  for (const u of [user, ...bots]) app.revoke({ userId: u.id });
 }
 
 /** DELETE /users/{user_id}: administrators deactivate users (owners only by owners). */

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
+import { parseRange } from "../lib/addresses";
 import { CONFIG_KEYS, type ConfigKey, type KeySpec } from "./schema";
 
 export class ConfigError extends Error {}
@@ -20,10 +21,19 @@ export interface Config {
     maxStreamNameLength: number;
     maxStreamDescriptionLength: number;
     maxRequestBytes: number;
+    maxApiRequestBytes: number;
   };
-  events: { heartbeatSeconds: number; idleQueueTimeoutSeconds: number; gcIntervalSeconds: number };
+  events: {
+    heartbeatSeconds: number;
+    idleQueueTimeoutSeconds: number;
+    gcIntervalSeconds: number;
+    maxQueuesPerUser: number;
+    maxHeldPollsPerUser: number;
+  };
   housekeeping: { intervalSeconds: number };
   rateLimit: { authFailures: number; authWindowSeconds: number };
+  /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). */
+  trustedProxies: string[];
   plugins: {
     codehosts: string[];
     startTimeoutMs: number;
@@ -130,6 +140,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
   const g = <K extends ConfigKey>(k: K) => values.get(k) as any;
   const host = g("listen.host");
   const port = g("listen.port");
+  for (const r of g("trusted_proxies")) if (!parseRange(r)) throw new ConfigError(`config: trusted_proxies: '${r}' is not an address or CIDR range`);
   // Without an external URL, the listening address; "every interface" is reachable as loopback.
   const shown = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
   return {
@@ -147,14 +158,18 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       maxStreamNameLength: g("limits.max_stream_name_length"),
       maxStreamDescriptionLength: g("limits.max_stream_description_length"),
       maxRequestBytes: g("limits.max_request_bytes"),
+      maxApiRequestBytes: g("limits.max_api_request_bytes"),
     },
     events: {
       heartbeatSeconds: g("events.heartbeat_seconds"),
       idleQueueTimeoutSeconds: g("events.idle_queue_timeout_seconds"),
       gcIntervalSeconds: g("events.gc_interval_seconds"),
+      maxQueuesPerUser: g("events.max_queues_per_user"),
+      maxHeldPollsPerUser: g("events.max_held_polls_per_user"),
     },
     housekeeping: { intervalSeconds: g("housekeeping.interval_seconds") },
     rateLimit: { authFailures: g("rate_limit.auth_failures"), authWindowSeconds: g("rate_limit.auth_window_seconds") },
+    trustedProxies: g("trusted_proxies"),
     plugins: {
       codehosts: g("plugins.codehosts"),
       startTimeoutMs: g("plugins.start_timeout_ms"),

@@ -31,3 +31,13 @@ export function openDatabase(path: string, o: OpenOptions): { sqlite: Database; 
 
 /** The bun:sqlite handle behind drizzle, for hot paths (statements cached by bun) and SQL drizzle cannot express. */
 export const sqliteOf = (db: Db): Database => (db as unknown as { $client: Database }).$client;
+
+/**
+ * Whether an error means the disk (or the database's size limit) is full: SQLite's SQLITE_FULL, or
+ * ENOSPC from a file write or fsync. Such a write may succeed later, once space returns.
+ */
+export function isStorageFull(e: unknown): boolean {
+  const err = e as { code?: unknown; errno?: unknown; message?: unknown } | null;
+  if (!err || typeof err !== "object") return false;
+  return err.code === "SQLITE_FULL" || err.code === "ENOSPC" || (typeof err.message === "string" && /database or disk is full|no space left/i.test(err.message));
+}

@@ -65,6 +65,9 @@ export interface SearchQuery {
 
 const CHANNEL_OPS = new Set(["channel", "stream"]);
 const CHANNELS_OPS = new Set(["channels", "streams"]);
+const MAX_NARROW_TERMS = 100;
+/** A direct-message narrow names its participants: as many as a direct message may have. */
+const MAX_DM_OPERAND = 1000;
 const DM_OPS = new Set(["dm", "pm-with", "pm_with"]);
 /** Operators a spectator may use (Zulip's is_spectator_compatible). */
 export const SPECTATOR_OPERATORS = new Set(["channel", "stream", "channels", "streams", "topic", "subject", "sender", "has", "search", "near", "id", "with"]);
@@ -72,6 +75,8 @@ export const SPECTATOR_OPERATORS = new Set(["channel", "stream", "channels", "st
 /** Zulip's two narrow forms: {operator, operand, negated?} objects and [operator, operand] string pairs. */
 export function parseNarrow(value: unknown): NarrowTerm[] {
   if (!Array.isArray(value)) throw badNarrow("narrow is not a list");
+  // Each term becomes SQL to build and run: a bound keeps one request's query small.
+  if (value.length > MAX_NARROW_TERMS) throw badNarrow(`narrow has too many terms (limit: ${MAX_NARROW_TERMS})`);
   return value.map((elem, i) => {
     if (Array.isArray(elem)) {
       if (elem.length !== 2 || elem.some((x) => typeof x !== "string")) throw invalidElement(i, "element is not a string pair");
@@ -88,7 +93,7 @@ export function parseNarrow(value: unknown): NarrowTerm[] {
     const ok =
       typeof operand === "string" ||
       (Number.isInteger(operand) && ["channel", "stream", "id", "thread", "sender", "group-pm-with", "dm-including", "with", "near"].includes(op)) ||
-      (Array.isArray(operand) && DM_OPS.has(op) && operand.every((x) => Number.isInteger(x)));
+      (Array.isArray(operand) && DM_OPS.has(op) && operand.length <= MAX_DM_OPERAND && operand.every((x) => Number.isInteger(x)));
     if (!ok) throw invalidElement(i, "operand is not a string");
     if (op === "search" && typeof operand === "string" && !operand.trim()) throw invalidElement(i, "operand cannot be blank");
     return { operator: op, operand: operand as Operand, negated: e.negated === true };

@@ -56,7 +56,7 @@ class Backlog<T> {
   }
 }
 
-type Waiter = { resolve: (events: { id: number; [k: string]: unknown }[]) => void; timer: ReturnType<typeof setTimeout> };
+type Waiter = { resolve: (events: { id: number; [k: string]: unknown }[]) => void; timer: ReturnType<typeof setTimeout>; since: number };
 
 /** One client's queue: the shared event objects it has not yet acknowledged, and at most one held poll. */
 export class EventQueue {
@@ -115,7 +115,7 @@ export class EventQueue {
     this.cancelWait([]);
     return new Promise((resolve) => {
       const timer = setTimeout(() => this.push({ type: "heartbeat" }), heartbeatMs);
-      this.waiter = { resolve, timer };
+      this.waiter = { resolve, timer, since: performance.now() };
     });
   }
 
@@ -126,6 +126,11 @@ export class EventQueue {
     this.waiter = null;
     clearTimeout(w.timer);
     w.resolve(events as never);
+  }
+
+  /** Answers a held poll now with a heartbeat (its user holds too many, or the server is stopping). */
+  heartbeat() {
+    if (this.waiter) this.push({ type: "heartbeat" });
   }
 
   private release() {

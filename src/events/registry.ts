@@ -17,12 +17,22 @@ export class QueueRegistry {
   private byRealm = new Map<number, Set<EventQueue>>();
   /** Queues registered with all_public_streams, by realm. */
   private publicReaders = new Map<number, Set<EventQueue>>();
+  /** Spectators' queues (unauthenticated register), by realm. */
+  private spectators = new Map<number, Set<EventQueue>>();
+  /** Set at shutdown: every poll is answered at once. */
+  private closing = false;
   private gcTimer: ReturnType<typeof setInterval> | null = null;
   /** Messages of undelivered message events; set `messages.load` to read evicted ones back. */
   readonly messages = new MessageCache(MESSAGE_CACHE_SIZE);
 
   constructor(
-    private readonly cfg: { heartbeatSeconds: number; idleQueueTimeoutSeconds: number; gcIntervalSeconds: number },
+    private readonly cfg: {
+      heartbeatSeconds: number;
+      idleQueueTimeoutSeconds: number;
+      gcIntervalSeconds: number;
+      maxQueuesPerUser: number;
+      maxHeldPollsPerUser: number;
+    },
     private readonly log: Logger,
   ) {}
 
@@ -47,13 +57,25 @@ export class QueueRegistry {
     this.gcTimer.unref?.();
   }
 
+  /**
+   * A new queue. A user holds at most maxQueuesPerUser (a realm's spectators together ten times that):
+   * past it, the least recently used one goes, as when a client that lost its queue registers again.
+   */
   create(opts: QueueOptions): EventQueue {
+    const own = opts.userId !== null ? this.byUser.get(opts.userId) : this.spectators.get(opts.realmId);
+    const max = opts.userId !== null ? this.cfg.maxQueuesPerUser : this.cfg.maxQueuesPerUser * 10;
+    while (own && own.size >= max) {
+      let oldest: EventQueue | undefined;
+      for (const q of own) if (!oldest || q.lastActivity < oldest.lastActivity) oldest = q;
+      this.delete(oldest!);
+    }
     let id: string;
     do id = `${Date.now().toString(36)}:${randomToken(12)}`;
     while (this.byId.has(id));
     const q = new EventQueue(id, { ...opts, queueId: id }, this.messages);
     this.byId.set(id, q);
     if (opts.userId !== null) index(this.byUser, opts.userId, q);
+    else index(this.spectators, opts.realmId, q);
     index(this.byRealm, opts.realmId, q);
     if (opts.allPublicStreams && opts.userId !== null) index(this.publicReaders, opts.realmId, q);
     return q;
@@ -67,6 +89,7 @@ export class QueueRegistry {
     if (!this.byId.delete(q.id)) return;
     q.cancelWait([]);
     if (q.opts.userId !== null) unindex(this.byUser, q.opts.userId, q);
+    else unindex(this.spectators, q.opts.realmId, q);
     unindex(this.byRealm, q.opts.realmId, q);
     if (q.opts.allPublicStreams) unindex(this.publicReaders, q.opts.realmId, q);
   }
@@ -115,8 +138,30 @@ export class QueueRegistry {
     return { ...rest, message_id: message.id };
   }
 
-  heartbeatMs() {
-    return this.cfg.heartbeatSeconds * 1000;
+  /**
+   * Holds a GET /events on `q` until an event or the heartbeat. A user holds at most
+   * maxHeldPollsPerUser polls: past it, their longest-waiting one is answered with a heartbeat.
+   */
+  hold(q: EventQueue) {
+    if (q.opts.userId !== null) {
+      let waiting = 0;
+      let oldest: EventQueue | undefined;
+      for (const x of this.queuesOfUser(q.opts.userId))
+        if (x.waiter && x !== q) {
+          waiting++;
+          if (!oldest || x.waiter.since < oldest.waiter!.since) oldest = x;
+        }
+      if (waiting >= this.cfg.maxHeldPollsPerUser) oldest!.heartbeat();
+    }
+    const events = q.wait(this.cfg.heartbeatSeconds * 1000);
+    if (this.closing) q.heartbeat();
+    return events;
+  }
+
+  /** At shutdown: every held poll is answered with a heartbeat, and so is any later one at once. */
+  releaseAll() {
+    this.closing = true;
+    for (const q of this.byId.values()) q.heartbeat();
   }
 
   /** Drops queues idle longer than their timeout that no client is waiting on. */

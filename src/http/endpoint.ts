@@ -24,14 +24,27 @@ export interface Endpoint {
   path: string;
   auth: AuthMode;
   params: ParamTable;
+  /**
+   * Which body size limit applies: "api" (limits.max_api_request_bytes, every ordinary call) or
+   * "upload" (limits.max_request_bytes, for endpoints that take files or imports).
+   */
+  body: BodyLimit;
+  /**
+   * Answers only reads (GET, and POST /register): whatever it wrote was derived state (delivery rows),
+   * so its answer stands even if that write's COMMIT fails (a full disk).
+   */
+  readOnly: boolean;
   /** Returns the success fields (merged into {result, msg}) or a ready Response. */
   run(ctx: Ctx<any, any>): unknown;
 }
 
+export type BodyLimit = "api" | "upload";
+
 export function endpoint<P extends ParamTable, A extends AuthMode = "user">(
   method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT",
   path: string,
-  spec: { auth?: A; params: P; run: (ctx: Ctx<P, UserFor<A>>) => unknown },
+  spec: { auth?: A; body?: BodyLimit; readOnly?: boolean; params: P; run: (ctx: Ctx<P, UserFor<A>>) => unknown },
 ): Endpoint {
-  return { method, path, auth: spec.auth ?? "user", params: spec.params, run: spec.run as Endpoint["run"] };
+  const { auth = "user" as A, body = "api", readOnly = method === "GET", params, run } = spec;
+  return { method, path, auth, body, readOnly, params, run: run as Endpoint["run"] };
 }

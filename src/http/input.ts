@@ -1,4 +1,22 @@
-import { malformedBody, requestTooLarge } from "../domain/errors";
+import { invalidParam, malformedBody, requestTooLarge } from "../domain/errors";
+import { MAX_JSON_DEPTH, parseJson, TooDeep } from "../lib/json";
+
+/**
+ * The body's bytes, refused with 413 as soon as they would pass `maxBytes`: a declared length is
+ * checked before anything is read, and a body without one (chunked) is counted as it arrives, so no
+ * more than the limit is ever held in memory.
+ */
+async function readBody(req: Request, maxBytes: number): Promise<Uint8Array> {
+  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw requestTooLarge();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
+    total += chunk.byteLength;
+    if (total > maxBytes) throw requestTooLarge(); // leaving the loop cancels the stream
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
 
 /**
  * Every request parameter by name: the query string, then (for other methods than GET) a form,
@@ -7,15 +25,16 @@ import { malformedBody, requestTooLarge } from "../domain/errors";
 export async function readInput(req: Request, url: URL, maxBytes: number): Promise<Map<string, unknown>> {
   const input = new Map<string, unknown>();
   if (req.method !== "GET" && req.method !== "HEAD" && req.body) {
-    const length = Number(req.headers.get("content-length") ?? 0);
-    if (length > maxBytes) throw requestTooLarge();
-    const type = (req.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+    const bytes = await readBody(req, maxBytes);
+    const contentType = req.headers.get("content-type") ?? "";
+    const type = contentType.split(";")[0]!.trim().toLowerCase();
     if (type === "application/json") {
       let body: unknown;
       try {
-        const text = await req.text();
-        body = text.trim() ? JSON.parse(text) : {};
-      } catch {
+        const text = new TextDecoder().decode(bytes);
+        body = text.trim() ? parseJson(text) : {};
+      } catch (e) {
+        if (e instanceof TooDeep) throw invalidParam(`The request body is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`);
         throw malformedBody();
       }
       if (typeof body !== "object" || body === null || Array.isArray(body)) throw malformedBody();
@@ -23,14 +42,14 @@ export async function readInput(req: Request, url: URL, maxBytes: number): Promi
     } else if (type === "multipart/form-data") {
       let form: Awaited<ReturnType<Request["formData"]>>;
       try {
-        form = await req.formData();
+        form = await new Response(bytes, { headers: { "content-type": contentType } }).formData();
       } catch {
         throw malformedBody();
       }
       for (const [k, v] of form as unknown as Iterable<[string, unknown]>) if (!input.has(k)) input.set(k, v);
     } else {
       // Zulip clients send form-encoded bodies; treat a body with no type the same way.
-      for (const [k, v] of new URLSearchParams(await req.text())) if (!input.has(k)) input.set(k, v);
+      for (const [k, v] of new URLSearchParams(new TextDecoder().decode(bytes))) if (!input.has(k)) input.set(k, v);
     }
   }
   if (url.search) for (const [k, v] of url.searchParams) if (!input.has(k)) input.set(k, v);

@@ -2,6 +2,14 @@
 // ignored_parameters_unsupported. Values arrive as strings (query, form, multipart) or, from a JSON
 // body, as JSON values; list and object parameters are JSON text inside a form, as Zulip clients send.
 import { confusingParams, invalidParam, missingArgument } from "../domain/errors";
+import { MAX_JSON_DEPTH, parseJson, TooDeep } from "../lib/json";
+
+/**
+ * The most items any list (or keys any dict) in a request may hold unless its declaration says
+ * otherwise: what a parameter grows, the work it causes grows with it, and one request must not hold
+ * the event loop for long. Checked before any item is looked at.
+ */
+export const MAX_LIST_ITEMS = 1000;
 
 /** Zulip's wording for a value of the wrong shape at `name` (e.g. `drafts[0]["topic"]`). */
 export const msgs = {
@@ -16,6 +24,8 @@ export const msgs = {
   tooLarge: (n: string) => `${n} is too large`,
   blank: (n: string) => `${n} cannot be blank`,
   invalid: (n: string) => `Invalid ${n}`,
+  tooMany: (n: string, max: number) => `${n} has too many items (limit: ${max})`,
+  tooDeep: (n: string) => `${n} is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`,
   unexpected: (arg: string, n: string) => `Argument "${arg}" at ${n} is unexpected`,
 };
 
@@ -46,11 +56,14 @@ export const t = {
     }),
   enum: <T extends string | number>(values: readonly T[]) =>
     shape<T>(`one of ${values.join(", ")}`, (v, n) => (values.includes(v as T) ? (v as T) : fail(msgs.invalid(n)))),
-  list: <T>(item: Shape<T>, o: { max?: number } = {}) =>
+  /** At most `max` items (MAX_LIST_ITEMS by default); `unique`: repeated items count once (sets of ids). */
+  list: <T>(item: Shape<T>, o: { max?: number; unique?: boolean } = {}) =>
     shape<T[]>(`list of ${item.describe}`, (v, n) => {
       if (!Array.isArray(v)) fail(msgs.list(n));
-      if (o.max !== undefined && (v as unknown[]).length > o.max) fail(msgs.tooLarge(n));
-      return (v as unknown[]).map((x, i) => item.check(x, `${n}[${i}]`));
+      const max = o.max ?? MAX_LIST_ITEMS;
+      if ((v as unknown[]).length > max) fail(msgs.tooMany(n, max));
+      const items = o.unique ? [...new Set(v as unknown[])] : (v as unknown[]);
+      return items.map((x, i) => item.check(x, `${n}[${i}]`));
     }),
   object: <S extends Record<string, Shape<any>>>(fields: S, o: { extra?: boolean } = {}) =>
     shape<{ [K in keyof S]: ReturnType<S[K]["check"]> }>("object", (v, n) => {
@@ -71,8 +84,10 @@ export const t = {
   dict: <T>(value: Shape<T>) =>
     shape<Record<string, T>>("dict", (v, n) => {
       if (typeof v !== "object" || v === null || Array.isArray(v)) fail(msgs.dict(n));
+      const entries = Object.entries(v as object);
+      if (entries.length > MAX_LIST_ITEMS) fail(msgs.tooMany(n, MAX_LIST_ITEMS));
       const out: Record<string, T> = {};
-      for (const [k, x] of Object.entries(v as object)) out[k] = value.check(x, `${n}[${JSON.stringify(k)}]`);
+      for (const [k, x] of entries) out[k] = value.check(x, `${n}[${JSON.stringify(k)}]`);
       return out;
     }),
   nullable: <T>(s: Shape<T>) => shape<T | null>(`${s.describe} or null`, (v, n) => (v === null ? null : s.check(v, n))),
@@ -119,11 +134,11 @@ export class Param<T> {
 }
 
 const jsonValue = (raw: unknown, name: string): unknown => {
-  if (typeof raw !== "string") return raw; // from a JSON body: already a value
+  if (typeof raw !== "string") return raw; // from a JSON body: already a value, its depth checked (input.ts)
   try {
-    return JSON.parse(raw);
-  } catch {
-    return fail(msgs.json(name));
+    return parseJson(raw);
+  } catch (e) {
+    return fail(e instanceof TooDeep ? msgs.tooDeep(name) : msgs.json(name));
   }
 };
 
@@ -145,8 +160,33 @@ export const p = {
   /** An integer enumeration, sent as JSON (e.g. role=400). */
   intEnum: <T extends number>(values: readonly T[]) => fromJson(t.enum(values)),
   json: <T>(s: Shape<T>) => fromJson(s),
-  intList: (o: { max?: number } = {}) => fromJson(t.list(t.int(), o)),
-  strList: () => fromJson(t.list(t.str())),
+  /** A list of ids: repeated ids count once unless `unique: false` (an ordering, where a repeat is an error). */
+  intList: (o: { max?: number; unique?: boolean } = {}) => fromJson(t.list(t.int(), { unique: true, ...o })),
+  strList: (o: { max?: number; unique?: boolean } = {}) => fromJson(t.list(t.str(), { unique: true, ...o })),
+  /**
+   * JSON if the text is JSON, else the text itself (POST /messages `to`: an id, a name, a list, or
+   * emails joined by commas). A list is bounded and its repeats collapsed; a comma-joined text too.
+   */
+  jsonOrText: (o: { max?: number } = {}) =>
+    new Param<unknown>((raw, n) => {
+      const max = o.max ?? MAX_LIST_ITEMS;
+      let v: unknown = raw;
+      if (typeof raw === "string") {
+        try {
+          v = parseJson(raw);
+        } catch (e) {
+          if (e instanceof TooDeep) fail(msgs.tooDeep(n));
+          v = raw;
+        }
+      }
+      if (Array.isArray(v)) {
+        if (v.length > max) fail(msgs.tooMany(n, max));
+        if (v.some((x) => typeof x === "object" && x !== null)) fail(msgs.invalid(n));
+        return [...new Set(v)];
+      }
+      if (typeof v === "string" && v.split(",", max + 1).length > max) fail(msgs.tooMany(n, max));
+      return v;
+    }, "JSON or text"),
   path: {
     int: () =>
       new Param<number>((raw, n) => {

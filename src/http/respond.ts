@@ -1,4 +1,5 @@
-import { ApiError } from "../domain/errors";
+import { isStorageFull } from "../db/client";
+import { ApiError, storageFull } from "../domain/errors";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
@@ -12,6 +13,7 @@ export const success = (fields: object, ignored: string[]) =>
 
 /** The one place errors become responses: `{result: "error", msg, code, ...extra}` with status and headers. */
 export function failure(e: unknown, onUnexpected: (e: unknown) => void): Response {
+  if (isStorageFull(e)) e = storageFull();
   if (e instanceof ApiError)
     return new Response(JSON.stringify({ result: "error", msg: e.message, code: e.code, ...e.extra }), {
       status: e.status,

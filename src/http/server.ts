@@ -2,6 +2,7 @@ import { longpollTimeoutSeconds } from "../events/registry";
 import { Elysia } from "elysia";
 import type { App } from "../app";
 import { methodNotAllowed, notFoundEndpoint } from "../domain/errors";
+import { clientAddress, parseRange, type AddressRange } from "../lib/addresses";
 import { requestUser } from "./auth";
 import type { Endpoint } from "./endpoint";
 import { readInput } from "./input";
@@ -42,12 +43,15 @@ const elysiaPath = (path: string) => {
 export interface HttpServer {
   port: number;
   url: string;
-  stop(): Promise<void>;
+  /** Stops accepting; resolves once in-flight requests are answered (or, with `force`, cuts them). */
+  stop(force?: boolean): Promise<void>;
 }
 
 export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
   const compiled = endpoints.map(compile);
   const logRequests = app.log.enabled("info");
+  const trusted = app.config.trustedProxies.map(parseRange) as AddressRange[];
+  const bodyLimit = { api: app.config.limits.maxApiRequestBytes, upload: app.config.limits.maxRequestBytes };
 
   // Endpoints whose templates have the same shape (`/users/{user_id}`, `/users/{email}`) share one route;
   // the first whose path parameters parse takes the request.
@@ -57,10 +61,10 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
 
-  async function handle(candidates: Compiled[], request: Request, addressOf: () => string): Promise<Response> {
+  async function handle(candidates: Compiled[], request: Request, peerOf: () => string): Promise<Response> {
     const started = performance.now();
     let address: string | undefined;
-    const ip = () => (address ??= addressOf());
+    const ip = () => (address ??= clientAddress(peerOf(), request.headers.get("x-forwarded-for"), trusted));
     const url = new URL(request.url);
     let userId: number | null = null;
     let res: Response;
@@ -89,12 +93,13 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       const header = request.headers.get("authorization");
       const user = ep.auth === "user" || (ep.auth === "optional" && header) ? requestUser(app, realm, header, ip) : null;
       userId = user?.id ?? null;
-      const input = await readInput(request, url, app.config.limits.maxRequestBytes);
+      const input = await readInput(request, url, bodyLimit[ep.body]);
       const { args, ignored } = readParams(ep.params, input, chosen.path);
       const files = input.size ? [...input.values()].filter((v): v is File => v instanceof File) : [];
       let out = ep.run({ app, realm, user, args, files, req: request, get ip() { return ip(); } });
       if (out instanceof Promise) out = await out;
-      await app.writer.settled(); // answer only once the change is committed
+      // Answer only once the change is committed; a read stands even if its derived writes did not.
+      await (ep.readOnly ? app.writer.settled().catch(() => {}) : app.writer.settled());
       res = out instanceof Response ? out : success((out as object) ?? {}, ignored);
     } catch (e) {
       res = failure(e, (err) => app.log.error("unhandled error", { path: url.pathname, error: String((err as Error)?.stack ?? err) }));
@@ -149,7 +154,9 @@ export function listen(app: App, host: string, port: number): HttpServer {
     hostname: host,
     port,
     idleTimeout: Math.min(255, longpollTimeoutSeconds(app.config.events)),
-    maxRequestBodySize: app.config.limits.maxRequestBytes,
+    // Bodies are limited per endpoint while they are read (input.ts), with a Zulip error; Bun's own
+    // limit would answer an empty 413 first.
+    maxRequestBodySize: Number.MAX_SAFE_INTEGER,
   });
   const s = server.server!;
   // With port 0 the external URL is only known now.
@@ -157,8 +164,8 @@ export function listen(app: App, host: string, port: number): HttpServer {
   return {
     port: s.port!,
     url: `http://${host.includes(":") ? `[${host}]` : host}:${s.port}`,
-    async stop() {
-      await server.stop(true);
+    async stop(force = false) {
+      await server.stop(force);
     },
   };
 }

@@ -24,8 +24,12 @@ function flush() {
   timer = null;
   const text = pending;
   pending = "";
-  if (text) process.stderr.write(text);
+  // A log that cannot be written (a full disk) loses lines, never the server.
+  try {
+    if (text) process.stderr.write(text);
+  } catch {}
 }
+process.stderr.on?.("error", () => {});
 // At exit the event loop is gone: write what is left synchronously.
 process.on("exit", () => {
   try {

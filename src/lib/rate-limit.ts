@@ -9,17 +9,11 @@ export class FailureLimiter {
     private readonly windowMs: number,
   ) {}
 
-  /**
-   * Throws RATE_LIMIT_HIT (with Retry-After) while the key is over its limit. The key may be given as
-   * a function: it is only worked out while some failure is being counted (the client address costs a
-   * lookup on every authenticated request otherwise).
-   */
-  check(key: string | (() => string), now = Date.now()) {
-    if (!this.windows.size) return;
-    const k = typeof key === "string" ? key : key();
-    const w = this.windows.get(k);
+  /** Throws RATE_LIMIT_HIT (with Retry-After) while the key is over its limit. */
+  check(key: string, now = Date.now()) {
+    const w = this.windows.get(key);
     if (!w) return;
-    if (w.resetAt <= now) this.windows.delete(k);
+    if (w.resetAt <= now) this.windows.delete(key);
     else if (w.count >= this.limit) throw rateLimited(Math.max(1, Math.ceil((w.resetAt - now) / 1000)));
   }
 

@@ -36,8 +36,10 @@ describe("users/me", () => {
 });
 
 /** A request sent from a chosen loopback address (127.0.0.0/8), as a distinct client would. */
-function fromAddress(server: TestServer, localAddress: string, path: string, auth: { email: string; key: string }) {
+/** A request from a given local address: GET with HTTP Basic, or a form POST without credentials. */
+function fromAddress(server: TestServer, localAddress: string, path: string, auth: { email: string; key: string } | { form: Record<string, string> }) {
   const url = new URL(server.url);
+  const body = "form" in auth ? new URLSearchParams(auth.form).toString() : undefined;
   return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: any }>((resolve, reject) => {
     const req = http.request(
       {
@@ -45,7 +47,11 @@ function fromAddress(server: TestServer, localAddress: string, path: string, aut
         port: url.port,
         path: `/api/v1${path}`,
         localAddress,
-        headers: { Authorization: "Basic " + Buffer.from(`${auth.email}:${auth.key}`).toString("base64") },
+        method: body === undefined ? "GET" : "POST",
+        headers:
+          "form" in auth
+            ? { "content-type": "application/x-www-form-urlencoded" }
+            : { Authorization: "Basic " + Buffer.from(`${auth.email}:${auth.key}`).toString("base64") },
       },
       (res) => {
         let text = "";
@@ -54,7 +60,7 @@ function fromAddress(server: TestServer, localAddress: string, path: string, aut
       },
     );
     req.on("error", reject);
-    req.end();
+    req.end(body);
   });
 }
 
@@ -269,40 +275,42 @@ describe("rate limiting of failed authentication", () => {
   });
   afterAll(() => lim.stop());
 
-  test("per client address: after 3 failures that address is refused, even with good credentials; others are not", async () => {
+  test("per client address: after 3 failures further failing attempts from it get 429; a valid key from it still works", async () => {
     const good = { email: lim.owner.email!, key: lim.owner.apiKey! };
     for (const i of [1, 2, 3]) {
       const r = await fromAddress(lim, "127.0.0.11", "/users/me", { email: `guess${i}@example.com`, key: "k".repeat(32) });
       expect({ status: r.status, code: r.body.code }).toEqual({ status: 401, code: "INVALID_API_KEY" });
     }
-    const blocked = await fromAddress(lim, "127.0.0.11", "/users/me", good);
+    const blocked = await fromAddress(lim, "127.0.0.11", "/users/me", { email: "guess4@example.com", key: "k".repeat(32) });
     expect({ status: blocked.status, code: blocked.body.code, msg: blocked.body.msg }).toEqual({ status: 429, code: "RATE_LIMIT_HIT", msg: "API usage exceeded rate limit" });
     const retry = Number(blocked.headers["retry-after"]);
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(60);
     expect(blocked.body["retry-after"]).toBe(retry);
+    expect((await fromAddress(lim, "127.0.0.11", "/users/me", good)).status).toBe(200);
     expect((await fromAddress(lim, "127.0.0.12", "/users/me", good)).status).toBe(200);
   });
 
-  test("per account: 3 failures for one account from different addresses lock that account, not others", async () => {
+  test("per account: 3 failures for one account from different addresses throttle further failures for it, never its valid key", async () => {
     const victim = await lim.newUser();
-    const other = await lim.newUser();
     for (const addr of ["127.0.0.21", "127.0.0.22", "127.0.0.23"]) {
       const r = await fromAddress(lim, addr, "/users/me", { email: victim.email!, key: "k".repeat(32) });
       expect(r.status).toBe(401);
     }
-    const locked = await fromAddress(lim, "127.0.0.24", "/users/me", { email: victim.email!, key: victim.apiKey! });
+    const locked = await fromAddress(lim, "127.0.0.24", "/users/me", { email: victim.email!, key: "j".repeat(32) });
     expect({ status: locked.status, code: locked.body.code }).toEqual({ status: 429, code: "RATE_LIMIT_HIT" });
     expect(Number(locked.headers["retry-after"])).toBe(locked.body["retry-after"]);
-    expect((await fromAddress(lim, "127.0.0.24", "/users/me", { email: other.email!, key: other.apiKey! })).status).toBe(200);
+    expect((await fromAddress(lim, "127.0.0.24", "/users/me", { email: victim.email!, key: victim.apiKey! })).status).toBe(200);
   });
 
-  test("password logins count too", async () => {
+  test("password logins count too: the failing address is refused, the account's password still works from elsewhere", async () => {
     const u = await lim.newUser({ password: "right-password" });
     for (let i = 0; i < 3; i++)
       await expectError(lim.anon.post("/fetch_api_key", { username: u.email!, password: "wrong" }), 401, "AUTHENTICATION_FAILED", "Your username or password is incorrect");
     const e = await expectError(lim.anon.post("/fetch_api_key", { username: u.email!, password: "right-password" }), 429, "RATE_LIMIT_HIT", "API usage exceeded rate limit");
     expect(e.$headers.get("retry-after")).toBe(String(e["retry-after"]));
+    const elsewhere = await fromAddress(lim, "127.0.0.31", "/fetch_api_key", { form: { username: u.email!, password: "right-password" } });
+    expect(elsewhere.status).toBe(200);
   });
 });
 

@@ -10,6 +10,7 @@ import type { Role } from "../../src/domain/roles";
 import { listen, type HttpServer } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startSearchIndexer } from "../../src/runtime/housekeeping";
+import { startControlSocket } from "../../src/runtime/control";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { Client } from "./client";
 
@@ -41,6 +42,7 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
   const first = bootstrapFirstRealm(app)!;
   await first.passwordSet;
   const http = listen(app, "127.0.0.1", 0);
+  const stopControl = startControlSocket(app);
   app.queues.startGc();
   const plugins = startPluginHost(app);
   const stopIndexer = startSearchIndexer(app);
@@ -68,8 +70,10 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
     },
     async stop() {
       stopIndexer();
+      stopControl();
       await plugins.stop();
-      await http.stop();
+      app.queues.releaseAll();
+      await http.stop(true);
       app.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -1,7 +1,8 @@
 // The parameter table: one declaration gives parsing, Zulip's error wording and the list of ignored names.
 import { describe, expect, test } from "bun:test";
 import { ApiError } from "../../src/domain/errors";
-import { p, readParams, t, type ParamTable } from "../../src/http/params";
+import { MAX_LIST_ITEMS, p, readParams, t, type ParamTable } from "../../src/http/params";
+import { MAX_JSON_DEPTH } from "../../src/lib/json";
 
 const read = (table: ParamTable, input: Record<string, unknown>, path: Record<string, string> = {}) =>
   readParams(table, new Map(Object.entries(input)), path);
@@ -66,7 +67,26 @@ describe("lists and objects: JSON text inside the form", () => {
     expect(failure({ ids: p.intList() }, { ids: '"x"' })).toEqual(bad("ids is not a list"));
     expect(failure({ ids: p.intList() }, { ids: '["a"]' })).toEqual(bad("ids[0] is not an integer"));
     expect(failure({ ids: p.intList() }, { ids: "[1, 2.5]" })).toEqual(bad("ids[1] is not an integer"));
-    expect(failure({ ids: p.intList({ max: 2 }) }, { ids: "[1,2,3]" })).toEqual(bad("ids is too large"));
+    expect(failure({ ids: p.intList({ max: 2 }) }, { ids: "[1,2,3]" })).toEqual(bad("ids has too many items (limit: 2)"));
+  });
+
+  test("bounds: every list and dict has a limit, repeats collapse, nesting is bounded without recursion", () => {
+    const many = JSON.stringify(Array.from({ length: MAX_LIST_ITEMS + 1 }, (_, i) => i));
+    expect(failure({ ids: p.intList() }, { ids: many })).toEqual(bad(`ids has too many items (limit: ${MAX_LIST_ITEMS})`));
+    expect(failure({ d: p.json(t.dict(t.any())) }, { d: JSON.stringify(Object.fromEntries(Array.from({ length: MAX_LIST_ITEMS + 1 }, (_, i) => [`k${i}`, i]))) })).toEqual(
+      bad(`d has too many items (limit: ${MAX_LIST_ITEMS})`),
+    );
+    expect(read({ ids: p.intList() }, { ids: "[3,1,3,3,1]" }).args.ids).toEqual([3, 1]);
+    expect(read({ order: p.intList({ unique: false }) }, { order: "[3,1,3]" }).args.order).toEqual([3, 1, 3]);
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    expect(failure({ v: p.json(t.any()) }, { v: deep })).toEqual(bad(`v is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`));
+    expect(failure({ to: p.jsonOrText() }, { to: deep })).toEqual(bad(`to is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`));
+    // Brackets inside strings are text, not nesting.
+    expect(read({ v: p.json(t.any()) }, { v: JSON.stringify(["[".repeat(1000)]) }).args.v).toEqual(["[".repeat(1000)]);
+    expect(read({ to: p.jsonOrText() }, { to: "[5,5,6]" }).args.to).toEqual([5, 6]);
+    expect(read({ to: p.jsonOrText() }, { to: "a@x.org, b@x.org" }).args.to).toBe("a@x.org, b@x.org");
+    expect(failure({ to: p.jsonOrText({ max: 2 }) }, { to: "a,b,c" })).toEqual(bad("to has too many items (limit: 2)"));
+    expect(failure({ to: p.jsonOrText() }, { to: "[[1]]" })).toEqual(bad("Invalid to"));
   });
 
   test("objects: nested names in errors, missing and unexpected fields, optional fields", () => {

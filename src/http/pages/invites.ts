@@ -52,7 +52,7 @@ const accept: Page["handle"] = async (app: App, request, { key }) => {
   let values: Record<string, string> = {};
   try {
     realm = realmForHost(app, request.headers.get("host"));
-    const input = await readInput(request, new URL(request.url), app.config.limits.maxRequestBytes);
+    const input = await readInput(request, new URL(request.url), app.config.limits.maxApiRequestBytes);
     values = Object.fromEntries([...input].map(([k, v]) => [k, String(v ?? "")]));
     const user = await acceptInvitation(app, realm, key!, { email: values.email, full_name: values.full_name ?? "", password: values.password ?? "" });
     await app.writer.settled();

@@ -16,7 +16,7 @@ export default [
     run: ({ app, user, args }) => listChannelFolders(app, user, args.include_archived),
   }),
   endpoint("PATCH", "/channel_folders", {
-    params: { order: p.intList() },
+    params: { order: p.intList({ unique: false }) },
     run: ({ app, user, args }) => reorderChannelFolders(app, user, args.order),
   }),
   endpoint("PATCH", "/channel_folders/{channel_folder_id}", {

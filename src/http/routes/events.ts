@@ -5,6 +5,7 @@ import { p, t } from "../params";
 export default [
   endpoint("POST", "/register", {
     auth: "optional",
+    readOnly: true,
     params: {
       apply_markdown: p.bool().optional(false),
       client_gravatar: p.bool().optional(),

@@ -20,7 +20,7 @@ export default [
     run: ({ app, user, args }) => removeLinkifier(app, user, args.filter_id),
   }),
   endpoint("PATCH", "/realm/linkifiers", {
-    params: { ordered_linkifier_ids: p.intList() },
+    params: { ordered_linkifier_ids: p.intList({ unique: false }) },
     run: ({ app, user, args }) => reorderLinkifiers(app, user, args.ordered_linkifier_ids),
   }),
 ];

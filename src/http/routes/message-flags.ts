@@ -1,4 +1,5 @@
 import { markAllAsRead, markChannelAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from "../../actions/message-flags";
+import { MAX_MESSAGES_PER_FETCH } from "../../actions/message-fetch";
 import { endpoint } from "../endpoint";
 import { p, t } from "../params";
 
@@ -6,7 +7,7 @@ const op = () => p.enum(["add", "remove"] as const);
 
 export default [
   endpoint("POST", "/messages/flags", {
-    params: { messages: p.intList(), op: op(), flag: p.str() },
+    params: { messages: p.intList({ max: MAX_MESSAGES_PER_FETCH }), op: op(), flag: p.str() },
     run: ({ app, realm, user, args }) => updateMessageFlags(app, realm, user, args),
   }),
   endpoint("POST", "/messages/flags/narrow", {

@@ -1,4 +1,4 @@
-import { getMessage, getMessages, matchesNarrow } from "../../actions/message-fetch";
+import { getMessage, getMessages, matchesNarrow, MAX_MESSAGES_PER_FETCH } from "../../actions/message-fetch";
 import { deleteMessage, editMessage, messageHistory } from "../../actions/message-edits";
 import { sendMessage } from "../../actions/messages";
 import { addReaction, removeReaction } from "../../actions/reactions";
@@ -14,7 +14,7 @@ export default [
   endpoint("POST", "/messages", {
     params: {
       type: p.enum(["stream", "channel", "private", "direct"] as const),
-      to: p.str(),
+      to: p.jsonOrText(),
       content: p.str(),
       topic: p.str().optional(),
       queue_id: p.str().optional(),
@@ -34,7 +34,7 @@ export default [
       client_gravatar: p.bool().optional(true),
       apply_markdown: p.bool().optional(true),
       use_first_unread_anchor: p.bool().optional(),
-      message_ids: p.json(t.list(t.int({ min: 0 }))).optional(),
+      message_ids: p.json(t.list(t.int({ min: 0 }), { max: MAX_MESSAGES_PER_FETCH, unique: true })).optional(),
       allow_empty_topic_name: p.bool().optional(false),
       anchor_date: p.str().optional(),
       exclude_thread_replies: p.bool().optional(false),

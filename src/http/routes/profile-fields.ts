@@ -17,7 +17,7 @@ export default [
     run: ({ app, realm, user, args }) => createField(app, realm, user, args),
   }),
   endpoint("PATCH", "/realm/profile_fields", {
-    params: { order: p.intList() },
+    params: { order: p.intList({ unique: false }) },
     run: ({ app, realm, user, args }) => reorderFields(app, realm, user, args.order),
   }),
 ];

@@ -8,6 +8,7 @@ export default [
     run: ({ app, user }) => listRealmEmoji(app, user),
   }),
   endpoint("POST", "/realm/emoji/{emoji_name}", {
+    body: "upload",
     params: { emoji_name: p.path.str() },
     run: ({ app, realm, user, args, files }) => addRealmEmoji(app, realm, user, args.emoji_name, files),
   }),
