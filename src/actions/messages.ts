@@ -11,10 +11,10 @@ import {
   dmNotAuthorized,
   emptyTopicNotAllowed,
   groupMentionNotAllowed,
-  invalidParam,
   invalidRecipientEmail,
   invalidRecipientId,
   messageNeedsRecipients,
+  missingTopic,
   noPostPermission,
   noTopicCreatePermission,
   notAuthorizedToSend,
@@ -129,6 +129,17 @@ export function checkCanPost(app: App, sender: UserRow, c: ChannelRow) {
 /** The channel's effective policy for the empty ("general chat") topic. */
 export function topicsPolicyOf(realm: RealmRow, c: ChannelRow): string {
   return c.topicsPolicy === "inherit" ? String(realmSetting(realm, "topics_policy")) : c.topicsPolicy;
+}
+
+/**
+ * A channel message sent with neither `topic` nor `subject`: where only the general chat is allowed it
+ * goes there; elsewhere it is refused (with the policy's own error where topics are required), never
+ * silently filed under the empty topic.
+ */
+function topicWhenMissing(realm: RealmRow, c: ChannelRow): string {
+  const policy = topicsPolicyOf(realm, c);
+  if (policy === "empty_topic_only") return "";
+  throw policy === "disable_empty_topic" ? emptyTopicNotAllowed() : missingTopic();
 }
 
 export function checkTopicAllowed(realm: RealmRow, c: ChannelRow, topic: string) {
@@ -282,7 +293,7 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
   if (a.type === "stream" || a.type === "channel") {
     const channel = channelTarget(app, realm, a.to);
     checkCanPost(app, sender, channel);
-    const topic = normalizeTopic(a.topic ?? "", limits.maxTopicLength);
+    const topic = a.topic === undefined ? topicWhenMissing(realm, channel) : normalizeTopic(a.topic, limits.maxTopicLength);
     checkTopicAllowed(realm, channel, topic);
     if (!hasChannelPermission(app, sender, channel, "can_create_topic_group") && !store.topicExists(app.db, channel.recipientId, topic))
       throw noTopicCreatePermission();
@@ -295,7 +306,7 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     messageSent(app, { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds });
     return { id };
   }
-  if (a.topic !== undefined && a.topic !== "") throw invalidParam("Invalid topic for direct messages");
+  // A topic sent with a direct message is ignored, as Zulip does (some clients always send one).
   const others = dmTargets(app, realm, a.to);
   const participants = [sender, ...others.filter((u) => u.id !== sender.id)];
   checkDirectMessage(app, realm, sender, participants);
