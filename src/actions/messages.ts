@@ -22,6 +22,7 @@ import {
   recipientDeactivated,
   topicWildcardNotAllowed,
 } from "../domain/errors";
+import { SYSTEM_BOTS } from "../domain/bots";
 import { FLAG, flagNames } from "../domain/message-flags";
 import {
   hasAlertWord,
@@ -352,7 +353,7 @@ export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: s
 
 /** The realm's notification bot: it announces channels, moves and subscriptions. */
 export const notificationBotTx = (app: App, tx: Tx, realm: RealmRow): UserRow =>
-  internalBotTx(app, tx, realm, { email: "notification-bot@confab.localhost", fullName: "Notification Bot" });
+  internalBotTx(app, tx, realm, SYSTEM_BOTS.notification);
 
 /** A message from the notification bot, inside the caller's transaction; no permission applies to it. */
 export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { channel: ChannelRow; topic: string } | { to: UserRow }, content: string): number {

@@ -1,4 +1,5 @@
 import { realmProfileData } from "../../actions/profile-fields";
+import { isSystemBot } from "../../domain/bots";
 import { isAdmin, isGuest, isModerator, isOwner } from "../../domain/roles";
 import { avatarUrl, toApiUser } from "../../domain/users";
 import { hasRealmPermission } from "../../store/permissions";
@@ -22,6 +23,7 @@ export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
   const idleSince = opts.capabilities.user_avatar_url_field_optional ? app.now() - LONG_IDLE_SECONDS : null;
   const realmUsers: unknown[] = [];
   const nonActive: unknown[] = [];
+  const systemBots: unknown[] = [];
   for (const u of user ? all : []) {
     // Spectators (no user) get no user list: only web-public messages carry their senders.
     if (visible && !visible.has(u.id)) {
@@ -29,10 +31,14 @@ export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
       continue;
     }
     const obj = toApiUser(u, { ...base, profileData: profile(u.id) });
+    if (isSystemBot(u)) {
+      systemBots.push({ ...obj, is_system_bot: true });
+      continue;
+    }
     if (idleSince !== null && !u.isBot && (u.lastActive ?? 0) < idleSince) delete obj.avatar_url;
     (u.isActive ? realmUsers : nonActive).push(obj);
   }
-  const state: Record<string, unknown> = { realm_users: realmUsers, realm_non_active_users: nonActive, cross_realm_bots: [] };
+  const state: Record<string, unknown> = { realm_users: realmUsers, realm_non_active_users: nonActive, cross_realm_bots: systemBots };
   if (!user) return state;
   const url = avatarUrl(user, app.config.externalUrl);
   const can = (name: Parameters<typeof hasRealmPermission>[3]) => hasRealmPermission(app.db, realm, user, name);
