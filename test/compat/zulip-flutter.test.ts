@@ -83,7 +83,7 @@ describe("zulip-flutter start-up (lib/model/store.dart, lib/api/route/realm.dart
     // server_emoji_data_url: the ServerEmojiData document, with caching headers.
     const emoji = await fetch(snap.server_emoji_data_url);
     expect(emoji.headers.get("cache-control")).toContain("max-age");
-    const data = await emoji.json();
+    const data = (await emoji.json()) as { code_to_names: Record<string, string[]> };
     expectModel("ServerEmojiData", data);
     expect(data.code_to_names["1f642"]).toEqual(["smile"]);
     const again = await fetch(snap.server_emoji_data_url, { headers: { "If-None-Match": emoji.headers.get("etag")! } });
