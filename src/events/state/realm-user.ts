@@ -25,16 +25,17 @@ export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
   const nonActive: unknown[] = [];
   const systemBots: unknown[] = [];
   for (const u of user ? all : []) {
+    // The system bots are known to everyone, as cross-realm bots.
+    if (isSystemBot(u)) {
+      systemBots.push({ ...toApiUser(u, { ...base, profileData: profile(u.id) }), is_system_bot: true });
+      continue;
+    }
     // Spectators (no user) get no user list: only web-public messages carry their senders.
     if (visible && !visible.has(u.id)) {
       if (!incomplete && u.isActive) realmUsers.push(inaccessibleUser(app, realm, u.id));
       continue;
     }
     const obj = toApiUser(u, { ...base, profileData: profile(u.id) });
-    if (isSystemBot(u)) {
-      systemBots.push({ ...obj, is_system_bot: true });
-      continue;
-    }
     if (idleSince !== null && !u.isBot && (u.lastActive ?? 0) < idleSince) delete obj.avatar_url;
     (u.isActive ? realmUsers : nonActive).push(obj);
   }
