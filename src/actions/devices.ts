@@ -1,11 +1,28 @@
 import type { App } from "../app";
 import type { UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
+import { toUsers } from "../events/types";
 import * as store from "../store/devices";
+
+/**
+ * A device as register's `devices` and the `device` events show it. Push notifications are not offered
+ * (as on a Zulip server without the push service), so no push key or token is ever registered.
+ */
+export const toApiDevice = () => ({
+  push_key_id: null,
+  push_token_id: null,
+  pending_push_token_id: null,
+  push_token_last_updated_timestamp: null,
+  push_registration_error_code: null,
+});
 
 /** POST /register_client_device: a mobile client's device record (level 468). */
 export function registerDevice(app: App, user: UserRow) {
-  const row = app.tx((tx) => store.insertDevice(tx.db, user.id, app.now()));
+  const row = app.tx((tx) => {
+    const d = store.insertDevice(tx.db, user.id, app.now());
+    tx.emit({ type: "device", op: "add", device_id: d.id }, toUsers([user.id]));
+    return d;
+  });
   return { device_id: row.id };
 }
 
@@ -13,6 +30,9 @@ export function registerDevice(app: App, user: UserRow) {
 export function removeDevice(app: App, user: UserRow, id: number) {
   const row = store.findDevice(app.db, user.id, id);
   if (!row) throw invalidParam("Invalid device ID");
-  app.tx((tx) => store.deleteDevice(tx.db, row.id));
+  app.tx((tx) => {
+    store.deleteDevice(tx.db, row.id);
+    tx.emit({ type: "device", op: "remove", device_id: row.id }, toUsers([user.id]));
+  });
   return {};
 }

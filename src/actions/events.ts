@@ -21,8 +21,11 @@ export interface RegisterArgs {
   client_capabilities: Record<string, boolean>;
   fetch_event_types: string[] | undefined;
   narrow: [string, string][];
-  idle_queue_timeout: number | undefined;
+  idle_queue_timeout: number | "mobile" | undefined;
 }
+
+/** The idle lifetime asked for as "mobile": an app in the background keeps its queue for a day. */
+const MOBILE_IDLE_QUEUE_TIMEOUT_SECS = 24 * 3600;
 
 /**
  * POST /register: a queue and the initial state, built in one synchronous stretch so no event can
@@ -44,7 +47,7 @@ export function register(app: App, realm: RealmRow, user: UserRow | null, a: Reg
     capabilities: a.client_capabilities,
     narrow: a.narrow,
   };
-  const idleTimeoutSecs = a.idle_queue_timeout ?? app.config.events.idleQueueTimeoutSeconds;
+  const idleTimeoutSecs = a.idle_queue_timeout === "mobile" ? MOBILE_IDLE_QUEUE_TIMEOUT_SECS : (a.idle_queue_timeout ?? app.config.events.idleQueueTimeoutSeconds);
   const queue = user
     ? app.queues.create({
         userId: user.id,

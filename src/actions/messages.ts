@@ -11,10 +11,10 @@ import {
   dmNotAuthorized,
   emptyTopicNotAllowed,
   groupMentionNotAllowed,
-  invalidParam,
   invalidRecipientEmail,
   invalidRecipientId,
   messageNeedsRecipients,
+  missingTopic,
   noPostPermission,
   noTopicCreatePermission,
   notAuthorizedToSend,
@@ -22,6 +22,7 @@ import {
   recipientDeactivated,
   topicWildcardNotAllowed,
 } from "../domain/errors";
+import { SYSTEM_BOTS } from "../domain/bots";
 import { FLAG, flagNames } from "../domain/message-flags";
 import {
   hasAlertWord,
@@ -43,6 +44,7 @@ import { realmGroupSetting } from "../store/realm-settings";
 import { subscriberIds } from "../store/subscriptions";
 import { findUserGroup, listRecursiveMemberIds } from "../store/user-groups";
 import { findUserByEmail, findUserById, insertUser } from "../store/users";
+import { claimAttachmentsTx } from "./attachments";
 import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
@@ -119,6 +121,17 @@ export function checkCanPost(app: App, sender: UserRow, c: ChannelRow) {
 /** The channel's effective policy for the empty ("general chat") topic. */
 export function topicsPolicyOf(realm: RealmRow, c: ChannelRow): string {
   return c.topicsPolicy === "inherit" ? String(realmSetting(realm, "topics_policy")) : c.topicsPolicy;
+}
+
+/**
+ * A channel message sent with neither `topic` nor `subject`: where only the general chat is allowed it
+ * goes there; elsewhere it is refused (with the policy's own error where topics are required), never
+ * silently filed under the empty topic.
+ */
+function topicWhenMissing(realm: RealmRow, c: ChannelRow): string {
+  const policy = topicsPolicyOf(realm, c);
+  if (policy === "empty_topic_only") return "";
+  throw policy === "disable_empty_topic" ? emptyTopicNotAllowed() : missingTopic();
 }
 
 export function checkTopicAllowed(realm: RealmRow, c: ChannelRow, topic: string) {
@@ -208,6 +221,8 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   // A channel's plain subscribers (flags 0) get their rows when they next read (store/deliveries.ts).
   if (o.channel && base === 0) store.insertUserMessages(tx.db, id, own);
   else store.insertUserMessages(tx.db, id, o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const));
+  // After the rows: the access check may catch the sender's lazy rows up (store/deliveries.ts).
+  if (o.rendered.attachmentPathIds.length) claimAttachmentsTx(app, tx, realm, sender, id, o.rendered.attachmentPathIds);
   // Indexed for search in the next batch (actions/search-index.ts).
   const row: MessageRow = { id, ...fields, editHistory: null, lastEditTime: null, lastMovedTime: null };
   const parts: MessageParts = {
@@ -270,7 +285,7 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
   if (a.type === "stream" || a.type === "channel") {
     const channel = channelTarget(app, realm, a.to);
     checkCanPost(app, sender, channel);
-    const topic = normalizeTopic(a.topic ?? "", limits.maxTopicLength);
+    const topic = a.topic === undefined ? topicWhenMissing(realm, channel) : normalizeTopic(a.topic, limits.maxTopicLength);
     checkTopicAllowed(realm, channel, topic);
     if (!hasChannelPermission(app, sender, channel, "can_create_topic_group") && !store.topicExists(app.db, channel.recipientId, topic))
       throw noTopicCreatePermission();
@@ -283,7 +298,7 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     messageSent(app, { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds });
     return { id };
   }
-  if (a.topic !== undefined && a.topic !== "") throw invalidParam("Invalid topic for direct messages");
+  // A topic sent with a direct message is ignored, as Zulip does (some clients always send one).
   const others = dmTargets(app, realm, a.to);
   const participants = [sender, ...others.filter((u) => u.id !== sender.id)];
   checkDirectMessage(app, realm, sender, participants);
@@ -329,7 +344,7 @@ export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: s
 
 /** The realm's notification bot: it announces channels, moves and subscriptions. */
 export const notificationBotTx = (app: App, tx: Tx, realm: RealmRow): UserRow =>
-  internalBotTx(app, tx, realm, { email: "notification-bot@confab.localhost", fullName: "Notification Bot" });
+  internalBotTx(app, tx, realm, SYSTEM_BOTS.notification);
 
 /** A message from the notification bot, inside the caller's transaction; no permission applies to it. */
 export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { channel: ChannelRow; topic: string } | { to: UserRow }, content: string): number {

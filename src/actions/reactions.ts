@@ -46,9 +46,8 @@ function resolveEmoji(app: App, realm: RealmRow, name: string | undefined, code:
   }
   const u = emojiByCode(code);
   if (!u) throw invalidEmojiCode();
-  // The code decides the emoji. Zulip's clients name some emoji differently from our emoji data
-  // (e.g. "smile"), so a well-formed name is kept as the client sent it.
-  if (name !== undefined && !/^[a-z0-9_+-]+$/.test(name)) throw invalidParam("Invalid emoji name.");
+  // As in Zulip, a name sent with the code must be one of that emoji's names (canonical or alias).
+  if (name !== undefined && emojiByName(name)?.emoji_code !== u.emoji_code) throw invalidParam("Invalid emoji name.");
   return { name: name ?? u.emoji_name, code: u.emoji_code, type: t };
 }
 

@@ -62,7 +62,7 @@ export function canRemoveSubscribers(app: App, user: UserRow, c: ChannelRow): bo
  * subscriber gets the channel (and, for a private channel, its creation), everyone else who can see
  * the subscriber list a peer_add. Returns, per channel, who was newly subscribed and who already was.
  */
-export function subscribeUsersTx(app: App, tx: Tx, realm: RealmRow, channels: ChannelRow[], users: UserRow[]) {
+export function subscribeUsersTx(app: App, tx: Tx, realm: RealmRow, channels: ChannelRow[], users: UserRow[], colors: ReadonlyMap<string, string> = new Map()) {
   const result: { channel: ChannelRow; added: UserRow[]; already: UserRow[] }[] = [];
   for (const c of channels) {
     const current = new Set(store.subscriberIds(tx.db, c.id));
@@ -74,7 +74,7 @@ export function subscribeUsersTx(app: App, tx: Tx, realm: RealmRow, channels: Ch
     forgetRecipients(app);
     store.activateSubscriptions(
       tx.db,
-      added.map((u) => ({ userId: u.id, channelId: c.id, color: pickColor(store.usedColors(tx.db, u.id), c.id) })),
+      added.map((u) => ({ userId: u.id, channelId: c.id, color: colors.get(c.name.toLowerCase()) ?? pickColor(store.usedColors(tx.db, u.id), c.id) })),
     );
     const newcomers = added.filter((u) => !visibleBefore.has(u.id)).map((u) => u.id);
     if (newcomers.length) tx.emit({ type: "stream", op: "create", streams: streamObjects(app, realm, [c]) }, toUsers(newcomers));
@@ -118,7 +118,8 @@ function principalsOf(app: App, actor: UserRow, principals: (string | number)[] 
 }
 
 export interface SubscribeArgs {
-  subscriptions: { name: string; description?: string }[];
+  /** Each channel by name; a color given is the new subscriptions' color (Zulip's documented `color`). */
+  subscriptions: { name: string; description?: string; color?: string }[];
   principals?: (string | number)[];
   authorization_errors_fatal: boolean;
   announce: boolean;
@@ -159,8 +160,13 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Subscrib
   const toCreate: ChannelSpec[] = [];
   const unauthorized: string[] = [];
   const seen = new Set<string>();
+  const colors = new Map<string, string>();
   for (const s of a.subscriptions) {
     const name = s.name.trim();
+    if (s.color !== undefined) {
+      if (!HEX_COLOR.test(s.color)) throw invalidParam("color is not a valid hex color code");
+      colors.set(name.toLowerCase(), s.color);
+    }
     if (seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());
     const c = channelStore.findChannelByName(app.db, realm.id, name);
@@ -184,7 +190,7 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Subscrib
   if (others && toCreate.length && !hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group") && !isAdmin(actor.role)) throw cannotSubscribeOthers();
   return app.tx((tx) => {
     const created = toCreate.map((spec) => insertChannelTx(app, tx, realm, actor, spec));
-    const results = subscribeUsersTx(app, tx, realm, [...created, ...existing], users);
+    const results = subscribeUsersTx(app, tx, realm, [...created, ...existing], users, colors);
     const subscribed: Record<string, string[]> = {};
     const already: Record<string, string[]> = {};
     for (const r of results) {
@@ -276,7 +282,7 @@ export function unsubscribe(app: App, realm: RealmRow, actor: UserRow, a: { subs
 }
 
 /** PATCH /users/me/subscriptions: a subscribe and an unsubscribe in one call. */
-export function updateSubscriptions(app: App, realm: RealmRow, actor: UserRow, a: { add: { name: string; description?: string }[]; delete: string[] }) {
+export function updateSubscriptions(app: App, realm: RealmRow, actor: UserRow, a: { add: SubscribeArgs["subscriptions"]; delete: string[] }) {
   const added = a.add.length
     ? subscribe(app, realm, actor, {
         subscriptions: a.add,

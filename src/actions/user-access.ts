@@ -37,7 +37,7 @@ export function inaccessibleUser(app: App, realm: RealmRow, userId: number) {
     role: 400,
     timezone: "",
     avatar_version: 1,
-    avatar_url: app.config.externalUrl + STATIC_IMAGES.unknownUser,
+    avatar_url: app.config.externalUrl + STATIC_IMAGES.unknownUserPng,
     profile_data: {},
   };
 }

@@ -1,3 +1,4 @@
+import { isSystemBot } from "../domain/bots";
 import type { App } from "../app";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
@@ -300,7 +301,8 @@ export function listRealmUsers(app: App, viewer: UserRow, a: ViewArgs & { user_i
   return {
     members: store
       .listUsers(app.db, viewer.realmId)
-      .filter((u) => !wanted || wanted.has(u.id))
+      // The system bots are not the realm's users (register lists them as cross_realm_bots).
+      .filter((u) => (!wanted || wanted.has(u.id)) && !isSystemBot(u))
       .map((u) => toApiUser(u, { ...o, profileData: profile ? profile(u.id) : undefined })),
   };
 }

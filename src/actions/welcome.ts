@@ -3,11 +3,12 @@
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
+import { SYSTEM_BOTS } from "../domain/bots";
 import { realmSetting } from "../domain/realm-settings";
 import { internalBotTx, sendBotReplyTx } from "./messages";
 
 export function sendWelcomeTx(app: App, tx: Tx, realm: RealmRow, user: UserRow, inviteText: string | null) {
-  const bot = internalBotTx(app, tx, realm, { email: "welcome-bot@confab.localhost", fullName: "Welcome Bot" });
+  const bot = internalBotTx(app, tx, realm, SYSTEM_BOTS.welcome);
   const custom = inviteText ?? (realmSetting(realm, "welcome_message_custom_text") as string);
   const greeting = `Hello, and welcome to ${realm.name}! 👋 Say hi in a channel, or reply here with any question.`;
   const content = custom ? `${greeting}\n\n**A message from your organization:**\n\n${custom}` : greeting;

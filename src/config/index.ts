@@ -22,6 +22,7 @@ export interface Config {
     maxStreamDescriptionLength: number;
     maxRequestBytes: number;
     maxApiRequestBytes: number;
+    maxFileUploadMib: number;
   };
   events: {
     heartbeatSeconds: number;
@@ -31,6 +32,7 @@ export interface Config {
     maxHeldPollsPerUser: number;
   };
   housekeeping: { intervalSeconds: number };
+  uploads: { unreferencedGraceDays: number };
   rateLimit: { authFailures: number; authWindowSeconds: number };
   /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). */
   trustedProxies: string[];
@@ -159,6 +161,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       maxStreamDescriptionLength: g("limits.max_stream_description_length"),
       maxRequestBytes: g("limits.max_request_bytes"),
       maxApiRequestBytes: g("limits.max_api_request_bytes"),
+      maxFileUploadMib: g("limits.max_file_upload_mib"),
     },
     events: {
       heartbeatSeconds: g("events.heartbeat_seconds"),
@@ -168,6 +171,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       maxHeldPollsPerUser: g("events.max_held_polls_per_user"),
     },
     housekeeping: { intervalSeconds: g("housekeeping.interval_seconds") },
+    uploads: { unreferencedGraceDays: g("uploads.unreferenced_grace_days") },
     rateLimit: { authFailures: g("rate_limit.auth_failures"), authWindowSeconds: g("rate_limit.auth_window_seconds") },
     trustedProxies: g("trusted_proxies"),
     plugins: {

@@ -4,6 +4,18 @@ import { avatarUrl } from "./users";
 // Bot types, as Zulip numbers them.
 export const BOT_TYPE = { generic: 1, incomingWebhook: 2, outgoingWebhook: 3, embedded: 4 } as const;
 
+/**
+ * The server's own bots (Zulip's cross-realm system bots). Each realm gets its copy on first use; clients
+ * see them in register's cross_realm_bots rather than among the realm's users.
+ */
+export const SYSTEM_BOTS = {
+  notification: { email: "notification-bot@confab.localhost", fullName: "Notification Bot" },
+  welcome: { email: "welcome-bot@confab.localhost", fullName: "Welcome Bot" },
+} as const;
+
+const SYSTEM_BOT_EMAILS: ReadonlySet<string> = new Set(Object.values(SYSTEM_BOTS).map((b) => b.email));
+export const isSystemBot = (u: UserRow) => u.isBot && SYSTEM_BOT_EMAILS.has(u.email);
+
 export interface BotService {
   base_url: string;
   token: string;

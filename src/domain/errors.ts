@@ -81,6 +81,7 @@ export const unauthorizedPrincipal = (principal: string | number) =>
 export const notAuthorizedToSend = (name: string) => new ApiError("BAD_REQUEST", `Not authorized to send to channel '${name}'`, 400);
 export const noPostPermission = () => new ApiError("BAD_REQUEST", "You do not have permission to post in this channel.", 400);
 export const noTopicCreatePermission = () => new ApiError("BAD_REQUEST", "You do not have permission to create new topics in this channel.", 400);
+export const missingTopic = () => new ApiError("BAD_REQUEST", "Missing topic", 400);
 export const emptyTopicNotAllowed = () => new ApiError("BAD_REQUEST", "Sending messages to the general chat is not allowed in this channel.", 400);
 export const onlyEmptyTopicAllowed = () => new ApiError("BAD_REQUEST", "Only the general chat topic is allowed in this channel.", 400);
 export const cannotSendToMultipleChannels = () => new ApiError("BAD_REQUEST", "Cannot send to multiple channels", 400);

@@ -3,6 +3,12 @@ import type { LinkifierRow } from "../db/schema";
 export const toApiLinkifier = (l: LinkifierRow) => ({ id: l.id, pattern: l.pattern, url_template: l.urlTemplate });
 
 /**
+ * Zulip's patterns are Python/re2 syntax (its documented example is `#(?P<id>[0-9]+)`): kept and
+ * returned as written, matched through this JavaScript spelling of named groups and back-references.
+ */
+export const toJsSyntax = (pattern: string): string => pattern.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
+
+/**
  * Checks a linkifier the way Zulip does: the pattern is a regular expression with named groups, and
  * the URL template (RFC 6570 level 1/2 expressions like {id} or {+path}) may only use those groups.
  * Returns an error message, or null when it is fine.
@@ -11,7 +17,7 @@ export function checkLinkifier(pattern: string, urlTemplate: string): string | n
   if (!pattern.trim()) return "Linkifier pattern cannot be blank";
   let re: RegExp;
   try {
-    re = new RegExp(pattern, "u");
+    re = new RegExp(toJsSyntax(pattern), "u");
   } catch (e) {
     return `Bad regular expression: ${(e as Error).message.replace(/^Invalid regular expression: /, "")}`;
   }

@@ -10,6 +10,12 @@ export function realmUrl(externalUrl: string, stringId: string): string {
  * the stand-in avatar of a user a guest may not see. */
 export const STATIC_IMAGES = {
   icon: "/static/images/logo/confab-icon.svg",
+  /** What realm_icon_url names: the mobile app cannot show SVG. */
+  iconPng: "/static/images/logo/confab-icon.png",
   logo: "/static/images/logo/confab-logo.svg",
   unknownUser: "/static/images/unknown-user-avatar.svg",
+  unknownUserPng: "/static/images/unknown-user-avatar.png",
 } as const;
+
+/** Where the server_emoji_data_url document lives; the content hash in the name lets it be cached forever. */
+export const emojiDataPath = (hash: string) => `/static/generated/emoji/emoji_api.${hash}.json`;

@@ -109,11 +109,19 @@ const realmUser: Presenter = (ev, q) => {
   return q.capabilities.user_list_incomplete ? [] : rest;
 };
 
-/** Custom emoji changes: the one change for individual_emoji_changes clients, else the whole set (`update`). */
+/**
+ * Custom emoji changes: the one change for individual_emoji_changes clients, else the whole set (`update`).
+ * A deactivation goes to those clients twice: as the contract's `edit` and as Zulip's `update_one`
+ * ({emoji_id, data: {deactivated}}), which Zulip's own clients (zulip-flutter) parse; each kind of
+ * client ignores the op it does not know.
+ */
 const realmEmoji: Presenter = (ev, q) => {
-  const { change, ...update } = ev as ServerEvent & { change?: { op: string; emoji: unknown } };
+  const { change, ...update } = ev as ServerEvent & { change?: { op: string; emoji: { id: string; deactivated: boolean } } };
   if (!change) return ev;
-  return q.capabilities.individual_emoji_changes ? { type: "realm_emoji", op: change.op, emoji: change.emoji } : update;
+  if (!q.capabilities.individual_emoji_changes) return update;
+  const one = { type: "realm_emoji", op: change.op, emoji: change.emoji };
+  if (change.op !== "edit") return one;
+  return [one, { type: "realm_emoji", op: "update_one", emoji_id: change.emoji.id, data: { deactivated: change.emoji.deactivated } }];
 };
 
 export const PRESENTERS: Record<string, Presenter> = {

@@ -6,11 +6,12 @@ import { clientAddress, parseRange, type AddressRange } from "../lib/addresses";
 import { requestUser } from "./auth";
 import type { Endpoint } from "./endpoint";
 import { readInput } from "./input";
-import { readParams } from "./params";
+import { PATH_REST, readParams } from "./params";
 import { realmForHost } from "./realm";
 import { failure, success } from "./respond";
 import { pages } from "./pages";
 import { routes } from "./routes";
+import { uploadBodyBytes } from "./routes/attachments";
 
 const API = "/api/v1";
 
@@ -27,17 +28,19 @@ function compile(ep: Endpoint): Compiled {
       API +
       ep.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n) => {
         names.push(n);
-        return "([^/]+)";
+        return isRest(ep, n) ? "(.+)" : "([^/]+)";
       }) +
       "$",
   );
   return { ep, names, re };
 }
 
+const isRest = (ep: Endpoint, name: string) => ep.params[name]?.describe === PATH_REST;
+
 /** Elysia's route pattern for a template; parameters are positional so templates of one shape share a route. */
-const elysiaPath = (path: string) => {
+const elysiaPath = (ep: Endpoint) => {
   let i = 0;
-  return API + path.replace(/\{\w+\}/g, () => `:p${i++}`);
+  return API + ep.path.replace(/\{(\w+)\}/g, (_, n) => (isRest(ep, n) ? "*" : `:p${i++}`));
 };
 
 export interface HttpServer {
@@ -51,13 +54,13 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
   const compiled = endpoints.map(compile);
   const logRequests = app.log.enabled("info");
   const trusted = app.config.trustedProxies.map(parseRange) as AddressRange[];
-  const bodyLimit = { api: app.config.limits.maxApiRequestBytes, upload: app.config.limits.maxRequestBytes };
+  const bodyLimit = { api: app.config.limits.maxApiRequestBytes, upload: Math.max(app.config.limits.maxRequestBytes, uploadBodyBytes(app)) };
 
   // Endpoints whose templates have the same shape (`/users/{user_id}`, `/users/{email}`) share one route;
   // the first whose path parameters parse takes the request.
   const groups = new Map<string, Compiled[]>();
   for (const c of compiled) {
-    const key = `${c.ep.method} ${elysiaPath(c.ep.path)}`;
+    const key = `${c.ep.method} ${elysiaPath(c.ep)}`;
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
 
@@ -134,9 +137,9 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
   }
   // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts.
   for (const pg of pages)
-    server = server.route(pg.method, pg.path, async ({ request, params }) => {
+    server = server.route(pg.method, pg.path, async ({ request, params, server: s }) => {
       try {
-        return await pg.handle(app, request, params as Record<string, string>);
+        return await pg.handle(app, request, params as Record<string, string>, () => s?.requestIP(request)?.address ?? "unknown");
       } catch (e) {
         return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
       }

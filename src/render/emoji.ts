@@ -1,11 +1,10 @@
-// Unicode emoji names and codes, from emoji-datasource (iamcal's emoji-data,
-// the common source of :short_name: vocabularies), in Zulip's code format: lowercase hex
-// code points joined by "-", without the FE0F variation selector ("2764",
-// "1f937-200d-2640"). One table serves messages, reactions and the
-// server_emoji_data_url document, so they always agree.
-// Embedded as text and parsed on first use: evaluating the 1.3 MB table as a module cost every start
-// ~150 ms and ~25 MB, though most processes never look an emoji up.
-import emojiJson from "emoji-datasource/emoji.json" with { type: "text" };
+// Unicode emoji names and codes: Zulip's own vocabulary (canonical names and aliases, e.g. ":smile:"
+// is 1f642 and "thumbs_up" an alias of "+1"), generated into zulip-emoji-names.json by
+// scripts/zulip-emoji-names.ts (the file names its source). Codes are Zulip's: lowercase hex code points
+// joined by "-", without the FE0F variation selector ("2764", "1f937-200d-2640"). One table serves
+// messages, reactions, statuses and the server_emoji_data_url document, so they always agree.
+// Embedded as text and parsed on first use: most processes never look an emoji up.
+import emojiJson from "./zulip-emoji-names.json" with { type: "text" };
 import type { MarkdownIt, StateInline, Token } from "markdown-it";
 import type { RenderEnv } from "./context.ts";
 import { element, openTag } from "./html.ts";
@@ -20,25 +19,27 @@ export interface UnicodeEmoji {
 interface EmojiTables {
   codeByName: Map<string, string>;
   namesByCode: Map<string, string[]>;
+  /** Zulip keeps FE0F inside a few sequence codes ("1f3cb-fe0f-200d-2640-fe0f"); found without it too. */
+  codeByBareCode: Map<string, string>;
 }
+
+const bare = (code: string) => code.replace(/-fe0f/g, "");
 
 let tables: EmojiTables | null = null;
 
 /** Built on first use: most processes that import the renderer never look up an emoji. */
 function emojiTables(): EmojiTables {
   if (tables) return tables;
+  const codeToNames: Record<string, string[]> = JSON.parse(emojiJson as unknown as string).code_to_names;
   const codeByName = new Map<string, string>();
   const namesByCode = new Map<string, string[]>();
-  const entries: { unified: string; non_qualified: string | null; short_names: string[]; category: string }[] = JSON.parse(emojiJson as unknown as string);
-  for (const entry of entries) {
-    // Skin-tone swatches are modifiers, not emoji of their own (Zulip refuses them too).
-    if (entry.category === "Component") continue;
-    const code = (entry.non_qualified ?? entry.unified).toLowerCase().replace(/-fe0f/g, "");
-    if (namesByCode.has(code)) continue;
-    namesByCode.set(code, entry.short_names);
-    for (const name of entry.short_names) if (!codeByName.has(name)) codeByName.set(name, code);
+  const codeByBareCode = new Map<string, string>();
+  for (const [code, names] of Object.entries(codeToNames)) {
+    namesByCode.set(code, names);
+    codeByBareCode.set(bare(code), code);
+    for (const name of names) codeByName.set(name, code);
   }
-  tables = { codeByName, namesByCode };
+  tables = { codeByName, namesByCode, codeByBareCode };
   return tables;
 }
 
@@ -48,15 +49,26 @@ export function emojiByName(name: string): UnicodeEmoji | null {
   return code === undefined ? null : { emoji_code: code, emoji_name: name, reaction_type: "unicode_emoji" };
 }
 
-/** The Unicode emoji with this code, under its canonical (first) name. */
+/** The Unicode emoji with this code (Zulip's spelling), under its canonical (first) name. */
 export function emojiByCode(code: string): UnicodeEmoji | null {
-  const names = emojiTables().namesByCode.get(code.toLowerCase());
-  return names ? { emoji_code: code.toLowerCase(), emoji_name: names[0]!, reaction_type: "unicode_emoji" } : null;
+  const lower = code.toLowerCase();
+  const names = emojiTables().namesByCode.get(lower);
+  return names ? { emoji_code: lower, emoji_name: names[0]!, reaction_type: "unicode_emoji" } : null;
 }
 
 /** `code_to_names` for the document behind `server_emoji_data_url`. */
 export function emojiCodeToNames(): Record<string, string[]> {
   return Object.fromEntries(emojiTables().namesByCode);
+}
+
+let document: { json: string; hash: string } | null = null;
+
+/** The server_emoji_data_url document ({"code_to_names": …}) and a hash of it for its URL. */
+export function emojiDataDocument(): { json: string; hash: string } {
+  if (document) return document;
+  const json = JSON.stringify({ code_to_names: emojiCodeToNames() });
+  document = { json, hash: new Bun.CryptoHasher("sha256").update(json).digest("hex").slice(0, 16) };
+  return document;
 }
 
 const title = (name: string): string => name.replace(/_/g, " ");
@@ -93,13 +105,15 @@ export function findUnicodeEmoji(text: string): EmojiMatch[] {
   for (const m of text.matchAll(SEQUENCE_RE)) {
     const seq = m[0];
     if (TEXT_PRESENTATION_RE.test(seq)) continue;
-    const code = [...seq]
-      .map((ch) => ch.codePointAt(0)!)
-      .filter((cp) => cp !== 0xfe0f)
-      .map((cp) => cp.toString(16).padStart(4, "0"))
-      .join("-");
-    const names = emojiTables().namesByCode.get(code);
-    if (names) found.push({ index: m.index!, length: seq.length, code, name: names[0]! });
+    const t = emojiTables();
+    const code = t.codeByBareCode.get(
+      [...seq]
+        .map((ch) => ch.codePointAt(0)!)
+        .filter((cp) => cp !== 0xfe0f)
+        .map((cp) => cp.toString(16).padStart(4, "0"))
+        .join("-"),
+    );
+    if (code) found.push({ index: m.index!, length: seq.length, code, name: t.namesByCode.get(code)![0]! });
   }
   return found;
 }

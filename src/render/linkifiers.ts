@@ -1,6 +1,7 @@
 // Realm linkifiers: a regular expression and an RFC 6570 URL template
 // ("https://github.com/zulip/zulip/issues/{id}"), applied to message text
 // outside code and links, and to topics (`topic_links`).
+import { toJsSyntax } from "../domain/linkifiers.ts";
 import { findBareUrls } from "./bare-urls.ts";
 
 export interface Linkifier {
@@ -12,9 +13,6 @@ export interface CompiledLinkifier {
   regex: RegExp;
   urlTemplate: string;
 }
-
-// Zulip's patterns are Python/re2 syntax; JavaScript spells named groups "(?<name>".
-const toJsSyntax = (pattern: string): string => pattern.replace(/\(\?P</g, "(?<").replace(/\(\?P=(\w+)\)/g, "\\k<$1>");
 
 // Like Zulip, a match must start at the beginning, after white space or one of
 // '"(,:< and must not run on into a letter or digit.

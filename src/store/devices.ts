@@ -8,3 +8,5 @@ export const findDevice = (db: Db, userId: number, id: number) =>
   db.select().from(clientDevices).where(and(eq(clientDevices.id, id), eq(clientDevices.userId, userId))).get();
 
 export const deleteDevice = (db: Db, id: number) => db.delete(clientDevices).where(eq(clientDevices.id, id)).run();
+
+export const listDevices = (db: Db, userId: number) => db.select().from(clientDevices).where(eq(clientDevices.userId, userId)).all();

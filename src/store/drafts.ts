@@ -1,11 +1,12 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { drafts, type DraftRow } from "../db/schema";
 
 export type DraftColumns = Pick<DraftRow, "type" | "to" | "topic" | "content" | "timestamp">;
 
+/** A user's drafts, the most recently edited first (Zulip's documented order). */
 export const listDrafts = (db: Db, userId: number): DraftRow[] =>
-  db.select().from(drafts).where(eq(drafts.userId, userId)).orderBy(asc(drafts.id)).all();
+  db.select().from(drafts).where(eq(drafts.userId, userId)).orderBy(desc(drafts.timestamp), desc(drafts.id)).all();
 
 export const findDraft = (db: Db, userId: number, id: number): DraftRow | undefined =>
   db.select().from(drafts).where(and(eq(drafts.id, id), eq(drafts.userId, userId))).get();

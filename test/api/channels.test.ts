@@ -119,6 +119,14 @@ describe("subscriptions", () => {
     expect((await ok(bob.get(`/users/${ann.userId}/subscriptions/${id}`))).is_subscribed).toBe(true);
   });
 
+  test("PATCH /users/me/subscriptions takes Zulip's documented color inside the add objects", async () => {
+    const r = await ok(bob.patch("/users/me/subscriptions", { add: [{ name: "colorful", color: "#c2c2c2" }], delete: [] }));
+    expect(r.subscribed[String(bob.userId)]).toEqual(["colorful"]);
+    const sub = (await ok(bob.get("/users/me/subscriptions"))).subscriptions.find((x: any) => x.name === "colorful");
+    expect(sub.color).toBe("#c2c2c2");
+    await expectError(bob.patch("/users/me/subscriptions", { add: [{ name: "colorless", color: "red" }] }), 400, "BAD_REQUEST", "color is not a valid hex color code");
+  });
+
   test("register: include_subscribers partial, user_topics", async () => {
     const { id } = await ok(ann.post("/channels/create", { name: "topics-here", subscribers: [ann.userId] }));
     await ok(ann.post("/user_topics", { stream_id: id, topic: "noise", visibility_policy: 1 }));

@@ -30,6 +30,15 @@ describe("realm linkifiers", () => {
     expect((await ok(s.owner.get("/realm/linkifiers"))).linkifiers.map((l: any) => l.id)).toEqual([id]);
   });
 
+  test("Zulip's own syntax, as its OpenAPI example writes it, is kept as given and links messages", async () => {
+    for (const l of (await ok(s.owner.get("/realm/linkifiers"))).linkifiers) await ok(s.owner.delete(`/realm/filters/${l.id}`));
+    const pattern = "#(?P<id>[0-9]+)";
+    const { id } = await ok(s.owner.post("/realm/filters", { pattern, url_template: "https://github.com/zulip/zulip/issues/{id}" }));
+    expect((await ok(s.owner.get("/realm/linkifiers"))).linkifiers.find((l: any) => l.id === id).pattern).toBe(pattern);
+    const r = await ok(s.owner.post("/messages/render", { content: "see #1234" }));
+    expect(r.rendered).toContain('href="https://github.com/zulip/zulip/issues/1234"');
+  });
+
   test("bad input and non-administrators are refused, changing nothing", async () => {
     const member = await s.newUser();
     const before = (await ok(s.owner.get("/realm/linkifiers"))).linkifiers;

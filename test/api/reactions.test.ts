@@ -26,11 +26,11 @@ describe("reactions", () => {
     await ok(bob.post(`/messages/${msg}/reactions`, { emoji_name: "smile" }));
     expect(await events(ann, q.queue_id)).toEqual([
       expect.objectContaining({
-        type: "reaction", op: "add", message_id: msg, emoji_name: "smile", emoji_code: "1f604", reaction_type: "unicode_emoji",
+        type: "reaction", op: "add", message_id: msg, emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji",
         user_id: bob.userId, user: { user_id: bob.userId, email: bob.email, full_name: "Bob React", is_mirror_dummy: false },
       }),
     ]);
-    expect((await ok(ann.get(`/messages/${msg}`))).message.reactions).toEqual([{ emoji_name: "smile", emoji_code: "1f604", reaction_type: "unicode_emoji", user_id: bob.userId }]);
+    expect((await ok(ann.get(`/messages/${msg}`))).message.reactions).toEqual([{ emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji", user_id: bob.userId }]);
     await expectError(bob.post(`/messages/${msg}/reactions`, { emoji_name: "smile" }), 400, "REACTION_ALREADY_EXISTS", "Reaction already exists.");
   });
 
@@ -39,8 +39,9 @@ describe("reactions", () => {
     await ok(bob.post(`/messages/${msg}/reactions`, { emoji_name: "zulip", reaction_type: "zulip_extra_emoji" }));
     await expectError(bob.post(`/messages/${msg}/reactions`, { emoji_name: "no_such_emoji" }), 400, "BAD_REQUEST", "Emoji 'no_such_emoji' does not exist");
     await expectError(bob.post(`/messages/${msg}/reactions`, { emoji_name: "smile", emoji_code: "zzzz" }), 400, "BAD_REQUEST", "Invalid emoji code");
-    // The code decides: Zulip's clients name some emoji differently (their "smile" is 1f642), so the name is kept as sent.
-    await ok(bob.post(`/messages/${msg}/reactions`, { emoji_name: "slight_smile", emoji_code: "1f642" }));
+    // Name and code are checked together, as Zulip does: an alias of the emoji is fine, another emoji's name is not.
+    await expectError(bob.post(`/messages/${msg}/reactions`, { emoji_name: "thumbs_up", emoji_code: "1f44e" }), 400, "BAD_REQUEST", "Invalid emoji name.");
+    await ok(bob.post(`/messages/${msg}/reactions`, { emoji_name: "thumbs_down", emoji_code: "1f44e" }));
     await expectError(bob.post(`/messages/${msg}/reactions`, { emoji_name: "<b>", emoji_code: "1f44d" }), 400, "BAD_REQUEST", "Invalid emoji name.");
     await expectError(bob.post("/messages/999999/reactions", { emoji_name: "smile" }), 400, "BAD_REQUEST", "Invalid message(s)");
     // has:reaction finds it.

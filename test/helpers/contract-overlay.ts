@@ -32,10 +32,18 @@ const extState: Record<string, Schema> = {
   ext_widget_preferences: { type: "array", items: { type: "object" } },
 };
 
+/**
+ * Zulip's own fields newer than the repository's copy of its file, which an official client reads:
+ * `devices` (the client devices of POST /register_client_device; zulip-flutter's InitialSnapshot).
+ */
+const newerZulipState: Record<string, Schema> = {
+  devices: { type: "object", additionalProperties: { type: "object" } },
+};
+
 /** Keyed "method /template status". */
 export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
   "get /server_settings 200": versionFields,
-  "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" }, ...extState, realm_can_manage_plugins_group: groupSettingValue },
+  "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" }, ...newerZulipState, ...extState, realm_can_manage_plugins_group: groupSettingValue },
   // A topic's workspace (docs/extensions.md): Zulip's topic item plus workspace_uuid.
   "get /users/me/{stream_id}/topics 200": {
     topics: {

@@ -215,25 +215,27 @@ cases("quote and spoiler blocks", [
   ],
 ]);
 
-// confab's emoji names are emoji-datasource's short names. Zulip uses its own
-// naming, so a few names differ (Zulip's :smile: is 1f642, here 1f604); the
-// markup is the same.
+// Emoji names are Zulip's own (src/render/zulip-emoji-names.json): :cat: is 1f408 and :smile: 1f642,
+// where emoji-datasource says 1f431 and 1f604.
 cases("emoji", [
   [":poop:", `<p>${span("1f4a9", "poop")}</p>`],
   [":airplane:", `<p>${span("2708", "airplane")}</p>`],
   ["**:poop:**", `<p><strong>${span("1f4a9", "poop")}</strong></p>`],
-  [":cat:hello:dog::rabbit:", `<p>${span("1f431", "cat")}hello${span("1f436", "dog")}${span("1f430", "rabbit")}</p>`],
-  [":cat:\n:dog:", `<p>${span("1f431", "cat")}<br>\n${span("1f436", "dog")}</p>`],
+  [":cat:hello:dog::rabbit:", `<p>${span("1f408", "cat")}hello${span("1f415", "dog")}${span("1f407", "rabbit")}</p>`],
+  [":cat:\n:dog:", `<p>${span("1f408", "cat")}<br>\n${span("1f415", "dog")}</p>`],
+  [":smile: :thumbs_up: :kitten:", `<p>${span("1f642", "smile")} ${span("1f44d", "thumbs_up")} ${span("1f431", "kitten")}</p>`],
   [":not_an_emoji:", "<p>:not_an_emoji:</p>"],
   [":skin-tone-2: :skin-tone-3:", "<p>:skin-tone-2: :skin-tone-3:</p>"],
   ["x::y::z :wasted waste: 10:30:00", "<p>x::y::z :wasted waste: 10:30:00</p>"],
   ["This is :invalidemoji: which should not prevent rendering :+1:", `<p>This is :invalidemoji: which should not prevent rendering ${span("1f44d", "+1")}</p>`],
   ["Testing *:smiley*: :sm*iley*: Testing", "<p>Testing <em>:smiley</em>: :sm<em>iley</em>: Testing</p>"],
-  ["\u{1f4a9}", `<p>${span("1f4a9", "hankey")}</p>`],
-  ["\u{1f4a9}\u{1f4a9}", `<p>${span("1f4a9", "hankey")}${span("1f4a9", "hankey")}</p>`],
+  ["\u{1f4a9}", `<p>${span("1f4a9", "poop")}</p>`],
+  ["\u{1f4a9}\u{1f4a9}", `<p>${span("1f4a9", "poop")}${span("1f4a9", "poop")}</p>`],
   ["Extra\u{1f47d}Terrestrial", `<p>Extra${span("1f47d", "alien")}Terrestrial</p>`],
-  ["Black upward arrow \u2b06\ufe0f", `<p>Black upward arrow ${span("2b06", "arrow_up")}</p>`],
-  ["\u{1f937}\u200d\u2640\ufe0f", `<p>${span("1f937-200d-2640", "woman-shrugging")}</p>`],
+  ["Black upward arrow \u2b06\ufe0f", `<p>Black upward arrow ${span("2b06", "up")}</p>`],
+  ["\u{1f937}\u200d\u2640\ufe0f", `<p>${span("1f937-200d-2640", "woman_shrugging")}</p>`],
+  // Zulip keeps FE0F inside some sequence codes.
+  ["\u{1f3cb}\ufe0f\u200d\u2640\ufe0f", `<p>${span("1f3cb-fe0f-200d-2640-fe0f", "woman_lifting_weights")}</p>`],
   ["#\ufe0f\u20e3", `<p>${span("0023-20e3", "hash")}</p>`],
   // Text-presentation characters and unknown sequences stay text.
   ["1 # © ↔", "<p>1 # © ↔</p>"],
@@ -532,7 +534,9 @@ describe("hostile input is rendered inert", () => {
 describe("emoji lookups", () => {
   test.each([
     ["+1", { emoji_code: "1f44d", emoji_name: "+1", reaction_type: "unicode_emoji" }],
-    ["thumbsup", { emoji_code: "1f44d", emoji_name: "thumbsup", reaction_type: "unicode_emoji" }],
+    ["thumbs_up", { emoji_code: "1f44d", emoji_name: "thumbs_up", reaction_type: "unicode_emoji" }],
+    ["smile", { emoji_code: "1f642", emoji_name: "smile", reaction_type: "unicode_emoji" }],
+    ["thumbsup", null], // emoji-datasource's name, not Zulip's
     ["heart", { emoji_code: "2764", emoji_name: "heart", reaction_type: "unicode_emoji" }],
     ["skin-tone-2", null],
     ["no_such_emoji", null],
@@ -541,7 +545,7 @@ describe("emoji lookups", () => {
   });
 
   test("emojiByCode gives the canonical name; codes have no FE0F", () => {
-    expect(emojiByCode("1f4a9")).toEqual({ emoji_code: "1f4a9", emoji_name: "hankey", reaction_type: "unicode_emoji" });
+    expect(emojiByCode("1f4a9")).toEqual({ emoji_code: "1f4a9", emoji_name: "poop", reaction_type: "unicode_emoji" });
     expect(emojiByCode("1F937-200D-2640")?.emoji_code).toBe("1f937-200d-2640");
     expect(emojiByCode("2764-fe0f")).toBeNull();
     expect(emojiByCode("zzzz")).toBeNull();
@@ -549,8 +553,9 @@ describe("emoji lookups", () => {
 
   test("code_to_names covers names and codes both ways", () => {
     const table = emojiCodeToNames();
-    expect(table["1f4a9"]).toEqual(["hankey", "poop", "shit"]);
+    expect(table["1f4a9"]).toEqual(["poop", "pile_of_poo"]);
     expect(Object.keys(table).length).toBeGreaterThan(1800);
+    expect(Object.values(table).flat().length).toBeGreaterThan(2800);
     for (const [code, names] of Object.entries(table)) for (const name of names) expect(emojiByName(name)?.emoji_code).toBe(code);
   });
 });

@@ -24,6 +24,7 @@ import { mutedTopicsState, userTopicState } from "./user-topic";
 import { messageState } from "./message";
 import { recentPrivateConversationsState, starredMessagesState, updateMessageFlagsState } from "./update-message-flags";
 import { STOP_WORDS } from "../../domain/narrow";
+import { devicesState } from "./devices";
 import { extSecretsState } from "./ext-secrets";
 import { extAgentRunsState } from "./ext-agent-runs";
 import { extPluginsState } from "./ext-plugins";
@@ -39,6 +40,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   realm_user: realmUserState,
   alert_words: alertWordsState,
   custom_profile_fields: profileFieldsState,
+  device: devicesState,
   drafts: draftsState,
   message: messageState,
   muted_topics: mutedTopicsState,

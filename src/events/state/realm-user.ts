@@ -1,4 +1,5 @@
 import { realmProfileData } from "../../actions/profile-fields";
+import { isSystemBot } from "../../domain/bots";
 import { isAdmin, isGuest, isModerator, isOwner } from "../../domain/roles";
 import { avatarUrl, toApiUser } from "../../domain/users";
 import { hasRealmPermission } from "../../store/permissions";
@@ -22,7 +23,13 @@ export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
   const idleSince = opts.capabilities.user_avatar_url_field_optional ? app.now() - LONG_IDLE_SECONDS : null;
   const realmUsers: unknown[] = [];
   const nonActive: unknown[] = [];
+  const systemBots: unknown[] = [];
   for (const u of user ? all : []) {
+    // The system bots are known to everyone, as cross-realm bots.
+    if (isSystemBot(u)) {
+      systemBots.push({ ...toApiUser(u, { ...base, profileData: profile(u.id) }), is_system_bot: true });
+      continue;
+    }
     // Spectators (no user) get no user list: only web-public messages carry their senders.
     if (visible && !visible.has(u.id)) {
       if (!incomplete && u.isActive) realmUsers.push(inaccessibleUser(app, realm, u.id));
@@ -32,7 +39,7 @@ export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
     if (idleSince !== null && !u.isBot && (u.lastActive ?? 0) < idleSince) delete obj.avatar_url;
     (u.isActive ? realmUsers : nonActive).push(obj);
   }
-  const state: Record<string, unknown> = { realm_users: realmUsers, realm_non_active_users: nonActive, cross_realm_bots: [] };
+  const state: Record<string, unknown> = { realm_users: realmUsers, realm_non_active_users: nonActive, cross_realm_bots: systemBots };
   if (!user) return state;
   const url = avatarUrl(user, app.config.externalUrl);
   const can = (name: Parameters<typeof hasRealmPermission>[3]) => hasRealmPermission(app.db, realm, user, name);

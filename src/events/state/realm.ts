@@ -1,11 +1,34 @@
 import { GIPHY_RATINGS, realmSetting, REALM_SETTING_NAMES, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS, type RealmSettingName } from "../../domain/realm-settings";
 import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from "../../domain/channel-folders";
-import { presentGroupSetting } from "../../domain/group-settings";
+import { presentGroupSetting, SYSTEM_GROUP } from "../../domain/group-settings";
+import type { App } from "../../app";
+import type { RealmRow } from "../../db/schema";
+import { systemGroupIds } from "../../store/user-groups";
 import { PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../../domain/presence";
-import { realmUrl, STATIC_IMAGES } from "../../domain/realms";
+import { emojiDataPath, realmUrl, STATIC_IMAGES } from "../../domain/realms";
+import { emojiDataDocument } from "../../render";
 import { realmGroupSetting } from "../../store/realm-settings";
 import { listInactiveUserIds } from "../../store/users";
 import type { StateBuilder } from "./types";
+
+/** Zulip's older enum for can_mention_many_users_group (still required by zulip-flutter): the system
+ * group it names, or 1 (everyone, a superset) for any other group. */
+const WILDCARD_MENTION_POLICY: Record<string, number> = {
+  [SYSTEM_GROUP.everyone]: 1,
+  [SYSTEM_GROUP.internet]: 1,
+  [SYSTEM_GROUP.members]: 2,
+  [SYSTEM_GROUP.fullMembers]: 3,
+  [SYSTEM_GROUP.owners]: 5,
+  [SYSTEM_GROUP.administrators]: 5,
+  [SYSTEM_GROUP.nobody]: 6,
+  [SYSTEM_GROUP.moderators]: 7,
+};
+
+function wildcardMentionPolicy(app: App, realm: RealmRow): number {
+  const setting = realmGroupSetting(app.db, realm, "can_mention_many_users_group");
+  const name = Object.entries(systemGroupIds(app.db, realm.id)).find(([, id]) => id === setting)?.[0];
+  return (name && WILDCARD_MENTION_POLICY[name]) || 1;
+}
 
 /** The `realm` fetch type: every organization setting as realm_<name> (domain/realm-settings.ts), then
  * what the server decides (URLs, authentication, limits). */
@@ -25,10 +48,11 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     // Older names for settings that are now spelled differently.
     realm_allow_edit_history: value("message_edit_history_visibility_policy") !== "none",
     realm_mandatory_topics: value("topics_policy") === "disable_empty_topic",
+    realm_wildcard_mention_policy: wildcardMentionPolicy(app, realm),
     realm_date_created: realm.dateCreated,
     realm_url: url,
     realm_uri: url,
-    realm_icon_url: url + STATIC_IMAGES.icon,
+    realm_icon_url: url + STATIC_IMAGES.iconPng,
     realm_icon_source: "G",
     realm_logo_url: url + STATIC_IMAGES.logo,
     realm_logo_source: "D",
@@ -43,7 +67,6 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     realm_presence_disabled: false,
     realm_is_zephyr_mirror_realm: false,
     realm_available_video_chat_providers: VIDEO_CHAT_PROVIDERS,
-    realm_upload_quota_mib: null,
     realm_plan_type: 1,
     realm_default_external_accounts: {},
     settings_send_digest_emails: true,
@@ -53,7 +76,7 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     max_icon_file_size_mib: 5,
     max_logo_file_size_mib: 5,
     max_avatar_file_size_mib: 5,
-    max_file_upload_size_mib: Math.floor(l.maxRequestBytes / 1024 / 1024),
+    max_file_upload_size_mib: l.maxFileUploadMib,
     max_topic_length: l.maxTopicLength,
     max_channel_folder_name_length: MAX_CHANNEL_FOLDER_NAME_LENGTH,
     max_channel_folder_description_length: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH,
@@ -66,6 +89,7 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     server_name_changes_disabled: false,
     server_needs_upgrade: false,
     server_can_summarize_topics: false,
+    server_emoji_data_url: url + emojiDataPath(emojiDataDocument().hash),
     server_jitsi_server_url: "https://meet.jit.si",
     jitsi_server_url: "https://meet.jit.si",
     server_presence_ping_interval_seconds: PRESENCE_PING_INTERVAL_SECS,

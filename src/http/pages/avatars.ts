@@ -2,6 +2,12 @@
 // Like Zulip's, they are served without authentication: the URL is what clients put in <img>.
 import { readAvatar } from "../../actions/avatars";
 import { readRealmEmoji } from "../../actions/realm-emoji";
+import { notLoggedIn } from "../../domain/errors";
+import { spectatorsAllowed } from "../../domain/realm-access";
+import { avatarUrl } from "../../domain/users";
+import { findUserByEmail, findUserById } from "../../store/users";
+import { requestUser } from "../auth";
+import { realmForHost } from "../realm";
 import type { Page } from "./index";
 
 const serve: Page["handle"] = (app, _request, { realm, file }) => {
@@ -19,7 +25,25 @@ const serveEmoji: Page["handle"] = (app, _request, { realm, file }) => {
   return new Response(found.bytes, { headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" } });
 };
 
+/**
+ * Zulip's /avatar/<user id or email>[/medium]: a redirect to the user's avatar, for clients that only
+ * know the id. Callers authenticate like API clients (HTTP Basic); without credentials only in an
+ * organization open to spectators.
+ */
+const redirectToAvatar: Page["handle"] = (app, request, { who }, ip) => {
+  const realm = realmForHost(app, request.headers.get("host"));
+  const header = request.headers.get("authorization");
+  if (header) requestUser(app, realm, header, ip);
+  else if (!spectatorsAllowed(realm)) throw notLoggedIn();
+  const key = decodeURIComponent(who ?? "");
+  const user = /^\d+$/.test(key) ? findUserById(app.db, Number(key)) : findUserByEmail(app.db, realm.id, key);
+  if (!user || user.realmId !== realm.id) return new Response("Not Found", { status: 404 });
+  return new Response(null, { status: 302, headers: { location: avatarUrl(user, app.config.externalUrl), "cache-control": "private, max-age=60" } });
+};
+
 export default [
+  { method: "GET", path: "/avatar/:who", handle: redirectToAvatar },
+  { method: "GET", path: "/avatar/:who/medium", handle: redirectToAvatar },
   { method: "GET", path: "/user_avatars/:realm/:file", handle: serve },
   { method: "GET", path: "/user_avatars/:realm/emoji/images/:file", handle: serveEmoji },
 ] satisfies Page[];

@@ -1,6 +1,10 @@
 import { deleteQueue, getEvents, register } from "../../actions/events";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, Param, t } from "../params";
+
+/** Seconds, or "mobile" (zulip-flutter sends it JSON-encoded, others as plain text). */
+const seconds = p.int({ min: 10, max: 7 * 24 * 3600 });
+const idleQueueTimeout = new Param<number | "mobile">((raw, n) => (raw === "mobile" || raw === '"mobile"' ? "mobile" : seconds.parse(raw, n)), "integer or \"mobile\"");
 
 export default [
   endpoint("POST", "/register", {
@@ -17,7 +21,7 @@ export default [
       client_capabilities: p.json(t.dict(t.bool())).optional(() => ({})),
       fetch_event_types: p.strList().optional(),
       narrow: p.json(t.list(t.list(t.str()))).optional(() => []),
-      idle_queue_timeout: p.int({ min: 10, max: 7 * 24 * 3600 }).optional(),
+      idle_queue_timeout: idleQueueTimeout.optional(),
     },
     run: ({ app, realm, user, args }) => register(app, realm, user, { ...args, narrow: args.narrow as [string, string][] }),
   }),

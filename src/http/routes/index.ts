@@ -36,6 +36,7 @@ import readme from "./readme";
 import repositories from "./repositories";
 import plugins from "./plugins";
 import widgets from "./widgets";
+import attachments from "./attachments";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -74,4 +75,5 @@ export const routes: Endpoint[] = [
   ...repositories,
   ...plugins,
   ...widgets,
+  ...attachments,
 ];

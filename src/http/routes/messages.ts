@@ -16,7 +16,7 @@ export default [
       type: p.enum(["stream", "channel", "private", "direct"] as const),
       to: p.jsonOrText(),
       content: p.str(),
-      topic: p.str().optional(),
+      topic: p.str().optional().alias("subject"),
       queue_id: p.str().optional(),
       local_id: p.str().optional(),
       read_by_sender: p.bool().optional(),
@@ -57,7 +57,7 @@ export default [
   endpoint("PATCH", "/messages/{message_id}", {
     params: {
       message_id: p.path.int(),
-      topic: p.str().optional(),
+      topic: p.str().optional().alias("subject"),
       propagate_mode: p.enum(["change_one", "change_later", "change_all"] as const).optional("change_one" as const),
       send_notification_to_old_thread: p.bool().optional(false),
       send_notification_to_new_thread: p.bool().optional(true),

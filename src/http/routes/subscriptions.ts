@@ -13,7 +13,7 @@ import { endpoint } from "../endpoint";
 import { Param, p, t } from "../params";
 import { creationParams, pickChannelSettings, ZULIP_CHANNEL_PERMISSIONS } from "./channels";
 
-const channelRequests = t.list(t.object({ name: t.str(), description: t.optional(t.str()) }));
+const channelRequests = t.list(t.object({ name: t.str(), description: t.optional(t.str()), color: t.optional(t.str()) }));
 const principals = () => p.json(t.union<(string | number)[]>(t.list(t.str(), { unique: true }), t.list(t.int(), { unique: true }))).optional();
 
 /** include_subscribers: true, false or "partial", as bare words or JSON. */

@@ -1,0 +1,8 @@
+import { toApiDevice } from "../../actions/devices";
+import { listDevices } from "../../store/devices";
+import type { StateBuilder } from "./types";
+
+/** `device`: the caller's registered client devices by id (zulip-flutter reads them). */
+export const devicesState: StateBuilder = ({ app, user }) => ({
+  devices: Object.fromEntries((user ? listDevices(app.db, user.id) : []).map((d) => [String(d.id), toApiDevice()])),
+});
