@@ -152,3 +152,9 @@ export const readmeNotOpen = () => new ApiError("BAD_REQUEST", "This client does
 export const readmeClientInUse = () => new ApiError("BAD_REQUEST", "This client ID is in use by another user", 400);
 export const pluginBotsOnly = () => new ApiError("BAD_REQUEST", "Only a plugin's own bot can push its widgets", 400);
 export const documentOrDataNeeded = () => new ApiError("BAD_REQUEST", "At least one of the following arguments must be present: document, data", 400);
+
+// Scheduled messages and reminders
+export const deliveryTimeNotInFuture = () => new ApiError("BAD_REQUEST", "Scheduled delivery time must be in the future.", 400);
+export const scheduledMessageNotFound = () => new ApiError("BAD_REQUEST", "Scheduled message does not exist", 404);
+export const scheduledMessageAlreadySent = () => new ApiError("BAD_REQUEST", "Scheduled message was already sent", 400);
+export const reminderNotFound = () => new ApiError("BAD_REQUEST", "Reminder does not exist", 404);

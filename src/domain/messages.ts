@@ -101,6 +101,8 @@ export interface MessageParts {
   recipient: MessageRecipient;
   realmStr: string;
   reactions: ApiReaction[];
+  /** Zulip's submessages (widget state), oldest first. */
+  submessages: readonly object[];
   topicLinks: { text: string; url: string }[];
   /** The agent's embedded bot sent it. */
   isAgentMessage: boolean;
@@ -141,7 +143,7 @@ export function toApiMessage(m: MessageRow, p: MessageParts, v: MessageViewOptio
     is_me_message: m.isMeMessage,
     is_agent_message: p.isAgentMessage,
     reactions: p.reactions,
-    submessages: [],
+    submessages: p.submessages,
     sender_full_name: p.sender.fullName,
     sender_email: p.sender.email,
     sender_realm_str: p.realmStr,

@@ -34,6 +34,7 @@ const ZULIP_UNDOCUMENTED: Record<string, string> = {
   "DELETE /bots/{bot_id}": "bot deactivation (issue 4)",
   "POST /users/me/avatar": "avatar upload (issue 4), beside the contract's DELETE",
   "POST /register_client_device": "the device registration the contract's POST /remove_client_device undoes (level 468)",
+  "POST /submessage": "the widget protocol (poll and todo votes, tasks) Zulip's web app and zulip-terminal send (issue 15)",
 };
 
 /** Parameters the contract names in prose rather than in a parameter table, keyed like NOT_DECLARED. */

@@ -28,3 +28,7 @@ export * from "./plugins";
 export * from "./agent";
 export * from "./workspaces";
 export * from "./widgets";
+export * from "./scheduled-messages";
+export * from "./submessages";
+export * from "./realm-playgrounds";
+export * from "./bot-storage";

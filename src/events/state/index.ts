@@ -11,6 +11,7 @@ import { mutedUsersState } from "./muted-users";
 import { userStatusState } from "./user-status";
 import { profileFieldsState } from "./profile-fields";
 import { draftsState } from "./drafts";
+import { remindersState, scheduledMessagesState } from "./scheduled-messages";
 import { savedSnippetsState } from "./saved-snippets";
 import { navigationViewsState } from "./navigation-views";
 import { botsState } from "./bots";
@@ -56,8 +57,8 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   recent_private_conversations: recentPrivateConversationsState,
   navigation_views: navigationViewsState,
   saved_snippets: savedSnippetsState,
-  scheduled_messages: empty({ scheduled_messages: [] }),
-  reminders: empty({ reminders: [] }),
+  scheduled_messages: scheduledMessagesState,
+  reminders: remindersState,
   subscription: subscriptionState,
   update_message_flags: updateMessageFlagsState,
   starred_messages: starredMessagesState,

@@ -36,6 +36,8 @@ import readme from "./readme";
 import repositories from "./repositories";
 import plugins from "./plugins";
 import widgets from "./widgets";
+import scheduledMessages from "./scheduled-messages";
+import submessages from "./submessages";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -74,4 +76,6 @@ export const routes: Endpoint[] = [
   ...repositories,
   ...plugins,
   ...widgets,
+  ...scheduledMessages,
+  ...submessages,
 ];
