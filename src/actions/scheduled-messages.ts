@@ -23,7 +23,7 @@ import {
   toApiScheduledMessage,
 } from "../domain/scheduled-messages";
 import { toUsers } from "../events/types";
-import { channelSlug, encodeHashComponent } from "../render/urls";
+import { messageNarrowUrl } from "../render/urls";
 import { findRecipient } from "../store/messages";
 import { findRealmById } from "../store/realms";
 import * as store from "../store/scheduled-messages";
@@ -155,12 +155,12 @@ function reminderText(app: App, realm: RealmRow, user: UserRow, messageId: numbe
   let url: string;
   if (channel) {
     where = { link: `#**${channel.name}>${message.topic}@${message.id}**` };
-    url = `#narrow/channel/${channelSlug(channel.id, channel.name)}/topic/${encodeHashComponent(message.topic)}/near/${message.id}`;
+    url = messageNarrowUrl(message.id, { channel, topic: message.topic });
   } else {
     const ids = findRecipient(app.db, message.recipientId)!.dmKey!.split(",").map(Number);
     const others = listUsersByIds(app.db, ids.filter((id) => id !== sender.id));
     where = { others: others.length ? others : [sender] };
-    url = `#narrow/dm/${ids.join(",")}-${ids.length > 2 ? "group" : "dm"}/near/${message.id}`;
+    url = messageNarrowUrl(message.id, { participantIds: ids });
   }
   return reminderContent({ id: message.id, content: message.content, sender, url, where }, note, app.config.limits.maxMessageLength);
 }

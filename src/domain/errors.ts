@@ -158,3 +158,11 @@ export const deliveryTimeNotInFuture = () => new ApiError("BAD_REQUEST", "Schedu
 export const scheduledMessageNotFound = () => new ApiError("BAD_REQUEST", "Scheduled message does not exist", 404);
 export const scheduledMessageAlreadySent = () => new ApiError("BAD_REQUEST", "Scheduled message was already sent", 400);
 export const reminderNotFound = () => new ApiError("BAD_REQUEST", "Reminder does not exist", 404);
+
+// Push notifications and calls: confab runs without a push service or a video-call provider
+export const invalidPushToken = () => new ApiError("BAD_REQUEST", "Empty or invalid length token", 400);
+export const pushTokenMissing = () => new ApiError("BAD_REQUEST", "Token does not exist", 400);
+export const pushDeviceNotRecognized = () => new ApiError("INVALID_PUSH_DEVICE_TOKEN", "Device not recognized", 400);
+export const pushServiceNotConfigured = () => new ApiError("PUSH_SERVICE_NOT_CONFIGURED", "Server is not configured to use push notification service.", 400);
+export const noActivePushDevice = () => new ApiError("NO_ACTIVE_PUSH_DEVICE", "No active registered push device", 400);
+export const bigBlueButtonNotConfigured = () => new ApiError("BAD_REQUEST", "BigBlueButton is not configured.", 400);

@@ -160,3 +160,18 @@ export function toApiMessage(m: MessageRow, p: MessageParts, v: MessageViewOptio
   if (extra.flags !== undefined) out.flags = flagList(extra.flags);
   return out;
 }
+
+// ---- Markdown pieces of the notification bot's messages ----
+
+/** A silent mention: names the user without notifying them. */
+export const silentMention = (u: { id: number; fullName: string }) => `@_**${u.fullName}|${u.id}**`;
+
+/** A global time (<time:…>), shown in each reader's timezone. */
+export const globalTime = (unixSeconds: number) => `<time:${new Date(unixSeconds * 1000).toISOString()}>`;
+
+/** A code fence the quoted text cannot close. */
+export function unusedFence(text: string): string {
+  let fence = "```";
+  while (text.includes(fence)) fence += "`";
+  return fence;
+}

@@ -1,5 +1,6 @@
 // Scheduled messages and reminders as Zulip's API shows them, and the notification bot's texts for them.
 import type { ScheduledMessageRow } from "../db/schema";
+import { globalTime, silentMention, unusedFence } from "./messages";
 
 /** Zulip's ScheduledMessage object. */
 export function toApiScheduledMessage(r: ScheduledMessageRow) {
@@ -31,14 +32,6 @@ export function toApiReminder(r: ScheduledMessageRow) {
 
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
 
-const silentMention = (u: { id: number; fullName: string }) => `@_**${u.fullName}|${u.id}**`;
-
-/** A fence that the quoted text cannot close. */
-function fenceFor(text: string): string {
-  let fence = "```";
-  while (text.includes(fence)) fence += "`";
-  return fence;
-}
 
 export interface ReminderTarget {
   id: number;
@@ -59,7 +52,7 @@ export function reminderContent(m: ReminderTarget, note: string | null, maxLengt
   const widget = m.content.startsWith("/poll") ? "poll" : m.content.startsWith("/todo") ? "todo list" : null;
   if (widget) return out + `${silentMention(m.sender)} [sent](${m.url}) a ${widget} ${place}.`;
   out += `${silentMention(m.sender)} [said](${m.url}) ${place}:\n`;
-  const fence = fenceFor(m.content);
+  const fence = unusedFence(m.content);
   const room = maxLength - out.length - `${fence}quote\n\n${fence}`.length;
   const quoted = m.content.length > room ? m.content.slice(0, Math.max(0, room - 20)) + "\n[message truncated]" : m.content;
   return out + `${fence}quote\n${quoted}\n${fence}`;
@@ -67,4 +60,4 @@ export function reminderContent(m: ReminderTarget, note: string | null, maxLengt
 
 /** The notification bot's note to a sender whose scheduled message could not be sent. */
 export const scheduledFailureContent = (scheduledAt: number, error: string) =>
-  `The message you scheduled for <time:${new Date(scheduledAt * 1000).toISOString()}> was not sent because of the following error:\n\n> ${error}\n\n[View scheduled messages](#scheduled)\n\n`;
+  `The message you scheduled for ${globalTime(scheduledAt)} was not sent because of the following error:\n\n> ${error}\n\n[View scheduled messages](#scheduled)\n\n`;

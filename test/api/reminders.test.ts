@@ -71,10 +71,10 @@ describe("reminders", () => {
     const at = realNow() + 900;
     const { reminder_id } = await ok(ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: at }));
     s.app.now = () => realNow() + 900;
-    const events = await waitFor(async () => {
+    const events = (await waitFor(async () => {
       const all = await drain(ann, q);
       return all.some((e) => e.type === "message") ? all : null;
-    });
+    }))!;
     s.app.now = realNow;
     const msg = events.find((e) => e.type === "message").message;
     expect(msg.sender_email).toStartWith("notification-bot");

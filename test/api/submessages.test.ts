@@ -90,13 +90,13 @@ describe("poll and todo widgets", () => {
     const applied = [...msgEvent.message.submessages, ...events];
     const fetched = (await fetchOne(bob, id)).submessages;
     expect(fetched.map((x: any) => x.id)).toEqual([msgEvent.message.submessages[0].id, ...events.map((e) => e.submessage_id)]);
-    const expected = {
+    const expected: ReturnType<typeof poll> = {
       question: "Lunch today?",
       options: {
         "canned,0": { option: "Pizza", votes: [] },
-        "canned,1": { option: "Salad", votes: [bob.userId] },
+        "canned,1": { option: "Salad", votes: [bob.userId!] },
         "canned,2": { option: "Soup", votes: [] },
-        [`${bob.userId},1`]: { option: "Tacos", votes: [ann.userId] },
+        [`${bob.userId},1`]: { option: "Tacos", votes: [ann.userId!] },
       },
     };
     expect(poll(applied)).toEqual(expected);
@@ -139,7 +139,7 @@ describe("poll and todo widgets", () => {
   test("direct messages carry widgets too, and a widget message can be deleted", async () => {
     const { id } = await ok(ann.post("/messages", { type: "direct", to: [bob.userId], content: "/poll Coffee?\nYes\nNo" }));
     await ok(bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "vote", key: "canned,0", vote: 1 }) }));
-    expect(poll((await fetchOne(ann, id)).submessages).options["canned,0"]!.votes).toEqual([bob.userId]);
+    expect(poll((await fetchOne(ann, id)).submessages).options["canned,0"]!.votes).toEqual([bob.userId!]);
     await ok(ann.delete(`/messages/${id}`));
     await expectError(bob.post("/submessage", { message_id: id, msg_type: "widget", content: "{}" }), 400, "BAD_REQUEST", "Invalid message(s)");
   });

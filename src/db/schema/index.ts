@@ -32,3 +32,4 @@ export * from "./scheduled-messages";
 export * from "./submessages";
 export * from "./realm-playgrounds";
 export * from "./bot-storage";
+export * from "./push-tokens";

@@ -11,6 +11,7 @@ import { mutedUsersState } from "./muted-users";
 import { userStatusState } from "./user-status";
 import { profileFieldsState } from "./profile-fields";
 import { draftsState } from "./drafts";
+import { realmPlaygroundsState } from "./realm-playgrounds";
 import { remindersState, scheduledMessagesState } from "./scheduled-messages";
 import { savedSnippetsState } from "./saved-snippets";
 import { navigationViewsState } from "./navigation-views";
@@ -49,7 +50,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   realm_emoji: realmEmojiState,
   realm_linkifiers: linkifiersState,
   realm_filters: empty({ realm_filters: [] }),
-  realm_playgrounds: empty({ realm_playgrounds: [] }),
+  realm_playgrounds: realmPlaygroundsState,
   realm_user_groups: userGroupsState,
   realm_bot: botsState,
   realm_embedded_bots: empty({ realm_embedded_bots: [] }),

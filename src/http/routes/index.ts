@@ -38,6 +38,12 @@ import plugins from "./plugins";
 import widgets from "./widgets";
 import scheduledMessages from "./scheduled-messages";
 import submessages from "./submessages";
+import realmPlaygrounds from "./realm-playgrounds";
+import messageReports from "./message-reports";
+import welcome from "./welcome";
+import push from "./push";
+import calls from "./calls";
+import botStorage from "./bot-storage";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -78,4 +84,10 @@ export const routes: Endpoint[] = [
   ...widgets,
   ...scheduledMessages,
   ...submessages,
+  ...realmPlaygrounds,
+  ...messageReports,
+  ...welcome,
+  ...push,
+  ...calls,
+  ...botStorage,
 ];

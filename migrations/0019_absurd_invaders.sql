@@ -50,3 +50,16 @@ CREATE TABLE `bot_storage` (
 	PRIMARY KEY(`user_id`, `key`),
 	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
 );
+--> statement-breakpoint
+CREATE TABLE `push_tokens` (
+	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
+	`user_id` integer NOT NULL,
+	`kind` text NOT NULL,
+	`token` text NOT NULL,
+	`ios_app_id` text,
+	`last_updated` integer NOT NULL,
+	FOREIGN KEY (`user_id`) REFERENCES `users`(`id`) ON UPDATE no action ON DELETE no action
+);
+--> statement-breakpoint
+CREATE UNIQUE INDEX `push_tokens_unique` ON `push_tokens` (`user_id`,`kind`,`token`);--> statement-breakpoint
+CREATE INDEX `push_tokens_token` ON `push_tokens` (`token`);
