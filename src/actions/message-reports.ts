@@ -3,7 +3,7 @@
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
-import { globalTime, silentMention, unusedFence } from "../domain/messages";
+import { globalTime, silentMention, truncated, unusedFence } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
 import { messageNarrowUrl } from "../render/urls";
 import { findChannel } from "../store/channels";
@@ -37,7 +37,7 @@ export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: 
     original = `[Original message](${messageNarrowUrl(message.id, { participantIds: ids })})`;
   }
   const room = app.config.limits.maxMessageLength - MAX_REPORT_DESCRIPTION - 500;
-  const quoted = message.content.length > room ? `${message.content.slice(0, room)}\n[message truncated]` : message.content;
+  const quoted = truncated(message.content, room);
   const fence = unusedFence(quoted);
   const content = `${header}\n\`\`\`quote\n**${REPORT_REASONS[a.report_type]}**. ${a.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${quoted}\n${fence}\n`;
   const topic = topicsPolicyOf(realm, moderation) === "empty_topic_only" ? "" : `${sender!.fullName} moderation`;

@@ -175,3 +175,8 @@ export function unusedFence(text: string): string {
   while (text.includes(fence)) fence += "`";
   return fence;
 }
+
+const TRUNCATED = "\n[message truncated]";
+
+/** The text cut to `max` characters with Zulip's "[message truncated]" mark, when longer. */
+export const truncated = (text: string, max: number) => (text.length > max ? text.slice(0, Math.max(0, max - TRUNCATED.length)) + TRUNCATED : text);

@@ -1,6 +1,6 @@
 // Scheduled messages and reminders as Zulip's API shows them, and the notification bot's texts for them.
 import type { ScheduledMessageRow } from "../db/schema";
-import { globalTime, silentMention, unusedFence } from "./messages";
+import { globalTime, silentMention, truncated, unusedFence } from "./messages";
 
 /** Zulip's ScheduledMessage object. */
 export function toApiScheduledMessage(r: ScheduledMessageRow) {
@@ -54,7 +54,7 @@ export function reminderContent(m: ReminderTarget, note: string | null, maxLengt
   out += `${silentMention(m.sender)} [said](${m.url}) ${place}:\n`;
   const fence = unusedFence(m.content);
   const room = maxLength - out.length - `${fence}quote\n\n${fence}`.length;
-  const quoted = m.content.length > room ? m.content.slice(0, Math.max(0, room - 20)) + "\n[message truncated]" : m.content;
+  const quoted = truncated(m.content, room);
   return out + `${fence}quote\n${quoted}\n${fence}`;
 }
 
