@@ -94,19 +94,17 @@ describe("scheduled messages", () => {
     expect((await ok(ann.get("/scheduled_messages"))).scheduled_messages).toEqual([]);
   });
 
-  test("sent when due (within a second of the app's clock), once, and removed with an event", async () => {
+  test("sent when due by the app's clock, not before, once, and removed with an event", async () => {
     const q = await ok(ann.post("/register", { event_types: ["scheduled_messages", "message"] }));
     const at = realNow() + 600;
     const { scheduled_message_id: id } = await ok(
       ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "on time", content: "tick", scheduled_delivery_timestamp: at, read_by_sender: false }),
     );
-    s.app.now = () => realNow() + 599; // one second early: nothing yet
+    s.app.now = () => at - 1; // one second early: nothing yet
     await Bun.sleep(700);
     expect(await lastMessages(bob, [{ operator: "topic", operand: "on time" }])).toEqual([]);
-    s.app.now = () => realNow() + 600;
-    const started = Date.now();
+    s.app.now = () => at; // due: the next scheduler round sends it (bench/scheduled-delivery.ts measures how soon)
     const sent = await waitFor(async () => (await lastMessages(bob, [{ operator: "topic", operand: "on time" }]))[0]);
-    expect(Date.now() - started).toBeLessThan(1500);
     expect(sent).toMatchObject({ content: "tick", sender_id: ann.userId, stream_id: channelId, subject: "on time" });
     await Bun.sleep(600); // another scheduler round sends nothing more
     expect(await lastMessages(bob, [{ operator: "topic", operand: "on time" }])).toHaveLength(1);
