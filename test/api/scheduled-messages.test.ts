@@ -22,7 +22,7 @@ const drain = async (c: Client, q: Record<string, any>) =>
   (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 
 /** Polls until `fn` returns a truthy value (the scheduler runs every half second). */
-async function waitFor<T>(fn: () => Promise<T>, ms = 3000): Promise<T> {
+async function waitFor<T>(fn: () => Promise<T>, ms = 10_000): Promise<T> {
   const until = Date.now() + ms;
   for (;;) {
     const v = await fn();
@@ -115,7 +115,7 @@ describe("scheduled messages", () => {
     expect(own.flags).not.toContain("read"); // read_by_sender: false
     await expectError(ann.patch(`/scheduled_messages/${id}`, { content: "too late" }), 400, "BAD_REQUEST", "Scheduled message was already sent");
     s.app.now = realNow;
-  });
+  }, 20_000);
 
   test("a message that can no longer be sent is marked failed; the sender is told and may reschedule", async () => {
     const carl = await s.newUser({ name: "Carl" });
@@ -137,7 +137,7 @@ describe("scheduled messages", () => {
     await expectError(carl.patch(`/scheduled_messages/${id}`, { content: "again" }), 400, "BAD_REQUEST", "Scheduled delivery time must be in the future.");
     await ok(carl.patch(`/scheduled_messages/${id}`, { scheduled_delivery_timestamp: at + 60, type: "direct", to: [carl.userId] }));
     expect((await ok(carl.get("/scheduled_messages"))).scheduled_messages[0]).toMatchObject({ failed: false, type: "private", to: [carl.userId] });
-  });
+  }, 20_000);
 });
 
 describe("scheduled messages across a restart", () => {
@@ -156,5 +156,5 @@ describe("scheduled messages across a restart", () => {
       expect((await ok(danAgain.get("/scheduled_messages"))).scheduled_messages).toEqual([]);
       await again.stop({ keepData: round === 0 });
     }
-  });
+  }, 20_000);
 });
