@@ -19,6 +19,7 @@ import m16 from "./0016_youthful_amazoness.sql" with { type: "text" };
 import m17 from "./0017_skinny_catseye.sql" with { type: "text" };
 import m18 from "./0018_chunky_morgan_stark.sql" with { type: "text" };
 import m19 from "./0019_young_scarlet_witch.sql" with { type: "text" };
+import m20 from "./0020_lethal_ikaris.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -41,4 +42,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0017_skinny_catseye", sql: m17 },
   { tag: "0018_chunky_morgan_stark", sql: m18 },
   { tag: "0019_young_scarlet_witch", sql: m19 },
+  { tag: "0020_lethal_ikaris", sql: m20 },
 ];

@@ -6,6 +6,7 @@ import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
 import { startHousekeeping, startSearchIndexer } from "../../src/runtime/housekeeping";
+import { startScheduler } from "../../src/runtime/scheduler";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { startControlSocket } from "../../src/runtime/control";
 import { acquirePidFile } from "../pidfile";
@@ -32,6 +33,7 @@ export function register(program: Command) {
         const agent = startAgent(app);
         const stopHousekeeping = startHousekeeping(app, config.housekeeping.intervalSeconds);
         const stopIndexer = startSearchIndexer(app);
+        const stopScheduler = startScheduler(app);
         if (first) {
           await first.passwordSet;
           printFirstRun(config.externalUrl, first);
@@ -51,6 +53,7 @@ export function register(program: Command) {
           }, SHUTDOWN_MS);
           stopHousekeeping();
           stopIndexer();
+          stopScheduler();
           stopControl();
           const drained = http.stop();
           app.queues.releaseAll();

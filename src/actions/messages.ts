@@ -1,5 +1,7 @@
 // Sending messages (by users and by the notification bot) and building message objects.
 import type { App } from "../app";
+import { widgetOf } from "../domain/submessages";
+import { insertSubmessage } from "../store/submessages";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import {
@@ -218,6 +220,9 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     isMeMessage: o.rendered.isMeMessage,
   };
   const id = store.insertMessage(tx.db, fields);
+  // A message starting with /poll or /todo carries its widget from the start, as Zulip's server attaches it.
+  const widget = widgetOf(o.content);
+  const submessages = widget ? [insertSubmessage(tx.db, { messageId: id, senderId: sender.id, msgType: "widget", content: JSON.stringify(widget) })] : [];
   // A channel's plain subscribers (flags 0) get their rows when they next read (store/deliveries.ts).
   if (o.channel && base === 0) store.insertUserMessages(tx.db, id, own);
   else store.insertUserMessages(tx.db, id, o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const));
@@ -232,6 +237,7 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
       : { type: "private", users: o.dmUsers!.sort((a, b) => a.id - b.id).map((u) => ({ id: u.id, email: u.email, full_name: u.fullName })) },
     realmStr: realm.stringId,
     reactions: [],
+    submessages: submessages.map(store.toApiSubmessage),
     topicLinks: o.channel ? topicLinks(o.topic, realmLinkifiers(app, realm)) : [],
     isAgentMessage: sender.isBot && sender.botType === EMBEDDED_BOT,
     workspaceUuid: o.channel ? findTopicWorkspace(tx.db, o.channel.id, o.topic)?.uuid : undefined,
@@ -277,11 +283,15 @@ const echoOf = (a: SendArgs) => (a.queue_id !== undefined && a.local_id !== unde
 /** A send changes no user, realm or key: the cached request lookups stay (db/read-cache.ts). */
 const KEEPS_LOOKUPS = { keepsLookups: true };
 
-/** POST /messages: checks everything, renders outside the transaction, then writes and emits. */
-export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendArgs, client = "API"): { id: number } {
+/** A message checked and rendered, not yet written: what POST /messages sends and scheduled messages keep. */
+export type CheckedSend =
+  | { channel: ChannelRow; topic: string; content: string; rendered: Rendered; participants: null }
+  | { channel: null; topic: ""; content: string; rendered: Rendered; participants: UserRow[] };
+
+/** Every check a send makes (recipients, permissions, topic policy, mentions), and the rendering. */
+export function checkSend(app: App, realm: RealmRow, sender: UserRow, a: Pick<SendArgs, "type" | "to" | "content" | "topic">): CheckedSend {
   const limits = app.config.limits;
   const content = normalizeContent(a.content, limits.maxMessageLength);
-  const readBySender = a.read_by_sender ?? true;
   if (a.type === "stream" || a.type === "channel") {
     const channel = channelTarget(app, realm, a.to);
     checkCanPost(app, sender, channel);
@@ -291,12 +301,8 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
       throw noTopicCreatePermission();
     const rendered = renderFor(app, realm, sender, content);
     const subscribers = channelRecipients(app, channel.id);
-    const recipients = subscribers.includes(sender.id) ? subscribers : [...subscribers, sender.id];
-    checkMentions(app, realm, sender, rendered, recipients.length, rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0);
-    const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients, echo: echoOf(a) };
-    const id = app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender), KEEPS_LOOKUPS);
-    messageSent(app, { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds });
-    return { id };
+    checkMentions(app, realm, sender, rendered, subscribers.length + (subscribers.includes(sender.id) ? 0 : 1), rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0);
+    return { channel, topic, content, rendered, participants: null };
   }
   // A topic sent with a direct message is ignored, as Zulip does (some clients always send one).
   const others = dmTargets(app, realm, a.to);
@@ -304,6 +310,24 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
   checkDirectMessage(app, realm, sender, participants);
   const rendered = renderFor(app, realm, sender, content);
   checkMentions(app, realm, sender, rendered, 0, 0);
+  return { channel: null, topic: "", content, rendered, participants };
+}
+
+/** POST /messages: checks everything, renders outside the transaction, then writes and emits. */
+export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendArgs, client = "API"): { id: number } {
+  const c = checkSend(app, realm, sender, a);
+  const readBySender = a.read_by_sender ?? true;
+  const { content, rendered } = c;
+  if (c.channel) {
+    const { channel, topic } = c;
+    const subscribers = channelRecipients(app, channel.id);
+    const recipients = subscribers.includes(sender.id) ? subscribers : [...subscribers, sender.id];
+    const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients, echo: echoOf(a) };
+    const id = app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender), KEEPS_LOOKUPS);
+    messageSent(app, { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds });
+    return { id };
+  }
+  const participants = c.participants;
   const ids = participants.map((u) => u.id);
   const sent = app.tx((tx) => {
     const r = store.dmRecipient(tx.db, realm.id, ids);
@@ -409,6 +433,7 @@ export function messageObjects(
             },
       realmStr: realm.stringId,
       reactions: l.reactions.get(m.id) ?? [],
+      submessages: l.submessages.get(m.id) ?? [],
       topicLinks: rec.channelId !== null ? topicLinks(m.topic, linkifiers) : [],
       isAgentMessage: sender.isBot && sender.botType === EMBEDDED_BOT,
       workspaceUuid: rec.channelId !== null ? workspaces.get(topicKey(rec.channelId, m.topic)) : undefined,

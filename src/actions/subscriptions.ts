@@ -15,6 +15,7 @@ import {
 import {
   cannotSubscribeOthers,
   channelAlreadyExists,
+  incompatibleParameters,
   insufficientPermission,
   invalidChannelId,
   invalidParam,
@@ -33,6 +34,7 @@ import { setUserTopic } from "../store/topics";
 import { findUserByEmail, findUserById } from "../store/users";
 import {
   accessChannelById,
+  accessChannelByName,
   channelAccess,
   channelAudience,
   checkCanCreate,
@@ -380,6 +382,17 @@ export function setTopicVisibility(app: App, user: UserRow, a: { stream_id: numb
     tx.emit({ type: "user_topic", stream_id: channel.id, topic_name: topic, last_updated: now, visibility_policy: a.visibility_policy }, toUsers([user.id]));
   });
   return {};
+}
+
+/** Zulip's topic visibility policies that the legacy form sets. */
+const INHERIT = 0;
+const MUTED = 1;
+
+/** PATCH /users/me/subscriptions/muted_topics: Zulip's older form, a channel by id or name; "remove" resets the topic. */
+export function muteTopicLegacy(app: App, user: UserRow, a: { stream_id?: number; stream?: string; topic: string; op: "add" | "remove" }) {
+  if ((a.stream_id === undefined) === (a.stream === undefined)) throw incompatibleParameters(["stream_id", "stream"]);
+  const channelId = a.stream_id ?? accessChannelByName(app, user, a.stream!).channel.id;
+  return setTopicVisibility(app, user, { stream_id: channelId, topic: a.topic, visibility_policy: a.op === "add" ? MUTED : INHERIT });
 }
 
 /** What a user's null notification settings stand for; events carry it for clients without notification_settings_null. */

@@ -1,11 +1,13 @@
 import type { App } from "../app";
-import type { UserRow } from "../db/schema";
+import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam, missingConditional } from "../domain/errors";
 import { userSetting } from "../domain/user-settings";
 import { toUsers } from "../events/types";
 import { subscriberIds } from "../store/subscriptions";
 import { findUserById, listUsersByIds } from "../store/users";
 import { accessChannelById } from "./channels";
+import { accessMessage } from "./message-fetch";
+import { findRecipient } from "../store/messages";
 
 export interface TypingArgs {
   type: "direct" | "private" | "stream" | "channel";
@@ -47,5 +49,24 @@ export function sendTyping(app: App, sender: UserRow, a: TypingArgs) {
   app.tx((tx) =>
     tx.emit({ type: "typing", op: a.op, message_type: "stream", sender: who, stream_id: a.stream_id, topic: a.topic }, toUsers(audience)),
   );
+  return {};
+}
+
+/**
+ * POST /messages/{message_id}/typing: someone is editing a message they can read. The same people hear
+ * of it as of typing in that conversation (`typing_edit_message` events).
+ */
+export function sendEditTyping(app: App, realm: RealmRow, user: UserRow, messageId: number, op: "start" | "stop") {
+  const { message, channel } = accessMessage(app, realm, user, messageId);
+  const base = { type: "typing_edit_message", op, sender_id: user.id, message_id: message.id };
+  if (channel) {
+    const audience = listUsersByIds(app.db, subscriberIds(app.db, channel.id)).filter((u) => u.id !== user.id && receivesTyping(u));
+    const recipient = { type: "channel", channel_id: channel.id, topic: message.topic };
+    app.tx((tx) => tx.emit({ ...base, recipient }, toUsers(audience.map((u) => u.id))));
+    return {};
+  }
+  const ids = findRecipient(app.db, message.recipientId)!.dmKey!.split(",").map(Number);
+  const audience = listUsersByIds(app.db, ids).filter(receivesTyping);
+  app.tx((tx) => tx.emit({ ...base, recipient: { type: "direct", user_ids: ids } }, toUsers(audience.map((u) => u.id))));
   return {};
 }

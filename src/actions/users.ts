@@ -333,3 +333,10 @@ export function getUserByEmail(app: App, viewer: UserRow, email: string, a: View
   if (!u) throw noSuchUser();
   return oneUser(app, u, a);
 }
+
+/** PATCH /users/{email}: the same change, naming the user by email (Zulip 9.0, level 313). */
+export function updateUserByEmail(app: App, realm: RealmRow, admin: UserRow, email: string, a: Parameters<typeof updateUserByAdmin>[4]) {
+  const u = store.findUserByEmail(app.db, admin.realmId, email);
+  if (!u) throw noSuchUser();
+  return updateUserByAdmin(app, realm, admin, u.id, a);
+}

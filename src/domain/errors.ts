@@ -156,3 +156,17 @@ export const readmeNotOpen = () => new ApiError("BAD_REQUEST", "This client does
 export const readmeClientInUse = () => new ApiError("BAD_REQUEST", "This client ID is in use by another user", 400);
 export const pluginBotsOnly = () => new ApiError("BAD_REQUEST", "Only a plugin's own bot can push its widgets", 400);
 export const documentOrDataNeeded = () => new ApiError("BAD_REQUEST", "At least one of the following arguments must be present: document, data", 400);
+
+// Scheduled messages and reminders
+export const deliveryTimeNotInFuture = () => new ApiError("BAD_REQUEST", "Scheduled delivery time must be in the future.", 400);
+export const scheduledMessageNotFound = () => new ApiError("BAD_REQUEST", "Scheduled message does not exist", 404);
+export const scheduledMessageAlreadySent = () => new ApiError("BAD_REQUEST", "Scheduled message was already sent", 400);
+export const reminderNotFound = () => new ApiError("BAD_REQUEST", "Reminder does not exist", 404);
+
+// Push notifications and calls: confab runs without a push service or a video-call provider
+export const invalidPushToken = () => new ApiError("BAD_REQUEST", "Empty or invalid length token", 400);
+export const pushTokenMissing = () => new ApiError("BAD_REQUEST", "Token does not exist", 400);
+export const pushDeviceNotRecognized = () => new ApiError("INVALID_PUSH_DEVICE_TOKEN", "Device not recognized", 400);
+export const pushServiceNotConfigured = () => new ApiError("PUSH_SERVICE_NOT_CONFIGURED", "Server is not configured to use push notification service.", 400);
+export const noActivePushDevice = () => new ApiError("NO_ACTIVE_PUSH_DEVICE", "No active registered push device", 400);
+export const bigBlueButtonNotConfigured = () => new ApiError("BAD_REQUEST", "BigBlueButton is not configured.", 400);

@@ -101,6 +101,8 @@ export interface MessageParts {
   recipient: MessageRecipient;
   realmStr: string;
   reactions: ApiReaction[];
+  /** Zulip's submessages (widget state), oldest first. */
+  submessages: readonly object[];
   topicLinks: { text: string; url: string }[];
   /** The agent's embedded bot sent it. */
   isAgentMessage: boolean;
@@ -141,7 +143,7 @@ export function toApiMessage(m: MessageRow, p: MessageParts, v: MessageViewOptio
     is_me_message: m.isMeMessage,
     is_agent_message: p.isAgentMessage,
     reactions: p.reactions,
-    submessages: [],
+    submessages: p.submessages,
     sender_full_name: p.sender.fullName,
     sender_email: p.sender.email,
     sender_realm_str: p.realmStr,
@@ -158,3 +160,23 @@ export function toApiMessage(m: MessageRow, p: MessageParts, v: MessageViewOptio
   if (extra.flags !== undefined) out.flags = flagList(extra.flags);
   return out;
 }
+
+// ---- Markdown pieces of the notification bot's messages ----
+
+/** A silent mention: names the user without notifying them. */
+export const silentMention = (u: { id: number; fullName: string }) => `@_**${u.fullName}|${u.id}**`;
+
+/** A global time (<time:…>), shown in each reader's timezone. */
+export const globalTime = (unixSeconds: number) => `<time:${new Date(unixSeconds * 1000).toISOString()}>`;
+
+/** A code fence the quoted text cannot close. */
+export function unusedFence(text: string): string {
+  let fence = "```";
+  while (text.includes(fence)) fence += "`";
+  return fence;
+}
+
+const TRUNCATED = "\n[message truncated]";
+
+/** The text cut to `max` characters with Zulip's "[message truncated]" mark, when longer. */
+export const truncated = (text: string, max: number) => (text.length > max ? text.slice(0, Math.max(0, max - TRUNCATED.length)) + TRUNCATED : text);

@@ -86,3 +86,9 @@ export function previewKind(href: string): "image" | "video" | null {
   if (VIDEO_EXTENSIONS.some((ext) => path.endsWith(ext))) return "video";
   return null;
 }
+
+/** A relative link to a message: in its topic, or in its direct-message conversation (every participant). */
+export const messageNarrowUrl = (id: number, where: { channel: { id: number; name: string }; topic: string } | { participantIds: readonly number[] }): string =>
+  "channel" in where
+    ? `#narrow/channel/${channelSlug(where.channel.id, where.channel.name)}/topic/${encodeHashComponent(where.topic)}/near/${id}`
+    : `#narrow/dm/${where.participantIds.join(",")}-${where.participantIds.length > 2 ? "group" : "dm"}/near/${id}`;

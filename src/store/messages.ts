@@ -2,7 +2,7 @@
 // statements are plain SQL that bun:sqlite compiles once and caches.
 import { eq, inArray, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
-import { messages, reactions, recipients, users, channels, type MessageRow, type RecipientRow } from "../db/schema";
+import { messages, reactions, recipients, submessages, users, channels, type MessageRow, type RecipientRow, type SubmessageRow } from "../db/schema";
 import { dmKey } from "../domain/messages";
 import { listUsersByIds } from "./users";
 
@@ -93,6 +93,7 @@ export function deleteMessages(db: Db, ids: number[]) {
   const json = JSON.stringify(ids);
   s.query("DELETE FROM user_messages WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
   s.query("DELETE FROM reactions WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
+  s.query("DELETE FROM submessages WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
   s.query("DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?))").run(json);
   unindexMessages(db, ids);
 }
@@ -122,9 +123,33 @@ export interface MessageLookups {
   recipients: Map<number, RecipientRow>;
   channelNames: Map<number, string>;
   reactions: Map<number, { emoji_name: string; emoji_code: string; reaction_type: string; user_id: number }[]>;
+  submessages: Map<number, ApiSubmessage[]>;
 }
 
-/** Senders, conversations (with their members), channel names and reactions of these messages: four queries. */
+/** Zulip's submessage object, on message objects and in `submessage` events. */
+export interface ApiSubmessage {
+  id: number;
+  message_id: number;
+  sender_id: number;
+  msg_type: string;
+  content: string;
+}
+
+export const toApiSubmessage = (r: SubmessageRow): ApiSubmessage => ({ id: r.id, message_id: r.messageId, sender_id: r.senderId, msg_type: r.msgType, content: r.content });
+
+/** The submessages of these messages, in the order they were added. */
+export function submessagesOf(db: Db, messageIds: number[]): Map<number, ApiSubmessage[]> {
+  const out = new Map<number, ApiSubmessage[]>();
+  if (!messageIds.length) return out;
+  for (const r of db.select().from(submessages).where(inArray(submessages.messageId, messageIds)).orderBy(submessages.id).all()) {
+    let l = out.get(r.messageId);
+    if (!l) out.set(r.messageId, (l = []));
+    l.push(toApiSubmessage(r));
+  }
+  return out;
+}
+
+/** Senders, conversations (with their members), channel names, reactions and submessages of these messages: five queries. */
 export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
   const recipientIds = [...new Set(rows.map((m) => m.recipientId))];
   const recs = recipientIds.length ? db.select().from(recipients).where(inArray(recipients.id, recipientIds)).all() : [];
@@ -152,6 +177,7 @@ export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
       ),
     ),
     reactions: byMessage,
+    submessages: submessagesOf(db, messageIds),
   };
 }
 

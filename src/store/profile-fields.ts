@@ -49,3 +49,12 @@ export const setFieldValue = (db: Db, userId: number, fieldId: number, value: st
 
 export const clearFieldValue = (db: Db, userId: number, fieldId: number) =>
   db.delete(profileFieldValues).where(and(eq(profileFieldValues.userId, userId), eq(profileFieldValues.fieldId, fieldId))).run();
+
+export const updateProfileField = (db: Db, id: number, patch: Partial<typeof profileFields.$inferInsert>) =>
+  db.update(profileFields).set(patch).where(eq(profileFields.id, id)).run();
+
+/** A field and every user's value for it. */
+export function deleteProfileField(db: Db, id: number) {
+  db.delete(profileFieldValues).where(eq(profileFieldValues.fieldId, id)).run();
+  db.delete(profileFields).where(eq(profileFields.id, id)).run();
+}

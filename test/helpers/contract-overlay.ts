@@ -40,10 +40,31 @@ const newerZulipState: Record<string, Schema> = {
   devices: { type: "object", additionalProperties: { type: "object" } },
 };
 
+/**
+ * register's `reminders`: Zulip's file types its items as ScheduledMessage, but its server sends the
+ * Reminder objects that GET /reminders and the `reminders` events carry (zerver/lib/events.py fetches
+ * get_undelivered_reminders, i.e. to_reminder_dict), and Zulip's web app reads reminder_id from them.
+ */
+const reminder: Schema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["reminder_id", "type", "to", "content", "rendered_content", "scheduled_delivery_timestamp", "failed", "reminder_target_message_id"],
+  properties: {
+    reminder_id: { type: "integer" },
+    type: { enum: ["private"] },
+    to: { type: "array", items: { type: "integer" } },
+    content: { type: "string" },
+    rendered_content: { type: "string" },
+    scheduled_delivery_timestamp: { type: "integer" },
+    failed: { type: "boolean" },
+    reminder_target_message_id: { type: "integer" },
+  },
+};
+
 /** Keyed "method /template status". */
 export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
   "get /server_settings 200": versionFields,
-  "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" }, ...newerZulipState, ...extState, realm_can_manage_plugins_group: groupSettingValue },
+  "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" }, ...newerZulipState, ...extState, realm_can_manage_plugins_group: groupSettingValue, reminders: { type: "array", items: reminder } },
   // A topic's workspace (docs/extensions.md): Zulip's topic item plus workspace_uuid.
   "get /users/me/{stream_id}/topics 200": {
     topics: {

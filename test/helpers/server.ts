@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bootstrapFirstRealm } from "../../src/actions/realms";
 import { createUser } from "../../src/actions/users";
-import { findRealmById } from "../../src/store/realms";
+import { findRealmById, listRealms } from "../../src/store/realms";
+import { findUserByEmail } from "../../src/store/users";
 import { createApp, type App } from "../../src/app";
 import { loadConfig } from "../../src/config";
 import type { Role } from "../../src/domain/roles";
@@ -11,6 +12,7 @@ import { listen, type HttpServer } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startSearchIndexer } from "../../src/runtime/housekeeping";
 import { startControlSocket } from "../../src/runtime/control";
+import { startScheduler } from "../../src/runtime/scheduler";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { Client } from "./client";
 
@@ -25,7 +27,8 @@ export interface TestServer {
   anon: Client;
   newUser(o?: { role?: Role; name?: string; email?: string; password?: string }): Promise<Client>;
   client(email: string, apiKey: string, userId?: number): Client;
-  stop(): Promise<void>;
+  /** Stops the server; `keepData` leaves the data directory for another server (a restart). */
+  stop(o?: { keepData?: boolean }): Promise<void>;
 }
 
 let counter = 0;
@@ -34,18 +37,24 @@ let counter = 0;
  * A real server in this process on a temporary data directory and a free port, with the first realm
  * and its owner. `env` takes CONFAB_* overrides (e.g. CONFAB_EVENTS_HEARTBEAT_SECONDS: "1").
  * `log` receives every log line (at CONFAB_LOG_LEVEL, "error" unless given) instead of stderr.
+ * `dataDir` restarts on a stopped server's kept data (its ownerPassword is then unknown: "").
  */
-export async function startServer(o: { env?: Record<string, string>; log?: (line: string) => void } = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), "confab-test-"));
+export async function startServer(
+  o: { env?: Record<string, string>; log?: (line: string) => void; dataDir?: string } = {},
+): Promise<TestServer> {
+  const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), "confab-test-"));
   const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...o.env });
   const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log) });
-  const first = bootstrapFirstRealm(app)!;
-  await first.passwordSet;
+  const first = bootstrapFirstRealm(app);
+  await first?.passwordSet;
+  const realm = first?.realm ?? listRealms(app.db)[0]!;
+  const owner = first?.owner ?? findUserByEmail(app.db, realm.id, config.firstRealm.ownerEmail)!;
   const http = listen(app, "127.0.0.1", 0);
   const stopControl = startControlSocket(app);
   app.queues.startGc();
   const plugins = startPluginHost(app);
   const stopIndexer = startSearchIndexer(app);
+  const stopScheduler = startScheduler(app);
   const url = http.url;
   const client = (email: string, apiKey: string, userId?: number) => new Client(url, email, apiKey, userId ?? null);
   return {
@@ -53,13 +62,13 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
     http,
     url,
     dataDir,
-    owner: client(first.owner.email, first.owner.apiKey, first.owner.id),
-    ownerPassword: first.password,
+    owner: client(owner.email, owner.apiKey, owner.id),
+    ownerPassword: first?.password ?? "",
     anon: new Client(url, null, null),
     client,
     async newUser(u = {}) {
       const n = ++counter;
-      const row = await createUser(app, findRealmById(app.db, first.realm.id)!, {
+      const row = await createUser(app, findRealmById(app.db, realm.id)!, {
         email: u.email ?? `user${n}@example.com`,
         fullName: u.name ?? `User ${n}`,
         role: u.role ?? 400,
@@ -68,14 +77,15 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
       await app.writer.settled(); // like an HTTP answer: committed, durable, and its events delivered
       return client(row.email, row.apiKey, row.id);
     },
-    async stop() {
+    async stop(so = {}) {
       stopIndexer();
       stopControl();
+      stopScheduler();
       await plugins.stop();
       app.queues.releaseAll();
       await http.stop(true);
       app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!so.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -29,3 +29,8 @@ export * from "./agent";
 export * from "./workspaces";
 export * from "./widgets";
 export * from "./attachments";
+export * from "./scheduled-messages";
+export * from "./submessages";
+export * from "./realm-playgrounds";
+export * from "./bot-storage";
+export * from "./push-tokens";

@@ -11,6 +11,8 @@ import { mutedUsersState } from "./muted-users";
 import { userStatusState } from "./user-status";
 import { profileFieldsState } from "./profile-fields";
 import { draftsState } from "./drafts";
+import { realmPlaygroundsState } from "./realm-playgrounds";
+import { remindersState, scheduledMessagesState } from "./scheduled-messages";
 import { savedSnippetsState } from "./saved-snippets";
 import { navigationViewsState } from "./navigation-views";
 import { botsState } from "./bots";
@@ -50,7 +52,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   realm_emoji: realmEmojiState,
   realm_linkifiers: linkifiersState,
   realm_filters: empty({ realm_filters: [] }),
-  realm_playgrounds: empty({ realm_playgrounds: [] }),
+  realm_playgrounds: realmPlaygroundsState,
   realm_user_groups: userGroupsState,
   realm_bot: botsState,
   realm_embedded_bots: empty({ realm_embedded_bots: [] }),
@@ -58,8 +60,8 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   recent_private_conversations: recentPrivateConversationsState,
   navigation_views: navigationViewsState,
   saved_snippets: savedSnippetsState,
-  scheduled_messages: empty({ scheduled_messages: [] }),
-  reminders: empty({ reminders: [] }),
+  scheduled_messages: scheduledMessagesState,
+  reminders: remindersState,
   subscription: subscriptionState,
   update_message_flags: updateMessageFlagsState,
   starred_messages: starredMessagesState,

@@ -1,3 +1,4 @@
+import { channelEmailAddress } from "../../actions/channel-email";
 import {
   addDefaultStream,
   archiveChannel,
@@ -103,6 +104,10 @@ export default [
   endpoint("GET", "/get_stream_id", {
     params: { stream: p.str() },
     run: ({ app, user, args }) => getStreamId(app, user, args.stream),
+  }),
+  endpoint("GET", "/streams/{stream_id}/email_address", {
+    params: { stream_id: p.path.int(), sender_id: p.int({ min: 0 }).optional() },
+    run: ({ app, user, args }) => channelEmailAddress(app, user, args.stream_id, args.sender_id),
   }),
   endpoint("GET", "/streams/{stream_id}/members", {
     params: { stream_id: p.path.int() },

@@ -37,6 +37,14 @@ import repositories from "./repositories";
 import plugins from "./plugins";
 import widgets from "./widgets";
 import attachments from "./attachments";
+import scheduledMessages from "./scheduled-messages";
+import submessages from "./submessages";
+import realmPlaygrounds from "./realm-playgrounds";
+import messageReports from "./message-reports";
+import welcome from "./welcome";
+import push from "./push";
+import calls from "./calls";
+import botStorage from "./bot-storage";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -76,4 +84,12 @@ export const routes: Endpoint[] = [
   ...plugins,
   ...widgets,
   ...attachments,
+  ...scheduledMessages,
+  ...submessages,
+  ...realmPlaygrounds,
+  ...messageReports,
+  ...welcome,
+  ...push,
+  ...calls,
+  ...botStorage,
 ];

@@ -1,4 +1,4 @@
-import { createField, listFields, reorderFields } from "../../actions/profile-fields";
+import { createField, deleteField, listFields, reorderFields, updateField } from "../../actions/profile-fields";
 import { endpoint } from "../endpoint";
 import { p, t } from "../params";
 
@@ -15,6 +15,22 @@ export default [
       editable_by_user: p.bool().optional(),
     },
     run: ({ app, realm, user, args }) => createField(app, realm, user, args),
+  }),
+  endpoint("PATCH", "/realm/profile_fields/{field_id}", {
+    params: {
+      field_id: p.path.int(),
+      name: p.str().optional(),
+      hint: p.str().optional(),
+      field_data: p.json(t.dict(t.any())).optional(),
+      display_in_profile_summary: p.bool().optional(),
+      required: p.bool().optional(),
+      editable_by_user: p.bool().optional(),
+    },
+    run: ({ app, realm, user, args }) => updateField(app, realm, user, args.field_id, args),
+  }),
+  endpoint("DELETE", "/realm/profile_fields/{field_id}", {
+    params: { field_id: p.path.int() },
+    run: ({ app, realm, user, args }) => deleteField(app, realm, user, args.field_id),
   }),
   endpoint("PATCH", "/realm/profile_fields", {
     params: { order: p.intList({ unique: false }) },

@@ -1,6 +1,7 @@
 import {
   isUserSubscribed,
   listSubscriptions,
+  muteTopicLegacy,
   setSubscriptionProperties,
   setTopicVisibility,
   subscribe,
@@ -54,6 +55,10 @@ export default [
   endpoint("GET", "/users/{user_id}/subscriptions/{stream_id}", {
     params: { user_id: p.path.int(), stream_id: p.path.int() },
     run: ({ app, user, args }) => isUserSubscribed(app, user, args.user_id, args.stream_id),
+  }),
+  endpoint("PATCH", "/users/me/subscriptions/muted_topics", {
+    params: { stream_id: p.int().optional(), stream: p.str().optional(), topic: p.str(), op: p.enum(["add", "remove"] as const) },
+    run: ({ app, user, args }) => muteTopicLegacy(app, user, args),
   }),
   endpoint("POST", "/user_topics", {
     params: { stream_id: p.int(), topic: p.str(), visibility_policy: p.intEnum([0, 1, 2, 3] as const) },

@@ -1,4 +1,4 @@
-import { sendTyping } from "../../actions/typing";
+import { sendEditTyping, sendTyping } from "../../actions/typing";
 import { endpoint } from "../endpoint";
 import { p } from "../params";
 
@@ -12,5 +12,9 @@ export default [
       topic: p.str().optional(),
     },
     run: ({ app, user, args }) => sendTyping(app, user, args),
+  }),
+  endpoint("POST", "/messages/{message_id}/typing", {
+    params: { message_id: p.path.int(), op: p.enum(["start", "stop"] as const) },
+    run: ({ app, realm, user, args }) => sendEditTyping(app, realm, user, args.message_id, args.op),
   }),
 ];

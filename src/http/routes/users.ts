@@ -8,6 +8,7 @@ import {
   ownUser,
   reactivateUser,
   updateUserByAdmin,
+  updateUserByEmail,
 } from "../../actions/users";
 import { ROLES } from "../../domain/roles";
 import { endpoint } from "../endpoint";
@@ -16,6 +17,14 @@ import { p, t } from "../params";
 const view = {
   client_gravatar: p.bool().optional(true),
   include_custom_profile_fields: p.bool().optional(false),
+};
+
+/** What an administrator may change of a user (PATCH /users/{user_id} or /users/{email}). */
+const userChange = {
+  full_name: p.str().optional(),
+  role: p.intEnum(ROLES).optional(),
+  new_email: p.str().optional(),
+  profile_data: p.json(t.list(t.object({ id: t.int(), value: t.any() }))).optional(),
 };
 
 export default [
@@ -44,14 +53,12 @@ export default [
     run: ({ app, user, args }) => getUserByEmail(app, user, args.email, args),
   }),
   endpoint("PATCH", "/users/{user_id}", {
-    params: {
-      user_id: p.path.int(),
-      full_name: p.str().optional(),
-      role: p.intEnum(ROLES).optional(),
-      new_email: p.str().optional(),
-      profile_data: p.json(t.list(t.object({ id: t.int(), value: t.any() }))).optional(),
-    },
+    params: { user_id: p.path.int(), ...userChange },
     run: ({ app, realm, user, args }) => updateUserByAdmin(app, realm, user, args.user_id, args),
+  }),
+  endpoint("PATCH", "/users/{email}", {
+    params: { email: p.path.str(), ...userChange },
+    run: ({ app, realm, user, args }) => updateUserByEmail(app, realm, user, args.email, args),
   }),
   endpoint("DELETE", "/users/{user_id}", {
     params: { user_id: p.path.int(), deactivation_notification_comment: p.str({ max: 2000 }).optional() },

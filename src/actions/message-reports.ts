@@ -1,0 +1,46 @@
+// POST /messages/{message_id}/report: the notification bot posts the report, with the reported message
+// behind a spoiler, in the organization's moderation request channel.
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import { invalidParam } from "../domain/errors";
+import { globalTime, silentMention, truncated, unusedFence } from "../domain/messages";
+import { realmSetting } from "../domain/realm-settings";
+import { messageNarrowUrl } from "../render/urls";
+import { findChannel } from "../store/channels";
+import { findRecipient } from "../store/messages";
+import { listUsersByIds } from "../store/users";
+import { accessMessage } from "./message-fetch";
+import { sendNotificationTx, topicsPolicyOf } from "./messages";
+
+export const REPORT_REASONS = { spam: "Spam", harassment: "Harassment", inappropriate: "Inappropriate content", norms: "Violates community norms", other: "Other reason" } as const;
+export type ReportType = keyof typeof REPORT_REASONS;
+export const MAX_REPORT_DESCRIPTION = 1000;
+
+export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: number, a: { report_type: ReportType; description: string }) {
+  if (a.report_type === "other" && a.description === "") throw invalidParam("An explanation is required.");
+  const channelId = Number(realmSetting(realm, "moderation_request_channel_id"));
+  const moderation = channelId > 0 ? findChannel(app.db, channelId) : undefined;
+  if (!moderation || moderation.realmId !== realm.id || moderation.isArchived) throw invalidParam("Moderation request channel must be specified to enable message reporting.");
+  const { message, channel } = accessMessage(app, realm, reporter, id);
+  const [sender] = listUsersByIds(app.db, [message.senderId]);
+  const when = globalTime(message.dateSent);
+  let header: string;
+  let original: string;
+  if (channel) {
+    header = `${silentMention(reporter)} reported a message sent by ${silentMention(sender!)} at ${when}.`;
+    original = `Original message at #**${channel.name}>${message.topic}@${message.id}**`;
+  } else {
+    const ids = findRecipient(app.db, message.recipientId)!.dmKey!.split(",").map(Number);
+    const others = listUsersByIds(app.db, ids.filter((u) => u !== sender!.id));
+    const to = others.length ? others.map(silentMention).join(", ") : silentMention(sender!);
+    header = `${silentMention(reporter)} reported a message sent by ${silentMention(sender!)} to ${to} at ${when}.`;
+    original = `[Original message](${messageNarrowUrl(message.id, { participantIds: ids })})`;
+  }
+  const room = app.config.limits.maxMessageLength - MAX_REPORT_DESCRIPTION - 500;
+  const quoted = truncated(message.content, room);
+  const fence = unusedFence(quoted);
+  const content = `${header}\n\`\`\`quote\n**${REPORT_REASONS[a.report_type]}**. ${a.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${quoted}\n${fence}\n`;
+  const topic = topicsPolicyOf(realm, moderation) === "empty_topic_only" ? "" : `${sender!.fullName} moderation`;
+  app.tx((tx) => sendNotificationTx(app, tx, realm, { channel: moderation, topic }, content), { keepsLookups: true });
+  return {};
+}

@@ -1,0 +1,45 @@
+// Mobile push registration, answered as a Zulip server without a push notification service answers:
+// APNs/FCM tokens are accepted and kept (a test notification "succeeds" and reaches nobody), while the
+// end-to-end encrypted registration, which needs the service, is refused with Zulip's error.
+import type { App } from "../app";
+import type { UserRow } from "../db/schema";
+import { invalidParam, invalidPushToken, noActivePushDevice, pushDeviceNotRecognized, pushServiceNotConfigured, pushTokenMissing } from "../domain/errors";
+import * as store from "../store/push-tokens";
+
+type Kind = "apns" | "fcm";
+
+function checkToken(kind: Kind, token: string) {
+  if (token === "" || token.length > 4096) throw invalidPushToken();
+  if (kind === "apns" && !/^(?:[0-9a-fA-F]{2})+$/.test(token)) throw invalidParam("Invalid APNS token");
+}
+
+export function addPushToken(app: App, user: UserRow, kind: Kind, token: string, appId?: string) {
+  checkToken(kind, token);
+  if (appId !== undefined && !/^[.a-zA-Z0-9-]+$/.test(appId)) throw invalidParam("Invalid app ID");
+  app.tx((tx) => store.savePushToken(tx.db, user.id, kind, token, appId ?? null, app.now()));
+  return {};
+}
+
+export function removePushToken(app: App, user: UserRow, kind: Kind, token: string) {
+  checkToken(kind, token);
+  app.tx((tx) => {
+    if (!store.deletePushToken(tx.db, user.id, kind, token)) throw pushTokenMissing();
+  });
+  return {};
+}
+
+/** POST /mobile_push/test_notification: with no push service configured there is nothing to send. */
+export function testPushNotification(app: App, user: UserRow, token?: string) {
+  if (token !== undefined && !store.hasPushToken(app.db, user.id, token)) throw pushDeviceNotRecognized();
+  app.log.info("push notifications are not configured; test notification not sent", { user_id: user.id });
+  return {};
+}
+
+export const registerE2eePush = () => {
+  throw pushServiceNotConfigured();
+};
+
+/** No device can register for E2EE pushes (above), so none is ever active. */
+export const testE2eePushNotification = () => {
+  throw noActivePushDevice();
+};

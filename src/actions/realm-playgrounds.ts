@@ -1,0 +1,36 @@
+// POST /realm/playgrounds and DELETE /realm/playgrounds/{id}: administrators configure code playgrounds;
+// every change sends the realm's whole list, as Zulip does.
+import type { App } from "../app";
+import type { UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import { invalidParam, mustBeAdmin } from "../domain/errors";
+import { checkPlayground, toApiPlayground } from "../domain/realm-playgrounds";
+import { isAdmin } from "../domain/roles";
+import { toRealm } from "../events/types";
+import * as store from "../store/realm-playgrounds";
+
+const emitAll = (tx: Tx, realmId: number) =>
+  tx.emit({ type: "realm_playgrounds", realm_playgrounds: store.listPlaygrounds(tx.db, realmId).map(toApiPlayground) }, toRealm(realmId));
+
+export function addPlayground(app: App, admin: UserRow, a: { name: string; pygments_language: string; url_template: string }) {
+  if (!isAdmin(admin.role)) throw mustBeAdmin();
+  const bad = checkPlayground(a.name, a.pygments_language, a.url_template);
+  if (bad) throw invalidParam(bad);
+  if (store.findPlaygroundByName(app.db, admin.realmId, a.pygments_language, a.name))
+    throw invalidParam("Realm playground with this Realm, Pygments language and Name already exists.");
+  return app.tx((tx) => {
+    const row = store.insertPlayground(tx.db, { realmId: admin.realmId, name: a.name, pygmentsLanguage: a.pygments_language, urlTemplate: a.url_template });
+    emitAll(tx, admin.realmId);
+    return { id: row.id };
+  });
+}
+
+export function removePlayground(app: App, admin: UserRow, id: number) {
+  if (!isAdmin(admin.role)) throw mustBeAdmin();
+  if (!store.findPlayground(app.db, admin.realmId, id)) throw invalidParam("Invalid playground");
+  app.tx((tx) => {
+    store.deletePlayground(tx.db, id);
+    emitAll(tx, admin.realmId);
+  });
+  return {};
+}

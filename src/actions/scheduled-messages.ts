@@ -1,0 +1,259 @@
+// Scheduled messages and reminders: stored, listed, edited and removed here; sent when due by
+// `deliverDue`, which the scheduler (runtime/scheduler.ts) calls. Both are Zulip's ScheduledMessage
+// rows, one table and one delivery path.
+import type { App } from "../app";
+import type { RealmRow, ScheduledMessageRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import {
+  ApiError,
+  deliveryTimeNotInFuture,
+  invalidParam,
+  nothingToChange,
+  realmDeactivated,
+  reminderNotFound,
+  scheduledMessageAlreadySent,
+  scheduledMessageNotFound,
+  userDeactivated,
+} from "../domain/errors";
+import {
+  MAX_REMINDER_NOTE_LENGTH,
+  reminderContent,
+  scheduledFailureContent,
+  toApiReminder,
+  toApiScheduledMessage,
+} from "../domain/scheduled-messages";
+import { toUsers } from "../events/types";
+import { messageNarrowUrl } from "../render/urls";
+import { findRecipient } from "../store/messages";
+import { findRealmById } from "../store/realms";
+import * as store from "../store/scheduled-messages";
+import { findUserById, listUsersByIds } from "../store/users";
+import { accessMessage } from "./message-fetch";
+import { checkSend, sendMessage, sendNotificationTx, type CheckedSend } from "./messages";
+import { renderFor } from "./render";
+
+type Recipient = number | number[];
+export interface ScheduleArgs {
+  type: "stream" | "channel" | "private" | "direct";
+  to: Recipient;
+  content: string;
+  topic?: string;
+  scheduled_delivery_timestamp: number;
+  read_by_sender?: boolean;
+}
+
+const apiType = (t: ScheduleArgs["type"]) => (t === "channel" || t === "stream" ? "stream" : "private");
+
+function checkFuture(app: App, at: number) {
+  if (at <= app.now()) throw deliveryTimeNotInFuture();
+}
+
+/** The send checks of POST /messages for this audience; `to` as stored: [channel id], or the recipients. */
+function checkAudience(app: App, realm: RealmRow, sender: UserRow, type: "stream" | "private", to: Recipient, topic: string | undefined, content: string) {
+  const ids = Array.isArray(to) ? to : [to];
+  if (type === "stream" && ids.length !== 1) throw invalidParam("Invalid data type for channel");
+  const c: CheckedSend = checkSend(app, realm, sender, { type, to: JSON.stringify(type === "stream" ? ids[0] : ids), content, topic });
+  const stored = c.channel ? [c.channel.id] : c.participants.filter((u) => u.id !== sender.id).map((u) => u.id);
+  return { c, to: stored.length ? stored : [sender.id] };
+}
+
+const emitScheduled = (tx: Tx, user: UserRow, event: Record<string, unknown>) => tx.emit({ type: "scheduled_messages", ...event }, toUsers([user.id]));
+
+// ---- Scheduled messages ----
+
+export const listScheduledMessages = (app: App, user: UserRow) => ({
+  scheduled_messages: store.listUndelivered(app.db, user.id, "send_later").map(toApiScheduledMessage),
+});
+
+/** POST /scheduled_messages: checked now as a send would be, and again when it is sent. */
+export function createScheduledMessage(app: App, realm: RealmRow, user: UserRow, a: ScheduleArgs, client = "API") {
+  checkFuture(app, a.scheduled_delivery_timestamp);
+  const type = apiType(a.type);
+  const { c, to } = checkAudience(app, realm, user, type, a.to, a.topic, a.content);
+  const toSelf = type === "private" && to.length === 1 && to[0] === user.id;
+  return app.tx((tx) => {
+    const row = store.insertScheduledMessage(tx.db, {
+      realmId: realm.id,
+      senderId: user.id,
+      kind: "send_later",
+      type,
+      to,
+      topic: c.topic,
+      content: c.content,
+      renderedContent: c.rendered.html,
+      scheduledAt: a.scheduled_delivery_timestamp,
+      readBySender: a.read_by_sender ?? !toSelf,
+      client,
+      reminderTargetMessageId: null,
+      reminderNote: null,
+    });
+    emitScheduled(tx, user, { op: "add", scheduled_messages: [toApiScheduledMessage(row)] });
+    return { scheduled_message_id: row.id };
+  });
+}
+
+export interface EditScheduleArgs {
+  type?: ScheduleArgs["type"];
+  to?: Recipient;
+  content?: string;
+  topic?: string;
+  scheduled_delivery_timestamp?: number;
+}
+
+/** PATCH /scheduled_messages/{id}: any of audience, topic, content and time; a failed one needs a new time. */
+export function editScheduledMessage(app: App, realm: RealmRow, user: UserRow, id: number, a: EditScheduleArgs, client = "API") {
+  if (a.type === undefined && a.to === undefined && a.topic === undefined && a.content === undefined && a.scheduled_delivery_timestamp === undefined)
+    throw nothingToChange();
+  if (a.type !== undefined && a.to === undefined) throw invalidParam("Recipient required when updating type of scheduled message.");
+  if (a.type !== undefined && apiType(a.type) === "stream" && a.topic === undefined) throw invalidParam("Topic required when updating scheduled message type to stream.");
+  if (a.scheduled_delivery_timestamp !== undefined) checkFuture(app, a.scheduled_delivery_timestamp);
+  const row = store.findScheduledMessage(app.db, user.id, "send_later", id);
+  if (!row) throw scheduledMessageNotFound();
+  if (row.delivered) throw scheduledMessageAlreadySent();
+  if (row.failed && a.scheduled_delivery_timestamp === undefined) throw deliveryTimeNotInFuture();
+  const patch: Partial<ScheduledMessageRow> = { client, failed: false, failureMessage: null };
+  if (a.type !== undefined || a.to !== undefined || a.content !== undefined) {
+    const type = a.type !== undefined ? apiType(a.type) : row.type;
+    const to = a.to ?? (type === "stream" ? row.to[0]! : row.to);
+    const topic = type === "stream" ? (a.topic ?? row.topic) : undefined;
+    const checked = checkAudience(app, realm, user, type, to, topic, a.content ?? row.content);
+    Object.assign(patch, { type, to: checked.to, topic: checked.c.topic, content: checked.c.content, renderedContent: checked.c.rendered.html });
+  } else if (a.topic !== undefined && row.type === "stream") {
+    // A new topic alone: checked against the same channel.
+    const checked = checkAudience(app, realm, user, "stream", row.to[0]!, a.topic, row.content);
+    patch.topic = checked.c.topic;
+  }
+  if (a.scheduled_delivery_timestamp !== undefined) patch.scheduledAt = a.scheduled_delivery_timestamp;
+  app.tx((tx) => {
+    const updated = store.updateScheduledMessage(tx.db, row.id, patch);
+    emitScheduled(tx, user, { op: "update", scheduled_message: toApiScheduledMessage(updated) });
+  });
+  return {};
+}
+
+export function deleteScheduledMessage(app: App, user: UserRow, id: number) {
+  const row = store.findScheduledMessage(app.db, user.id, "send_later", id);
+  if (!row) throw scheduledMessageNotFound();
+  app.tx((tx) => {
+    store.deleteScheduledMessage(tx.db, row.id);
+    emitScheduled(tx, user, { op: "remove", scheduled_message_id: row.id });
+  });
+  return {};
+}
+
+// ---- Reminders ----
+
+const emitReminder = (tx: Tx, user: UserRow, event: Record<string, unknown>) => tx.emit({ type: "reminders", ...event }, toUsers([user.id]));
+
+export const listReminders = (app: App, user: UserRow) => ({ reminders: store.listUndelivered(app.db, user.id, "remind").map(toApiReminder) });
+
+/** The reminder's text for a message the user can read now (throws `Invalid message(s)` otherwise). */
+function reminderText(app: App, realm: RealmRow, user: UserRow, messageId: number, note: string | null): string {
+  const { message, channel } = accessMessage(app, realm, user, messageId);
+  const sender = findUserById(app.db, message.senderId)!;
+  let where: Parameters<typeof reminderContent>[0]["where"];
+  let url: string;
+  if (channel) {
+    where = { link: `#**${channel.name}>${message.topic}@${message.id}**` };
+    url = messageNarrowUrl(message.id, { channel, topic: message.topic });
+  } else {
+    const ids = findRecipient(app.db, message.recipientId)!.dmKey!.split(",").map(Number);
+    const others = listUsersByIds(app.db, ids.filter((id) => id !== sender.id));
+    where = { others: others.length ? others : [sender] };
+    url = messageNarrowUrl(message.id, { participantIds: ids });
+  }
+  return reminderContent({ id: message.id, content: message.content, sender, url, where }, note, app.config.limits.maxMessageLength);
+}
+
+/** POST /reminders: the notification bot reminds the user of a message they can read, at the given time. */
+export function createReminder(app: App, realm: RealmRow, user: UserRow, a: { message_id: number; scheduled_delivery_timestamp: number; note?: string }, client = "API") {
+  checkFuture(app, a.scheduled_delivery_timestamp);
+  const note = a.note === undefined ? null : a.note.replace(/^\n+/, "").trimEnd();
+  if (note !== null && [...note].length > MAX_REMINDER_NOTE_LENGTH) throw invalidParam(`Maximum reminder note length: ${MAX_REMINDER_NOTE_LENGTH} characters`);
+  const content = reminderText(app, realm, user, a.message_id, note || null);
+  const rendered = renderFor(app, realm, user, content);
+  return app.tx((tx) => {
+    const row = store.insertScheduledMessage(tx.db, {
+      realmId: realm.id,
+      senderId: user.id,
+      kind: "remind",
+      type: "private",
+      to: [user.id],
+      topic: "",
+      content,
+      renderedContent: rendered.html,
+      scheduledAt: a.scheduled_delivery_timestamp,
+      readBySender: false,
+      client,
+      reminderTargetMessageId: a.message_id,
+      reminderNote: note || null,
+    });
+    emitReminder(tx, user, { op: "add", reminders: [toApiReminder(row)] });
+    return { reminder_id: row.id };
+  });
+}
+
+export function deleteReminder(app: App, user: UserRow, id: number) {
+  const row = store.findScheduledMessage(app.db, user.id, "remind", id);
+  if (!row || row.delivered) throw reminderNotFound();
+  app.tx((tx) => {
+    store.deleteScheduledMessage(tx.db, row.id);
+    emitReminder(tx, user, { op: "remove", reminder_id: row.id });
+  });
+  return {};
+}
+
+// ---- Delivery ----
+
+/** Sends one due row: the message (re-checked as if sent now) or the reminder, marked sent in the same transaction. */
+function deliverOne(app: App, row: ScheduledMessageRow, realm: RealmRow | undefined, sender: UserRow | undefined) {
+  if (!realm || realm.deactivated) throw realmDeactivated();
+  if (!sender || !sender.isActive) throw userDeactivated();
+  app.tx((tx) => {
+    let messageId: number;
+    if (row.kind === "remind") {
+      // The reminder quotes the message as it is now, if the user can still read it.
+      let content = row.content;
+      try {
+        content = reminderText(app, realm, sender, row.reminderTargetMessageId!, row.reminderNote);
+      } catch (e) {
+        if (!(e instanceof ApiError)) throw e;
+      }
+      messageId = sendNotificationTx(app, tx, realm, { to: sender }, content);
+      emitReminder(tx, sender, { op: "remove", reminder_id: row.id });
+    } else {
+      const to = JSON.stringify(row.type === "stream" ? row.to[0] : row.to);
+      messageId = sendMessage(app, realm, sender, { type: row.type, to, content: row.content, topic: row.type === "stream" ? row.topic : undefined, read_by_sender: row.readBySender }, row.client).id;
+      emitScheduled(tx, sender, { op: "remove", scheduled_message_id: row.id });
+    }
+    store.updateScheduledMessage(tx.db, row.id, { delivered: true, deliveredMessageId: messageId });
+  });
+}
+
+/** Marks a row failed as Zulip does: the sender's clients hear of it and the notification bot says why. */
+function markFailed(app: App, row: ScheduledMessageRow, realm: RealmRow | undefined, sender: UserRow | undefined, e: unknown) {
+  const message = e instanceof ApiError ? e.message : "Internal server error";
+  if (!(e instanceof ApiError)) app.log.error("scheduled message failed", { id: row.id, error: String((e as Error)?.stack ?? e) });
+  app.tx((tx) => {
+    const failed = store.updateScheduledMessage(tx.db, row.id, { failed: true, failureMessage: message });
+    // Reminders only show the flag; nobody is told on behalf of a deactivated sender or organization.
+    if (!realm || realm.deactivated || !sender || !sender.isActive || row.kind === "remind") return;
+    emitScheduled(tx, sender, { op: "update", scheduled_message: toApiScheduledMessage(failed) });
+    sendNotificationTx(app, tx, realm, { to: sender }, scheduledFailureContent(row.scheduledAt, message));
+  });
+}
+
+/** Sends (or marks failed) every row due by now, oldest first; each exactly once. Returns how many. */
+export function deliverDue(app: App): number {
+  let n = 0;
+  for (let row = store.nextDue(app.db, app.now()); row; row = store.nextDue(app.db, app.now()), n++) {
+    const realm = findRealmById(app.db, row.realmId);
+    const sender = findUserById(app.db, row.senderId);
+    try {
+      deliverOne(app, row, realm, sender);
+    } catch (e) {
+      markFailed(app, row, realm, sender, e); // a throw here stops this round; the row is retried next round
+    }
+  }
+  return n;
+}

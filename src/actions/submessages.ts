@@ -1,0 +1,26 @@
+// POST /submessage: the widget protocol (Zulip's poll and todo widgets) adds state to a message.
+import type { App } from "../app";
+import type { RealmRow, UserRow } from "../db/schema";
+import { invalidParam } from "../domain/errors";
+import { checkWidgetData, widgetTypeOf } from "../domain/submessages";
+import { toUsers } from "../events/types";
+import { messageRecipients } from "../store/message-flags";
+import * as store from "../store/submessages";
+import { accessMessage } from "./message-fetch";
+
+export function addSubmessage(app: App, realm: RealmRow, user: UserRow, a: { message_id: number; msg_type: string; content: string }) {
+  const { message, channel } = accessMessage(app, realm, user, a.message_id);
+  const isAuthor = message.senderId === user.id;
+  // Everyone who can read the message may take part, but its sender attaches the first submessage.
+  if (!isAuthor && !store.hasSubmessageFrom(app.db, message.id, message.senderId)) throw invalidParam("You cannot attach a submessage to this message.");
+  checkWidgetData(widgetTypeOf(store.firstWidgetSubmessage(app.db, message.id)?.content), a.content, isAuthor);
+  app.tx((tx) => {
+    const row = store.insertSubmessage(tx.db, { messageId: message.id, senderId: user.id, msgType: a.msg_type, content: a.content });
+    const audience = messageRecipients(tx.db, message.id).map((r) => r.userId);
+    tx.emit(
+      { type: "submessage", msg_type: row.msgType, content: row.content, message_id: row.messageId, sender_id: row.senderId, submessage_id: row.id },
+      toUsers(audience, channel && !channel.inviteOnly ? { publicStreamOf: realm.id } : {}),
+    );
+  }, { keepsLookups: true });
+  return {};
+}

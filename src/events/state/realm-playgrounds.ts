@@ -1,0 +1,6 @@
+import { toApiPlayground } from "../../domain/realm-playgrounds";
+import { listPlaygrounds } from "../../store/realm-playgrounds";
+import type { StateBuilder } from "./types";
+
+/** `realm_playgrounds`: the organization's code playgrounds. */
+export const realmPlaygroundsState: StateBuilder = ({ app, realm }) => ({ realm_playgrounds: listPlaygrounds(app.db, realm.id).map(toApiPlayground) });
