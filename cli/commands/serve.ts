@@ -6,6 +6,7 @@ import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
 import { startHousekeeping, startSearchIndexer } from "../../src/runtime/housekeeping";
+import { startEmailWorker } from "../../src/runtime/email";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { acquirePidFile } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
@@ -27,6 +28,7 @@ export function register(program: Command) {
         const agent = startAgent(app);
         const stopHousekeeping = startHousekeeping(app, config.housekeeping.intervalSeconds);
         const stopIndexer = startSearchIndexer(app);
+        const stopEmail = startEmailWorker(app);
         if (first) {
           await first.passwordSet;
           printFirstRun(config.externalUrl, first);
@@ -39,6 +41,7 @@ export function register(program: Command) {
           log.info("shutting down");
           stopHousekeeping();
           stopIndexer();
+          await stopEmail(); // a message being sent is marked sent; the rest waits in the outbox
           await plugins.stop(); // while the API still answers them
           await http.stop();
           await agent.stop();

@@ -15,12 +15,19 @@ export class FailureLimiter {
    * lookup on every authenticated request otherwise).
    */
   check(key: string | (() => string), now = Date.now()) {
-    if (!this.windows.size) return;
+    const wait = this.waitFor(key, now);
+    if (wait) throw rateLimited(wait);
+  }
+
+  /** Seconds until the key is under its limit again; 0 when it is now. */
+  waitFor(key: string | (() => string), now = Date.now()): number {
+    if (!this.windows.size) return 0;
     const k = typeof key === "string" ? key : key();
     const w = this.windows.get(k);
-    if (!w) return;
+    if (!w) return 0;
     if (w.resetAt <= now) this.windows.delete(k);
-    else if (w.count >= this.limit) throw rateLimited(Math.max(1, Math.ceil((w.resetAt - now) / 1000)));
+    else if (w.count >= this.limit) return Math.max(1, Math.ceil((w.resetAt - now) / 1000));
+    return 0;
   }
 
   fail(key: string, now = Date.now()) {

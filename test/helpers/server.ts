@@ -10,6 +10,7 @@ import type { Role } from "../../src/domain/roles";
 import { listen, type HttpServer } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startSearchIndexer } from "../../src/runtime/housekeeping";
+import { startEmailWorker } from "../../src/runtime/email";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { Client } from "./client";
 
@@ -44,6 +45,7 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
   app.queues.startGc();
   const plugins = startPluginHost(app);
   const stopIndexer = startSearchIndexer(app);
+  const stopEmail = startEmailWorker(app, 100);
   const url = http.url;
   const client = (email: string, apiKey: string, userId?: number) => new Client(url, email, apiKey, userId ?? null);
   return {
@@ -68,6 +70,7 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
     },
     async stop() {
       stopIndexer();
+      await stopEmail();
       await plugins.stop();
       await http.stop();
       app.close();
