@@ -47,13 +47,17 @@ export interface SentForNotification {
   mentionedGroupIds: readonly number[];
 }
 
-/** The setting that must be on for each trigger to mail. */
-const TRIGGER_SETTING: Record<Trigger, UserSettingName> = {
+/** The setting that must be on for each trigger to mail (a channel's: its subscription's, see channelEmailSubscribers). */
+const TRIGGER_SETTING: Record<Trigger, UserSettingName | null> = {
   direct_message: "enable_offline_email_notifications",
   mentioned: "enable_offline_email_notifications",
   wildcard_mentioned: "enable_offline_email_notifications",
   followed_topic: "enable_followed_topic_email_notifications",
-  channel: "enable_stream_email_notifications",
+  channel: null,
+};
+const triggerAllowed = (u: UserRow, t: Trigger) => {
+  const setting = TRIGGER_SETTING[t];
+  return setting === null || !!userSetting(u, setting);
 };
 
 /**
@@ -97,7 +101,7 @@ export function scheduleMissedMessagesTx(app: App, tx: Tx, m: SentForNotificatio
     .filter((u) => u.isActive && !u.isBot && !muters.has(u.id))
     .flatMap((u) => {
       const w = why.get(u.id)!;
-      if (!userSetting(u, TRIGGER_SETTING[w.trigger])) return [];
+      if (!triggerAllowed(u, w.trigger)) return [];
       if (w.trigger === "wildcard_mentioned" && !(wildcardOverride.get(u.id) ?? userSetting(u, "wildcard_mentions_notify"))) return [];
       const period = userSetting(u, "email_notifications_batching_period_seconds") as number;
       return [{ userId: u.id, messageId: m.messageId, trigger: w.trigger, mentionedGroupId: w.group, scheduledAt: now + period }];
@@ -115,7 +119,7 @@ export function mailMissedMessages(app: App, userId: number) {
     const user = findUserById(tx.db, userId);
     const realm = user && findRealmById(tx.db, user.realmId);
     if (!user?.isActive || !realm || realm.deactivated) return;
-    const wanted = new Map(scheduled.filter((s) => userSetting(user, TRIGGER_SETTING[s.trigger as Trigger])).map((s) => [s.messageId, s]));
+    const wanted = new Map(scheduled.filter((s) => triggerAllowed(user, s.trigger as Trigger)).map((s) => [s.messageId, s]));
     const messages = store.unreadMessagesSince(tx.db, userId, [...wanted.keys()], user.lastActive ?? 0);
     if (!messages.length) return;
     const l = messageLookups(tx.db, messages);

@@ -17,6 +17,9 @@ function readPassword(c: EmailConfig): string {
 
 export function smtpTransport(c: EmailConfig): Transporter {
   return nodemailer.createTransport({
+    // A few reused connections: a burst of notifications does not pay a handshake per message.
+    pool: true,
+    maxConnections: 2,
     host: c.host,
     port: c.port,
     secure: c.security === "tls",

@@ -64,13 +64,13 @@ export const dueMissedUserIds = (db: Db, now: number, limit: number): number[] =
 export const takeMissedMessages = (db: Db, userId: number): MissedMessageRow[] =>
   db.delete(missedMessages).where(eq(missedMessages.userId, userId)).returning().all();
 
-/** Of these messages, those the user received and has not read, sent after `since`, oldest first. */
+/** Of these messages, those the user received and has not read, sent after `since` (not at it), oldest first. */
 export const unreadMessagesSince = (db: Db, userId: number, ids: number[], since: number): MessageRow[] =>
   ids.length
     ? sqliteOf(db)
         .query<Record<string, unknown>, [number, string, number]>(
           `SELECT m.* FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?1
-           WHERE m.id IN (SELECT value FROM json_each(?2)) AND (um.flags & 1) = 0 AND m.date_sent >= ?3 ORDER BY m.id`,
+           WHERE m.id IN (SELECT value FROM json_each(?2)) AND (um.flags & 1) = 0 AND m.date_sent > ?3 ORDER BY m.id`,
         )
         .all(userId, JSON.stringify(ids), since)
         .map(toMessageRow)

@@ -95,3 +95,10 @@ export function linkIn(mail: ReceivedMail, prefix: string): string {
   if (!m) throw new Error(`no link starting ${prefix} in: ${mail.text}`);
   return m[0];
 }
+
+/** A header as sent (unfolded), from the raw message's header section. */
+export function rawHeader(mail: ReceivedMail, name: string): string | null {
+  const head = mail.raw.split("\r\n\r\n")[0]!.replace(/\r\n[ \t]+/g, " ");
+  const m = head.match(new RegExp(`^${name}: (.*)$`, "im"));
+  return m ? m[1]! : null;
+}

@@ -52,7 +52,7 @@ const postResetRequest: Page["handle"] = async (app, request, _params, ip) => {
     if (wantsJson(request)) return Response.json({ result: "success", msg: "" });
     return page(
       "Check your email",
-      `<h1>Check your email</h1><p>If ${esc(email.trim())} has an account in ${esc(realm.name)}, we have sent it a link to reset the password. The link works once, for a limited time. No email? Check your spam folder, or ask an administrator.</p>`,
+      `<h1>Check your email</h1><p>If that address has an account in ${esc(realm.name)}, we have sent it a link to reset the password. The link works once, for a limited time. No email? Check your spam folder, or ask an administrator.</p>`,
     );
   } catch (e) {
     if (wantsJson(request) || !(e instanceof ApiError)) return failure(e, (err) => app.log.error("password reset request failed", { error: String(err) }));
