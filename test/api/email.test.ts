@@ -6,6 +6,10 @@ import { expectError, ok, type Client } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { linkIn, rawHeader, startSmtpSink, type ReceivedMail, type SmtpSink } from "../helpers/smtp";
 import { run } from "../cli/run";
+import { rmSync } from "node:fs";
+import { createApp } from "../../src/app";
+import { loadConfig } from "../../src/config";
+import { startEmailWorker } from "../../src/runtime/email";
 
 // Argon2 hashing and real SMTP round trips take a while on a busy machine.
 setDefaultTimeout(30_000);
@@ -330,6 +334,30 @@ describe("the outbox", () => {
       await ok(s.owner.patch("/realm", { name: "Confab" }));
     } else expect(renamed.result).toBe("error");
     expect(await smtp.settle(to("evil@example.com"), 200)).toEqual([]);
+  });
+});
+
+describe("the outbox across a restart", () => {
+  test("mail queued while the SMTP server is unreachable goes out after the server restarts", async () => {
+    const smtp = await startSmtpSink();
+    const closed = await startSmtpSink();
+    await closed.stop(); // a port nobody listens on any more
+    const s = await startServer({ env: { ...smtp.env, CONFAB_EMAIL_PORT: String(closed.port) } });
+    await ok(s.owner.post("/invites", { invitee_emails: "later@example.com", stream_ids: [] }));
+    await Bun.sleep(500); // the first attempt fails
+    await s.stop({ keepData: true });
+    const app = createApp(loadConfig({ dataDir: s.dataDir, port: 0 }, { ...smtp.env, CONFAB_LOG_LEVEL: "error" }), { batching: true });
+    const stop = startEmailWorker(app, 100);
+    const realNow = app.now;
+    app.now = () => realNow() + 61; // the retry is due
+    try {
+      expect((await smtp.next(to("later@example.com"))).subject).toContain("invited you to join Confab");
+    } finally {
+      await stop();
+      app.close();
+      rmSync(s.dataDir, { recursive: true, force: true });
+      await smtp.stop();
+    }
   });
 });
 

@@ -25,7 +25,8 @@ export interface TestServer {
   anon: Client;
   newUser(o?: { role?: Role; name?: string; email?: string; password?: string }): Promise<Client>;
   client(email: string, apiKey: string, userId?: number): Client;
-  stop(): Promise<void>;
+  /** Stops everything; `keepData` leaves the data directory (to start again on it, as after a restart). */
+  stop(o?: { keepData?: boolean }): Promise<void>;
 }
 
 let counter = 0;
@@ -68,13 +69,13 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
       await app.writer.settled(); // like an HTTP answer: committed, durable, and its events delivered
       return client(row.email, row.apiKey, row.id);
     },
-    async stop() {
+    async stop(o = {}) {
       stopIndexer();
       await stopEmail();
       await plugins.stop();
       await http.stop();
       app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!o.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

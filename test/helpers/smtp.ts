@@ -1,5 +1,6 @@
 // A real SMTP server in the test process (the smtp-server package) that records every message it
 // accepts, parsed (mailparser); it can refuse the next messages, to exercise the outbox's retries.
+// Login is optional; the one account is chat / s3cret.
 import { simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
@@ -32,7 +33,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   let refusals = 0;
   const server = new SMTPServer({
     authOptional: true,
+    allowInsecureAuth: true,
     disabledCommands: ["STARTTLS"],
+    // One account, for tests of SMTP login: chat / s3cret.
+    onAuth(auth, _session, callback) {
+      if (auth.username === "chat" && auth.password === "s3cret") callback(null, { user: "chat" });
+      else callback(Object.assign(new Error("Invalid username or password"), { responseCode: 535 }));
+    },
     logger: false,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
