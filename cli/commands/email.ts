@@ -15,7 +15,7 @@ export function register(program: Command) {
       const check = await checkEmailConfig(config);
       if (!config.email.enabled) throw new CliError(check.summary);
       if (!check.ok) throw new CliError(check.summary);
-      const transport = smtpTransport(config.email);
+      const transport = await smtpTransport(config.email);
       try {
         const response = await sendMail(transport, config.email.from, testMail(address, config.externalUrl));
         console.log(`sent to ${address} through ${config.email.host}:${config.email.port}: ${response}`);

@@ -26,7 +26,7 @@ export function mailEmailChangeTx(app: App, tx: Tx, realm: RealmRow, user: UserR
 
 /** The change a confirmation link stands for, or null when the link is unknown, used or expired. */
 export function openEmailChange(app: App, realm: RealmRow, token: string): { user: UserRow; newEmail: string } | null {
-  const found = openEmailToken(app, app.db, "email_change", token);
+  const found = openEmailToken(app, "email_change", token);
   return found && found.user.realmId === realm.id ? { user: found.user, newEmail: found.token.newEmail! } : null;
 }
 

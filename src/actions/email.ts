@@ -49,10 +49,10 @@ export function newEmailTokenTx(app: App, tx: Tx, kind: "password_reset" | "emai
 }
 
 /** The open token behind a link, with its user, or null when it is unknown, used, expired or its user gone. */
-export function openEmailToken(app: App, db: Tx["db"] | App["db"], kind: string, token: string): { token: EmailTokenRow; user: UserRow } | null {
+export function openEmailToken(app: App, kind: string, token: string): { token: EmailTokenRow; user: UserRow } | null {
   if (!/^[A-Za-z0-9]{40}$/.test(token)) return null;
-  const row = store.findEmailToken(db, hashToken(token));
+  const row = store.findEmailToken(app.db, hashToken(token));
   if (!row || row.kind !== kind || row.usedAt !== null || row.expiresAt <= app.now()) return null;
-  const user = findUserById(db, row.userId);
+  const user = findUserById(app.db, row.userId);
   return user?.isActive ? { token: row, user } : null;
 }

@@ -38,7 +38,7 @@ export function requestPasswordReset(app: App, realm: RealmRow, email: string, c
   if (limits.address.waitFor(address)) return app.log.warn("password reset: too many requests for one address", { realm: realm.stringId });
   limits.address.fail(address);
   const user = findUserByEmail(app.db, realm.id, email.trim());
-  if (!user || !user.isActive || user.isBot || !user.passwordHash || realm.deactivated) return;
+  if (!user || !user.isActive || user.isBot || realm.deactivated) return;
   // Addresses differing only in case reach the same account: it is limited on its own too.
   if (limits.address.waitFor(`user:${user.id}`)) return app.log.warn("password reset: too many requests for one account", { user_id: user.id });
   limits.address.fail(`user:${user.id}`);
@@ -54,7 +54,7 @@ const resetLink = (base: string, userId: number, token: string) => `${base}/acco
 
 /** The account a reset link is for, or null when the link is unknown, used, expired or for another user. */
 export function openResetLink(app: App, realm: RealmRow, uidb64: string, token: string): UserRow | null {
-  const found = openEmailToken(app, app.db, "password_reset", token);
+  const found = openEmailToken(app, "password_reset", token);
   if (!found || found.user.realmId !== realm.id || Buffer.from(uidb64, "base64url").toString() !== String(found.user.id)) return null;
   return found.user;
 }

@@ -141,7 +141,8 @@ export function checkPassword(password: string) {
 /**
  * Every password change ends here, inside its transaction. With `endSessions` (a reset from a mailed
  * link), the user's other sessions end too: a new API key, so clients signed in with the old password
- * must sign in again, and their event queues dropped. Browser sessions end here as well.
+ * must sign in again, and their event queues dropped. Browser sessions, once they exist, end here too:
+ * this is the one place every password change passes.
  */
 export function passwordChangedTx(app: App, tx: Tx, user: UserRow, passwordHash: string, o: { endSessions: boolean }) {
   store.updateUser(tx.db, user.id, o.endSessions ? { passwordHash, apiKey: randomToken(32) } : { passwordHash });

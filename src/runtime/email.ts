@@ -22,7 +22,7 @@ export function startEmailWorker(app: App, pollMs = 1000): () => Promise<void> {
 
   const attempt = async (m: EmailOutboxRow) => {
     try {
-      transport ??= smtpTransport(c);
+      transport ??= await smtpTransport(c);
       const response = await sendMail(transport, c.from, { to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers ?? undefined });
       app.tx((tx) => store.updateOutbox(tx.db, m.id, { status: "sent", attempts: m.attempts + 1, sentAt: app.now(), lastError: null }));
       app.log.info("mail sent", { id: m.id, kind: m.kind, response });

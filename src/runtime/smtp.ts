@@ -1,7 +1,7 @@
 // The SMTP client: nodemailer, configured from `email.*`. Only the email worker, `confab email test` and
 // the configuration check talk to the SMTP server.
 import { readFileSync } from "node:fs";
-import nodemailer, { type Transporter } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Config, EmailConfig } from "../config";
 import type { Mail } from "../domain/email";
 import { oneLine } from "../domain/email";
@@ -15,7 +15,9 @@ function readPassword(c: EmailConfig): string {
   }
 }
 
-export function smtpTransport(c: EmailConfig): Transporter {
+/** nodemailer is loaded on first use: most commands never send mail, and it costs startup time. */
+export async function smtpTransport(c: EmailConfig): Promise<Transporter> {
+  const { default: nodemailer } = await import("nodemailer");
   return nodemailer.createTransport({
     // A few reused connections: a burst of notifications does not pay a handshake per message.
     pool: true,
@@ -68,7 +70,7 @@ export async function checkEmailConfig(config: Config, o: { connect?: boolean } 
   if (c.security === "none" && c.username && !["localhost", "127.0.0.1", "::1"].includes(c.host))
     problems.push("email.security is none: the SMTP password would cross the network unencrypted");
   if (!problems.length && o.connect) {
-    const t = smtpTransport(c);
+    const t = await smtpTransport(c);
     try {
       await t.verify();
     } catch (e) {
