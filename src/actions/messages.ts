@@ -231,7 +231,7 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     own,
     mentionedUserIds: o.rendered.mentionedUserIds,
     mentionedGroupIds: o.rendered.mentionedGroupIds,
-  }, emailed ?? { followers: new Set(), subscribers: new Set() });
+  }, emailed);
   // Indexed for search in the next batch (actions/search-index.ts).
   const row: MessageRow = { id, ...fields, editHistory: null, lastEditTime: null, lastMovedTime: null };
   const parts: MessageParts = {

@@ -71,7 +71,7 @@ export function channelEmailRecipients(app: App, tx: Tx, channel: ChannelRow, to
 }
 
 /** Schedules the notifications one sent message calls for, inside the send's transaction. */
-export function scheduleMissedMessagesTx(app: App, tx: Tx, m: SentForNotification, extra: { followers: Set<number>; subscribers: Set<number> }) {
+export function scheduleMissedMessagesTx(app: App, tx: Tx, m: SentForNotification, extra: { followers: Set<number>; subscribers: Set<number> } | null) {
   if (!app.config.email.enabled) return;
   const why = new Map<number, { trigger: Trigger; group: number | null }>();
   const consider = (id: number, trigger: Trigger, group: number | null = null) => {
@@ -90,8 +90,8 @@ export function scheduleMissedMessagesTx(app: App, tx: Tx, m: SentForNotificatio
       if (f & FLAG.mentioned) consider(id, "mentioned", personal.has(id) ? null : (groupOf.get(id) ?? null));
       else if (f & (FLAG.stream_wildcard_mentioned | FLAG.topic_wildcard_mentioned)) consider(id, "wildcard_mentioned");
     }
-    for (const id of extra.followers) if (m.recipients.includes(id)) consider(id, "followed_topic");
-    for (const id of extra.subscribers) consider(id, "channel");
+    for (const id of extra?.followers ?? []) if (m.recipients.includes(id)) consider(id, "followed_topic");
+    for (const id of extra?.subscribers ?? []) consider(id, "channel");
   }
   if (!why.size) return;
   const muters = new Set(listMuterIds(tx.db, m.sender.id));

@@ -41,7 +41,13 @@ export function startEmailWorker(app: App, pollMs = 1000): () => Promise<void> {
   };
 
   const turn = async () => {
-    for (const userId of store.dueMissedUserIds(app.db, app.now(), BATCH)) mailMissedMessages(app, userId);
+    // A batch of users per event-loop turn, so requests keep being served after a mention of many.
+    for (;;) {
+      const users = store.dueMissedUserIds(app.db, app.now(), BATCH);
+      for (const userId of users) mailMissedMessages(app, userId);
+      if (stopped || users.length < BATCH) break;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
     for (;;) {
       const due = store.dueOutbox(app.db, app.now(), BATCH);
       for (const m of due) if (!stopped) await attempt(m);
