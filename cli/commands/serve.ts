@@ -7,6 +7,7 @@ import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
 import { startHousekeeping, startSearchIndexer } from "../../src/runtime/housekeeping";
 import { startScheduler } from "../../src/runtime/scheduler";
+import { startEmailWorker } from "../../src/runtime/email";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { startControlSocket } from "../../src/runtime/control";
 import { acquirePidFile } from "../pidfile";
@@ -34,6 +35,7 @@ export function register(program: Command) {
         const stopHousekeeping = startHousekeeping(app, config.housekeeping.intervalSeconds);
         const stopIndexer = startSearchIndexer(app);
         const stopScheduler = startScheduler(app);
+        const stopEmail = startEmailWorker(app);
         if (first) {
           await first.passwordSet;
           printFirstRun(config.externalUrl, first);
@@ -54,6 +56,7 @@ export function register(program: Command) {
           stopHousekeeping();
           stopIndexer();
           stopScheduler();
+          await stopEmail(); // a message being sent is marked sent; the rest waits in the outbox
           stopControl();
           const drained = http.stop();
           app.queues.releaseAll();

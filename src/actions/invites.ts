@@ -1,7 +1,7 @@
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { App } from "../app";
 import { sendWelcomeTx } from "./welcome";
+import { queueMailTx, requireEmail } from "./email";
+import { invitationMail } from "../domain/email";
 import type { ChannelRow, InviteRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { emailInUse, insufficientPermission, invalidParam, mustBeOwner } from "../domain/errors";
@@ -120,6 +120,7 @@ export function inviteByEmail(app: App, realm: RealmRow, user: UserRow, a: Invit
   // As Zulip: moderators and above are invited by email only by administrators.
   checkRole(user, a.invite_as, a.invite_as <= ROLE.moderator);
   if (!a.invitee_emails.trim()) throw invalidParam("You must specify at least one email address.");
+  requireEmail(app);
   const emails = parseInviteeEmails(a.invitee_emails);
   checkOptions(app, realm, user, a);
   const invalid: [string, string, boolean][] = [];
@@ -140,12 +141,10 @@ export function inviteByEmail(app: App, realm: RealmRow, user: UserRow, a: Invit
     return !existing;
   });
   if (!fresh.length) throw invitationFailed("We weren't able to invite anyone.", skipped, false);
-  const rows = app.tx((tx) => {
-    const made = fresh.map((email) => newInvite(app, tx, realm, user, a, email, a.notify_referrer_on_join));
+  app.tx((tx) => {
+    for (const email of fresh) mailInvitationTx(app, tx, realm, user, newInvite(app, tx, realm, user, a, email, a.notify_referrer_on_join));
     invitesChanged(tx, realm, user.id);
-    return made;
   });
-  for (const row of rows) sendInvitationMail(app, realm, user, row);
   if (skipped.length)
     throw invitationFailed(
       "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
@@ -197,35 +196,20 @@ export function revokeMultiuseInvite(app: App, realm: RealmRow, user: UserRow, i
 export function resendInvite(app: App, realm: RealmRow, user: UserRow, id: number) {
   const invite = controlledInvite(app, realm, user, id, false);
   if (invite.status !== "active") throw noSuchInvitation();
+  requireEmail(app);
   app.tx((tx) => {
     store.touchInvite(tx.db, invite.id, app.now());
+    mailInvitationTx(app, tx, realm, user, invite);
     invitesChanged(tx, realm, invite.referredBy);
   });
-  sendInvitationMail(app, realm, user, invite);
   return {};
 }
 
-/**
- * Mail goes to the outbox directory under the data directory (one RFC 822 file per message) and a log
- * line says so: confab has no SMTP client, and the link in the mail must not reach the logs.
- */
-function sendInvitationMail(app: App, realm: RealmRow, from: UserRow, invite: InviteRow) {
-  const dir = join(app.config.dataDir, "mail", "outbox");
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
+/** The invitation email, into the outbox inside the caller's transaction. */
+function mailInvitationTx(app: App, tx: Tx, realm: RealmRow, from: UserRow, invite: InviteRow) {
+  const days = invite.expiresAt === null ? null : Math.max(1, Math.round((invite.expiresAt - app.now()) / 86400));
   const link = inviteLink(realmUrl(app.config.externalUrl, realm.stringId), invite.key);
-  const file = join(dir, `${Date.now()}-invite-${invite.id}.eml`);
-  const body = [
-    `To: ${invite.email}`,
-    `Subject: ${from.fullName} invited you to join ${realm.name}`,
-    "Content-Type: text/plain; charset=utf-8",
-    "",
-    `${from.fullName} (${from.email}) invited you to join ${realm.name}.`,
-    "",
-    `Create your account: ${link}`,
-    "",
-  ].join("\r\n");
-  writeFileSync(file, body, { mode: 0o600 });
-  app.log.info("invitation mail written to outbox", { invite_id: invite.id, to: invite.email, file });
+  queueMailTx(app, tx, realm.id, "invitation", invitationMail({ to: invite.email!, org: realm.name, inviter: from.fullName, inviterEmail: from.email, link, expiresInDays: days }));
 }
 
 /** An invitation that can still be used, by its link's key, in the realm the link is for. */

@@ -51,6 +51,7 @@ import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
 import { messageSent } from "../runtime/sent-messages";
+import { channelEmailRecipients, scheduleMissedMessagesTx } from "./missed-messages";
 import { topicKey } from "../domain/workspaces";
 import { findTopicWorkspace, workspaceUuidsByTopic } from "../store/workspaces";
 
@@ -205,6 +206,9 @@ function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: bool
 function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoing, client: string, readBySender: boolean): number {
   const now = app.now();
   const { base, own } = initialFlags(app, sender, o, readBySender);
+  // Who may be mailed about a channel message gets a row now, so reading it before the mail cancels it.
+  const emailed = o.channel ? channelEmailRecipients(app, tx, o.channel, o.topic) : null;
+  if (emailed) for (const id of [...emailed.followers, ...emailed.subscribers]) if (!own.has(id) && o.recipients.includes(id)) own.set(id, base);
   const fields = {
     realmId: realm.id,
     senderId: sender.id,
@@ -228,6 +232,17 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   else store.insertUserMessages(tx.db, id, o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const));
   // After the rows: the access check may catch the sender's lazy rows up (store/deliveries.ts).
   if (o.rendered.attachmentPathIds.length) claimAttachmentsTx(app, tx, realm, sender, id, o.rendered.attachmentPathIds);
+  scheduleMissedMessagesTx(app, tx, {
+    messageId: id,
+    sender,
+    channel: o.channel,
+    topic: o.topic,
+    recipients: o.recipients,
+    base,
+    own,
+    mentionedUserIds: o.rendered.mentionedUserIds,
+    mentionedGroupIds: o.rendered.mentionedGroupIds,
+  }, emailed);
   // Indexed for search in the next batch (actions/search-index.ts).
   const row: MessageRow = { id, ...fields, editHistory: null, lastEditTime: null, lastMovedTime: null };
   const parts: MessageParts = {

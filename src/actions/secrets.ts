@@ -1,5 +1,6 @@
 // Organization secrets: added by members, sealed before the store sees them, opened only by
 // runSecretEnv when a plugin process or an agent run starts.
+import { createHmac } from "node:crypto";
 import type { App } from "../app";
 import type { RealmRow, SecretRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
@@ -36,6 +37,9 @@ function secretsKey(app: App): Buffer {
   if (!key) keys.set(app, (key = loadKey(app.config.dataDir, process.env.CONFAB_SECRETS_KEY)));
   return key;
 }
+
+/** A key for one other purpose (e.g. "unsubscribe"), derived from the secrets key so no second key file is needed. */
+export const derivedKey = (app: App, purpose: string): Buffer => createHmac("sha256", secretsKey(app)).update(`confab:${purpose}`).digest();
 
 /** Seals a value for one place (`context`, e.g. "secret:3:GITHUB_TOKEN"); only runSecretEnv opens it. */
 export const sealValue = (app: App, value: string, context: string) => encrypt(secretsKey(app), value, context);

@@ -17,7 +17,8 @@ import {
 import { toRealm, toUsers } from "../events/types";
 import { findRealmUserDefaults, saveRealmUserDefaults } from "../store/user-settings";
 import { findUserByEmail, updateUser } from "../store/users";
-import { hashPassword, verifyPassword } from "./users";
+import { checkPassword, hashPassword, passwordChangedTx, verifyPassword } from "./users";
+import { mailEmailChangeTx } from "./email-change";
 import { deleteAllDrafts } from "../store/drafts";
 
 const LANGUAGE_RE = /^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$/;
@@ -63,6 +64,7 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
   const patch: Partial<UserRow> = {};
   // realm_user updates carry one change each, in the shapes Zulip sends.
   const people: Record<string, unknown>[] = [];
+  let newEmail: string | null = null;
   if (a.full_name !== undefined && a.full_name.trim() !== user.fullName) {
     if (realmSetting(realm, "name_changes_disabled") && !isAdmin(user.role)) throw invalidParam("Name changes are disabled in this organization.");
     const name = checkFullName(a.full_name);
@@ -74,14 +76,18 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
     if (realmSetting(realm, "email_changes_disabled") && !isAdmin(user.role)) throw invalidParam("Email address changes are disabled in this organization.");
     if (!isValidEmail(a.email)) throw invalidParam("Invalid address.");
     if (findUserByEmail(app.db, realm.id, a.email)) throw emailInUse(a.email);
-    patch.email = a.email;
-    people.push({ new_email: a.email }, { delivery_email: a.email });
+    // With email, the new address is confirmed by a link mailed to it (as Zulip); without, it changes at once.
+    if (app.config.email.enabled) newEmail = a.email;
+    else {
+      patch.email = a.email;
+      people.push(...emailChangeUpdates(a.email));
+    }
   }
   if (a.new_password !== undefined || a.old_password !== undefined) {
     if (a.old_password === undefined) throw invalidParam("Please fill out all fields.");
     if (a.new_password === undefined) throw invalidParam("Please fill out all fields.");
     if (!(await verifyPassword(user, a.old_password))) throw new ApiError("BAD_REQUEST", "Wrong password!");
-    if (a.new_password.length < 6) throw invalidParam("The password is too short.");
+    checkPassword(a.new_password);
     patch.passwordHash = await hashPassword(a.new_password);
   }
   const changed = values.filter(([n, v]) => JSON.stringify(userSetting(user, n)) !== JSON.stringify(v));
@@ -91,9 +97,12 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
     else settings = withSetting(settings, n, v, USER_SETTINGS[n].default);
   }
   if (changed.length) patch.settings = settings;
-  if (!Object.keys(patch).length) return {};
+  if (!Object.keys(patch).length && !newEmail) return {};
+  const { passwordHash, ...rest } = patch;
   app.tx((tx) => {
-    updateUser(tx.db, user.id, patch);
+    if (Object.keys(rest).length) updateUser(tx.db, user.id, rest);
+    if (passwordHash) passwordChangedTx(app, tx, user, passwordHash, { endSessions: false });
+    if (newEmail) mailEmailChangeTx(app, tx, realm, user, newEmail);
     for (const [property, value] of changed) {
       const ev: Record<string, unknown> = { type: "user_settings", op: "update", property, value };
       if (property === "default_language") ev.language_name = languageName(String(value));
@@ -105,6 +114,9 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
   });
   return {};
 }
+
+/** The realm_user updates an email change makes (Zulip sends the two separately). */
+export const emailChangeUpdates = (email: string) => [{ new_email: email }, { delivery_email: email }];
 
 /** PATCH /realm/user_settings_defaults: administrators set what new users start with. */
 export function updateRealmUserDefaults(app: App, realm: RealmRow, user: UserRow, args: Record<string, unknown>) {

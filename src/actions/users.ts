@@ -130,10 +130,25 @@ export function regenerateApiKey(app: App, user: UserRow): string {
 }
 
 export async function setPassword(app: App, user: UserRow, password: string) {
-  if (password.length < 6) throw new ApiError("BAD_REQUEST", "The password is too short.");
+  checkPassword(password);
   const passwordHash = await hashPassword(password);
-  app.tx((tx) => store.updateUser(tx.db, user.id, { passwordHash }));
+  app.tx((tx) => passwordChangedTx(app, tx, user, passwordHash, { endSessions: false }));
   app.revoke({ userId: user.id }); // whoever knew the old password loses what it gave them
+}
+
+export function checkPassword(password: string) {
+  if (password.length < 6) throw new ApiError("BAD_REQUEST", "The password is too short.");
+}
+
+/**
+ * Every password change ends here, inside its transaction. With `endSessions` (a reset from a mailed
+ * link), the user's other sessions end too: a new API key, so clients signed in with the old password
+ * must sign in again, and their event queues dropped. Browser sessions, once they exist, end here too:
+ * this is the one place every password change passes.
+ */
+export function passwordChangedTx(app: App, tx: Tx, user: UserRow, passwordHash: string, o: { endSessions: boolean }) {
+  store.updateUser(tx.db, user.id, o.endSessions ? { passwordHash, apiKey: randomToken(32) } : { passwordHash });
+  if (o.endSessions) app.revoke({ userId: user.id });
 }
 
 const lastUser = () => new ApiError("CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only user.", 400, { entity: "user", is_last_owner: false });

@@ -47,6 +47,19 @@ export interface Config {
     pollMs: number;
   };
   agent: { command: string[]; turnTimeoutSeconds: number; runIdleSeconds: number; historyMessages: number };
+  email: EmailConfig;
+}
+
+export interface EmailConfig {
+  enabled: boolean;
+  host: string;
+  port: number;
+  security: "starttls" | "tls" | "none";
+  username: string;
+  passwordFile: string; // absolute, or empty
+  from: string; // never empty after load
+  maxAttempts: number;
+  retryDelaySeconds: number;
 }
 
 /** Flags given on the command line win over everything else. */
@@ -145,9 +158,10 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
   for (const r of g("trusted_proxies")) if (!parseRange(r)) throw new ConfigError(`config: trusted_proxies: '${r}' is not an address or CIDR range`);
   // Without an external URL, the listening address; "every interface" is reachable as loopback.
   const shown = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  const externalUrl = (g("external_url") || `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`).replace(/\/+$/, "");
   return {
     listen: { host, port },
-    externalUrl: (g("external_url") || `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`).replace(/\/+$/, ""),
+    externalUrl,
     dataDir: resolve(g("data_dir")),
     development: g("development"),
     logLevel: g("log_level"),
@@ -189,6 +203,17 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       turnTimeoutSeconds: g("agent.turn_timeout_seconds"),
       runIdleSeconds: g("agent.run_idle_seconds"),
       historyMessages: g("agent.history_messages"),
+    },
+    email: {
+      enabled: g("email.enabled"),
+      host: g("email.host"),
+      port: g("email.port"),
+      security: g("email.security"),
+      username: g("email.username"),
+      passwordFile: g("email.password_file") && resolve(g("email.password_file")),
+      from: g("email.from") || `noreply@${new URL(externalUrl).hostname}`,
+      maxAttempts: g("email.max_attempts"),
+      retryDelaySeconds: g("email.retry_delay_seconds"),
     },
   };
 }

@@ -109,6 +109,28 @@ export const CONFIG_KEYS = {
   "plugins.shutdown_grace_ms": { type: "int", default: 5000, min: 0, doc: "At shutdown (or a restart), how long a plugin process has after SIGTERM before it gets SIGKILL." },
   "plugins.health_interval_ms": { type: "int", default: 10000, min: 100, doc: "How often a remote plugin's health check is called." },
   "plugins.poll_ms": { type: "int", default: 1000, min: 10, doc: "How often the plugin host looks for changes made outside this process (the CLI) and for waiting plugins whose requirements arrived." },
+  "email.enabled": {
+    type: "bool",
+    default: false,
+    doc: "Send email: invitations, password resets, email address confirmations and missed-message notifications. Off: nothing is mailed, and whatever needs mail says that email is not configured.",
+  },
+  "email.host": { type: "string", default: "", doc: "The SMTP server's host name, e.g. smtp.gmail.com." },
+  "email.port": { type: "int", default: 587, min: 1, max: 65535, doc: "The SMTP server's port: usually 587 with starttls, 465 with tls, 25 with none." },
+  "email.security": {
+    type: "enum",
+    values: ["starttls", "tls", "none"],
+    default: "starttls",
+    doc: "starttls: connect in plain text, then require STARTTLS before anything is sent. tls: TLS from the first byte (port 465). none: no encryption (only for a relay on this machine or a trusted network).",
+  },
+  "email.username": { type: "string", default: "", doc: "SMTP login; empty: send without authenticating." },
+  "email.password_file": { type: "string", default: "", doc: "A file holding the SMTP password (its first line), kept out of the config file and the environment." },
+  "email.from": {
+    type: "string",
+    default: "",
+    doc: 'The sender of confab\'s mail, e.g. "Acme Chat <chat@example.com>". Empty: noreply@ the host of external_url.',
+  },
+  "email.max_attempts": { type: "int", default: 8, min: 1, doc: "A message the SMTP server keeps refusing is given up after this many attempts (then logged and listed by `confab email outbox`)." },
+  "email.retry_delay_seconds": { type: "int", default: 60, min: 1, doc: "Delay before the second attempt at a message; it doubles with each further attempt, up to an hour." },
   "agent.command": {
     type: "list",
     default: [],

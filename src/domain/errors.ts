@@ -59,6 +59,10 @@ export const noSuchUser = () => new ApiError("BAD_REQUEST", "No such user", 400)
 export const emailInUse = (email: string) => new ApiError("BAD_REQUEST", `Email '${email}' already in use`, 400);
 export const invalidEmail = () => new ApiError("BAD_REQUEST", "Bad name or username", 400);
 
+// Email (confab's own wording: Zulip servers always have a mail backend)
+export const emailNotConfigured = () =>
+  new ApiError("BAD_REQUEST", "Email is not configured on this server (email.enabled is off), so nothing can be sent by email.", 400);
+
 // Event queues
 export const badEventQueue = (id: string) => new ApiError("BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${id}`, 400, { queue_id: id });
 export const anonymousParam = (key: string) => new ApiError("BAD_REQUEST", `Invalid '${key}' parameter for anonymous request`, 400);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { expectError, ok, type Client } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
+import { linkIn, startSmtpSink, type SmtpSink } from "../helpers/smtp";
 
 let s: TestServer;
+let smtp: SmtpSink;
 let admin: Client;
 let member: Client;
 let guest: Client;
@@ -19,7 +19,8 @@ const channel = async (name: string, extra: Record<string, unknown> = {}) => {
 };
 
 beforeAll(async () => {
-  s = await startServer();
+  smtp = await startSmtpSink();
+  s = await startServer({ env: smtp.env });
   admin = await s.newUser({ role: 200, name: "Ada Admin" });
   member = await s.newUser({ name: "Mia Member" });
   guest = await s.newUser({ role: 600, name: "Gus Guest" });
@@ -28,7 +29,10 @@ beforeAll(async () => {
   defaultId = await channel("announcements", { is_default_stream: true });
   groupId = (await ok(s.owner.post("/user_groups/create", { name: "newcomers", description: "", members: [] }))).group_id;
 });
-afterAll(() => s.stop());
+afterAll(async () => {
+  await s.stop();
+  await smtp.stop();
+});
 
 /** Opens an invitation link like a browser would, then posts the form as a JSON client. */
 async function join_(link: string, form: Record<string, string>) {
@@ -160,23 +164,26 @@ describe("email invitations", () => {
     expect(partly).toMatchObject({ sent_invitations: true, errors: [[admin.email, "Already has an account.", false]] });
     const invite = (await ok(member.get("/invites"))).invites.find((i: any) => i.email === "friend@example.com");
     expect(invite).toMatchObject({ is_multiuse: false, invited_as: 400, invited_by_user_id: member.userId });
-    const outbox = join(s.dataDir, "mail", "outbox");
-    const mail = readdirSync(outbox).filter((f) => f.endsWith(`-invite-${invite.id}.eml`));
-    expect(mail.length).toBe(1);
-    const text = readFileSync(join(outbox, mail[0]!), "utf8");
-    expect(text).toContain("To: friend@example.com");
-    const link = /Create your account: (\S+)/.exec(text)![1]!;
+    const mail = await smtp.next((m) => m.to.includes("friend@example.com"));
+    expect(mail.subject).toBe("Mia Member invited you to join Confab");
+    expect(mail.html).toContain("Create your account");
+    const link = linkIn(mail, `${s.url}/join/`);
     await ok(member.post(`/invites/${invite.id}/resend`));
-    expect(readdirSync(outbox).filter((f) => f.endsWith(`-invite-${invite.id}.eml`)).length).toBe(2);
+    expect(linkIn(await smtp.next((m) => m.to.includes("friend@example.com")), `${s.url}/join/`)).toBe(link);
     await expectError(member.post("/invites/999999/resend"), 400, "BAD_REQUEST", "No such invitation");
     const r = await join_(link, { full_name: "Friend", password: "hunter2hunter2" });
     expect(r.body).toMatchObject({ result: "success", email: "friend@example.com" });
     expect((await join_(link, { full_name: "Friend", password: "hunter2hunter2" })).page.status).toBe(404);
     expect((await ok(member.get("/invites"))).invites.some((i: any) => i.id === invite.id)).toBe(false);
     await ok(member.post("/invites", { invitee_emails: "other@example.com", stream_ids: [] }));
+    const otherLink = linkIn(await smtp.next((m) => m.to.includes("other@example.com")), `${s.url}/join/`);
+    expect((await fetch(otherLink)).status).toBe(200);
     const other = (await ok(member.get("/invites"))).invites.find((i: any) => i.email === "other@example.com");
     await expectError(guest.delete(`/invites/${other.id}`), 400, "BAD_REQUEST", "Not allowed for guest users");
     await ok(admin.delete(`/invites/${other.id}`));
     await expectError(admin.delete(`/invites/${other.id}`), 400, "BAD_REQUEST", "No such invitation");
+    // Revoked: the mailed link is dead.
+    expect((await fetch(otherLink)).status).toBe(404);
+    expect((await join_(otherLink, { full_name: "Other", password: "hunter2hunter2" })).body.msg).toBe("The confirmation link has expired or been deactivated.");
   });
 });

@@ -13,6 +13,7 @@ import { createLogger } from "../../src/lib/log";
 import { startSearchIndexer } from "../../src/runtime/housekeeping";
 import { startControlSocket } from "../../src/runtime/control";
 import { startScheduler } from "../../src/runtime/scheduler";
+import { startEmailWorker } from "../../src/runtime/email";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { Client } from "./client";
 
@@ -55,6 +56,7 @@ export async function startServer(
   const plugins = startPluginHost(app);
   const stopIndexer = startSearchIndexer(app);
   const stopScheduler = startScheduler(app);
+  const stopEmail = startEmailWorker(app, 100);
   const url = http.url;
   const client = (email: string, apiKey: string, userId?: number) => new Client(url, email, apiKey, userId ?? null);
   return {
@@ -81,6 +83,7 @@ export async function startServer(
       stopIndexer();
       stopControl();
       stopScheduler();
+      await stopEmail();
       await plugins.stop();
       app.queues.releaseAll();
       await http.stop(true);

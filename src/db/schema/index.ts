@@ -34,3 +34,4 @@ export * from "./submessages";
 export * from "./realm-playgrounds";
 export * from "./bot-storage";
 export * from "./push-tokens";
+export * from "./email";

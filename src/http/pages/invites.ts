@@ -5,19 +5,10 @@ import type { App } from "../../app";
 import type { InviteRow, RealmRow } from "../../db/schema";
 import { ApiError } from "../../domain/errors";
 import { realmUrl } from "../../domain/realms";
-import { readInput } from "../input";
 import { realmForHost } from "../realm";
 import { failure } from "../respond";
+import { esc, formValues, page, wantsJson } from "./html";
 import type { Page } from "./index";
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function page(title: string, body: string, status = 200): Response {
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${esc(title)}</title><style>body{font:16px system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;padding:.4rem;box-sizing:border-box}button{margin-top:1rem;padding:.5rem 1rem}.error{color:#b00}</style>
-</head><body>${body}</body></html>`;
-  return new Response(html, { status, headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" } });
-}
 
 function form(realm: RealmRow, invite: InviteRow, error = "", values: Record<string, string> = {}): Response {
   const email = invite.email
@@ -35,7 +26,6 @@ function form(realm: RealmRow, invite: InviteRow, error = "", values: Record<str
 }
 
 const expired = () => page("Invitation", "<h1>Invitation unavailable</h1><p>The confirmation link has expired or been deactivated.</p>", 404);
-const wantsJson = (r: Request) => (r.headers.get("accept") ?? "").includes("application/json");
 
 const show: Page["handle"] = (app, request, { key }) => {
   const realm = realmForHost(app, request.headers.get("host"));
@@ -52,8 +42,7 @@ const accept: Page["handle"] = async (app: App, request, { key }) => {
   let values: Record<string, string> = {};
   try {
     realm = realmForHost(app, request.headers.get("host"));
-    const input = await readInput(request, new URL(request.url), app.config.limits.maxApiRequestBytes);
-    values = Object.fromEntries([...input].map(([k, v]) => [k, String(v ?? "")]));
+    values = await formValues(app, request);
     const user = await acceptInvitation(app, realm, key!, { email: values.email, full_name: values.full_name ?? "", password: values.password ?? "" });
     await app.writer.settled();
     if (json)

@@ -1,0 +1,129 @@
+// The email tables (db/schema/email.ts): the outbox, single-use link tokens and scheduled missed-message
+// notifications, plus the few reads that decide who gets notified of a channel message.
+import { and, asc, desc, eq, isNull, lte } from "drizzle-orm";
+import { sqliteOf, type Db } from "../db/client";
+import { emailOutbox, emailTokens, missedMessages, type EmailOutboxRow, type EmailTokenRow, type MessageRow, type MissedMessageRow } from "../db/schema";
+
+// ---- Outbox ----
+
+export const insertOutbox = (db: Db, m: typeof emailOutbox.$inferInsert): EmailOutboxRow => db.insert(emailOutbox).values(m).returning().get();
+
+/** Pending mail whose next attempt is due, oldest first. */
+export const dueOutbox = (db: Db, now: number, limit: number): EmailOutboxRow[] =>
+  db
+    .select()
+    .from(emailOutbox)
+    .where(and(eq(emailOutbox.status, "pending"), lte(emailOutbox.nextAttemptAt, now)))
+    .orderBy(asc(emailOutbox.id))
+    .limit(limit)
+    .all();
+
+export const updateOutbox = (db: Db, id: number, patch: Partial<typeof emailOutbox.$inferInsert>) => db.update(emailOutbox).set(patch).where(eq(emailOutbox.id, id)).run();
+
+/** The outbox, newest first; `status` narrows it. */
+export const listOutbox = (db: Db, limit: number, status?: string): EmailOutboxRow[] =>
+  db
+    .select()
+    .from(emailOutbox)
+    .where(status ? eq(emailOutbox.status, status) : undefined)
+    .orderBy(desc(emailOutbox.id))
+    .limit(limit)
+    .all();
+
+// ---- Single-use link tokens ----
+
+export const insertEmailToken = (db: Db, t: typeof emailTokens.$inferInsert): EmailTokenRow => db.insert(emailTokens).values(t).returning().get();
+
+export const findEmailToken = (db: Db, tokenHash: string): EmailTokenRow | undefined => db.select().from(emailTokens).where(eq(emailTokens.tokenHash, tokenHash)).get();
+
+/** Uses up every open token of one kind of a user (the one just used, and any older ones). */
+export const useEmailTokens = (db: Db, userId: number, kind: string, now: number) =>
+  db
+    .update(emailTokens)
+    .set({ usedAt: now })
+    .where(and(eq(emailTokens.userId, userId), eq(emailTokens.kind, kind), isNull(emailTokens.usedAt)))
+    .run();
+
+// ---- Missed-message notifications ----
+
+export function insertMissedMessages(db: Db, rows: (typeof missedMessages.$inferInsert)[]) {
+  if (rows.length) db.insert(missedMessages).values(rows).run();
+}
+
+/** Users with a notification whose batching period is over. */
+export const dueMissedUserIds = (db: Db, now: number, limit: number): number[] =>
+  db
+    .selectDistinct({ id: missedMessages.userId })
+    .from(missedMessages)
+    .where(lte(missedMessages.scheduledAt, now))
+    .limit(limit)
+    .all()
+    .map((r) => r.id);
+
+/** Takes (deletes and returns) all of a user's scheduled notifications: a batch goes out together. */
+export const takeMissedMessages = (db: Db, userId: number): MissedMessageRow[] =>
+  db.delete(missedMessages).where(eq(missedMessages.userId, userId)).returning().all();
+
+/** Of these messages, those the user received and has not read, sent after `since` (not at it), oldest first. */
+export const unreadMessagesSince = (db: Db, userId: number, ids: number[], since: number): MessageRow[] =>
+  ids.length
+    ? sqliteOf(db)
+        .query<Record<string, unknown>, [number, string, number]>(
+          `SELECT m.* FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?1
+           WHERE m.id IN (SELECT value FROM json_each(?2)) AND (um.flags & 1) = 0 AND m.date_sent > ?3 ORDER BY m.id`,
+        )
+        .all(userId, JSON.stringify(ids), since)
+        .map(toMessageRow)
+    : [];
+
+const toMessageRow = (r: Record<string, unknown>): MessageRow => ({
+  id: r.id as number,
+  realmId: r.realm_id as number,
+  senderId: r.sender_id as number,
+  recipientId: r.recipient_id as number,
+  topic: r.topic as string,
+  content: r.content as string,
+  renderedContent: r.rendered_content as string,
+  dateSent: r.date_sent as number,
+  client: r.client as string,
+  editHistory: r.edit_history as string | null,
+  lastEditTime: r.last_edit_time as number | null,
+  lastMovedTime: r.last_moved_time as number | null,
+  hasLink: !!r.has_link,
+  hasImage: !!r.has_image,
+  hasAttachment: !!r.has_attachment,
+  isMeMessage: !!r.is_me_message,
+});
+
+/**
+ * A channel's active subscribers who want email for its messages: the subscription's own
+ * email_notifications, or, while that is null, the user's enable_stream_email_notifications.
+ */
+export const channelEmailSubscribers = (db: Db, channelId: number): number[] =>
+  sqliteOf(db)
+    .query<{ id: number }, [number]>(
+      `SELECT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id
+       WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1 AND u.is_bot = 0
+         AND coalesce(s.email_notifications, json_extract(u.settings, '$.enable_stream_email_notifications'), 0) = 1`,
+    )
+    .all(channelId)
+    .map((r) => r.id);
+
+/** Users following a topic (visibility policy 3). */
+export const topicFollowers = (db: Db, channelId: number, topic: string): number[] =>
+  sqliteOf(db)
+    .query<{ id: number }, [number, string]>("SELECT user_id AS id FROM user_topics WHERE channel_id = ? AND topic = ? AND visibility_policy = 3")
+    .all(channelId, topic)
+    .map((r) => r.id);
+
+/** Per-channel wildcard_mentions_notify overrides (null: follow the user's setting). */
+export const wildcardOverrides = (db: Db, channelId: number, userIds: number[]): Map<number, boolean> =>
+  new Map(
+    sqliteOf(db)
+      .query<{ id: number; v: number }, [number, string]>(
+        "SELECT user_id AS id, wildcard_mentions_notify AS v FROM subscriptions WHERE channel_id = ? AND wildcard_mentions_notify IS NOT NULL AND user_id IN (SELECT value FROM json_each(?))",
+      )
+      .all(channelId, JSON.stringify(userIds))
+      .map((r) => [r.id, !!r.v]),
+  );
+
