@@ -52,7 +52,7 @@ function checkFuture(app: App, at: number) {
 function checkAudience(app: App, realm: RealmRow, sender: UserRow, type: "stream" | "private", to: Recipient, topic: string | undefined, content: string) {
   const ids = Array.isArray(to) ? to : [to];
   if (type === "stream" && ids.length !== 1) throw invalidParam("Invalid data type for channel");
-  const c: CheckedSend = checkSend(app, realm, sender, { type, to: JSON.stringify(type === "stream" ? ids[0] : ids), content, topic });
+  const c: CheckedSend = checkSend(app, realm, sender, { type, to: type === "stream" ? ids[0] : ids, content, topic });
   const stored = c.channel ? [c.channel.id] : c.participants.filter((u) => u.id !== sender.id).map((u) => u.id);
   return { c, to: stored.length ? stored : [sender.id] };
 }
@@ -222,7 +222,7 @@ function deliverOne(app: App, row: ScheduledMessageRow, realm: RealmRow | undefi
       messageId = sendNotificationTx(app, tx, realm, { to: sender }, content);
       emitReminder(tx, sender, { op: "remove", reminder_id: row.id });
     } else {
-      const to = JSON.stringify(row.type === "stream" ? row.to[0] : row.to);
+      const to = row.type === "stream" ? row.to[0] : row.to;
       messageId = sendMessage(app, realm, sender, { type: row.type, to, content: row.content, topic: row.type === "stream" ? row.topic : undefined, read_by_sender: row.readBySender }, row.client).id;
       emitScheduled(tx, sender, { op: "remove", scheduled_message_id: row.id });
     }
