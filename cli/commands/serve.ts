@@ -5,6 +5,7 @@ import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
+import { failInterruptedExports } from "../../src/actions/realm-exports";
 import { startHousekeeping, startSearchIndexer } from "../../src/runtime/housekeeping";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { acquirePidFile } from "../pidfile";
@@ -21,6 +22,7 @@ export function register(program: Command) {
         const app = createApp(config, { batching: true, log });
         const release = acquirePidFile(config.dataDir);
         const first = bootstrapFirstRealm(app);
+        failInterruptedExports(app);
         const http = listen(app, config.listen.host, config.listen.port);
         app.queues.startGc();
         const plugins = startPluginHost(app);

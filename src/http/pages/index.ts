@@ -2,6 +2,7 @@
 // browser. Each answers a Request with a Response; the server routes them beside the API.
 import type { App } from "../../app";
 import avatars from "./avatars";
+import exports from "./exports";
 import invites from "./invites";
 import staticImages from "./static";
 
@@ -12,4 +13,4 @@ export interface Page {
   handle(app: App, request: Request, params: Record<string, string>): Promise<Response> | Response;
 }
 
-export const pages: Page[] = [...invites, ...avatars, ...staticImages];
+export const pages: Page[] = [...invites, ...avatars, ...exports, ...staticImages];
