@@ -46,6 +46,7 @@ import { findUserById } from "../store/users";
 import { accessChannelById, canAdministerChannel, hasChannelPermission } from "./channels";
 import { moveTopicWorkspaceTx } from "./workspaces";
 import { moveLiveRuns } from "../store/agent-runs";
+import { detachMessagesTx, relinkAttachmentsTx } from "./attachments";
 import { catchUp } from "./deliveries";
 import { accessMessage, canReadChannelHistory } from "./message-fetch";
 import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages";
@@ -157,13 +158,14 @@ export function editMessage(app: App, realm: RealmRow, user: UserRow, id: number
   }
   if (!content && !moving) return { detached_uploads: [] };
 
-  app.tx((tx) => {
+  const detached = app.tx((tx) => {
     const before = flagStore.messageRecipients(tx.db, m.id);
     if (content) applyContentEdit(app, tx, user, m, content.text, content.rendered, now, moving ? { channel: channel!, target, topic: newTopic } : null, !!channel);
     if (moving) applyMove(app, tx, realm, user, m, channel!, target ?? null, newTopic ?? m.topic, moved, now, a, !!content);
     emitUpdate(app, tx, realm, user, m, channel, { content, moved, target: target ?? null, topic: newTopic ?? m.topic, mode: a.propagate_mode, now }, before);
+    return content ? relinkAttachmentsTx(app, tx, realm, user, m.id, content.rendered.attachmentPathIds) : [];
   });
-  return { detached_uploads: [] };
+  return { detached_uploads: detached };
 }
 
 /** Prepends an edit-history entry (Zulip keeps them most recent first). */
@@ -411,6 +413,7 @@ export function deleteMessagesTx(app: App, tx: Tx, realm: RealmRow, channel: Cha
   if (!rows.length) return;
   const ids = rows.map((r) => r.id);
   const holders = flagStore.messageHolders(tx.db, ids);
+  detachMessagesTx(app, tx, ids);
   store.deleteMessages(tx.db, ids);
   const ev: Record<string, unknown> = { type: "delete_message", message_ids: ids, message_type: channel ? "stream" : "private" };
   if (channel) Object.assign(ev, { stream_id: channel.id, topic: rows[0]!.topic });

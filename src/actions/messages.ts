@@ -43,6 +43,7 @@ import { realmGroupSetting } from "../store/realm-settings";
 import { subscriberIds } from "../store/subscriptions";
 import { findUserGroup, listRecursiveMemberIds } from "../store/user-groups";
 import { findUserByEmail, findUserById, insertUser } from "../store/users";
+import { claimAttachmentsTx } from "./attachments";
 import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
@@ -217,6 +218,8 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   // A channel's plain subscribers (flags 0) get their rows when they next read (store/deliveries.ts).
   if (o.channel && base === 0) store.insertUserMessages(tx.db, id, own);
   else store.insertUserMessages(tx.db, id, o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const));
+  // After the rows: the access check may catch the sender's lazy rows up (store/deliveries.ts).
+  if (o.rendered.attachmentPathIds.length) claimAttachmentsTx(app, tx, realm, sender, id, o.rendered.attachmentPathIds);
   // Indexed for search in the next batch (actions/search-index.ts).
   const row: MessageRow = { id, ...fields, editHistory: null, lastEditTime: null, lastMovedTime: null };
   const parts: MessageParts = {

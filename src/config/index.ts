@@ -20,9 +20,11 @@ export interface Config {
     maxStreamNameLength: number;
     maxStreamDescriptionLength: number;
     maxRequestBytes: number;
+    maxFileUploadMib: number;
   };
   events: { heartbeatSeconds: number; idleQueueTimeoutSeconds: number; gcIntervalSeconds: number };
   housekeeping: { intervalSeconds: number };
+  uploads: { unreferencedGraceDays: number };
   rateLimit: { authFailures: number; authWindowSeconds: number };
   plugins: {
     codehosts: string[];
@@ -147,6 +149,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       maxStreamNameLength: g("limits.max_stream_name_length"),
       maxStreamDescriptionLength: g("limits.max_stream_description_length"),
       maxRequestBytes: g("limits.max_request_bytes"),
+      maxFileUploadMib: g("limits.max_file_upload_mib"),
     },
     events: {
       heartbeatSeconds: g("events.heartbeat_seconds"),
@@ -154,6 +157,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       gcIntervalSeconds: g("events.gc_interval_seconds"),
     },
     housekeeping: { intervalSeconds: g("housekeeping.interval_seconds") },
+    uploads: { unreferencedGraceDays: g("uploads.unreferenced_grace_days") },
     rateLimit: { authFailures: g("rate_limit.auth_failures"), authWindowSeconds: g("rate_limit.auth_window_seconds") },
     plugins: {
       codehosts: g("plugins.codehosts"),

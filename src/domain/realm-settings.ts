@@ -103,6 +103,8 @@ export const REALM_SETTINGS = {
   topics_policy: str("allow_empty_topic", { values: ["allow_empty_topic", "disable_empty_topic"] }),
   video_chat_provider: int(VIDEO_CHAT_PROVIDERS.jitsi_meet.id, { values: Object.values(VIDEO_CHAT_PROVIDERS).map((v) => v.id) }),
   waiting_period_threshold: int(0, { min: 0, max: 1000000 }),
+  // Zulip derives it from the billing plan; here the owner sets it (null: no quota). Checked by POST /user_uploads.
+  upload_quota_mib: int(null, { min: 0, nullable: true, special: UNLIMITED }, "owner"),
   want_advertise_in_communities_directory: bool(false),
   welcome_message_custom_text: str("", { max: 8000 }),
   // Channels named by id; -1 means none.

@@ -24,6 +24,8 @@ export interface Endpoint {
   path: string;
   auth: AuthMode;
   params: ParamTable;
+  /** A body limit other than limits.max_request_bytes (file uploads). */
+  maxBodyBytes?: (app: App) => number;
   /** Returns the success fields (merged into {result, msg}) or a ready Response. */
   run(ctx: Ctx<any, any>): unknown;
 }
@@ -31,7 +33,7 @@ export interface Endpoint {
 export function endpoint<P extends ParamTable, A extends AuthMode = "user">(
   method: "GET" | "POST" | "PATCH" | "DELETE" | "PUT",
   path: string,
-  spec: { auth?: A; params: P; run: (ctx: Ctx<P, UserFor<A>>) => unknown },
+  spec: { auth?: A; params: P; maxBodyBytes?: (app: App) => number; run: (ctx: Ctx<P, UserFor<A>>) => unknown },
 ): Endpoint {
-  return { method, path, auth: spec.auth ?? "user", params: spec.params, run: spec.run as Endpoint["run"] };
+  return { method, path, auth: spec.auth ?? "user", params: spec.params, maxBodyBytes: spec.maxBodyBytes, run: spec.run as Endpoint["run"] };
 }

@@ -93,6 +93,9 @@ export const t = {
 };
 
 // ---- Request parameters ----
+/** The description of a path parameter that spans several segments (p.path.rest). */
+export const PATH_REST = "path";
+
 type Source = "request" | "path";
 
 export class Param<T> {
@@ -155,6 +158,8 @@ export const p = {
         return Number(s);
       }, "integer", "path"),
     str: () => new Param<string>((raw) => decodeURIComponent(String(raw)), "string", "path"),
+    /** The rest of the path, slashes included (Zulip's `<path:filename>`); only as a template's last part. */
+    rest: () => new Param<string>((raw) => String(raw).split("/").map(decodeURIComponent).join("/"), PATH_REST, "path"),
   },
 };
 

@@ -5,11 +5,12 @@ import { methodNotAllowed, notFoundEndpoint } from "../domain/errors";
 import { requestUser } from "./auth";
 import type { Endpoint } from "./endpoint";
 import { readInput } from "./input";
-import { readParams } from "./params";
+import { PATH_REST, readParams } from "./params";
 import { realmForHost } from "./realm";
 import { failure, success } from "./respond";
 import { pages } from "./pages";
 import { routes } from "./routes";
+import { uploadBodyBytes } from "./routes/attachments";
 
 const API = "/api/v1";
 
@@ -26,17 +27,19 @@ function compile(ep: Endpoint): Compiled {
       API +
       ep.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n) => {
         names.push(n);
-        return "([^/]+)";
+        return isRest(ep, n) ? "(.+)" : "([^/]+)";
       }) +
       "$",
   );
   return { ep, names, re };
 }
 
+const isRest = (ep: Endpoint, name: string) => ep.params[name]?.describe === PATH_REST;
+
 /** Elysia's route pattern for a template; parameters are positional so templates of one shape share a route. */
-const elysiaPath = (path: string) => {
+const elysiaPath = (ep: Endpoint) => {
   let i = 0;
-  return API + path.replace(/\{\w+\}/g, () => `:p${i++}`);
+  return API + ep.path.replace(/\{(\w+)\}/g, (_, n) => (isRest(ep, n) ? "*" : `:p${i++}`));
 };
 
 export interface HttpServer {
@@ -53,7 +56,7 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
   // the first whose path parameters parse takes the request.
   const groups = new Map<string, Compiled[]>();
   for (const c of compiled) {
-    const key = `${c.ep.method} ${elysiaPath(c.ep.path)}`;
+    const key = `${c.ep.method} ${elysiaPath(c.ep)}`;
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
 
@@ -89,7 +92,7 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       const header = request.headers.get("authorization");
       const user = ep.auth === "user" || (ep.auth === "optional" && header) ? requestUser(app, realm, header, ip) : null;
       userId = user?.id ?? null;
-      const input = await readInput(request, url, app.config.limits.maxRequestBytes);
+      const input = await readInput(request, url, ep.maxBodyBytes?.(app) ?? app.config.limits.maxRequestBytes);
       const { args, ignored } = readParams(ep.params, input, chosen.path);
       const files = input.size ? [...input.values()].filter((v): v is File => v instanceof File) : [];
       let out = ep.run({ app, realm, user, args, files, req: request, get ip() { return ip(); } });
@@ -129,9 +132,9 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
   }
   // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts.
   for (const pg of pages)
-    server = server.route(pg.method, pg.path, async ({ request, params }) => {
+    server = server.route(pg.method, pg.path, async ({ request, params, server: s }) => {
       try {
-        return await pg.handle(app, request, params as Record<string, string>);
+        return await pg.handle(app, request, params as Record<string, string>, () => s?.requestIP(request)?.address ?? "unknown");
       } catch (e) {
         return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
       }
@@ -149,7 +152,7 @@ export function listen(app: App, host: string, port: number): HttpServer {
     hostname: host,
     port,
     idleTimeout: Math.min(255, longpollTimeoutSeconds(app.config.events)),
-    maxRequestBodySize: app.config.limits.maxRequestBytes,
+    maxRequestBodySize: Math.max(app.config.limits.maxRequestBytes, uploadBodyBytes(app)),
   });
   const s = server.server!;
   // With port 0 the external URL is only known now.

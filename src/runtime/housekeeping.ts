@@ -1,3 +1,4 @@
+import { deleteUnreferencedUploads } from "../actions/attachments";
 import { applyRetention } from "../actions/retention";
 import { syncFullMembers } from "../actions/users";
 import type { App } from "../app";
@@ -11,7 +12,7 @@ const BACKLOG_CHUNK = 10_000;
 const BACKLOG_EVERY_MS = 60_000;
 
 /**
- * The periodic housekeeping: message retention and members whose accounts aged past the realm's
+ * The periodic housekeeping: message retention, uploads no message links (after their grace period), and members whose accounts aged past the realm's
  * waiting period joining role:fullmembers, soon after start and then every `intervalSeconds`; and every
  * minute the rows of subscribers far behind (store/deliveries.ts), a chunk per event-loop turn so
  * requests keep being served. Returns a stop function.
@@ -20,6 +21,7 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
   const run = () => {
     try {
       applyRetention(app);
+      deleteUnreferencedUploads(app);
       for (const realm of listRealms(app.db)) if (!realm.deactivated) syncFullMembers(app, realm);
     } catch (e) {
       app.log.error("housekeeping failed", { error: String((e as Error).message) });

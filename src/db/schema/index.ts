@@ -28,4 +28,5 @@ export * from "./plugins";
 export * from "./agent";
 export * from "./workspaces";
 export * from "./widgets";
+export * from "./attachments";
 export * from "./realm-exports";

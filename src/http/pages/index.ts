@@ -5,12 +5,13 @@ import avatars from "./avatars";
 import exports from "./exports";
 import invites from "./invites";
 import staticImages from "./static";
+import uploads from "./uploads";
 
 export interface Page {
   method: "GET" | "POST";
   /** An Elysia route pattern, e.g. "/join/:key". */
   path: string;
-  handle(app: App, request: Request, params: Record<string, string>): Promise<Response> | Response;
+  handle(app: App, request: Request, params: Record<string, string>, ip: () => string): Promise<Response> | Response;
 }
 
-export const pages: Page[] = [...invites, ...avatars, ...exports, ...staticImages];
+export const pages: Page[] = [...invites, ...avatars, ...exports, ...staticImages, ...uploads];

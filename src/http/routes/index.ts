@@ -37,6 +37,7 @@ import readme from "./readme";
 import repositories from "./repositories";
 import plugins from "./plugins";
 import widgets from "./widgets";
+import attachments from "./attachments";
 
 // One line per area, so engineers adding areas do not collide.
 export const routes: Endpoint[] = [
@@ -76,4 +77,5 @@ export const routes: Endpoint[] = [
   ...repositories,
   ...plugins,
   ...widgets,
+  ...attachments,
 ];
