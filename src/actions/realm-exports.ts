@@ -1,7 +1,7 @@
 // Data exports: Zulip's export format written from a realm, by `confab export` at once or, for
 // POST /export/realm, in the background with realm_export events to the administrators.
 import { existsSync } from "node:fs";
-import { mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
+import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import * as tar from "tar";
 import type { App } from "../app";
@@ -15,6 +15,7 @@ import { messagesFileName, toZulipExport } from "../domain/zulip-export";
 import { toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
 import { deliver } from "../store/deliveries";
+import { uploadFilePath } from "./attachments";
 import * as store from "../store/realm-exports";
 import { listAdminIds, listUsers } from "../store/users";
 import { findRealmById } from "../store/realms";
@@ -52,18 +53,23 @@ export function realmArchive(app: App, realm: RealmRow, scope: ExportScope): Arc
     kept = channels.filter((c) => isPublic.has(c.id) || (scope === EXPORT_STANDARD && withMessages.has(c.id)));
   }
   const ids = new Set(messages.map((m) => m.id));
+  // A file goes with the exported messages that link it (all of them, in a full export).
+  const files = store
+    .archiveFiles(app.db, realm.id)
+    .map((f) => (scope === "full" ? f : { ...f, messageIds: f.messageIds.filter((id) => ids.has(id)) }))
+    .filter((f) => scope === "full" || f.messageIds.length);
   return {
     realm: { name: realm.name, stringId: realm.stringId, description: realm.description, dateCreated: realm.dateCreated },
     users,
     channels: kept,
     messages,
     reactions: store.archiveReactions(app.db, realm.id).filter((r) => ids.has(r.messageId)),
-    files: [],
+    files,
   };
 }
 
 /** Writes the archive as a Zulip export directory (realm.json, messages-NNNNNN.json, attachment.json, uploads/). */
-export async function writeZulipExport(archive: Archive, realmId: number, dir: string) {
+export async function writeZulipExport(app: App, archive: Archive, realmId: number, dir: string) {
   const files = toZulipExport(archive, realmId);
   await mkdir(join(dir, "uploads"), { recursive: true });
   const json = (name: string, data: unknown) => writeFile(join(dir, name), JSON.stringify(data, null, 1));
@@ -71,6 +77,14 @@ export async function writeZulipExport(archive: Archive, realmId: number, dir: s
   for (const [i, chunk] of files.messages.entries()) await json(messagesFileName(i + 1), chunk);
   await json("attachment.json", files.attachment);
   await json("uploads/records.json", files.records);
+  // Each upload at uploads/<path_id>, as Zulip lays them out.
+  for (const f of archive.files) {
+    const from = uploadFilePath(app, f.source);
+    if (!existsSync(from)) continue; // removed from disk by hand: the record stays, as Zulip's would
+    const to = join(dir, "uploads", ...f.source.split("/"));
+    await mkdir(dirname(to), { recursive: true });
+    await copyFile(from, to);
+  }
 }
 
 /** Writes a realm's export to `output`: a directory, or a .tar.gz holding one (Zulip's own packaging). */
@@ -78,14 +92,14 @@ export async function exportRealmTo(app: App, realm: RealmRow, output: string, s
   if (existsSync(output)) throw new Error(`${output} already exists`);
   const archive = realmArchive(app, realm, scope);
   if (!/\.(tar\.gz|tgz)$/.test(output)) {
-    await writeZulipExport(archive, realm.id, output);
+    await writeZulipExport(app, archive, realm.id, output);
     return archive;
   }
   await mkdir(dirname(output), { recursive: true });
   const work = await mkdtemp(join(dirname(output), ".export-"));
   try {
     const name = basename(output).replace(/\.(tar\.gz|tgz)$/, "");
-    await writeZulipExport(archive, realm.id, join(work, name));
+    await writeZulipExport(app, archive, realm.id, join(work, name));
     await tar.c({ gzip: true, cwd: work, file: join(work, "out.tar.gz"), portable: true }, [name]);
     await rename(join(work, "out.tar.gz"), output);
   } finally {

@@ -1,9 +1,9 @@
 // `confab import`: a Zulip export (a directory or its .tar.gz) or a Slack export (.zip) becomes a NEW
 // organization, in one transaction: if anything in it is refused, nothing is written.
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { unzipSync } from "fflate";
 import * as tar from "tar";
 import type { App } from "../app";
@@ -16,6 +16,10 @@ import { isRole, ROLE } from "../domain/roles";
 import { fromSlackExport, type SlackExportFiles } from "../domain/slack-export";
 import { fromZulipExport, messagesFileName, type ZulipExportFiles } from "../domain/zulip-export";
 import { emojiByName } from "../render";
+import { safeFileName, uploadContentType, uploadUrl } from "../domain/uploads";
+import { randomToken } from "../lib/random";
+import { findAttachmentsByPaths, insertAttachment, linkAttachments } from "../store/attachments";
+import { uploadFilePath } from "./attachments";
 import { insertChannelTx } from "./channels";
 import { renderFor } from "./render";
 import { checkNewRealm, insertRealmTx } from "./realms";
@@ -131,101 +135,138 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
   const a = src.archive;
   const name = o.name ?? a.realm.name;
   checkNewRealm(app, { stringId: o.subdomain, name, ownerEmail: "", ownerName: "" });
-  return app.tx((tx) => {
-    const realm = insertRealmTx(app, tx, { stringId: o.subdomain, name, description: a.realm.description, dateCreated: a.realm.dateCreated || app.now() });
-    const users = new Map<number, UserRow>();
-    for (const u of a.users) {
-      const row = insertUserTx(app, tx, realm, { email: u.email, fullName: u.fullName, role: isRole(u.role) ? u.role : ROLE.member, isBot: u.isBot, botType: u.botType ?? undefined }, null);
-      users.set(u.id, updateUser(tx.db, row.id, { isActive: u.isActive, dateJoined: u.dateJoined || app.now(), timezone: u.timezone }));
-    }
-    for (const u of a.users)
-      if (u.botOwnerId !== null && users.has(u.botOwnerId)) updateUser(tx.db, users.get(u.id)!.id, { botOwnerId: users.get(u.botOwnerId)!.id });
-    const user = (id: number) => {
-      const found = users.get(id);
-      if (!found) throw new Error(`the export refers to user ${id}, which it does not contain`);
-      return found;
-    };
+  const written: string[] = [];
+  try {
+    return app.tx((tx) => {
+      const realm = insertRealmTx(app, tx, { stringId: o.subdomain, name, description: a.realm.description, dateCreated: a.realm.dateCreated || app.now() });
+      const users = new Map<number, UserRow>();
+      for (const u of a.users) {
+        const row = insertUserTx(app, tx, realm, { email: u.email, fullName: u.fullName, role: isRole(u.role) ? u.role : ROLE.member, isBot: u.isBot, botType: u.botType ?? undefined }, null);
+        users.set(u.id, updateUser(tx.db, row.id, { isActive: u.isActive, dateJoined: u.dateJoined || app.now(), timezone: u.timezone }));
+      }
+      for (const u of a.users)
+        if (u.botOwnerId !== null && users.has(u.botOwnerId)) updateUser(tx.db, users.get(u.id)!.id, { botOwnerId: users.get(u.botOwnerId)!.id });
+      const user = (id: number) => {
+        const found = users.get(id);
+        if (!found) throw new Error(`the export refers to user ${id}, which it does not contain`);
+        return found;
+      };
 
-    const channels = new Map<number, ChannelRow>();
-    for (const c of a.channels) {
-      const row = insertChannelTx(app, tx, realm, c.creatorId !== null ? (users.get(c.creatorId) ?? null) : null, {
-        name: c.name,
-        description: c.description,
-        inviteOnly: c.inviteOnly,
-        isWebPublic: c.isWebPublic,
-        historyPublicToSubscribers: c.historyPublicToSubscribers,
-        isDefault: c.isDefault,
-        settings: {},
-      });
-      channels.set(c.id, updateChannel(tx.db, row.id, { dateCreated: c.dateCreated || app.now(), isArchived: c.isArchived }));
-      const subs = c.subscribers.filter((s) => users.has(s.userId));
-      activateSubscriptions(
-        tx.db,
-        subs.map((s) => {
-          const uid = user(s.userId).id;
-          return { userId: uid, channelId: row.id, color: s.color ?? pickColor(usedColors(tx.db, uid), row.id) };
-        }),
-      );
-      for (const s of subs)
-        if (!s.active || s.isMuted || s.pinToTop) updateSubscription(tx.db, user(s.userId).id, row.id, { active: s.active, isMuted: s.isMuted, pinToTop: s.pinToTop });
-    }
+      const channels = new Map<number, ChannelRow>();
+      for (const c of a.channels) {
+        const row = insertChannelTx(app, tx, realm, c.creatorId !== null ? (users.get(c.creatorId) ?? null) : null, {
+          name: c.name,
+          description: c.description,
+          inviteOnly: c.inviteOnly,
+          isWebPublic: c.isWebPublic,
+          historyPublicToSubscribers: c.historyPublicToSubscribers,
+          isDefault: c.isDefault,
+          settings: {},
+        });
+        channels.set(c.id, updateChannel(tx.db, row.id, { dateCreated: c.dateCreated || app.now(), isArchived: c.isArchived }));
+        const subs = c.subscribers.filter((s) => users.has(s.userId));
+        activateSubscriptions(
+          tx.db,
+          subs.map((s) => {
+            const uid = user(s.userId).id;
+            return { userId: uid, channelId: row.id, color: s.color ?? pickColor(usedColors(tx.db, uid), row.id) };
+          }),
+        );
+        for (const s of subs)
+          if (!s.active || s.isMuted || s.pinToTop) updateSubscription(tx.db, user(s.userId).id, row.id, { active: s.active, isMuted: s.isMuted, pinToTop: s.pinToTop });
+      }
 
-    const messageIds = new Map<number, number>();
-    const rewrite = linkRewriter(a, users);
-    for (const m of a.messages) {
-      const sender = user(m.senderId);
-      const channel = m.channelId !== null ? channels.get(m.channelId) : undefined;
-      if (m.channelId !== null && !channel) continue; // a channel the export left out
-      const dmIds = m.dmUserIds?.map((id) => user(id).id) ?? [];
-      const recipientId = channel ? channel.recipientId : messages.dmRecipient(tx.db, realm.id, dmIds).id;
-      const content = rewrite(m.content);
-      const rendered = renderFor(app, realm, sender, content);
-      const id = messages.insertMessage(tx.db, {
-        realmId: realm.id,
-        senderId: sender.id,
-        recipientId,
-        topic: m.topic,
-        content,
-        renderedContent: rendered.html,
-        dateSent: m.dateSent,
-        client: m.client,
-        hasLink: rendered.links.length > 0,
-        hasImage: rendered.hasImage,
-        hasAttachment: rendered.hasAttachment,
-        isMeMessage: rendered.isMeMessage,
-      });
-      if (m.lastEditTime !== null) messages.updateMessage(tx.db, id, { lastEditTime: m.lastEditTime });
-      messageIds.set(m.id, id);
-      const dm = channel ? 0 : FLAG.is_private;
-      // Without the source's read state (Slack), history arrives read for everyone who received it.
-      const rows: (readonly [number, number])[] = m.flags
-        ? m.flags.filter(([u]) => users.has(u)).map(([u, f]) => [user(u).id, (f & KEPT_FLAGS) | dm] as const)
-        : (channel ? subscriberIds(tx.db, channel.id) : dmIds).map((u) => [u, FLAG.read | dm] as const);
-      messages.insertUserMessages(tx.db, id, rows);
-    }
+      // Uploads first, so messages link them: new path ids under this realm, the bytes written now and
+      // removed again if the import fails.
+      const newPaths = new Map<string, string>();
+      for (const f of a.files) {
+        const bytes = src.readFile(f.source);
+        if (!bytes || !users.has(f.ownerId)) continue;
+        const pathId = `${realm.id}/${randomToken(24)}/${safeFileName(f.name)}`;
+        const path = uploadFilePath(app, pathId);
+        mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+        writeFileSync(path, bytes, { mode: 0o600 });
+        written.push(path);
+        insertAttachment(tx.db, {
+          realmId: realm.id,
+          ownerId: user(f.ownerId).id,
+          pathId,
+          name: f.name,
+          contentType: uploadContentType(f.contentType ?? "", f.name),
+          size: bytes.length,
+          createTime: f.createTime || app.now(),
+          unreferencedSince: app.now(), // until a message below links it
+        });
+        newPaths.set(f.source, pathId);
+      }
 
-    let reactions = 0;
-    const seen = new Set<string>();
-    for (const r of a.reactions) {
-      const messageId = messageIds.get(r.messageId);
-      const u = users.get(r.userId);
-      const key = `${messageId}:${u?.id}:${r.reactionType}:${r.emojiCode}`;
-      if (messageId === undefined || !u || seen.has(key)) continue;
-      seen.add(key);
-      insertReaction(tx.db, { messageId, userId: u.id, emojiName: r.emojiName, emojiCode: r.emojiCode, reactionType: r.reactionType });
-      reactions++;
-    }
-    // Every subscription has the rows it should for the history just written; lazy delivery starts after it.
-    for (const u of users.values()) startDeliveries(tx.db, u.id);
-    return { realm, users: users.size, channels: channels.size, messages: messageIds.size, reactions, files: 0 };
-  });
+      const messageIds = new Map<number, number>();
+      const rewrite = linkRewriter(users, newPaths);
+      for (const m of a.messages) {
+        const sender = user(m.senderId);
+        const channel = m.channelId !== null ? channels.get(m.channelId) : undefined;
+        if (m.channelId !== null && !channel) continue; // a channel the export left out
+        const dmIds = m.dmUserIds?.map((id) => user(id).id) ?? [];
+        const recipientId = channel ? channel.recipientId : messages.dmRecipient(tx.db, realm.id, dmIds).id;
+        const content = rewrite(m.content);
+        const rendered = renderFor(app, realm, sender, content);
+        const id = messages.insertMessage(tx.db, {
+          realmId: realm.id,
+          senderId: sender.id,
+          recipientId,
+          topic: m.topic,
+          content,
+          renderedContent: rendered.html,
+          dateSent: m.dateSent,
+          client: m.client,
+          hasLink: rendered.links.length > 0,
+          hasImage: rendered.hasImage,
+          hasAttachment: rendered.hasAttachment,
+          isMeMessage: rendered.isMeMessage,
+        });
+        linkAttachments(tx.db, id, findAttachmentsByPaths(tx.db, realm.id, rendered.attachmentPathIds).map((x) => x.id));
+        if (m.lastEditTime !== null) messages.updateMessage(tx.db, id, { lastEditTime: m.lastEditTime });
+        messageIds.set(m.id, id);
+        const dm = channel ? 0 : FLAG.is_private;
+        // Without the source's read state (Slack), history arrives read for everyone who received it.
+        const rows: (readonly [number, number])[] = m.flags
+          ? m.flags.filter(([u]) => users.has(u)).map(([u, f]) => [user(u).id, (f & KEPT_FLAGS) | dm] as const)
+          : (channel ? subscriberIds(tx.db, channel.id) : dmIds).map((u) => [u, FLAG.read | dm] as const);
+        messages.insertUserMessages(tx.db, id, rows);
+      }
+
+      let reactions = 0;
+      const seen = new Set<string>();
+      for (const r of a.reactions) {
+        const messageId = messageIds.get(r.messageId);
+        const u = users.get(r.userId);
+        const key = `${messageId}:${u?.id}:${r.reactionType}:${r.emojiCode}`;
+        if (messageId === undefined || !u || seen.has(key)) continue;
+        seen.add(key);
+        insertReaction(tx.db, { messageId, userId: u.id, emojiName: r.emojiName, emojiCode: r.emojiCode, reactionType: r.reactionType });
+        reactions++;
+      }
+      // Every subscription has the rows it should for the history just written; lazy delivery starts after it.
+      for (const u of users.values()) startDeliveries(tx.db, u.id);
+      return { realm, users: users.size, channels: channels.size, messages: messageIds.size, reactions, files: newPaths.size };
+    });
+  } catch (e) {
+    for (const path of written) rmSync(path, { force: true });
+    throw e;
+  }
 }
 
-/** Mentions by id (`@**Name|id**`) name the source's ids; they are mapped to the new users. */
-function linkRewriter(_a: Archive, users: Map<number, UserRow>) {
-  return (content: string) =>
-    content.replace(/@(_?)\*\*([^*|]+)\|(\d+)\*\*/g, (whole, silent, name, id) => {
+/**
+ * Mentions by id (`@**Name|id**`) name the source's ids, and links to uploads the source's paths:
+ * both are mapped to the new ones.
+ */
+function linkRewriter(users: Map<number, UserRow>, paths: Map<string, string>) {
+  return (content: string) => {
+    let out = content.replace(/@(_?)\*\*([^*|]+)\|(\d+)\*\*/g, (whole, silent, name, id) => {
       const u = users.get(Number(id));
       return u ? `@${silent}**${name}|${u.id}**` : whole;
     });
+    for (const [from, to] of paths) out = out.replaceAll(uploadUrl(from), uploadUrl(to)).replaceAll(`/user_uploads/${from}`, uploadUrl(to));
+    return out;
+  };
 }

@@ -5,9 +5,10 @@
 // `thread_ts` on a thread's replies, `reactions` ({name, users}), `files`. Pure conversion to an
 // Archive: a thread becomes a topic named after its first message, the rest of a channel goes to one
 // topic. Slack does not put file contents in the zip; files found in it (under __uploads/<id>/) are
-// attached, others are linked.
+// attached (linked as uploads, which the importer stores), others are linked where Slack keeps them.
 import type { Archive, ArchiveChannel, ArchiveFile, ArchiveMessage, ArchiveReaction, ArchiveUser } from "./realm-archive";
 import { ROLE } from "./roles";
+import { uploadUrl } from "./uploads";
 
 type Row = Record<string, any>;
 
@@ -111,7 +112,7 @@ export function fromSlackExport(f: SlackExportFiles, realmName: string, emoji: E
         const source = slackFilePath(file.id, name);
         if (f.hasFile(source)) {
           files.push({ id: files.length + 1, ownerId: senderId, name, source, size: Number(file.size) || 0, createTime: Math.floor(Number(m.ts)), contentType: file.mimetype ?? null, messageIds: [id] });
-          content += `\n[${name}](${source})`;
+          content += `\n[${name}](${uploadUrl(source)})`;
         } else if (file.url_private) content += `\n[${name}](${file.url_private})`;
       }
       const dms = conv.dmUserIds ? [...new Set([senderId, ...conv.dmUserIds])] : null;

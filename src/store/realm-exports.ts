@@ -2,7 +2,7 @@
 import { and, asc, eq } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { realmExports, type RealmExportRow } from "../db/schema";
-import type { ArchiveChannel, ArchiveMessage, ArchiveReaction, ArchiveUser } from "../domain/realm-archive";
+import type { ArchiveChannel, ArchiveFile, ArchiveMessage, ArchiveReaction, ArchiveUser } from "../domain/realm-archive";
 
 export const insertRealmExport = (db: Db, r: typeof realmExports.$inferInsert): RealmExportRow => db.insert(realmExports).values(r).returning().get();
 
@@ -90,3 +90,21 @@ export const archiveReactions = (db: Db, realmId: number): ArchiveReaction[] =>
        FROM reactions x JOIN messages m ON m.id = x.message_id WHERE m.realm_id = ? ORDER BY x.id`,
     )
     .all(realmId);
+
+/** The realm's uploads, with the messages linking each. */
+export function archiveFiles(db: Db, realmId: number): ArchiveFile[] {
+  const s = sqliteOf(db);
+  const links = new Map<number, number[]>();
+  for (const r of s
+    .query<{ a: number; m: number }, [number]>(
+      "SELECT ma.attachment_id AS a, ma.message_id AS m FROM message_attachments ma JOIN attachments a ON a.id = ma.attachment_id WHERE a.realm_id = ? ORDER BY ma.message_id",
+    )
+    .all(realmId))
+    links.set(r.a, [...(links.get(r.a) ?? []), r.m]);
+  return s
+    .query<any, [number]>(
+      "SELECT id, owner_id AS ownerId, name, path_id AS source, size, create_time AS createTime, content_type AS contentType FROM attachments WHERE realm_id = ? ORDER BY id",
+    )
+    .all(realmId)
+    .map((a) => ({ ...a, messageIds: links.get(a.id) ?? [] }));
+}

@@ -22,6 +22,8 @@ beforeAll(async () => {
   await ok(s.owner.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "lobby" }]), principals: JSON.stringify([ann.userId, bob.userId]) }));
   await ok(s.owner.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "secret" }]), principals: JSON.stringify([ann.userId]), invite_only: true }));
   await ok(ann.post("/messages", { type: "stream", to: "lobby", topic: "hello", content: "public words" }));
+  const up = await ok(ann.post("/user_uploads", {}, { files: [new File(["file words"], "words.txt", { type: "text/plain" })] }));
+  await ok(ann.post("/messages", { type: "stream", to: "lobby", topic: "hello", content: `[words](${up.url})` }));
   await ok(ann.post("/messages", { type: "stream", to: "secret", topic: "hush", content: "private words" }));
   await ok(bob.post("/messages", { type: "direct", to: JSON.stringify([ann.userId]), content: "a direct word" }));
 });
@@ -59,7 +61,7 @@ async function unpack(res: Response) {
   const names: string[] = [];
   await tar.x({ file: join(dir, "a.tar.gz"), cwd: dir, onentry: (e) => names.push(e.path) });
   const root = join(dir, names[0]!.split("/")[0]!);
-  return { names, json: (n: string) => JSON.parse(readFileSync(join(root, n), "utf8")) };
+  return { names, root, json: (n: string) => JSON.parse(readFileSync(join(root, n), "utf8")) };
 }
 
 describe("realm exports", () => {
@@ -102,6 +104,12 @@ describe("realm exports", () => {
     expect(contents).toContain("public words");
     expect(contents).not.toContain("private words");
     expect(contents).not.toContain("a direct word");
+    // The upload a public message links: its record, its attachment row and its bytes at uploads/<path_id>.
+    const [att] = a.json("attachment.json").zerver_attachment;
+    expect(att).toMatchObject({ file_name: "words.txt", owner: ann.userId, size: 10 });
+    expect(a.json("uploads/records.json")).toEqual([expect.objectContaining({ path: att.path_id, user_profile_id: ann.userId })]);
+    expect(a.names.some((n) => n.endsWith(`uploads/${att.path_id}`))).toBe(true);
+    expect(readFileSync(join(a.root, "uploads", att.path_id), "utf8")).toBe("file words");
   });
 
   test("consents: listed per user, changed with an event to administrators; a standard export takes consenting users' private messages", async () => {

@@ -15,15 +15,16 @@ let n = 0;
 const fresh = () => join(tmp.path, `d${++n}`);
 
 /** Serves an imported data dir and reads it as `email` (API key from `confab user api-key`). */
-async function served(dataDir: string, email: string): Promise<{ srv: Served; get(path: string, q?: Record<string, unknown>): Promise<any> }> {
+async function served(dataDir: string, email: string): Promise<{ srv: Served; file(url: string): Promise<Response>; get(path: string, q?: Record<string, unknown>): Promise<any> }> {
   const key = await run(["user", "api-key", email, "--data-dir", dataDir, "--realm", ""]);
   expect(key.code).toBe(0);
   const srv = await serve(dataDir);
   const auth: [string, string] = [email, key.stdout.trim()];
   return {
     srv,
+    file: (url: string) => fetch(srv.url + url, { headers: { Authorization: "Basic " + Buffer.from(auth.join(":")).toString("base64") } }),
     async get(path, q = {}) {
-      const qs = new URLSearchParams(Object.entries(q).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]));
+      const qs = new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)]));
       const r = await api(srv.url, `${path}?${qs}`, { auth });
       expect({ path, ...r.body }).toMatchObject({ path, result: "success" });
       return r.body;
@@ -73,6 +74,7 @@ describe("confab import of a Zulip export", () => {
           { id: 101, sender: 10, recipient: 23, subject: "castle", content: "Hello @**King Hamlet|11**", rendered_content: "<p>old</p>", date_sent: t0 + 10, sending_client: 1 },
           { id: 102, sender: 11, recipient: 20, subject: "", content: "a word to Iago", date_sent: t0 + 20 },
           { id: 103, sender: 12, recipient: 24, subject: "", content: "to the three of us", date_sent: t0 + 30 },
+          { id: 104, sender: 11, recipient: 23, subject: "castle", content: "[skull.txt](/user_uploads/7/ab/xyz/skull.txt)", date_sent: t0 + 40 },
         ],
         zerver_usermessage: [
           { id: 1, user_profile: 10, message: 101, flags_mask: 1 | 2 },
@@ -80,18 +82,25 @@ describe("confab import of a Zulip export", () => {
           { id: 3, user_profile: 10, message: 102, flags_mask: 0 },
           { id: 4, user_profile: 11, message: 102, flags_mask: 1 },
           ...[10, 11, 12].map((u, i) => ({ id: 5 + i, user_profile: u, message: 103, flags_mask: 1 })),
+          { id: 8, user_profile: 10, message: 104, flags_mask: 1 },
         ],
       }),
     );
-    writeFileSync(join(dir, "attachment.json"), JSON.stringify({ zerver_attachment: [] }));
-    writeFileSync(join(dir, "uploads", "records.json"), "[]");
+    const pathId = "7/ab/xyz/skull.txt";
+    writeFileSync(
+      join(dir, "attachment.json"),
+      JSON.stringify({ zerver_attachment: [{ id: 1, file_name: "skull.txt", path_id: pathId, owner: 11, realm: 7, size: 11, create_time: t0 + 39, messages: [104], content_type: "text/plain" }] }),
+    );
+    writeFileSync(join(dir, "uploads", "records.json"), JSON.stringify([{ path: pathId, s3_path: pathId, realm_id: 7, user_profile_id: 11, size: 11, content_type: "text/plain" }]));
+    mkdirSync(join(dir, "uploads", "7", "ab", "xyz"), { recursive: true });
+    writeFileSync(join(dir, "uploads", pathId), "alas, yorik");
 
     const dataDir = fresh();
     const r = await run(["import", dir, "--subdomain", "", "--data-dir", dataDir]);
     expect(r.stderr).toBe("");
-    expect(r.stdout).toMatch(/^imported into realm \d+ \(.+\): 3 users, 1 channels, 3 messages, 1 reactions, 0 files\n$/);
+    expect(r.stdout).toMatch(/^imported into realm \d+ \(.+\): 3 users, 1 channels, 4 messages, 1 reactions, 1 files\n$/);
 
-    const { srv, get } = await served(dataDir, "iago@zulip.test");
+    const { srv, get, file } = await served(dataDir, "iago@zulip.test");
     try {
       const users = (await get("/users")).members.filter((u: any) => !u.is_bot);
       expect(users.map((u: any) => [u.email, u.full_name, u.role, u.is_active])).toEqual(
@@ -106,7 +115,11 @@ describe("confab import of a Zulip export", () => {
         [`Hello @**King Hamlet|${hamlet.user_id}**`, "castle", 1_700_000_010, "stream"],
         ["a word to Iago", "", 1_700_000_020, "private"],
         ["to the three of us", "", 1_700_000_030, "private"],
+        [expect.stringMatching(/^\[skull\.txt\]\(\/user_uploads\/\d+\/[^/]+\/skull\.txt\)$/), "castle", 1_700_000_040, "stream"],
       ]);
+      // The file is stored under the new realm, its link rewritten, and served to a reader of the message.
+      const url = /\((\/user_uploads\/[^)]+)\)/.exec(msgs[3].content)![1]!;
+      expect(await (await file(url)).text()).toBe("alas, yorik");
       expect(msgs[0].flags).toEqual(expect.arrayContaining(["read", "starred"]));
       expect(msgs[1].flags).not.toContain("read");
       expect(msgs[2].display_recipient.length).toBe(3);
@@ -158,20 +171,22 @@ describe("confab import of a Slack export", () => {
       ]),
       "general/2022-04-16.json": day([
         { type: "message", user: "U01", text: "Yes, Friday", ts: ts(90_000), thread_ts: ts(3), parent_user_id: "U02" },
-        { type: "message", user: "U02", text: "here is the plan", ts: ts(90_001), files: [{ id: "F01", name: "plan.txt", mimetype: "text/plain", size: 5, url_private: "https://files.slack.com/F01/plan.txt" }] },
+        { type: "message", user: "U02", text: "here is the plan", ts: ts(90_001), files: [{ id: "F01", name: "plan.txt", mimetype: "text/plain", size: 6, url_private: "https://files.slack.com/F01/plan.txt" }] },
+        { type: "message", user: "U01", text: "not in the zip", ts: ts(90_002), files: [{ id: "F02", name: "big.mov", url_private: "https://files.slack.com/F02/big.mov" }] },
       ]),
+      "__uploads/F01/plan.txt": strToU8("step 1"),
       "inner-circle/2022-04-15.json": day([{ type: "message", user: "U01", text: "secret ~plans~", ts: ts(5) }]),
       "D01/2022-04-15.json": day([{ type: "message", user: "U02", text: "psst, Alice", ts: ts(6) }]),
     });
-    const file = join(tmp.path, "slack.zip");
-    writeFileSync(file, zip);
+    const zipFile = join(tmp.path, "slack.zip");
+    writeFileSync(zipFile, zip);
 
     const dataDir = fresh();
-    const r = await run(["import", file, "--subdomain", "", "--name", "Wonderland", "--data-dir", dataDir]);
+    const r = await run(["import", zipFile, "--subdomain", "", "--name", "Wonderland", "--data-dir", dataDir]);
     expect(r.stderr).toBe("");
-    expect(r.stdout).toMatch(/: 3 users, 2 channels, 6 messages, 1 reactions, 0 files\n$/);
+    expect(r.stdout).toMatch(/: 3 users, 2 channels, 7 messages, 1 reactions, 1 files\n$/);
 
-    const { srv, get } = await served(dataDir, "alice@wonder.test");
+    const { srv, get, file } = await served(dataDir, "alice@wonder.test");
     try {
       const users = (await get("/users")).members.filter((u: any) => !u.is_bot);
       expect(users.map((u: any) => [u.email, u.full_name, u.role, u.is_active]).sort()).toEqual([
@@ -189,8 +204,10 @@ describe("confab import of a Slack export", () => {
         ["inner-circle", "imported from Slack", "secret ~~plans~~"],
         ["dm", "", "psst, Alice"],
         ["general", "Shall we plan the launch?", "Yes, Friday"],
-        ["general", "imported from Slack", "here is the plan\n[plan.txt](https://files.slack.com/F01/plan.txt)"],
+        ["general", "imported from Slack", expect.stringMatching(/^here is the plan\n\[plan\.txt\]\(\/user_uploads\/\d+\/[^/]+\/plan\.txt\)$/)],
+        ["general", "imported from Slack", "not in the zip\n[big.mov](https://files.slack.com/F02/big.mov)"],
       ]);
+      expect(await (await file(/\((\/user_uploads\/[^)]+)\)/.exec(msgs[5].content)![1]!)).text()).toBe("step 1");
       expect(msgs[0].timestamp).toBe(1_650_000_001);
       expect(msgs[0].reactions.map((x: any) => [x.emoji_code, x.user_id])).toEqual([["1f44d", bob.user_id]]);
       expect(msgs.every((m: any) => m.flags.includes("read"))).toBe(true);
@@ -212,9 +229,11 @@ describe("round trip", () => {
       await ok(bob.post("/messages", { type: "direct", to: JSON.stringify([ann.userId]), content: "just us" }));
       await ok(ann.post("/messages", { type: "direct", to: JSON.stringify([bob.userId, s.owner.userId]), content: "the three of us" }));
       await ok(bob.post(`/messages/${m1.id}/reactions`, { emoji_name: "octopus" }));
+      const up = await ok(bob.post("/user_uploads", {}, { files: [new File(["round bytes"], "notes.txt", { type: "text/plain" })] }));
+      await ok(bob.post("/messages", { type: "stream", to: "trip", topic: "plans", content: `[notes](${up.url})` }));
       await ok(ann.post("/messages/flags", { messages: JSON.stringify([m1.id]), op: "add", flag: "starred" }));
 
-      const read = async (get: (p: string, q?: Record<string, unknown>) => Promise<any>) => {
+      const read = async (get: (p: string, q?: Record<string, unknown>) => Promise<any>, fileText: (url: string) => Promise<string>) => {
         const users = (await get("/users")).members.filter((u: any) => !u.is_bot);
         const nameOf = new Map(users.map((u: any) => [u.user_id, u.full_name]));
         const msgs = await allMessages(get);
@@ -230,11 +249,13 @@ describe("round trip", () => {
             flags: m.flags.filter((f: string) => f === "read" || f === "starred").sort(),
             reactions: m.reactions.map((x: any) => [x.emoji_name, nameOf.get(x.user_id)]),
           })),
+          files: await Promise.all(msgs.flatMap((m: any) => [...m.content.matchAll(/\((\/user_uploads\/[^)]+)\)/g)].map((x) => fileText(x[1])))),
         };
       };
       const asAnn = async (p: string, q: Record<string, unknown> = {}) => ok(ann.get(p, q));
-      const before = await read(asAnn);
-      expect(before.messages.map((m) => m.content)).toEqual(expect.arrayContaining(["second", "just us", "the three of us"]));
+      const before = await read(asAnn, async (url) => (await fetch(s.url + url, { headers: { Authorization: "Basic " + Buffer.from(`${ann.email}:${ann.apiKey}`).toString("base64") } })).text());
+      expect(before.files).toEqual(["round bytes"]);
+      expect(before.messages.map((m: any) => m.content)).toEqual(expect.arrayContaining(["second", "just us", "the three of us"]));
 
       const out = join(tmp.path, "round.tar.gz");
       const e = await run(["export", out, "--data-dir", s.dataDir, "--realm", ""]);
@@ -245,9 +266,13 @@ describe("round trip", () => {
       const dataDir = fresh();
       const r = await run(["import", out, "--subdomain", "", "--data-dir", dataDir]);
       expect(r.stderr).toBe("");
-      const { srv, get } = await served(dataDir, "ann@round.test");
+      const { srv, get, file } = await served(dataDir, "ann@round.test");
       try {
-        expect(await read(get)).toEqual(before);
+        const after = await read(get, async (url) => (await file(url)).text());
+        // Upload links point at the new realm's copies; everything else is as it was.
+        const strip = (x: typeof before) => JSON.parse(JSON.stringify(x).replace(/\/user_uploads\/[^)"]+/g, "/user_uploads/…"));
+        expect(strip(after)).toEqual(strip(before));
+        expect(after.files).toEqual(["round bytes"]);
       } finally {
         await srv.stop();
       }

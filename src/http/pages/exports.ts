@@ -6,9 +6,9 @@ import { requestUser } from "../auth";
 import { realmForHost } from "../realm";
 import type { Page } from "./index";
 
-const serve: Page["handle"] = (app, request, { realm: realmId, random, file }) => {
+const serve: Page["handle"] = (app, request, { realm: realmId, random, file }, ip) => {
   const realm = realmForHost(app, request.headers.get("host"));
-  const user = requestUser(app, realm, request.headers.get("authorization"), () => "unknown");
+  const user = requestUser(app, realm, request.headers.get("authorization"), ip);
   const path = realmId === String(realm.id) ? readExportFile(app, realm, user, `${realmId}/${random}/${file}`) : null;
   if (!path) return new Response("Not Found", { status: 404 });
   return new Response(Bun.file(path), {
