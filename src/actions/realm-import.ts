@@ -231,7 +231,7 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
         // Without the source's read state (Slack), history arrives read for everyone who received it.
         const rows: (readonly [number, number])[] = m.flags
           ? m.flags.filter(([u]) => users.has(u)).map(([u, f]) => [user(u).id, (f & KEPT_FLAGS) | dm] as const)
-          : (channel ? subscriberIds(tx.db, channel.id) : dmIds).map((u) => [u, FLAG.read | dm] as const);
+          : (channel ? subscriberIds(tx.db, channel.id) : dmIds).map((u) => [u, FLAG.read | dm | (rendered.mentionedUserIds.includes(u) ? FLAG.mentioned : 0)] as const);
         messages.insertUserMessages(tx.db, id, rows);
       }
 

@@ -142,6 +142,10 @@ export function toZulipExport(a: Archive, realmId: number): ZulipExportFiles {
   return { realm, messages, attachment, records };
 }
 
+/** "notification-bot@zulip.com" → "Notification Bot". */
+const botName = (email: string) =>
+  email.split("@")[0]!.split(/[-_.]/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(" ");
+
 const seconds = (v: unknown): number => (typeof v === "number" ? Math.floor(v) : typeof v === "string" ? Math.floor(Date.parse(v) / 1000) || 0 : 0);
 const list = (v: unknown): Row[] => (Array.isArray(v) ? v : []);
 
@@ -169,6 +173,13 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
     dateJoined: seconds(u.date_joined),
     timezone: String(u.timezone ?? ""),
   }));
+  // Zulip's system bots (notification bot, welcome bot …) live in another realm; their messages come
+  // along, so they become bots of the new organization.
+  const known = new Set(users.map((u) => u.id));
+  for (const b of list(r.zerver_userprofile_crossrealm))
+    if (!known.has(b.id))
+      users.push({ id: b.id, email: String(b.email), fullName: botName(String(b.email)), role: 400, isActive: true, isBot: true, botType: 1, botOwnerId: null, dateJoined: 0, timezone: "" });
+  const clients = new Map(list(r.zerver_client).map((c) => [c.id, String(c.name)]));
   const channels = list(r.zerver_stream).map((c) => {
     const recipient = c.recipient ?? [...streamOfRecipient].find(([, id]) => id === c.id)?.[0];
     return {
@@ -209,7 +220,7 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
         content: String(m.content ?? ""),
         renderedContent: typeof m.rendered_content === "string" ? m.rendered_content : null,
         dateSent: seconds(m.date_sent ?? m.pub_date),
-        client: typeof m.sending_client === "string" ? m.sending_client : "Zulip import",
+        client: typeof m.sending_client === "string" ? m.sending_client : (clients.get(m.sending_client) ?? "Zulip import"),
         lastEditTime: m.last_edit_time == null ? null : seconds(m.last_edit_time),
         flags: flags.get(m.id) ?? [],
       });

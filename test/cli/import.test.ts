@@ -64,6 +64,8 @@ describe("confab import of a Zulip export", () => {
           ...[10, 11, 12].map((u, i) => ({ id: 3 + i, user_profile: u, recipient: 24, active: true })),
         ],
         zerver_defaultstream: [{ id: 1, realm: 7, stream: 3 }],
+        zerver_userprofile_crossrealm: [{ id: 1, email: "notification-bot@zulip.com" }],
+        zerver_client: [{ id: 1, name: "website" }],
         zerver_reaction: [{ id: 1, message: 101, user_profile: 11, emoji_name: "octopus", emoji_code: "1f419", reaction_type: "unicode_emoji" }],
       }),
     );
@@ -74,6 +76,7 @@ describe("confab import of a Zulip export", () => {
           { id: 101, sender: 10, recipient: 23, subject: "castle", content: "Hello @**King Hamlet|11**", rendered_content: "<p>old</p>", date_sent: t0 + 10, sending_client: 1 },
           { id: 102, sender: 11, recipient: 20, subject: "", content: "a word to Iago", date_sent: t0 + 20 },
           { id: 103, sender: 12, recipient: 24, subject: "", content: "to the three of us", date_sent: t0 + 30 },
+          { id: 100, sender: 1, recipient: 23, subject: "castle", content: "@_**Iago|10** created this channel.", date_sent: t0 + 5 },
           { id: 104, sender: 11, recipient: 23, subject: "castle", content: "[skull.txt](/user_uploads/7/ab/xyz/skull.txt)", date_sent: t0 + 40 },
         ],
         zerver_usermessage: [
@@ -83,6 +86,7 @@ describe("confab import of a Zulip export", () => {
           { id: 4, user_profile: 11, message: 102, flags_mask: 1 },
           ...[10, 11, 12].map((u, i) => ({ id: 5 + i, user_profile: u, message: 103, flags_mask: 1 })),
           { id: 8, user_profile: 10, message: 104, flags_mask: 1 },
+          { id: 9, user_profile: 10, message: 100, flags_mask: 1 },
         ],
       }),
     );
@@ -98,7 +102,7 @@ describe("confab import of a Zulip export", () => {
     const dataDir = fresh();
     const r = await run(["import", dir, "--subdomain", "", "--data-dir", dataDir]);
     expect(r.stderr).toBe("");
-    expect(r.stdout).toMatch(/^imported into realm \d+ \(.+\): 3 users, 1 channels, 4 messages, 1 reactions, 1 files\n$/);
+    expect(r.stdout).toMatch(/^imported into realm \d+ \(.+\): 4 users, 1 channels, 5 messages, 1 reactions, 1 files\n$/);
 
     const { srv, get, file } = await served(dataDir, "iago@zulip.test");
     try {
@@ -111,15 +115,22 @@ describe("confab import of a Zulip export", () => {
       expect(subs.map((x: any) => [x.name, x.color, x.pin_to_top, x.description])).toEqual([["Denmark", "#76ce90", true, "A channel"]]);
       expect((await get("/streams")).streams.map((c: any) => [c.name, c.is_default])).toEqual([["Denmark", true]]);
       const msgs = await allMessages(get);
+      const iago = users.find((u: any) => u.full_name === "Iago");
       expect(msgs.map((m: any) => [m.content, m.subject, m.timestamp, m.type])).toEqual([
+        [`@_**Iago|${iago.user_id}** created this channel.`, "castle", 1_700_000_005, "stream"],
         [`Hello @**King Hamlet|${hamlet.user_id}**`, "castle", 1_700_000_010, "stream"],
         ["a word to Iago", "", 1_700_000_020, "private"],
         ["to the three of us", "", 1_700_000_030, "private"],
         [expect.stringMatching(/^\[skull\.txt\]\(\/user_uploads\/\d+\/[^/]+\/skull\.txt\)$/), "castle", 1_700_000_040, "stream"],
       ]);
       // The file is stored under the new realm, its link rewritten, and served to a reader of the message.
-      const url = /\((\/user_uploads\/[^)]+)\)/.exec(msgs[3].content)![1]!;
+      const url = /\((\/user_uploads\/[^)]+)\)/.exec(msgs[4].content)![1]!;
       expect(await (await file(url)).text()).toBe("alas, yorik");
+      // Zulip's system bot, who sent the first message, came along as a bot.
+      const bot = (await get("/users")).members.find((u: any) => u.email === "notification-bot@zulip.com");
+      expect([bot.is_bot, bot.full_name, msgs[0].sender_id]).toEqual([true, "Notification Bot", bot.user_id]);
+      expect(msgs[1].client).toBe("website");
+      msgs.shift();
       expect(msgs[0].flags).toEqual(expect.arrayContaining(["read", "starred"]));
       expect(msgs[1].flags).not.toContain("read");
       expect(msgs[2].display_recipient.length).toBe(3);
