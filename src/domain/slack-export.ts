@@ -48,6 +48,15 @@ export function fromSlackExport(f: SlackExportFiles, realmName: string, emoji: E
       timezone: u.tz ?? "",
     };
   });
+  // Integrations post with a bot_id and no user: each becomes a bot, named as its messages show it.
+  const folders = [...f.messages.values()].flat();
+  for (const m of folders)
+    if (!m.user && m.bot_id && !userIds.has(m.bot_id)) {
+      const id = users.length + 1;
+      userIds.set(m.bot_id, id);
+      const name = String(m.bot_profile?.name || m.username || m.bot_id);
+      users.push({ id, email: `${String(m.bot_id).toLowerCase()}-bot@slack.invalid`, fullName: name, role: ROLE.member, isActive: true, isBot: true, botType: 1, botOwnerId: null, dateJoined: 0, timezone: "" });
+    }
   const uid = (slackId: string | undefined) => (slackId ? userIds.get(slackId) : undefined);
   const names = new Map(users.map((u) => [u.id, u.fullName]));
   const channelNames = new Map<string, string>();

@@ -1,5 +1,5 @@
 // Data exports: their rows, and the realm's history read whole for an export's files.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, isNull } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { realmExports, type RealmExportRow } from "../db/schema";
 import type { ArchiveChannel, ArchiveFile, ArchiveMessage, ArchiveReaction, ArchiveUser } from "../domain/realm-archive";
@@ -17,7 +17,7 @@ export const findRealmExport = (db: Db, realmId: number, id: number): RealmExpor
 
 /** Exports that were under way when the server stopped (they will never finish). */
 export const listPendingExports = (db: Db): RealmExportRow[] =>
-  db.select().from(realmExports).all().filter((r) => r.dateSucceeded === null && r.dateFailed === null && r.dateDeleted === null);
+  db.select().from(realmExports).where(and(isNull(realmExports.dateSucceeded), isNull(realmExports.dateFailed), isNull(realmExports.dateDeleted))).all();
 
 // ---- The realm's history, in the archive's shape ----
 

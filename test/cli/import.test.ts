@@ -184,6 +184,7 @@ describe("confab import of a Slack export", () => {
         { type: "message", user: "U01", text: "Yes, Friday", ts: ts(90_000), thread_ts: ts(3), parent_user_id: "U02" },
         { type: "message", user: "U02", text: "here is the plan", ts: ts(90_001), files: [{ id: "F01", name: "plan.txt", mimetype: "text/plain", size: 6, url_private: "https://files.slack.com/F01/plan.txt" }] },
         { type: "message", user: "U01", text: "not in the zip", ts: ts(90_002), files: [{ id: "F02", name: "big.mov", url_private: "https://files.slack.com/F02/big.mov" }] },
+        { type: "message", subtype: "bot_message", bot_id: "B01", username: "Deploy Bot", text: "deployed v2", ts: ts(90_003) },
       ]),
       "__uploads/F01/plan.txt": strToU8("step 1"),
       "inner-circle/2022-04-15.json": day([{ type: "message", user: "U01", text: "secret ~plans~", ts: ts(5) }]),
@@ -195,7 +196,7 @@ describe("confab import of a Slack export", () => {
     const dataDir = fresh();
     const r = await run(["import", zipFile, "--subdomain", "", "--name", "Wonderland", "--data-dir", dataDir]);
     expect(r.stderr).toBe("");
-    expect(r.stdout).toMatch(/: 3 users, 2 channels, 7 messages, 1 reactions, 1 files\n$/);
+    expect(r.stdout).toMatch(/: 4 users, 2 channels, 8 messages, 1 reactions, 1 files\n$/);
 
     const { srv, get, file } = await served(dataDir, "alice@wonder.test");
     try {
@@ -217,7 +218,10 @@ describe("confab import of a Slack export", () => {
         ["general", "Shall we plan the launch?", "Yes, Friday"],
         ["general", "imported from Slack", expect.stringMatching(/^here is the plan\n\[plan\.txt\]\(\/user_uploads\/\d+\/[^/]+\/plan\.txt\)$/)],
         ["general", "imported from Slack", "not in the zip\n[big.mov](https://files.slack.com/F02/big.mov)"],
+        ["general", "imported from Slack", "deployed v2"],
       ]);
+      expect(msgs[7].sender_full_name).toBe("Deploy Bot");
+      expect((await get(`/users/${msgs[7].sender_id}`)).user.is_bot).toBe(true);
       expect(await (await file(/\((\/user_uploads\/[^)]+)\)/.exec(msgs[5].content)![1]!)).text()).toBe("step 1");
       expect(msgs[0].timestamp).toBe(1_650_000_001);
       expect(msgs[0].reactions.map((x: any) => [x.emoji_code, x.user_id])).toEqual([["1f44d", bob.user_id]]);
