@@ -26,9 +26,9 @@ beforeAll(async () => {
   await ok(ann.post("/messages", { type: "stream", to: "lobby", topic: "hello", content: `[words](${up.url})` }));
   await ok(ann.post("/messages", { type: "stream", to: "secret", topic: "hush", content: "private words" }));
   await ok(bob.post("/messages", { type: "direct", to: JSON.stringify([ann.userId]), content: "a direct word" }));
-});
+}, 30_000);
 afterAll(async () => {
-  await s.stop();
+  await s?.stop();
   rmSync(tmp, { recursive: true, force: true });
 });
 
@@ -110,7 +110,7 @@ describe("realm exports", () => {
     expect(a.json("uploads/records.json")).toEqual([expect.objectContaining({ path: att.path_id, user_profile_id: ann.userId })]);
     expect(a.names.some((n) => n.endsWith(`uploads/${att.path_id}`))).toBe(true);
     expect(readFileSync(join(a.root, "uploads", att.path_id), "utf8")).toBe("file words");
-  });
+  }, 30_000);
 
   test("consents: listed per user, changed with an event to administrators; a standard export takes consenting users' private messages", async () => {
     const before = (await ok(admin.get("/export/realm/consents"))).export_consents;
@@ -127,5 +127,5 @@ describe("realm exports", () => {
     const contents = a.json("messages-000001.json").zerver_message.map((m: any) => m.content);
     expect(contents).toEqual(expect.arrayContaining(["public words", "private words"]));
     expect(contents).not.toContain("a direct word"); // Bob did not consent
-  });
+  }, 30_000);
 });
