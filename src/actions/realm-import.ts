@@ -17,6 +17,7 @@ import { fromSlackExport, type SlackExportFiles } from "../domain/slack-export";
 import { fromZulipExport, messagesFileName, type ZulipExportFiles } from "../domain/zulip-export";
 import { emojiByName } from "../render";
 import { safeFileName, uploadContentType, uploadUrl } from "../domain/uploads";
+import { pushTo } from "../lib/collections";
 import { randomToken } from "../lib/random";
 import { findAttachmentsByPaths, insertAttachment, linkAttachments } from "../store/attachments";
 import { uploadFilePath } from "./attachments";
@@ -100,7 +101,7 @@ export function readSlackExport(path: string, realmName: string): ImportSource {
   const byFolder = new Map<string, any[]>();
   for (const name of Object.keys(entries).sort()) {
     const m = /^([^/]+)\/\d{4}-\d{2}-\d{2}\.json$/.exec(name);
-    if (m) byFolder.set(m[1]!, [...(byFolder.get(m[1]!) ?? []), ...json(name)]);
+    if (m) pushTo(byFolder, m[1]!, ...json(name));
   }
   const files: SlackExportFiles = {
     lists: { users: json("users.json"), channels: json("channels.json"), groups: json("groups.json"), dms: json("dms.json"), mpims: json("mpims.json") },

@@ -97,13 +97,16 @@ export function fromSlackExport(f: SlackExportFiles, realmName: string, emoji: E
     rows.sort((a, b) => Number(a.ts) - Number(b.ts));
     const threadTopics = new Map<string, string>();
     const used = new Set<string>();
+    const byTs = new Map(rows.map((r) => [r.ts, r]));
+    // A thread is a message with replies; a lone thread_ts (a reply-less root) is not one.
+    const withReplies = new Set(rows.filter((r) => r.thread_ts && r.ts !== r.thread_ts).map((r) => r.thread_ts));
     const topicOf = (m: Row): string => {
       if (conv.channelId === null) return "";
-      const root = m.thread_ts && rows.some((r) => r.thread_ts === m.thread_ts && r.ts !== m.thread_ts) ? m.thread_ts : null;
+      const root = m.thread_ts && withReplies.has(m.thread_ts) ? m.thread_ts : null;
       if (!root) return SLACK_DEFAULT_TOPIC;
       let topic = threadTopics.get(root);
       if (!topic) {
-        const parent = rows.find((r) => r.ts === root);
+        const parent = byTs.get(root);
         const base = plainLine(convertText(parent?.text ?? "", names, userIds, channelNames)) || `Thread ${threadTopics.size + 1}`;
         topic = base;
         for (let n = 2; used.has(topic.toLowerCase()); n++) topic = `${base.slice(0, MAX_TOPIC - 5)} (${n})`;

@@ -7,6 +7,7 @@
 // other person's personal recipient. Pure conversion both ways; reading and writing files is elsewhere.
 import type { Archive, ArchiveMessage } from "./realm-archive";
 import { KEPT_FLAGS } from "./realm-archive";
+import { pushTo } from "../lib/collections";
 
 type Row = Record<string, any>;
 export interface ZulipExportFiles {
@@ -93,6 +94,7 @@ export function toZulipExport(a: Archive, realmId: number): ZulipExportFiles {
     zerver_defaultstream: a.channels.filter((c) => c.isDefault).map((c, i) => ({ id: i + 1, realm: realmId, stream: c.id })),
     zerver_reaction: a.reactions.map((r, i) => ({ id: i + 1, message: r.messageId, user_profile: r.userId, emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType })),
   };
+  const withFiles = new Set(a.files.flatMap((f) => f.messageIds));
   const messages: Row[] = [];
   let umId = 1;
   for (let i = 0; i < a.messages.length; i += MESSAGES_PER_FILE) {
@@ -109,7 +111,7 @@ export function toZulipExport(a: Archive, realmId: number): ZulipExportFiles {
         date_sent: m.dateSent,
         last_edit_time: m.lastEditTime,
         sending_client: m.client,
-        has_attachment: a.files.some((f) => f.messageIds.includes(m.id)),
+        has_attachment: withFiles.has(m.id),
       })),
       zerver_usermessage: chunk.flatMap((m) => (m.flags ?? []).map(([user, flags]) => ({ id: umId++, user_profile: user, message: m.id, flags_mask: flags }))),
     });
@@ -155,11 +157,13 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
   const realmRow = list(r.zerver_realm)[0];
   if (!realmRow) throw new Error("realm.json has no zerver_realm row: not a Zulip export");
   const recipients = new Map(list(r.zerver_recipient).map((x) => [x.id as number, x]));
-  const streamOfRecipient = new Map(list(r.zerver_recipient).filter((x) => x.type === STREAM).map((x) => [x.id, x.type_id as number]));
+  const recipientOfStream = new Map(list(r.zerver_recipient).filter((x) => x.type === STREAM).map((x) => [x.type_id as number, x.id as number]));
   const userOfRecipient = new Map(list(r.zerver_recipient).filter((x) => x.type === PERSONAL).map((x) => [x.id, x.type_id as number]));
   const subs = list(r.zerver_subscription);
+  const subsByRecipient = new Map<number, Row[]>();
+  for (const s of subs) pushTo(subsByRecipient, s.recipient, s);
   const huddleMembers = new Map<number, number[]>();
-  for (const s of subs) if (recipients.get(s.recipient)?.type === HUDDLE) huddleMembers.set(s.recipient, [...(huddleMembers.get(s.recipient) ?? []), s.user_profile]);
+  for (const s of subs) if (recipients.get(s.recipient)?.type === HUDDLE) pushTo(huddleMembers, s.recipient, s.user_profile);
   const defaults = new Set(list(r.zerver_defaultstream).map((d) => d.stream));
   const users = [...list(r.zerver_userprofile), ...list(r.zerver_userprofile_mirrordummy)].map((u) => ({
     id: u.id,
@@ -181,7 +185,7 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
       users.push({ id: b.id, email: String(b.email), fullName: botName(String(b.email)), role: 400, isActive: true, isBot: true, botType: 1, botOwnerId: null, dateJoined: 0, timezone: "" });
   const clients = new Map(list(r.zerver_client).map((c) => [c.id, String(c.name)]));
   const channels = list(r.zerver_stream).map((c) => {
-    const recipient = c.recipient ?? [...streamOfRecipient].find(([, id]) => id === c.id)?.[0];
+    const recipient = c.recipient ?? recipientOfStream.get(c.id);
     return {
       id: c.id,
       name: String(c.name),
@@ -193,9 +197,7 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
       creatorId: c.creator ?? null,
       isArchived: !!c.deactivated,
       isDefault: defaults.has(c.id),
-      subscribers: subs
-        .filter((s) => s.recipient === recipient)
-        .map((s) => ({ userId: s.user_profile, active: s.active !== false, color: s.color ?? null, isMuted: !!(s.is_muted ?? s.in_home_view === false), pinToTop: !!s.pin_to_top })),
+      subscribers: (subsByRecipient.get(recipient) ?? []).map((s) => ({ userId: s.user_profile, active: s.active !== false, color: s.color ?? null, isMuted: !!(s.is_muted ?? s.in_home_view === false), pinToTop: !!s.pin_to_top })),
     };
   });
   const messages: ArchiveMessage[] = [];
@@ -203,7 +205,7 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
   for (const file of f.messages)
     for (const um of list(file.zerver_usermessage)) {
       const mask = typeof um.flags_mask === "number" ? um.flags_mask : 0;
-      flags.set(um.message, [...(flags.get(um.message) ?? []), [um.user_profile, mask & KEPT_FLAGS]]);
+      pushTo(flags, um.message, [um.user_profile, mask & KEPT_FLAGS]);
     }
   for (const file of f.messages)
     for (const m of list(file.zerver_message)) {
@@ -226,6 +228,7 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
       });
     }
   messages.sort((x, y) => x.id - y.id);
+  const records = new Map(f.records.flatMap((y) => [[y.s3_path, y], [y.path, y]]));
   const reactionRows = [...list(r.zerver_reaction), ...f.messages.flatMap((m) => list(m.zerver_reaction))];
   return {
     realm: { name: String(realmRow.name), stringId: String(realmRow.string_id ?? ""), description: String(realmRow.description ?? ""), dateCreated: seconds(realmRow.date_created) },
@@ -234,7 +237,7 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
     messages,
     reactions: reactionRows.map((x) => ({ messageId: x.message, userId: x.user_profile, emojiName: x.emoji_name, emojiCode: x.emoji_code, reactionType: x.reaction_type ?? "unicode_emoji" })),
     files: list(f.attachment.zerver_attachment).map((x) => {
-      const rec = f.records.find((y) => y.path === x.path_id || y.s3_path === x.path_id);
+      const rec = records.get(x.path_id);
       return {
         id: x.id,
         ownerId: x.owner,

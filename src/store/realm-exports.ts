@@ -2,6 +2,7 @@
 import { and, asc, eq, isNull } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { realmExports, type RealmExportRow } from "../db/schema";
+import { pushTo } from "../lib/collections";
 import type { ArchiveChannel, ArchiveFile, ArchiveMessage, ArchiveReaction, ArchiveUser } from "../domain/realm-archive";
 
 export const insertRealmExport = (db: Db, r: typeof realmExports.$inferInsert): RealmExportRow => db.insert(realmExports).values(r).returning().get();
@@ -32,12 +33,14 @@ export const archiveUsers = (db: Db, realmId: number): ArchiveUser[] =>
 
 export function archiveChannels(db: Db, realmId: number): ArchiveChannel[] {
   const s = sqliteOf(db);
-  const subs = s
+  const subs = new Map<number, ArchiveChannel["subscribers"]>();
+  for (const x of s
     .query<any, [number]>(
       `SELECT s.channel_id AS channelId, s.user_id AS userId, s.active, s.color, s.is_muted AS isMuted, s.pin_to_top AS pinToTop
        FROM subscriptions s JOIN channels c ON c.id = s.channel_id WHERE c.realm_id = ? ORDER BY s.user_id`,
     )
-    .all(realmId);
+    .all(realmId))
+    pushTo(subs, x.channelId, { userId: x.userId, active: !!x.active, color: x.color, isMuted: !!x.isMuted, pinToTop: !!x.pinToTop });
   return s
     .query<any, [number]>(
       `SELECT c.id, c.name, c.description, c.invite_only AS inviteOnly, c.history_public_to_subscribers AS historyPublicToSubscribers,
@@ -53,9 +56,7 @@ export function archiveChannels(db: Db, realmId: number): ArchiveChannel[] {
       isWebPublic: !!c.isWebPublic,
       isArchived: !!c.isArchived,
       isDefault: !!c.isDefault,
-      subscribers: subs
-        .filter((x) => x.channelId === c.id)
-        .map((x) => ({ userId: x.userId, active: !!x.active, color: x.color, isMuted: !!x.isMuted, pinToTop: !!x.pinToTop })),
+      subscribers: subs.get(c.id) ?? [],
     }));
 }
 
@@ -68,9 +69,7 @@ export function archiveMessages(db: Db, realmId: number): ArchiveMessage[] {
       "SELECT um.message_id AS m, um.user_id AS u, um.flags AS f FROM user_messages um JOIN messages m ON m.id = um.message_id WHERE m.realm_id = ? ORDER BY um.message_id, um.user_id",
     )
     .all(realmId)) {
-    let list = flags.get(r.m);
-    if (!list) flags.set(r.m, (list = []));
-    list.push([r.u, r.f]);
+    pushTo(flags, r.m, [r.u, r.f]);
   }
   return s
     .query<any, [number]>(
@@ -100,7 +99,7 @@ export function archiveFiles(db: Db, realmId: number): ArchiveFile[] {
       "SELECT ma.attachment_id AS a, ma.message_id AS m FROM message_attachments ma JOIN attachments a ON a.id = ma.attachment_id WHERE a.realm_id = ? ORDER BY ma.message_id",
     )
     .all(realmId))
-    links.set(r.a, [...(links.get(r.a) ?? []), r.m]);
+    pushTo(links, r.a, r.m);
   return s
     .query<any, [number]>(
       "SELECT id, owner_id AS ownerId, name, path_id AS source, size, create_time AS createTime, content_type AS contentType FROM attachments WHERE realm_id = ? ORDER BY id",
