@@ -1,7 +1,7 @@
 // Data exports over the API: POST/GET /export/realm, the consents, the realm_export events as the
 // background job moves on, the archive at export_url (administrators only) and what each type holds.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as tar from "tar";
@@ -127,5 +127,22 @@ describe("realm exports", () => {
     const contents = a.json("messages-000001.json").zerver_message.map((m: any) => m.content);
     expect(contents).toEqual(expect.arrayContaining(["public words", "private words"]));
     expect(contents).not.toContain("a direct word"); // Bob did not consent
+  }, 30_000);
+
+  test("an export that cannot be written is reported failed, with no URL", async () => {
+    const dir = join(s.dataDir, "exports");
+    renameSync(dir, `${dir}.away`);
+    writeFileSync(dir, "in the way"); // the archive's folder cannot be made
+    try {
+      const q = await ok(admin.post("/register", { event_types: JSON.stringify(["realm_export"]) }));
+      const { id } = await ok(admin.post("/export/realm"));
+      const events = await eventsUntil(admin, q, (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)));
+      const failed = events.at(-1).exports.find((x: any) => x.id === id);
+      expect(failed).toMatchObject({ pending: false, export_url: null, deleted_timestamp: null });
+      expect(failed.failed_timestamp).toBeGreaterThan(failed.export_time);
+    } finally {
+      rmSync(dir);
+      renameSync(`${dir}.away`, dir);
+    }
   }, 30_000);
 });
