@@ -3,7 +3,6 @@
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import * as tar from "tar";
 import type { App } from "../app";
 import type { RealmExportRow, RealmRow, UserRow } from "../db/schema";
 import { mustBeAdmin } from "../domain/errors";
@@ -100,6 +99,7 @@ export async function exportRealmTo(app: App, realm: RealmRow, output: string, s
   try {
     const name = basename(output).replace(/\.(tar\.gz|tgz)$/, "");
     await writeZulipExport(app, archive, realm.id, join(work, name));
+    const tar = await import("tar"); // loaded on use: every CLI command would pay for it at start
     await tar.c({ gzip: true, cwd: work, file: join(work, "out.tar.gz"), portable: true }, [name]);
     await rename(join(work, "out.tar.gz"), output);
   } finally {

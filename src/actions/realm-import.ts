@@ -4,8 +4,6 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { unzipSync } from "fflate";
-import * as tar from "tar";
 import type { App } from "../app";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import { FLAG } from "../domain/message-flags";
@@ -56,6 +54,7 @@ export async function readZulipExport(path: string): Promise<ImportSource> {
   let dir = path;
   if (!statSync(path).isDirectory()) {
     temp = await mkdtemp(join(tmpdir(), "confab-import-"));
+    const tar = await import("tar"); // archive libraries load on use, not at every CLI start
     await tar.x({ file: path, cwd: temp, strict: true });
     dir = temp;
   }
@@ -83,7 +82,8 @@ export async function readZulipExport(path: string): Promise<ImportSource> {
 }
 
 /** A Slack workspace export (.zip). */
-export function readSlackExport(path: string, realmName: string): ImportSource {
+export async function readSlackExport(path: string, realmName: string): Promise<ImportSource> {
+  const { unzipSync } = await import("fflate");
   let entries: Record<string, Uint8Array>;
   try {
     entries = unzipSync(readFileSync(path));
