@@ -10,6 +10,7 @@ import { register as secrets } from "./commands/secrets";
 import { register as repo } from "./commands/repo";
 import { register as plugin } from "./commands/plugin";
 import { register as email } from "./commands/email";
+import { register as exportImport } from "./commands/export";
 import { action, configFrom, withCommon } from "./common";
 
 const program = new Command("confab")
@@ -26,6 +27,7 @@ secrets(program);
 repo(program);
 plugin(program);
 email(program);
+exportImport(program);
 withCommon(program.command("version").description("print the version and API feature level")).action(
   action((opts) => {
     configFrom(opts); // a bad config is reported by every command, this one included

@@ -21,6 +21,7 @@ import m18 from "./0018_chunky_morgan_stark.sql" with { type: "text" };
 import m19 from "./0019_young_scarlet_witch.sql" with { type: "text" };
 import m20 from "./0020_lethal_ikaris.sql" with { type: "text" };
 import m21 from "./0021_outgoing_riptide.sql" with { type: "text" };
+import m22 from "./0022_short_captain_cross.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -45,4 +46,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0019_young_scarlet_witch", sql: m19 },
   { tag: "0020_lethal_ikaris", sql: m20 },
   { tag: "0021_outgoing_riptide", sql: m21 },
+  { tag: "0022_short_captain_cross", sql: m22 },
 ];

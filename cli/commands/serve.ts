@@ -5,6 +5,7 @@ import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
+import { failInterruptedExports } from "../../src/actions/realm-exports";
 import { startHousekeeping, startSearchIndexer } from "../../src/runtime/housekeeping";
 import { startScheduler } from "../../src/runtime/scheduler";
 import { startEmailWorker } from "../../src/runtime/email";
@@ -27,6 +28,7 @@ export function register(program: Command) {
         const app = createApp(config, { batching: true, log });
         const release = acquirePidFile(config.dataDir);
         const first = bootstrapFirstRealm(app);
+        failInterruptedExports(app);
         const http = listen(app, config.listen.host, config.listen.port);
         const stopControl = startControlSocket(app);
         app.queues.startGc();

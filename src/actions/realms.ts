@@ -1,5 +1,6 @@
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
 import { invalidParam } from "../domain/errors";
 import { ROLE, SYSTEM_GROUPS } from "../domain/roles";
 import { randomToken } from "../lib/random";
@@ -17,20 +18,26 @@ export interface NewRealm {
 
 const STRING_ID_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?)?$/;
 
-function checkNewRealm(app: App, r: NewRealm) {
+export function checkNewRealm(app: App, r: NewRealm) {
   if (!STRING_ID_RE.test(r.stringId)) throw invalidParam("Subdomain may contain only lowercase letters, digits and dashes");
   if (findRealmByStringId(app.db, r.stringId)) throw invalidParam(`Subdomain '${r.stringId}' is already in use`);
   if (!r.name.trim()) throw invalidParam("Organization name is required");
 }
 
+/** A realm and its system groups (inside the caller's transaction), without users yet. */
+export function insertRealmTx(app: App, tx: Tx, r: { stringId: string; name: string; description?: string; dateCreated?: number }): RealmRow {
+  const realm = insertRealm(tx.db, { stringId: r.stringId, name: r.name.trim(), description: r.description ?? "", dateCreated: r.dateCreated ?? app.now() });
+  const ids = new Map<string, number>();
+  for (const g of SYSTEM_GROUPS)
+    ids.set(g.name, insertUserGroup(tx.db, { realmId: realm.id, name: g.name, description: g.description, isSystemGroup: true, dateCreated: app.now() }).id);
+  for (const g of SYSTEM_GROUPS) if (g.sub) addSubgroups(tx.db, ids.get(g.name)!, [ids.get(g.sub)!]);
+  return realm;
+}
+
 /** The realm, its system groups and its owner, in one change. */
 function insertRealmWithOwner(app: App, r: NewRealm, passwordHash: string | null): { realm: RealmRow; owner: UserRow } {
   return app.tx((tx) => {
-    const realm = insertRealm(tx.db, { stringId: r.stringId, name: r.name.trim(), dateCreated: app.now() });
-    const ids = new Map<string, number>();
-    for (const g of SYSTEM_GROUPS)
-      ids.set(g.name, insertUserGroup(tx.db, { realmId: realm.id, name: g.name, description: g.description, isSystemGroup: true, dateCreated: app.now() }).id);
-    for (const g of SYSTEM_GROUPS) if (g.sub) addSubgroups(tx.db, ids.get(g.name)!, [ids.get(g.sub)!]);
+    const realm = insertRealmTx(app, tx, r);
     const u = { email: r.ownerEmail, fullName: r.ownerName, role: ROLE.owner };
     checkNewUser(app, realm, u);
     return { realm, owner: insertUserTx(app, tx, realm, u, passwordHash) };

@@ -16,7 +16,7 @@ import {
 } from "../domain/user-settings";
 import { toRealm, toUsers } from "../events/types";
 import { findRealmUserDefaults, saveRealmUserDefaults } from "../store/user-settings";
-import { findUserByEmail, updateUser } from "../store/users";
+import { findUserByEmail, listAdminIds, updateUser } from "../store/users";
 import { checkPassword, hashPassword, passwordChangedTx, verifyPassword } from "./users";
 import { mailEmailChangeTx } from "./email-change";
 import { deleteAllDrafts } from "../store/drafts";
@@ -109,6 +109,9 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
       tx.emit(ev as never, toUsers([user.id]));
       if (property === "enable_drafts_synchronization" && value === false) deleteAllDrafts(tx.db, user.id);
       if (property === "timezone") people.push({ email: patch.email ?? user.email, timezone: value });
+      // Administrators see who allows their private data in a standard export (GET /export/realm/consents).
+      if (property === "allow_private_data_export")
+        tx.emit({ type: "realm_export_consent", user_id: user.id, consented: value === true }, toUsers(listAdminIds(tx.db, realm.id)));
     }
     for (const person of people) tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, ...person } }, toRealm(realm.id));
   });

@@ -35,3 +35,4 @@ export * from "./realm-playgrounds";
 export * from "./bot-storage";
 export * from "./push-tokens";
 export * from "./email";
+export * from "./realm-exports";

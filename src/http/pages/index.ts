@@ -3,6 +3,7 @@
 import type { App } from "../../app";
 import accounts from "./accounts";
 import avatars from "./avatars";
+import exports from "./exports";
 import invites from "./invites";
 import staticImages from "./static";
 import uploads from "./uploads";
@@ -15,4 +16,4 @@ export interface Page {
   handle(app: App, request: Request, params: Record<string, string>, ip: () => string): Promise<Response> | Response;
 }
 
-export const pages: Page[] = [...invites, ...accounts, ...avatars, ...staticImages, ...uploads];
+export const pages: Page[] = [...invites, ...accounts, ...avatars, ...exports, ...staticImages, ...uploads];

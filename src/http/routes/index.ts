@@ -12,6 +12,7 @@ import users from "./users";
 import userGroups from "./user-groups";
 import realmSettings from "./realm-settings";
 import realmDomains from "./realm-domains";
+import realmExports from "./realm-exports";
 import userSettings from "./user-settings";
 import userStatus from "./user-status";
 import alertWords from "./alert-words";
@@ -54,6 +55,7 @@ export const routes: Endpoint[] = [
   ...userGroups,
   ...realmSettings,
   ...realmDomains,
+  ...realmExports,
   ...userSettings,
   ...userStatus,
   ...alertWords,
