@@ -4,7 +4,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { api, SOURCE, tempDir, REPO } from "./run";
+import { api, cleanEnv, REPO, SOURCE, tempDir } from "./run";
 
 const mnt = tempDir("confab-full-");
 let mounted = false;
@@ -50,7 +50,7 @@ test("disk full: 507 for writes, reads answered, log failures harmless, nothing 
   const logPath = join(mnt.path, "confab.log");
   const proc = Bun.spawn([...SOURCE, "serve", "--data-dir", dataDir, "--port", "0"], {
     cwd: REPO,
-    env: { ...process.env, CONFAB_LOG_LEVEL: "info" },
+    env: cleanEnv({ CONFAB_LOG_LEVEL: "info" }),
     stdout: "pipe",
     stderr: Bun.file(logPath),
   });
@@ -60,11 +60,12 @@ test("disk full: 507 for writes, reads answered, log failures harmless, nothing 
   })();
   try {
     let url: string | undefined;
-    for (let i = 0; i < 4000 && !url; i++) {
+    const log = () => (existsSync(logPath) ? readFileSync(logPath, "utf8") : "");
+    for (const deadline = Date.now() + 60_000; !url && proc.exitCode === null && Date.now() < deadline; ) {
       await Bun.sleep(10);
-      url = existsSync(logPath) ? / listening url=(\S+)/.exec(readFileSync(logPath, "utf8"))?.[1] : undefined;
+      url = / listening url=(\S+)/.exec(log())?.[1];
     }
-    expect(url).toBeDefined();
+    expect({ started: !!url, exit: proc.exitCode, log: url ? "" : log() }).toEqual({ started: true, exit: null, log: "" });
     for (let i = 0; i < 100 && !/API key:/.test(out); i++) await Bun.sleep(10);
     const owner: [string, string] = [/owner email: +(\S+)/.exec(out)![1]!, /API key: +(\S+)/.exec(out)![1]!];
     const ownerId = (await api(url!, "/users/me", { auth: owner })).body.user_id as number;

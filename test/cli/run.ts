@@ -18,7 +18,7 @@ export interface Result {
 export type Program = string[];
 export const SOURCE: Program = [process.execPath, ENTRY];
 
-function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("CONFAB_")) env[k] = v;
   return { ...env, ...extra };
