@@ -5,6 +5,8 @@ import { ROLE, SYSTEM_GROUPS } from "../domain/roles";
 import { randomToken } from "../lib/random";
 import { findRealmByStringId, insertRealm, listRealms, updateRealm } from "../store/realms";
 import { addSubgroups, insertUserGroup } from "../store/user-groups";
+import { revokeRealmSessionsTx } from "./sessions";
+import { createStarterContentTx } from "./welcome";
 import { checkNewUser, hashPassword, insertUserTx, setPassword } from "./users";
 
 export interface NewRealm {
@@ -23,8 +25,14 @@ function checkNewRealm(app: App, r: NewRealm) {
   if (!r.name.trim()) throw invalidParam("Organization name is required");
 }
 
-/** The realm, its system groups and its owner, in one change. */
-function insertRealmWithOwner(app: App, r: NewRealm, passwordHash: string | null): { realm: RealmRow; owner: UserRow } {
+/** Options of a new organization. */
+export interface NewRealmOptions {
+  /** #general, #sandbox and the welcome bot's note (docs: actions/welcome.ts); tests start bare. */
+  starterContent?: boolean;
+}
+
+/** The realm, its system groups and its owner (and its starter content), in one change. */
+function insertRealmWithOwner(app: App, r: NewRealm, passwordHash: string | null, o: NewRealmOptions): { realm: RealmRow; owner: UserRow } {
   return app.tx((tx) => {
     const realm = insertRealm(tx.db, { stringId: r.stringId, name: r.name.trim(), dateCreated: app.now() });
     const ids = new Map<string, number>();
@@ -33,16 +41,18 @@ function insertRealmWithOwner(app: App, r: NewRealm, passwordHash: string | null
     for (const g of SYSTEM_GROUPS) if (g.sub) addSubgroups(tx.db, ids.get(g.name)!, [ids.get(g.sub)!]);
     const u = { email: r.ownerEmail, fullName: r.ownerName, role: ROLE.owner };
     checkNewUser(app, realm, u);
-    return { realm, owner: insertUserTx(app, tx, realm, u, passwordHash) };
+    const owner = insertUserTx(app, tx, realm, u, passwordHash);
+    if (o.starterContent ?? true) createStarterContentTx(app, tx, realm, owner);
+    return { realm, owner };
   });
 }
 
 /** A realm with its system groups and its owner. Returns the owner's password so it can be shown once. */
-export async function createRealm(app: App, r: NewRealm): Promise<{ realm: RealmRow; owner: UserRow; password: string }> {
+export async function createRealm(app: App, r: NewRealm, o: NewRealmOptions = {}): Promise<{ realm: RealmRow; owner: UserRow; password: string }> {
   checkNewRealm(app, r);
   const password = r.ownerPassword ?? randomToken(20);
   const passwordHash = await hashPassword(password);
-  return { ...insertRealmWithOwner(app, r, passwordHash), password };
+  return { ...insertRealmWithOwner(app, r, passwordHash, o), password };
 }
 
 /**
@@ -50,12 +60,12 @@ export async function createRealm(app: App, r: NewRealm): Promise<{ realm: Realm
  * once so the server can listen while the owner's generated password is hashed (argon2id takes a
  * good part of a start); the password works once `passwordSet` resolves.
  */
-export function bootstrapFirstRealm(app: App) {
+export function bootstrapFirstRealm(app: App, o: NewRealmOptions = {}) {
   if (listRealms(app.db).length) return null;
   const c = app.config.firstRealm;
   const r = { stringId: "", name: c.name, ownerEmail: c.ownerEmail, ownerName: c.ownerName };
   checkNewRealm(app, r);
-  const { realm, owner } = insertRealmWithOwner(app, r, null);
+  const { realm, owner } = insertRealmWithOwner(app, r, null, o);
   const password = randomToken(20);
   return { realm, owner, password, passwordSet: setPassword(app, owner, password) };
 }
@@ -67,6 +77,9 @@ export function bootstrapFirstRealm(app: App) {
 export function setRealmDeactivated(app: App, realm: RealmRow, deactivated: boolean) {
   if (realm.deactivated === deactivated)
     throw invalidParam(deactivated ? "The organization is already deactivated" : "The organization is not deactivated");
-  app.tx((tx) => updateRealm(tx.db, realm.id, { deactivated }));
+  app.tx((tx) => {
+    updateRealm(tx.db, realm.id, { deactivated });
+    if (deactivated) revokeRealmSessionsTx(tx, realm.id);
+  });
   if (deactivated) app.queues.dropRealm(realm.id);
 }

@@ -19,6 +19,7 @@ import { findRealmUserDefaults, saveRealmUserDefaults } from "../store/user-sett
 import { findUserByEmail, updateUser } from "../store/users";
 import { hashPassword, verifyPassword } from "./users";
 import { deleteAllDrafts } from "../store/drafts";
+import { revokeSessionsTx } from "./sessions";
 
 const LANGUAGE_RE = /^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$/;
 
@@ -55,9 +56,10 @@ export interface OwnSettingsArgs {
 /**
  * PATCH /settings: the caller's own personal settings, and their name, email and password. Each
  * changed setting reaches the user's clients as a `user_settings` event; turning off
- * enable_drafts_synchronization deletes the drafts kept on the server.
+ * enable_drafts_synchronization deletes the drafts kept on the server. `currentSession`: the browser
+ * session making the change (web client), which a password change leaves signed in.
  */
-export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow, a: OwnSettingsArgs) {
+export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow, a: OwnSettingsArgs, currentSession: number | null = null) {
   const values = given(a, Object.keys(USER_SETTINGS) as UserSettingName[]);
   checkSettingValues(values);
   const patch: Partial<UserRow> = {};
@@ -94,6 +96,8 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
   if (!Object.keys(patch).length) return {};
   app.tx((tx) => {
     updateUser(tx.db, user.id, patch);
+    // A new password signs out every browser but the one that set it.
+    if (patch.passwordHash) revokeSessionsTx(tx, [user.id], currentSession);
     for (const [property, value] of changed) {
       const ev: Record<string, unknown> = { type: "user_settings", op: "update", property, value };
       if (property === "default_language") ev.language_name = languageName(String(value));

@@ -21,6 +21,7 @@ import { subscribeUsersTx } from "./subscriptions";
 import { applyProfileData, planProfileData, profileDataOfUser, realmProfileData } from "./profile-fields";
 import { botAudience, botEvent } from "./bots";
 import { announceSettingsNamingUserTx } from "./user-groups";
+import { revokeSessionsTx } from "./sessions";
 
 export interface NewUser {
   email: string;
@@ -131,7 +132,10 @@ export function regenerateApiKey(app: App, user: UserRow): string {
 export async function setPassword(app: App, user: UserRow, password: string) {
   if (password.length < 6) throw new ApiError("BAD_REQUEST", "The password is too short.");
   const passwordHash = await hashPassword(password);
-  app.tx((tx) => store.updateUser(tx.db, user.id, { passwordHash }));
+  app.tx((tx) => {
+    store.updateUser(tx.db, user.id, { passwordHash });
+    revokeSessionsTx(tx, [user.id]);
+  });
 }
 
 const lastUser = () => new ApiError("CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only user.", 400, { entity: "user", is_last_owner: false });
@@ -156,6 +160,7 @@ export function deactivateUser(app: App, user: UserRow) {
       if (u.isBot) tx.emit(botEvent("remove", u), botAudience(tx, u));
       announceSettingsNamingUserTx(tx, u.realmId, u.id);
     }
+    revokeSessionsTx(tx, [user.id, ...bots.map((b) => b.id)]);
     forgetRecipients(app);
   });
   for (const u of [user, ...bots]) app.queues.dropUser(u.id);

@@ -24,6 +24,7 @@ export interface Config {
   events: { heartbeatSeconds: number; idleQueueTimeoutSeconds: number; gcIntervalSeconds: number };
   housekeeping: { intervalSeconds: number };
   rateLimit: { authFailures: number; authWindowSeconds: number };
+  web: { dir: string; sessionDays: number };
   plugins: {
     codehosts: string[];
     startTimeoutMs: number;
@@ -155,6 +156,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
     },
     housekeeping: { intervalSeconds: g("housekeeping.interval_seconds") },
     rateLimit: { authFailures: g("rate_limit.auth_failures"), authWindowSeconds: g("rate_limit.auth_window_seconds") },
+    web: { dir: g("web.dir") ? resolve(g("web.dir")) : "", sessionDays: g("web.session_days") },
     plugins: {
       codehosts: g("plugins.codehosts"),
       startTimeoutMs: g("plugins.start_timeout_ms"),

@@ -57,6 +57,12 @@ export const CONFIG_KEYS = {
   },
   "rate_limit.auth_failures": { type: "int", default: 10, min: 1, doc: "Failed authentications allowed per client address, and per account, in each window." },
   "rate_limit.auth_window_seconds": { type: "int", default: 60, min: 1, doc: "The window for rate_limit.auth_failures." },
+  "web.dir": {
+    type: "string",
+    default: "",
+    doc: "A directory whose files override the web client's embedded ones, path for path (branding, or a client being developed: a build of src/web). Empty: only the embedded client.",
+  },
+  "web.session_days": { type: "int", default: 14, min: 1, doc: "How long a browser sign-in lasts before the web client asks for the password again." },
   "plugins.codehosts": {
     type: "list",
     default: ["github=https://github.com", "gitlab=https://gitlab.com", "codeberg=https://codeberg.org"],

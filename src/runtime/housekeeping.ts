@@ -1,4 +1,5 @@
 import { applyRetention } from "../actions/retention";
+import { deleteExpiredSessions } from "../actions/sessions";
 import { syncFullMembers } from "../actions/users";
 import type { App } from "../app";
 import { indexBatch } from "../actions/search-index";
@@ -20,6 +21,7 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
   const run = () => {
     try {
       applyRetention(app);
+      deleteExpiredSessions(app);
       for (const realm of listRealms(app.db)) if (!realm.deactivated) syncFullMembers(app, realm);
     } catch (e) {
       app.log.error("housekeeping failed", { error: String((e as Error).message) });

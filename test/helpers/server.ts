@@ -33,12 +33,13 @@ let counter = 0;
  * A real server in this process on a temporary data directory and a free port, with the first realm
  * and its owner. `env` takes CONFAB_* overrides (e.g. CONFAB_EVENTS_HEARTBEAT_SECONDS: "1").
  * `log` receives every log line (at CONFAB_LOG_LEVEL, "error" unless given) instead of stderr.
+ * The realm starts bare unless `starterContent` (#general, #sandbox, the welcome note) is asked for.
  */
-export async function startServer(o: { env?: Record<string, string>; log?: (line: string) => void } = {}): Promise<TestServer> {
+export async function startServer(o: { env?: Record<string, string>; log?: (line: string) => void; starterContent?: boolean } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "confab-test-"));
   const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...o.env });
   const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log) });
-  const first = bootstrapFirstRealm(app)!;
+  const first = bootstrapFirstRealm(app, { starterContent: o.starterContent ?? false })!;
   await first.passwordSet;
   const http = listen(app, "127.0.0.1", 0);
   app.queues.startGc();

@@ -15,7 +15,7 @@ export default [
       new_password: p.str().optional(),
       ...params(USER_SETTING_NAMES),
     },
-    run: ({ app, realm, user, args }) => updateOwnSettings(app, realm, user, args as never),
+    run: ({ app, realm, user, args, session }) => updateOwnSettings(app, realm, user, args as never, session?.id ?? null),
   }),
   endpoint("PATCH", "/realm/user_settings_defaults", {
     params: params(PATCHABLE_DEFAULT_NAMES),
