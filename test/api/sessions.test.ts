@@ -1,12 +1,15 @@
 // The web client's sessions (docs/sessions.md): cookie sign-in, /json with CSRF, revocation, and the
 // same route table under /json as under /api/v1.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { setPassword } from "../../src/actions/users";
 import { findUserById } from "../../src/store/users";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { cookiesFrom, postLogin, SessionClient, signIn } from "../helpers/session";
 import { run } from "../cli/run";
+
+// Every sign-in verifies an argon2 hash, and most tests make a user with a password first.
+setDefaultTimeout(30_000);
 
 let s: TestServer;
 const logLines: string[] = [];
