@@ -46,14 +46,17 @@ const elysiaPath = (path: string) => {
   return path.replace(/\{\w+\}/g, () => `:p${i++}`);
 };
 
-/** Under /json the user is the session's, and unsafe methods need the CSRF token. */
+/**
+ * Under /json the user is the session's (no session: 401, also where the API would take a spectator),
+ * and unsafe methods need the CSRF token. Endpoints open to anyone use no session, so need no token.
+ */
 function sessionUser(app: App, realm: RealmRow, request: Request, ep: Endpoint) {
+  if (ep.auth === "none") return null;
   const cookies = readCookies(request);
   const token = cookies.get(SESSION_COOKIE);
-  let found: ReturnType<typeof authenticateSession> | null = null;
-  if (ep.auth === "user" && !token) throw notLoggedIn();
-  if (ep.auth !== "none" && token) found = authenticateSession(app, realm, token);
-  checkCsrf(request, cookies, found?.session ?? null);
+  if (!token) throw notLoggedIn();
+  const found = authenticateSession(app, realm, token);
+  checkCsrf(request, cookies, found.session);
   return found;
 }
 

@@ -39,16 +39,16 @@ export function clearSessionCookies(app: App, res: Response): Response {
 }
 
 /**
- * Unsafe methods need X-CSRFToken equal to the csrftoken cookie and, with a session, to the token
- * issued with it (a cookie planted from a sibling subdomain does not match the session's).
+ * Unsafe methods need X-CSRFToken equal to the csrftoken cookie and to the token issued with the
+ * session (a cookie planted from a sibling subdomain does not match the session's).
  */
-export function checkCsrf(request: Request, cookies: Map<string, string>, session: SessionRow | null) {
+export function checkCsrf(request: Request, cookies: Map<string, string>, session: SessionRow) {
   if (SAFE_METHODS.has(request.method)) return;
   const cookieToken = cookies.get(CSRF_COOKIE);
   const header = request.headers.get("x-csrftoken");
   if (!cookieToken) throw csrfFailed("CSRF cookie not set.");
   if (!header) throw csrfFailed("CSRF token missing.");
-  if (!safeEqual(header, cookieToken) || (session && !safeEqual(header, session.csrfToken))) throw csrfFailed("CSRF token incorrect.");
+  if (!safeEqual(header, cookieToken) || !safeEqual(header, session.csrfToken)) throw csrfFailed("CSRF token incorrect.");
 }
 
 /** Sign-in forms: a browser's Origin header, when sent, must be this server's (no sign-in from other sites). */

@@ -77,7 +77,7 @@ describe("POST /accounts/login", () => {
     await ok(s.owner.delete(`/users/${api.userId}`));
     const res = await postLogin(s.url, email, "correct horse");
     expect(res.status).toBe(401);
-    expect((await res.json()).code).toBe("USER_DEACTIVATED");
+    expect(await res.json()).toMatchObject({ code: "USER_DEACTIVATED" });
   });
 });
 
@@ -108,6 +108,10 @@ describe("/json", () => {
     expect(cookieOnly.headers.get("www-authenticate")).toBe('Basic realm="zulip"');
     const forged = await raw("/json/users/me", { headers: { Cookie: "confab_session=" + "x".repeat(43) } });
     expect(forged.status).toBe(401);
+    // A tab that is not signed in learns so (401, not a CSRF refusal), even where the API takes spectators.
+    const register = await raw("/json/register", { method: "POST" });
+    expect([register.status, ((await register.json()) as { code: string }).code]).toEqual([401, "UNAUTHORIZED"]);
+    expect((await raw("/json/server_settings")).status).toBe(200);
   });
 
   test("unsafe methods need X-CSRFToken equal to the cookie and to the session's token", async () => {
@@ -153,7 +157,7 @@ describe("revocation", () => {
   const expectSignedOut = async (c: SessionClient) => {
     const res = await raw("/json/users/me", { headers: { Cookie: c.cookieHeader } });
     expect(res.status).toBe(401);
-    expect((await res.json()).code).toBe("UNAUTHORIZED");
+    expect(await res.json()).toMatchObject({ code: "UNAUTHORIZED" });
   };
 
   test("sign-out ends the session and clears the cookies; it needs the CSRF token", async () => {

@@ -78,7 +78,7 @@ export interface Confab {
 export async function startConfab(): Promise<Confab> {
   const tmp = tempDir("confab-e2e-");
   const dataDir = join(tmp.path, "data");
-  const env = { CONFAB_LOG_LEVEL: "warn", CONFAB_EVENTS_HEARTBEAT_SECONDS: "5" };
+  const env = { CONFAB_LOG_LEVEL: "info", CONFAB_EVENTS_HEARTBEAT_SECONDS: "5" }; // serve() waits for the "listening" line
   let served = await serve(dataDir, { program: [EXECUTABLE], env });
   const out = served.stdout();
   const field = (name: string) => new RegExp(`${name}: +(\\S+)`).exec(out)![1]!;
