@@ -66,6 +66,29 @@ function firstScreen(dir: string) {
   };
 }
 
+/** Runs in every page before its own scripts: first message painted, long tasks, live messages seen. */
+const INSTRUMENT = `
+  window.__longTasks = [];
+  window.__seen = new Map();
+  window.__pending = new Set();
+  window.__firstMessage = null;
+  try {
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__longTasks.push(e.duration))).observe({ type: "longtask", buffered: true });
+  } catch {}
+  new MutationObserver((records) => {
+    if (window.__firstMessage === null && document.querySelector('[data-testid="message"]'))
+      requestAnimationFrame(() => setTimeout(() => (window.__firstMessage ??= performance.now())));
+    for (const r of records)
+      for (const n of r.addedNodes) {
+        const m = /live-(\\d+)-end/.exec(n.textContent || "");
+        if (m && !window.__pending.has(m[1])) {
+          window.__pending.add(m[1]);
+          requestAnimationFrame(() => setTimeout(() => window.__seen.set(m[1], Date.now()))); // once painted
+        }
+      }
+  }).observe(document, { subtree: true, childList: true });
+`;
+
 /** A signed-in browser context for one user (the session cookie set as the sign-in would). */
 async function signedInContext(browser: Awaited<ReturnType<typeof launchChromium>>, url: string, email: string): Promise<BrowserContext> {
   const res = await fetch(`${url}/accounts/login`, { method: "POST", body: new URLSearchParams({ username: email, password: PASSWORD }) });
@@ -79,28 +102,7 @@ async function signedInContext(browser: Awaited<ReturnType<typeof launchChromium
       return { name: pair!.slice(0, i), value: pair!.slice(i + 1), domain: host, path: "/", httpOnly: pair!.startsWith("confab_session"), sameSite: "Lax" as const };
     }),
   );
-  // Instruments every page of the context: first message painted, long tasks, messages seen.
-  await context.addInitScript(() => {
-    const w = window as any;
-    w.__longTasks = [];
-    w.__seen = new Map();
-    w.__firstMessage = null;
-    try {
-      new PerformanceObserver((l) => l.getEntries().forEach((e) => w.__longTasks.push(e.duration))).observe({ type: "longtask", buffered: true });
-    } catch {}
-    new MutationObserver((records) => {
-      if (w.__firstMessage === null && document.querySelector('[data-testid="message"]'))
-        requestAnimationFrame(() => setTimeout(() => (w.__firstMessage ??= performance.now())));
-      for (const r of records)
-        for (const n of r.addedNodes) {
-          const m = /live-(\d+)-end/.exec((n as Element).textContent ?? "");
-          if (m && !w.__seen.has(m[1])) {
-            const now = Date.now();
-            requestAnimationFrame(() => w.__seen.set(m[1], now));
-          }
-        }
-    }).observe(document, { subtree: true, childList: true });
-  });
+  await context.addInitScript(INSTRUMENT);
   return context;
 }
 

@@ -30,13 +30,9 @@ afterAll(async () => {
 const messageWith = (page: Page, text: string) => page.getByTestId("message").filter({ hasText: text }).first();
 const seen = (page: Page, text: string) => messageWith(page, text).waitFor({ state: "visible", timeout: WAIT });
 
-/** Writes in the compose box of the open conversation and sends with the button. */
-async function send(page: Page, content: string, to?: { channel?: string; topic?: string }) {
-  if (to?.topic !== undefined) {
-    await page.getByTestId("compose-new-topic").click();
-    if (to.channel) await page.getByTestId("compose-channel").fill(to.channel);
-    await page.getByTestId("compose-topic").fill(to.topic);
-  }
+/** Writes in the compose box (the open conversation's, or a new topic) and sends with the button. */
+async function send(page: Page, content: string, topic?: string) {
+  if (topic !== undefined) await page.getByTestId("compose-topic").fill(topic);
   await page.getByTestId("compose-content").fill(content);
   await page.getByTestId("compose-send").click();
 }
@@ -66,7 +62,7 @@ describe("the web client", () => {
   test("two people: a message appears live for the other with its unread count; the reply comes back", async () => {
     [annApp, bobApp] = await Promise.all([signedIn(ann.email, ann.password), signedIn(bob.email, bob.password)]);
     await annApp.page.getByTestId("channel-general").click();
-    await send(annApp.page, "Lunch at noon, anyone?", { topic: "lunch" });
+    await send(annApp.page, "Lunch at noon, anyone?", "lunch");
     await seen(annApp.page, "Lunch at noon");
     // Bob is elsewhere (the sandbox): the count on #general tells him.
     await bobApp.page.getByTestId("channel-sandbox").click();
@@ -83,8 +79,9 @@ describe("the web client", () => {
   });
 
   test("direct message: Bob gets it live under direct messages", async () => {
-    await annApp.page.getByTestId("compose-new-dm").click();
-    await annApp.page.getByTestId("compose-dm-recipients").fill(bob.email);
+    await annApp.page.getByTestId("compose-switch-dm").click();
+    await annApp.page.getByTestId("compose-dm-recipients").fill("Bob");
+    await annApp.page.getByTestId("typeahead").waitFor({ timeout: WAIT });
     await annApp.page.getByTestId("compose-dm-recipients").press("Enter");
     await send(annApp.page, "Just between us: the cake is in the fridge.");
     const dm = bobApp.page.getByTestId(`dm-${ann.userId}`);
@@ -101,7 +98,8 @@ describe("the web client", () => {
     await bobApp.page.getByTestId("topic-lunch").click();
     const mine = messageWith(annApp.page, "Lunch at noon");
     await mine.hover();
-    await mine.getByTestId("action-edit").click();
+    await mine.getByTestId("action-more").click();
+    await annApp.page.getByTestId("action-edit").click();
     await annApp.page.getByTestId("edit-content").fill("Lunch at 12:30, anyone?");
     await annApp.page.getByTestId("edit-save").click();
     await seen(bobApp.page, "Lunch at 12:30");
@@ -146,7 +144,9 @@ describe("the web client", () => {
     const { page } = bobApp;
     const answer = (withToken: boolean) =>
       page.evaluate(async (withToken) => {
-        const token = document.cookie.match(/(?:^|; )csrftoken=([^;]*)/)?.[1] ?? "";
+        // (runs in the page; the test's own types have no DOM)
+        const { cookie } = (globalThis as unknown as { document: { cookie: string } }).document;
+        const token = cookie.match(/(?:^|; )csrftoken=([^;]*)/)?.[1] ?? "";
         const res = await fetch("/json/users/me/presence", {
           method: "POST",
           headers: { "Content-Type": "application/x-www-form-urlencoded", ...(withToken ? { "X-CSRFToken": token } : {}) },
