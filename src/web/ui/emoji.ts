@@ -31,7 +31,8 @@ export async function allEmoji(): Promise<EmojiChoice[]> {
 export function searchEmoji(list: EmojiChoice[], q: string, limit = 60): EmojiChoice[] {
   q = q.toLowerCase().replace(/\s+/g, "_");
   if (!q) return list.slice(0, limit);
-  const starts = list.filter((e) => e.aliases.some((a) => a.startsWith(q)));
-  const contains = list.filter((e) => !starts.includes(e) && e.aliases.some((a) => a.includes(q)));
-  return [...starts, ...contains].slice(0, limit);
+  const exact = list.filter((e) => e.aliases.includes(q));
+  const starts = list.filter((e) => !exact.includes(e) && e.aliases.some((a) => a.startsWith(q)));
+  const contains = list.filter((e) => !exact.includes(e) && !starts.includes(e) && e.aliases.some((a) => a.includes(q)));
+  return [...exact, ...starts, ...contains].slice(0, limit);
 }

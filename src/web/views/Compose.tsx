@@ -64,24 +64,29 @@ function saveDraftSoon() {
   clearTimeout(draftTimer);
   draftTimer = setTimeout(saveDraft, 800);
 }
-export async function saveDraft() {
+let saving: Promise<void> = Promise.resolve();
+export function saveDraft(): Promise<void> {
   clearTimeout(draftTimer);
-  if (!content.value.trim()) return;
+  if (!content.value.trim()) return saving;
   const body = draftBody();
-  try {
-    if (draftId && drafts.value.has(draftId)) await api.patch(`drafts/${draftId}`, { draft: body });
-    else {
-      const r = await api.post("drafts", { drafts: [body] });
-      draftId = r.ids[0];
+  // One save at a time, so a draft is created once and a send can wait for the save it must undo.
+  return (saving = saving.then(async () => {
+    try {
+      if (draftId && drafts.value.has(draftId)) await api.patch(`drafts/${draftId}`, { draft: body });
+      else draftId = (await api.post("drafts", { drafts: [body] })).ids[0];
+    } catch {
+      // Drafts are a convenience: the text stays in the box whatever the server says.
     }
-  } catch {
-    // Drafts are a convenience: the text stays in the box whatever the server says.
-  }
+  }));
 }
+/** The message was sent: its draft goes (after a save still under way). */
 function dropDraft() {
   clearTimeout(draftTimer);
-  if (draftId) void api.delete(`drafts/${draftId}`).catch(() => {});
-  draftId = null;
+  saving = saving.then(() => {
+    const id = draftId;
+    draftId = null;
+    if (id) return api.delete(`drafts/${id}`).then(() => {}, () => {});
+  });
 }
 /** Opens a saved draft in the compose box (from the Drafts view). */
 export function restoreDraft(id: number) {
@@ -251,7 +256,7 @@ function RecipientPicker() {
             .map((x) => ({ key: x, label: x, pick: () => ((target.value = { ...t, topic: x }), (topicFocus.value = false), document.querySelector<HTMLElement>("[data-testid=compose-content]")?.focus()) }))
         : [];
     return (
-      <div class="recipient-row">
+      <div class="recipient-row" key="stream">
         <select
           data-testid="compose-channel"
           aria-label="Channel"
@@ -309,7 +314,7 @@ function RecipientPicker() {
         }))
     : [];
   return (
-    <div class="recipient-row">
+    <div class="recipient-row" key="dm">
       <span class="to-label">To:</span>
       <div class="pills grow ta-wrap">
         {t.to.map((id) => (
@@ -328,7 +333,7 @@ function RecipientPicker() {
           role="combobox"
           aria-expanded={items.length > 0}
           aria-controls="dm-ta"
-          aria-activedescendant={items.length ? `dm-ta-${active.value}` : undefined}
+          onInput={(e) => ((query.value = e.currentTarget.value), (active.value = 0))}
           onInput={(e) => ((query.value = e.currentTarget.value), (active.value = 0))}
           onKeyDown={(e) => {
             if (typeaheadKey(e, items, active, () => (query.value = ""))) return;

@@ -240,7 +240,7 @@ export const MessageItem = memo(function MessageItem({ msg, head, listIds }: Ite
             {m.local.raw}
           </div>
         ) : (
-          <Content html={m.content} me={m.is_me_message} name={m.sender_full_name} />
+          <Content html={m.match_content ?? m.content} me={m.is_me_message} name={m.sender_full_name} />
         )}
         {edited && !isEditing && (
           <button class="edited-marker link-btn" title="View edit history" onClick={() => (messageDialog.value = { kind: "history", id: m.id })}>
