@@ -333,7 +333,7 @@ function RecipientPicker() {
           role="combobox"
           aria-expanded={items.length > 0}
           aria-controls="dm-ta"
-          onInput={(e) => ((query.value = e.currentTarget.value), (active.value = 0))}
+          aria-activedescendant={items.length ? `dm-ta-${active.value}` : undefined}
           onInput={(e) => ((query.value = e.currentTarget.value), (active.value = 0))}
           onKeyDown={(e) => {
             if (typeaheadKey(e, items, active, () => (query.value = ""))) return;
