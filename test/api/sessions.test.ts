@@ -270,3 +270,22 @@ test("failed sign-ins count toward the existing rate limits", async () => {
     await t.stop();
   }
 });
+
+test("signing up through an invitation page signs the new person in and leads to the app", async () => {
+  // As the web client's "Invite users" asks: the new person starts in the default channels.
+  const { invite_link } = await ok(s.owner.post("/invites/multiuse", { include_realm_default_subscriptions: true }));
+  const res = await fetch(invite_link, {
+    method: "POST",
+    redirect: "manual",
+    headers: { Origin: s.url },
+    body: new URLSearchParams({ email: "joiner@example.com", full_name: "Jo Iner", password: "joiner-password" }),
+  });
+  expect(res.status).toBe(303);
+  expect(res.headers.get("location")).toBe("/");
+  const c = cookiesFrom(res);
+  const me = await raw("/json/users/me", { headers: { Cookie: `confab_session=${c.get("confab_session")!.value}` } });
+  expect(await me.json()).toMatchObject({ result: "success", email: "joiner@example.com", full_name: "Jo Iner" });
+  // The app then shows #general and #sandbox (default channels), with the welcome bot's note in #general.
+  const subs = await raw("/json/users/me/subscriptions", { headers: { Cookie: `confab_session=${c.get("confab_session")!.value}` } });
+  expect(((await subs.json()) as { subscriptions: { name: string }[] }).subscriptions.map((x) => x.name).sort()).toEqual(["general", "sandbox"]);
+});
