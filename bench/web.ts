@@ -106,7 +106,7 @@ async function signedInContext(browser: Awaited<ReturnType<typeof launchChromium
   return context;
 }
 
-const topicHash = (c: { id: number; name: string }, topic: string) => `#narrow/channel/${c.id}-${c.name}/topic/${encodeURIComponent(topic).replace(/%/g, ".")}`;
+const topicHash = (c: { id: number; name: string }, topic: string) => `#narrow/channel/${c.id}-${c.name}/topic/${encodeURIComponent(topic)}`;
 
 async function waitForMessages(page: Page) {
   await page.waitForSelector('[data-testid="message"]', { timeout: 60_000 });
