@@ -36,7 +36,8 @@ export function ChannelBrowser() {
                 <li key={s.stream_id}>
                   <div class="grow">
                     <a href={channelHref(s.stream_id)} onClick={close} class="channel-name">
-                      {s.invite_only ? "🔒" : "#"} {s.name}
+                      {s.invite_only ? "(private) " : "#"}
+                      {s.name}
                     </a>
                     <div class="description" dangerouslySetInnerHTML={{ __html: s.rendered_description || "" }} />
                   </div>

@@ -7,6 +7,7 @@ import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { api } from "../api/client";
 import type { Message, NarrowTerm } from "../api/types";
 import { dayOf } from "../ui/format";
+import { Icon } from "../ui/icons";
 import { sayError } from "../ui/toast";
 import { echoes } from "../store/echo";
 import { listFor, type MessageList } from "../store/lists";
@@ -51,8 +52,10 @@ function NarrowHeader({ terms }: { terms: NarrowTerm[] }) {
       <h1 class="narrow-title">
         {ch !== undefined ? (
           <>
-            <a href={channelHref(ch)} style={{ color: sub?.color }}>
-              {sub?.invite_only ? "🔒" : "#"}
+            <a href={channelHref(ch)} class="narrow-channel">
+              <span style={{ color: sub?.color }}>
+                <Icon name={sub?.invite_only ? "lock" : "hash"} size={17} />
+              </span>
               {sub?.name ?? streams.value.get(ch)?.name}
             </a>
             {topic !== undefined && <span class="topic-crumb"> › {topic || <em>general chat</em>}</span>}
@@ -88,7 +91,7 @@ function RecipientBar({ m }: { m: Message }) {
     const s = subs.value.get(m.stream_id!);
     return (
       <div class="recipient-bar" style={{ borderLeftColor: s?.color }}>
-        <a href={channelHref(m.stream_id!)} class="recipient-channel" style={{ color: s?.color }}>
+        <a href={channelHref(m.stream_id!)} class="recipient-channel">
           #{s?.name ?? (typeof m.display_recipient === "string" ? m.display_recipient : "")}
         </a>
         <span aria-hidden="true"> › </span>
@@ -140,13 +143,30 @@ export function MessageView({ terms, near }: { terms: NarrowTerm[]; near?: numbe
   const visible = shown.filter((id) => id >= lo);
   const myEchoes = echoes.value.filter((e) => list.foundNewest.value && visible.at(-1) === ids.at(-1) && matches(terms, e, me.value.user_id, isMutedChannel));
 
+  // Keeps what the reader looks at in place when the window changes above it (the browser's own scroll
+  // anchoring does not act at scrollTop 0, which is where older messages get added).
+  const anchor = useRef<{ key: string; top: number } | null>(null);
+  function captureAnchor() {
+    const el = scroller.current;
+    if (!el) return;
+    const top = el.getBoundingClientRect().top;
+    for (const m of el.querySelectorAll<HTMLElement>(".message")) {
+      const r = m.getBoundingClientRect();
+      if (r.bottom > top) return void (anchor.current = { key: m.dataset.messageId ?? m.dataset.localId ?? "", top: r.top });
+    }
+  }
+  const setWindow = (w: { lo: number; hi: number }) => {
+    captureAnchor();
+    win.value = w;
+  };
+
   useLayoutEffect(() => {
+    const el = scroller.current;
+    if (!el) return;
     if (!win.value && ids.length) {
       win.value = { lo, hi };
       // Open at the anchor (first unread or linked message), else at the bottom.
       requestAnimationFrame(() => {
-        const el = scroller.current;
-        if (!el) return;
         const target = list.anchor !== null ? el.querySelector<HTMLElement>(`[data-message-id="${list.anchor}"]`) : null;
         if (target && list.anchor !== ids.at(-1)) {
           el.scrollTop = target.offsetTop - 80;
@@ -155,35 +175,49 @@ export function MessageView({ terms, near }: { terms: NarrowTerm[]; near?: numbe
         } else el.scrollTop = el.scrollHeight;
         onScroll();
       });
-    } else if (stuck.current && scroller.current) scroller.current.scrollTop = scroller.current.scrollHeight;
+      return;
+    }
+    if (win.value && (win.value.lo !== lo || win.value.hi !== hi)) win.value = { lo, hi };
+    if (stuck.current) el.scrollTop = el.scrollHeight;
+    else if (anchor.current) {
+      const a = anchor.current;
+      anchor.current = null;
+      const m = el.querySelector<HTMLElement>(`[data-message-id="${a.key}"], [data-local-id="${a.key}"]`);
+      if (m) el.scrollTop += m.getBoundingClientRect().top - a.top;
+      // Still near the top (short messages): keep filling, one step per frame.
+      if (el.scrollTop < EDGE) requestAnimationFrame(onScroll);
+    }
   });
 
   function onScroll() {
     const el = scroller.current;
     if (!el || !win.value) return;
-    stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40 && (visible.at(-1) === ids.at(-1) || !ids.length);
     const all = list.ids.value;
     const loI = all.indexOf(win.value.lo);
     const hiI = all.indexOf(win.value.hi);
+    stuck.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40 && hiI === all.length - 1 && list.foundNewest.value;
     if (el.scrollTop < EDGE) {
       if (loI > 0) {
         const nlo = Math.max(0, loI - STEP);
-        win.value = { lo: all[nlo]!, hi: all[Math.min(hiI, nlo + WINDOW + STEP)]! };
-      } else if (!list.foundOldest.value) {
+        setWindow({ lo: all[nlo]!, hi: all[Math.min(hiI, nlo + WINDOW + STEP)]! });
+      } else if (!list.foundOldest.value && !list.loading.value) {
         void list.older().then(() => {
           const a2 = list.ids.value;
           const i = a2.indexOf(win.value!.lo);
-          if (i > 0) win.value = { ...win.value!, lo: a2[Math.max(0, i - STEP)]! };
+          if (i <= 0) return;
+          const nlo = Math.max(0, i - STEP);
+          setWindow({ lo: a2[nlo]!, hi: a2[Math.min(a2.indexOf(win.value!.hi), nlo + WINDOW + STEP)]! });
         });
       }
     } else if (el.scrollHeight - el.scrollTop - el.clientHeight < EDGE) {
       if (hiI < all.length - 1) {
         const nhi = Math.min(all.length - 1, hiI + STEP);
-        win.value = { lo: all[Math.max(loI, nhi - WINDOW - STEP)]!, hi: all[nhi]! };
-      } else if (!list.foundNewest.value) void list.newer().then(() => {
-        const a2 = list.ids.value;
-        win.value = { ...win.value!, hi: a2[Math.min(a2.length - 1, a2.indexOf(win.value!.hi) + STEP)]! };
-      });
+        setWindow({ lo: all[Math.max(loI, nhi - WINDOW - STEP)]!, hi: all[nhi]! });
+      } else if (!list.foundNewest.value && !list.loading.value)
+        void list.newer().then(() => {
+          const a2 = list.ids.value;
+          setWindow({ ...win.value!, hi: a2[Math.min(a2.length - 1, a2.indexOf(win.value!.hi) + STEP)]! });
+        });
     }
   }
 
@@ -256,6 +290,7 @@ function typingHere(terms: NarrowTerm[]): number[] {
   const dm = term(terms, "dm") as number[] | undefined;
   const t = typing.value;
   if (ch !== undefined && topic !== undefined) return t.get(typingKey({ type: "stream", stream_id: Number(ch), topic: String(topic) })) ?? [];
+  if (ch !== undefined) return [...new Set([...t].filter(([k]) => k.startsWith(`s:${ch}:`)).flatMap(([, ids]) => ids))];
   if (dm) return t.get(typingKey({ type: "private", dm })) ?? [];
   return [];
 }

@@ -102,18 +102,21 @@ export function SearchBox() {
     if (now) submit(text);
   };
   const items = focused.value ? suggestions(searchText.value, set) : [];
+  // Unfocused, the box shows where one is; focused, what one types (starting from there).
+  const v = view.value;
+  const here = v.kind === "messages" ? unparse(v.terms) : "";
   return (
     <form class="search ta-wrap" role="search" onSubmit={(e) => (e.preventDefault(), submit(searchText.value))}>
       <input
         data-testid="search-input"
         aria-label="Search messages"
         placeholder="Search (channel: topic: sender: is: has:)"
-        value={searchText.value}
+        value={focused.value ? searchText.value : here}
         role="combobox"
         aria-expanded={items.length > 0}
         aria-controls="search-ta"
         aria-activedescendant={items.length ? `search-ta-${active.value}` : undefined}
-        onFocus={() => (focused.value = true)}
+        onFocus={() => ((searchText.value = here ? `${here} ` : ""), (focused.value = true))}
         onBlur={() => setTimeout(() => (focused.value = false), 120)}
         onInput={(e) => ((searchText.value = e.currentTarget.value), (active.value = 0))}
         onKeyDown={(e) => {
@@ -127,7 +130,3 @@ export function SearchBox() {
   );
 }
 
-/** Keep the box showing the open narrow. */
-view.subscribe((v) => {
-  searchText.value = v.kind === "messages" ? unparse(v.terms) : "";
-});
