@@ -8,6 +8,7 @@ import { Modal } from "../ui/Modal";
 import { sayError } from "../ui/toast";
 import { messages, realm, subs, userName } from "../store/state";
 import { messageDialog, toggleReaction } from "./actions";
+import { RenderedHtml } from "./MessageItem";
 
 const EmojiPicker = lazy(() => import("../ui/EmojiPicker"));
 
@@ -48,7 +49,7 @@ function History({ id, onClose }: { id: number; onClose: () => void }) {
                 {h.prev_topic !== undefined && ` · topic: ${h.prev_topic} → ${h.topic}`}
                 {h.prev_stream !== undefined && ` · moved from #${subs.value.get(h.prev_stream)?.name ?? h.prev_stream}`}
               </div>
-              <div class="rendered" dangerouslySetInnerHTML={{ __html: h.content_html_diff ?? h.rendered_content }} />
+              <RenderedHtml html={h.content_html_diff ?? h.rendered_content} />
             </li>
           ))}
         </ol>

@@ -33,14 +33,19 @@ export function enhance(el: HTMLElement) {
   if (el.querySelector(".katex")) void import("../ui/katex");
 }
 
-function Content({ html, me: isMe, name }: { html: string; me: boolean; name: string }) {
+/** Server-rendered HTML (already safe), inserted as is and then enhanced. */
+export function RenderedHtml({ html, class: cls = "", testid }: { html: string; class?: string; testid?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   useLayoutEffect(() => {
-    const el = ref.current!;
-    el.innerHTML = isMe ? html.replace(/^<p>\/me /, `<p><strong class="me-name">${escapeHtml(name)}</strong> `) : html;
-    enhance(el);
-  }, [html, isMe, name]);
-  return <div ref={ref} class={`message-content rendered${isMe ? " me-message" : ""}`} data-testid="message-content" />;
+    ref.current!.innerHTML = html;
+    enhance(ref.current!);
+  }, [html]);
+  return <div ref={ref} class={`rendered ${cls}`} data-testid={testid} />;
+}
+
+function Content({ html, me: isMe, name }: { html: string; me: boolean; name: string }) {
+  const shown = isMe ? html.replace(/^<p>\/me /, `<p><strong class="me-name">${escapeHtml(name)}</strong> `) : html;
+  return <RenderedHtml html={shown} class={`message-content${isMe ? " me-message" : ""}`} testid="message-content" />;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -186,8 +191,8 @@ function ActionsMenu({ m, listIds }: { m: Message; listIds: () => number[] }) {
             {item("Reply", "action-reply", () => replyTo(m))}
             {item("Copy link to message", "action-copy-link", () => copyLink(m))}
             {item("Mark as unread from here", "action-mark-unread", () => markUnreadFrom(m, listIds()))}
-            {item("View edit history", "action-history", () => (messageDialog.value = { kind: "history", id: m.id }))}
-            {item("View read receipts", "action-read-receipts", () => (messageDialog.value = { kind: "receipts", id: m.id }))}
+            {realm.value.realm_allow_edit_history !== false && item("View edit history", "action-history", () => (messageDialog.value = { kind: "history", id: m.id }))}
+            {realm.value.realm_enable_read_receipts && item("View read receipts", "action-read-receipts", () => (messageDialog.value = { kind: "receipts", id: m.id }))}
             {canDelete(m) && item("Delete message", "action-delete", () => deleteMessage(m))}
           </ul>
         )}

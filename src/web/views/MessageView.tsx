@@ -14,6 +14,7 @@ import { listFor, type MessageList } from "../store/lists";
 import { dmOperand, dmPeers, matches, term } from "../store/narrow";
 import { channelHref, dmHref, topicHref } from "../store/router";
 import { isMutedChannel, isMutedTopic, me, messages, streams, subs, typing, typingKey, unreadCounts, userName } from "../store/state";
+import { readMarkingPaused } from "./actions";
 import { MessageItem } from "./MessageItem";
 
 const WINDOW = 240;
@@ -124,6 +125,7 @@ export function MessageView({ terms, near }: { terms: NarrowTerm[]; near?: numbe
   useEffect(() => {
     win.value = null;
     stuck.current = true;
+    readMarkingPaused.value = false;
     void list.start();
   }, [list]);
 
@@ -305,7 +307,7 @@ function useReadMarking(scroller: { current: HTMLDivElement | null }, enabled: b
     const seen = new Set<Element>();
     const flush = () => {
       timer = undefined;
-      if (document.hidden) return;
+      if (document.hidden || readMarkingPaused.value) return pending.clear();
       const ids = [...pending].filter((id) => messages.get(id)?.value.flags.includes("read") === false);
       pending.clear();
       if (ids.length) api.post("messages/flags", { messages: ids, op: "add", flag: "read" }).catch(() => {});

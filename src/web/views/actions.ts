@@ -35,8 +35,12 @@ export function copyLink(m: Message) {
   );
 }
 
+/** Set by "mark as unread": the open list stops marking messages read until one leaves it. */
+export const readMarkingPaused = signal(false);
+
 /** Marks this message and every later one of the list as unread. */
 export function markUnreadFrom(m: Message, listIds: number[]) {
+  readMarkingPaused.value = true;
   const ids = listIds.filter((id) => id >= m.id);
   api.post("messages/flags", { messages: ids, op: "remove", flag: "read" }).catch(sayError);
 }
