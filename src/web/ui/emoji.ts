@@ -27,12 +27,17 @@ export async function allEmoji(): Promise<EmojiChoice[]> {
   return [...custom, ...(await loadUnicodeEmoji())];
 }
 
-/** Emoji whose names start with (then contain) the query, best first. */
-export function searchEmoji(list: EmojiChoice[], q: string, limit = 60): EmojiChoice[] {
-  q = q.toLowerCase().replace(/\s+/g, "_");
+// Names compare without separators, so Zulip's "thumbs_up" finds emoji-data's "thumbsup".
+const bare = (s: string) => s.toLowerCase().replace(/[\s_-]+/g, "");
+
+/** Emoji named the query, then those whose names start with it, then contain it. */
+export function searchEmoji(list: EmojiChoice[], query: string, limit = 60): EmojiChoice[] {
+  const q = bare(query);
   if (!q) return list.slice(0, limit);
-  const exact = list.filter((e) => e.aliases.includes(q));
-  const starts = list.filter((e) => !exact.includes(e) && e.aliases.some((a) => a.startsWith(q)));
-  const contains = list.filter((e) => !exact.includes(e) && !starts.includes(e) && e.aliases.some((a) => a.includes(q)));
-  return [...exact, ...starts, ...contains].slice(0, limit);
+  const rank = (e: EmojiChoice) => {
+    const names = e.aliases.map(bare);
+    return names.includes(q) ? 0 : names.some((a) => a.startsWith(q)) ? 1 : names.some((a) => a.includes(q)) ? 2 : 3;
+  };
+  const ranked = list.map((e) => [rank(e), e] as const).filter(([r]) => r < 3);
+  return ranked.sort((a, b) => a[0] - b[0]).slice(0, limit).map(([, e]) => e);
 }
