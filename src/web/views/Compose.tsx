@@ -408,6 +408,7 @@ export function Compose() {
     dropDraft();
     content.value = "";
     preview.value = null;
+    composeOpen.value = false; // outside a message list the box closes once sent
   }
 
   async function togglePreview() {
@@ -468,6 +469,7 @@ export function Compose() {
               if (e.key === "Escape") {
                 e.currentTarget.blur();
                 void saveDraft();
+                composeOpen.value = false;
               }
             }}
             onPaste={(e) => {

@@ -224,7 +224,7 @@ export const MessageItem = memo(function MessageItem({ msg, head, listIds }: Ite
       aria-label={`${m.sender_full_name}, ${dayOf(m.timestamp)} ${timeOf(m.timestamp)}`}
       tabIndex={-1}
     >
-      <div class="gutter">{head ? <Avatar id={m.sender_id} url={m.avatar_url} /> : <time class="hover-time" dateTime={new Date(m.timestamp * 1000).toISOString()}>{timeOf(m.timestamp)}</time>}</div>
+      <div class="gutter">{head ? <Avatar id={m.sender_id} url={m.avatar_url} name={m.sender_full_name} /> : <time class="hover-time" dateTime={new Date(m.timestamp * 1000).toISOString()}>{timeOf(m.timestamp)}</time>}</div>
       <div class="body">
         {head && (
           <div class="sender-line">

@@ -4,7 +4,7 @@ import { Modal } from "../ui/Modal";
 import { term } from "../store/narrow";
 import { go, topicHref, view } from "../store/router";
 import { isMutedTopic, subs, unread } from "../store/state";
-import { openCompose } from "./Compose";
+import { composeOpen, openCompose } from "./Compose";
 import { getMessage, replyTo } from "./actions";
 import { helpOpen } from "./App";
 
@@ -16,7 +16,7 @@ const KEYS: [string, string][] = [
   ["j / k", "Select the next / previous message"],
   ["n", "Go to the next unread topic"],
   ["/", "Search"],
-  ["Esc", "Close a dialog or leave the compose box"],
+  ["Esc", "Close a dialog, leave the compose box, or go back to the combined feed"],
   ["i", "Inbox"],
   ["?", "This list"],
 ];
@@ -80,7 +80,13 @@ export function useShortcuts() {
       const t = e.target as HTMLElement;
       const typing = t.closest("input, textarea, select, [contenteditable]") !== null;
       if (e.key === "Escape") {
-        if (typing) (t as HTMLElement).blur();
+        if (typing) return (t as HTMLElement).blur();
+        if (document.querySelector(".modal")) return;
+        // Esc steps back: a selected message, then an open compose box, then to the combined feed.
+        const sel = selectedMessage();
+        if (sel) sel.classList.remove("selected");
+        else if (composeOpen.value) composeOpen.value = false;
+        else if (view.value.kind === "messages" && view.value.terms.length) go("#feed");
         return;
       }
       if (typing || e.ctrlKey || e.metaKey || e.altKey || document.querySelector(".modal")) return;
