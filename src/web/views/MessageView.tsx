@@ -67,12 +67,31 @@ function NarrowHeader({ terms }: { terms: NarrowTerm[] }) {
       </h1>
       {sub && topic === undefined && sub.description && <span class="narrow-description" dangerouslySetInnerHTML={{ __html: sub.rendered_description }} />}
       {ch !== undefined && topic !== undefined && <TopicMuteButton streamId={ch} topic={topic} />}
+      {sub && topic === undefined && <ChannelButtons streamId={ch!} />}
       {n > 0 && (
         <button class="btn small" data-testid="mark-read" onClick={markRead}>
           Mark as read
         </button>
       )}
     </div>
+  );
+}
+
+const setProperty = (streamId: number, property: string, value: unknown) =>
+  api.post("users/me/subscriptions/properties", { subscription_data: [{ stream_id: streamId, property, value }] }).catch(sayError);
+
+function ChannelButtons({ streamId }: { streamId: number }) {
+  const s = subs.value.get(streamId)!;
+  return (
+    <>
+      <button class="btn small" data-testid="pin-channel" aria-pressed={s.pin_to_top} onClick={() => setProperty(streamId, "pin_to_top", !s.pin_to_top)}>
+        {s.pin_to_top ? "Unpin" : "Pin"}
+      </button>
+      <button class="btn small" data-testid="mute-channel" aria-pressed={s.is_muted} onClick={() => setProperty(streamId, "is_muted", !s.is_muted)}>
+        {s.is_muted ? "Unmute" : "Mute"}
+      </button>
+      <input type="color" class="color-pick" aria-label="Channel color" title="Channel color" value={s.color} onChange={(e) => setProperty(streamId, "color", e.currentTarget.value)} />
+    </>
   );
 }
 
