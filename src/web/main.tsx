@@ -2,7 +2,7 @@
 import { signal } from "@preact/signals";
 import { render } from "preact";
 import { ApiError, csrfToken, setUnauthorizedHandler } from "./api/client";
-import { startQueue, stopQueue, onResync } from "./store/queue";
+import { startQueue, onResync } from "./store/queue";
 import { startPresence, stopPresence } from "./store/presence";
 import { openList } from "./views/MessageView";
 import { resyncLists } from "./store/lists";
@@ -25,10 +25,14 @@ async function boot() {
   }
 }
 
-setUnauthorizedHandler(() => {
-  stopQueue();
+// Signed out (here or elsewhere, or the session expired): start again from a clean page, so nothing
+// of this person's data stays in memory for whoever signs in next.
+const restart = () => {
   stopPresence();
-  phase.value = "signed-out";
+  location.reload();
+};
+setUnauthorizedHandler(() => {
+  if (phase.value === "ready") restart();
 });
 onResync(() => resyncLists(openList));
 
@@ -51,7 +55,7 @@ function Root() {
         </button>
       </div>
     );
-  return <App onSignedOut={() => (stopPresence(), (phase.value = "signed-out"))} />;
+  return <App onSignedOut={restart} />;
 }
 
 render(<Root />, document.getElementById("app")!);
