@@ -8,7 +8,8 @@ import { Icon } from "../ui/icons";
 import { sayError } from "../ui/toast";
 import { term } from "../store/narrow";
 import { channelHref, dmHref, drawerOpen, topicHref, view } from "../store/router";
-import { drafts, isMutedTopic, me, recentDms, subs, unread, unreadCounts, userName, users } from "../store/state";
+import type { Message } from "../api/types";
+import { drafts, isMutedTopic, me, messageHooks, recentDms, subs, unread, unreadCounts, userName, users } from "../store/state";
 import { openChannelBrowser } from "./ChannelBrowser";
 
 function Count({ n, label }: { n: number; label?: string }) {
@@ -125,9 +126,18 @@ function Topics({ streamId, open }: { streamId: number; open?: string }) {
     let gone = false;
     api
       .get("users/me/" + streamId + "/topics", { allow_empty_topic_name: true })
-      .then((r) => !gone && (topics.value = r.topics))
+      .then((r) => void (!gone && (topics.value = r.topics)))
       .catch(sayError);
-    return () => (gone = true);
+    // A message in a topic the list lacks (a new topic, or one moved here) puts it on top.
+    const onMessage = (m: Message) => {
+      if (m.type === "stream" && m.stream_id === streamId && topics.value && !topics.value.some((t) => t.name === m.subject))
+        topics.value = [{ name: m.subject, max_id: m.id }, ...topics.value];
+    };
+    messageHooks.added.push(onMessage);
+    return () => {
+      gone = true;
+      messageHooks.added.splice(messageHooks.added.indexOf(onMessage), 1);
+    };
   }, [streamId]);
   // Topics with unread messages the server list may not have yet (just arrived) come first.
   const names = new Map<string, number>();
