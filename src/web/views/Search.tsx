@@ -1,6 +1,7 @@
 // The search box: Zulip's narrow grammar (channel:, topic:, sender:, dm:, is:, has:, -negation, free
 // text) with suggestions for the word being typed.
 import { signal, useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
 import type { NarrowTerm } from "../api/types";
 import { Typeahead, typeaheadKey, type Suggestion } from "../ui/Typeahead";
 import { narrowHref, go, view } from "../store/router";
@@ -102,21 +103,24 @@ export function SearchBox() {
     if (now) submit(text);
   };
   const items = focused.value ? suggestions(searchText.value, set) : [];
-  // Unfocused, the box shows where one is; focused, what one types (starting from there).
+  // The box shows where one is (by name once the channels are known); typing edits that.
   const v = view.value;
   const here = v.kind === "messages" ? unparse(v.terms) : "";
+  useEffect(() => {
+    if (!focused.value) searchText.value = here;
+  }, [here]);
   return (
     <form class="search ta-wrap" role="search" onSubmit={(e) => (e.preventDefault(), submit(searchText.value))}>
       <input
         data-testid="search-input"
         aria-label="Search messages"
         placeholder="Search (channel: topic: sender: is: has:)"
-        value={focused.value ? searchText.value : here}
+        value={searchText.value}
         role="combobox"
         aria-expanded={items.length > 0}
         aria-controls="search-ta"
         aria-activedescendant={items.length ? `search-ta-${active.value}` : undefined}
-        onFocus={() => ((searchText.value = here ? `${here} ` : ""), (focused.value = true))}
+        onFocus={() => (focused.value = true)}
         onBlur={() => setTimeout(() => (focused.value = false), 120)}
         onInput={(e) => ((searchText.value = e.currentTarget.value), (active.value = 0))}
         onKeyDown={(e) => {
