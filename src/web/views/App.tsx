@@ -20,7 +20,7 @@ import { Recent } from "./Recent";
 import { SearchBox } from "./Search";
 import { Sidebar } from "./Sidebar";
 import { ShortcutHelp, useShortcuts } from "./shortcuts";
-import { useNotifications } from "./notifications";
+import { askNotificationPermission, useNotifications } from "./notifications";
 
 const Settings = lazy(() => import("./Settings"));
 export const settingsOpen = signal(false);
@@ -59,6 +59,28 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
           {item("Sign out", onSignOut, "sign-out")}
         </ul>
       )}
+    </div>
+  );
+}
+
+/** Desktop notifications need the browser's permission, which only a click may ask for. */
+const bannerDismissed = signal(localStorage.getItem("confab.notifications-banner") === "dismissed");
+function NotificationBanner() {
+  const asked = useSignal(false);
+  if (bannerDismissed.value || asked.value || typeof Notification === "undefined" || Notification.permission !== "default") return null;
+  const dismiss = () => {
+    localStorage.setItem("confab.notifications-banner", "dismissed");
+    bannerDismissed.value = true;
+  };
+  return (
+    <div class="banner" role="region" aria-label="Notifications">
+      <span class="grow">Get a desktop notification for direct messages and mentions while this tab is in the background?</span>
+      <button class="btn small primary" onClick={() => ((asked.value = true), askNotificationPermission())}>
+        Enable notifications
+      </button>
+      <button class="icon-btn" aria-label="Not now" onClick={dismiss}>
+        ×
+      </button>
     </div>
   );
 }
@@ -115,6 +137,7 @@ export function App({ onSignedOut }: { onSignedOut: () => void }) {
         <Sidebar />
         {drawerOpen.value && <div class="drawer-backdrop" onClick={() => (drawerOpen.value = false)} />}
         <main id="main" class="main" tabIndex={-1}>
+          <NotificationBanner />
           <Main />
           {showCompose && <Compose />}
         </main>
