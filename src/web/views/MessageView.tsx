@@ -3,7 +3,7 @@
 // the first unread; marks messages read as they are seen.
 import { useSignal } from "@preact/signals";
 import { Fragment } from "preact";
-import { useEffect, useLayoutEffect, useRef } from "preact/hooks";
+import { useCallback, useEffect, useLayoutEffect, useRef } from "preact/hooks";
 import { api } from "../api/client";
 import type { Message, NarrowTerm } from "../api/types";
 import { dayOf } from "../ui/format";
@@ -244,7 +244,8 @@ export function MessageView({ terms, near }: { terms: NarrowTerm[]; near?: numbe
 
   useReadMarking(scroller, !isSearch);
 
-  const listIds = () => list.ids.value;
+  // Stable, so the memoized messages re-render only when their own data changes.
+  const listIds = useCallback(() => list.ids.value, [list]);
   let prev: Message | undefined;
   const rows = visible.map((id) => {
     const s = messages.get(id);
