@@ -66,26 +66,16 @@ function firstScreen(dir: string) {
   };
 }
 
-/** Runs in every page before its own scripts: first message painted, long tasks, live messages seen. */
+/** Runs in every page before its own scripts: first message painted, long tasks. */
 const INSTRUMENT = `
   window.__longTasks = [];
-  window.__seen = new Map();
-  window.__pending = new Set();
   window.__firstMessage = null;
   try {
     new PerformanceObserver((l) => l.getEntries().forEach((e) => window.__longTasks.push(e.duration))).observe({ type: "longtask", buffered: true });
   } catch {}
-  new MutationObserver((records) => {
+  new MutationObserver(() => {
     if (window.__firstMessage === null && document.querySelector('[data-testid="message"]'))
       requestAnimationFrame(() => setTimeout(() => (window.__firstMessage ??= performance.now())));
-    for (const r of records)
-      for (const n of r.addedNodes) {
-        const m = /live-(\\d+)-end/.exec(n.textContent || "");
-        if (m && !window.__pending.has(m[1])) {
-          window.__pending.add(m[1]);
-          requestAnimationFrame(() => setTimeout(() => window.__seen.set(m[1], Date.now()))); // once painted
-        }
-      }
   }).observe(document, { subtree: true, childList: true });
 `;
 
@@ -218,10 +208,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
             { i, stream: channel.id },
           ),
         );
-        await receiver.waitForFunction((i) => (window as any).__seen.has(String(i)), i, { timeout: 10_000 });
+        // Checked at every animation frame of the receiving tab: the time it first shows the text.
+        const seen = await receiver.waitForFunction((needle) => (document.body.textContent.includes(needle) ? Date.now() : 0), `live-${i}-end`, {
+          timeout: 10_000,
+          polling: "raf",
+        });
+        latencies.push(((await seen.jsonValue()) as number) - sentAt[i]!);
       }
-      const seenAt = (await receiver.evaluate(() => Object.fromEntries((window as any).__seen))) as Record<string, number>;
-      latencies.push(...sentAt.map((t, i) => seenAt[String(i)]! - t));
       ctx.log(`  live: median ${round(median(latencies))} ms, p99 ${round(p99(latencies))} ms over ${SENDS} sends`);
     } catch (e) {
       liveError = String((e as Error).message).split("\n")[0]!;
