@@ -8,6 +8,7 @@ COPY tsconfig.json ./
 COPY cli ./cli
 COPY src ./src
 COPY migrations ./migrations
+COPY scripts ./scripts
 RUN npm run build && ./dist/confab version
 
 # Run: the executable alone (it needs glibc, hence Debian slim rather than Alpine), as an unprivileged

@@ -64,9 +64,10 @@ interface Generated {
 }
 
 /** Channel c's subscriber count: channel 0 has 100 (the send target), the rest fall off like real organizations (about 30 on average). */
-const channelSize = (c: number) => (c === 0 ? SEND_SUBSCRIBERS : Math.min(USERS, Math.round(5 + 100 * Math.exp(-c / 25))));
+const channelSize = (c: number, userCount: number) => (c === 0 ? SEND_SUBSCRIBERS : Math.min(userCount, Math.round(5 + 100 * Math.exp(-c / 25))));
 
-export async function generate(dataDir: string, log: (l: string) => void): Promise<Generated> {
+/** The database of this benchmark; bench/web.ts asks for more users (its realm has 1,000). */
+export async function generate(dataDir: string, log: (l: string) => void, o = { users: USERS, messages: MESSAGES }): Promise<Generated> {
   const t0 = performance.now();
   const rand = rng(42);
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
@@ -75,7 +76,7 @@ export async function generate(dataDir: string, log: (l: string) => void): Promi
     await first.passwordSet; // the owner's password is hashed in the background: done before the app closes
     const realm = first.realm;
     const users: Cred[] = [];
-    for (let i = 0; i < USERS; i++) {
+    for (let i = 0; i < o.users; i++) {
       const u = await createUser(app, realm, { email: `user${i}@bench.test`, fullName: `Bench User ${i}` });
       users.push({ id: u.id, email: u.email, key: u.apiKey });
     }
@@ -83,9 +84,9 @@ export async function generate(dataDir: string, log: (l: string) => void): Promi
     const channels: Generated["channels"] = [];
     for (let c = 0; c < CHANNELS; c++) {
       // Each channel's subscribers: a window of the user list starting at a channel-specific offset.
-      const size = channelSize(c);
-      const start = (c * 37) % USERS;
-      const subs = Array.from({ length: size }, (_, i) => users[(start + i) % USERS]!.id);
+      const size = channelSize(c, o.users);
+      const start = (c * 37) % o.users;
+      const subs = Array.from({ length: size }, (_, i) => users[(start + i) % o.users]!.id);
       const { id } = createChannel(app, realm, first.owner, {
         name: `bench-${c}`,
         description: `Benchmark channel ${c}`,
@@ -102,7 +103,7 @@ export async function generate(dataDir: string, log: (l: string) => void): Promi
     }
     const topics = Array.from({ length: TOPICS_PER_CHANNEL }, (_, t) => `topic ${t}`);
     const words = vocabulary(rand);
-    log(`users and channels: ${Math.round(performance.now() - t0)} ms; writing ${MESSAGES.toLocaleString()} messages`);
+    log(`users and channels: ${Math.round(performance.now() - t0)} ms; writing ${o.messages.toLocaleString()} messages`);
 
     const s = app.sqlite;
     const now = Math.floor(Date.now() / 1000);
@@ -124,12 +125,12 @@ export async function generate(dataDir: string, log: (l: string) => void): Promi
     const total = weights.reduce((a, b) => a + b, 0);
     const cumulative: number[] = [];
     weights.reduce((acc, w, i) => (cumulative[i] = acc + w / total), 0);
-    const unreadFrom = MESSAGES - 10_000;
+    const unreadFrom = o.messages - 10_000;
     const BATCH = 20_000;
     let umRows = 0;
-    for (let done = 0; done < MESSAGES; done += BATCH) {
+    for (let done = 0; done < o.messages; done += BATCH) {
       s.transaction(() => {
-        for (let i = done; i < Math.min(MESSAGES, done + BATCH); i++) {
+        for (let i = done; i < Math.min(o.messages, done + BATCH); i++) {
           const id = base + 1 + i;
           const r = rand();
           const ch = channels[Math.max(0, cumulative.findIndex((x) => r <= x))]!;
@@ -138,7 +139,7 @@ export async function generate(dataDir: string, log: (l: string) => void): Promi
           const n = 6 + Math.floor(rand() * 18);
           let text = "";
           for (let w = 0; w < n; w++) text += (w ? " " : "") + words[Math.floor(rand() * rand() * words.length)]!;
-          insertMessage.run(id, 1, sender, ch.recipientId, topic, text, `<p>${text}</p>`, startTime + Math.floor(((now - 3600 - startTime) * i) / MESSAGES));
+          insertMessage.run(id, 1, sender, ch.recipientId, topic, text, `<p>${text}</p>`, startTime + Math.floor(((now - 3600 - startTime) * i) / o.messages));
           insertFts.run(id, topic, text);
           const flagsOf = (u: number) => (u === sender || i < unreadFrom ? 1 : 0);
           for (let k = 0; k < ch.subscribers.length; k += UM_CHUNK) {

@@ -22,6 +22,7 @@ import m19 from "./0019_young_scarlet_witch.sql" with { type: "text" };
 import m20 from "./0020_lethal_ikaris.sql" with { type: "text" };
 import m21 from "./0021_outgoing_riptide.sql" with { type: "text" };
 import m22 from "./0022_short_captain_cross.sql" with { type: "text" };
+import m23 from "./0023_good_magdalene.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -47,4 +48,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0020_lethal_ikaris", sql: m20 },
   { tag: "0021_outgoing_riptide", sql: m21 },
   { tag: "0022_short_captain_cross", sql: m22 },
+  { tag: "0023_good_magdalene", sql: m23 },
 ];

@@ -35,7 +35,7 @@ function failed(app: App, realm: RealmRow, email: string, ip: ClientIp, err: Err
   return limited ?? err;
 }
 
-function admit(realm: RealmRow, user: UserRow): UserRow {
+export function admit(realm: RealmRow, user: UserRow): UserRow {
   if (realm.deactivated) throw realmDeactivated();
   if (!user.isActive) throw userDeactivated();
   return user;
@@ -54,13 +54,18 @@ export function authenticateApiKey(app: App, realm: RealmRow, email: string, api
   return user;
 }
 
-/** POST /fetch_api_key: email and password (argon2id) for the API key. */
-export async function fetchApiKey(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp) {
+/** Email and password (argon2id): POST /fetch_api_key and the web client's sign-in. */
+export async function authenticatePassword(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp): Promise<UserRow> {
   app.loginFailures.check(`ip:${ip()}`);
   const user = lookup(app, realm, email);
   const ok = user?.passwordHash ? await Bun.password.verify(password, user.passwordHash) : false;
   if (!user || !ok) throw failed(app, realm, email, ip, badCredentials());
-  admit(realm, user);
+  return admit(realm, user);
+}
+
+/** POST /fetch_api_key: email and password for the API key. */
+export async function fetchApiKey(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp) {
+  const user = await authenticatePassword(app, realm, email, password, ip);
   return { api_key: user.apiKey, email: user.email, user_id: user.id };
 }
 

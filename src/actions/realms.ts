@@ -6,6 +6,8 @@ import { ROLE, SYSTEM_GROUPS } from "../domain/roles";
 import { randomToken } from "../lib/random";
 import { findRealmByStringId, insertRealm, listRealms, updateRealm } from "../store/realms";
 import { addSubgroups, insertUserGroup } from "../store/user-groups";
+import { revokeRealmSessionsTx } from "./sessions";
+import { createStarterContentTx } from "./welcome";
 import { checkNewUser, hashPassword, insertUserTx, setPassword } from "./users";
 
 export interface NewRealm {
@@ -34,22 +36,30 @@ export function insertRealmTx(app: App, tx: Tx, r: { stringId: string; name: str
   return realm;
 }
 
-/** The realm, its system groups and its owner, in one change. */
-function insertRealmWithOwner(app: App, r: NewRealm, passwordHash: string | null): { realm: RealmRow; owner: UserRow } {
+/** Options of a new organization. */
+export interface NewRealmOptions {
+  /** #general, #sandbox and the welcome bot's note (docs: actions/welcome.ts); tests start bare. */
+  starterContent?: boolean;
+}
+
+/** The realm, its system groups and its owner (and its starter content), in one change. */
+function insertRealmWithOwner(app: App, r: NewRealm, passwordHash: string | null, o: NewRealmOptions): { realm: RealmRow; owner: UserRow } {
   return app.tx((tx) => {
     const realm = insertRealmTx(app, tx, r);
     const u = { email: r.ownerEmail, fullName: r.ownerName, role: ROLE.owner };
     checkNewUser(app, realm, u);
-    return { realm, owner: insertUserTx(app, tx, realm, u, passwordHash) };
+    const owner = insertUserTx(app, tx, realm, u, passwordHash);
+    if (o.starterContent ?? true) createStarterContentTx(app, tx, realm, owner);
+    return { realm, owner };
   });
 }
 
 /** A realm with its system groups and its owner. Returns the owner's password so it can be shown once. */
-export async function createRealm(app: App, r: NewRealm): Promise<{ realm: RealmRow; owner: UserRow; password: string }> {
+export async function createRealm(app: App, r: NewRealm, o: NewRealmOptions = {}): Promise<{ realm: RealmRow; owner: UserRow; password: string }> {
   checkNewRealm(app, r);
   const password = r.ownerPassword ?? randomToken(20);
   const passwordHash = await hashPassword(password);
-  return { ...insertRealmWithOwner(app, r, passwordHash), password };
+  return { ...insertRealmWithOwner(app, r, passwordHash, o), password };
 }
 
 /**
@@ -57,12 +67,12 @@ export async function createRealm(app: App, r: NewRealm): Promise<{ realm: Realm
  * once so the server can listen while the owner's generated password is hashed (argon2id takes a
  * good part of a start); the password works once `passwordSet` resolves.
  */
-export function bootstrapFirstRealm(app: App) {
+export function bootstrapFirstRealm(app: App, o: NewRealmOptions = {}) {
   if (listRealms(app.db).length) return null;
   const c = app.config.firstRealm;
   const r = { stringId: "", name: c.name, ownerEmail: c.ownerEmail, ownerName: c.ownerName };
   checkNewRealm(app, r);
-  const { realm, owner } = insertRealmWithOwner(app, r, null);
+  const { realm, owner } = insertRealmWithOwner(app, r, null, o);
   const password = randomToken(20);
   return { realm, owner, password, passwordSet: setPassword(app, owner, password) };
 }
@@ -74,6 +84,9 @@ export function bootstrapFirstRealm(app: App) {
 export function setRealmDeactivated(app: App, realm: RealmRow, deactivated: boolean) {
   if (realm.deactivated === deactivated)
     throw invalidParam(deactivated ? "The organization is already deactivated" : "The organization is not deactivated");
-  app.tx((tx) => updateRealm(tx.db, realm.id, { deactivated }));
+  app.tx((tx) => {
+    updateRealm(tx.db, realm.id, { deactivated });
+    if (deactivated) revokeRealmSessionsTx(tx, realm.id); // in the database, so every process sees it at once
+  });
   if (deactivated) app.revoke({ realmId: realm.id });
 }

@@ -20,6 +20,7 @@ import { findUserByEmail, listAdminIds, updateUser } from "../store/users";
 import { checkPassword, hashPassword, passwordChangedTx, verifyPassword } from "./users";
 import { mailEmailChangeTx } from "./email-change";
 import { deleteAllDrafts } from "../store/drafts";
+import { revokeSessionsTx } from "./sessions";
 
 const LANGUAGE_RE = /^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$/;
 
@@ -56,9 +57,10 @@ export interface OwnSettingsArgs {
 /**
  * PATCH /settings: the caller's own personal settings, and their name, email and password. Each
  * changed setting reaches the user's clients as a `user_settings` event; turning off
- * enable_drafts_synchronization deletes the drafts kept on the server.
+ * enable_drafts_synchronization deletes the drafts kept on the server. `currentSession`: the browser
+ * session making the change (web client), which a password change leaves signed in.
  */
-export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow, a: OwnSettingsArgs) {
+export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow, a: OwnSettingsArgs, currentSession: number | null = null) {
   const values = given(a, Object.keys(USER_SETTINGS) as UserSettingName[]);
   checkSettingValues(values);
   const patch: Partial<UserRow> = {};
@@ -101,7 +103,7 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
   const { passwordHash, ...rest } = patch;
   app.tx((tx) => {
     if (Object.keys(rest).length) updateUser(tx.db, user.id, rest);
-    if (passwordHash) passwordChangedTx(app, tx, user, passwordHash, { endSessions: false });
+    if (passwordHash) passwordChangedTx(app, tx, user, passwordHash, { endSessions: false, keepSession: currentSession });
     if (newEmail) mailEmailChangeTx(app, tx, realm, user, newEmail);
     for (const [property, value] of changed) {
       const ev: Record<string, unknown> = { type: "user_settings", op: "update", property, value };

@@ -22,6 +22,7 @@ import { subscribeUsersTx } from "./subscriptions";
 import { applyProfileData, planProfileData, profileDataOfUser, realmProfileData } from "./profile-fields";
 import { botAudience, botEvent } from "./bots";
 import { announceSettingsNamingUserTx } from "./user-groups";
+import { revokeSessionsTx } from "./sessions";
 
 export interface NewUser {
   email: string;
@@ -143,11 +144,13 @@ export function checkPassword(password: string) {
 /**
  * Every password change ends here, inside its transaction. With `endSessions` (a reset from a mailed
  * link), the user's other sessions end too: a new API key, so clients signed in with the old password
- * must sign in again, and their event queues dropped. Browser sessions, once they exist, end here too:
- * this is the one place every password change passes.
+ * must sign in again, and their event queues dropped. Browser sessions end here in every
+ * case: this is the one place every password change passes.
  */
-export function passwordChangedTx(app: App, tx: Tx, user: UserRow, passwordHash: string, o: { endSessions: boolean }) {
+export function passwordChangedTx(app: App, tx: Tx, user: UserRow, passwordHash: string, o: { endSessions: boolean; keepSession?: number | null }) {
   store.updateUser(tx.db, user.id, o.endSessions ? { passwordHash, apiKey: randomToken(32) } : { passwordHash });
+  // Browsers signed in with the old password are signed out (all but the one that set it, if any).
+  revokeSessionsTx(tx, [user.id], o.endSessions ? null : (o.keepSession ?? null));
   if (o.endSessions) app.revoke({ userId: user.id });
 }
 
@@ -173,6 +176,7 @@ export function deactivateUser(app: App, user: UserRow) {
       if (u.isBot) tx.emit(botEvent("remove", u), botAudience(tx, u));
       announceSettingsNamingUserTx(tx, u.realmId, u.id);
     }
+    revokeSessionsTx(tx, [user.id, ...bots.map((b) => b.id)]);
     forgetRecipients(app);
   });
   for (const u of [user, ...bots]) app.revoke({ userId: u.id });

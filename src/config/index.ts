@@ -36,6 +36,7 @@ export interface Config {
   rateLimit: { authFailures: number; authWindowSeconds: number };
   /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). */
   trustedProxies: string[];
+  web: { dir: string; sessionDays: number };
   plugins: {
     codehosts: string[];
     startTimeoutMs: number;
@@ -188,6 +189,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
     uploads: { unreferencedGraceDays: g("uploads.unreferenced_grace_days") },
     rateLimit: { authFailures: g("rate_limit.auth_failures"), authWindowSeconds: g("rate_limit.auth_window_seconds") },
     trustedProxies: g("trusted_proxies"),
+    web: { dir: g("web.dir") ? resolve(g("web.dir")) : "", sessionDays: g("web.session_days") },
     plugins: {
       codehosts: g("plugins.codehosts"),
       startTimeoutMs: g("plugins.start_timeout_ms"),

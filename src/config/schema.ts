@@ -97,6 +97,12 @@ export const CONFIG_KEYS = {
     default: [],
     doc: 'Addresses or CIDR ranges of reverse proxies in front of confab, e.g. ["127.0.0.1", "10.0.0.0/8"]. Only a request from one of these has its X-Forwarded-For believed: the client is the last address there that is not itself a trusted proxy. Otherwise the client is the connection\'s peer. Failed-login throttling counts per client address, so behind a proxy list it here. Set through the environment as a JSON list.',
   },
+  "web.dir": {
+    type: "string",
+    default: "",
+    doc: "A directory whose files override the web client's embedded ones, path for path (branding, or a client being developed: a build of src/web). Empty: only the embedded client.",
+  },
+  "web.session_days": { type: "int", default: 14, min: 1, doc: "How long a browser sign-in lasts before the web client asks for the password again." },
   "plugins.codehosts": {
     type: "list",
     default: ["github=https://github.com", "gitlab=https://gitlab.com", "codeberg=https://codeberg.org"],

@@ -45,6 +45,8 @@ export const rateLimited = (retryAfter: number) =>
   new ApiError("RATE_LIMIT_HIT", "API usage exceeded rate limit", 429, { "retry-after": retryAfter }, {
     "Retry-After": String(retryAfter),
   });
+/** Zulip's answer when Django's CSRF check refuses a /json request (the reasons are Django's). */
+export const csrfFailed = (reason: string) => new ApiError("CSRF_FAILED", `CSRF error: ${reason}`, 403, { reason });
 // Zulip's answer on a production server; confab is one unless `development` is on.
 export const devOnly = () => new ApiError("BAD_REQUEST", "Endpoint not available in production.", 400);
 

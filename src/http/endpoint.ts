@@ -1,8 +1,11 @@
 import type { App } from "../app";
-import type { RealmRow, UserRow } from "../db/schema";
+import type { RealmRow, SessionRow, UserRow } from "../db/schema";
 import type { Args, ParamTable } from "./params";
 
-/** Who may call: an API user (HTTP Basic), anyone, anyone with an optional user (spectator register). */
+/**
+ * Who may call: an API user, anyone, anyone with an optional user (spectator register). The user is
+ * found by HTTP Basic under /api/v1 and by the session cookie under /json (http/session.ts).
+ */
 export type AuthMode = "user" | "none" | "optional";
 
 export interface Ctx<P extends ParamTable, U> {
@@ -14,6 +17,8 @@ export interface Ctx<P extends ParamTable, U> {
   files: File[];
   req: Request;
   ip: string;
+  /** The browser session of a /json request (null under /api/v1). */
+  session: SessionRow | null;
 }
 
 type UserFor<A extends AuthMode> = A extends "user" ? UserRow : A extends "optional" ? UserRow | null : null;

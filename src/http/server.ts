@@ -1,9 +1,13 @@
 import { longpollTimeoutSeconds } from "../events/registry";
 import { Elysia } from "elysia";
 import type { App } from "../app";
-import { methodNotAllowed, notFoundEndpoint } from "../domain/errors";
+import { methodNotAllowed, notFoundEndpoint, notLoggedIn } from "../domain/errors";
 import { clientAddress, parseRange, type AddressRange } from "../lib/addresses";
 import { requestUser } from "./auth";
+import { authenticateSession } from "../actions/sessions";
+import type { RealmRow, SessionRow, UserRow } from "../db/schema";
+import { checkCsrf, readCookies, SESSION_COOKIE } from "./session";
+import { serveWebClient } from "./web-client";
 import type { Endpoint } from "./endpoint";
 import { readInput } from "./input";
 import { PATH_REST, readParams } from "./params";
@@ -13,11 +17,15 @@ import { pages } from "./pages";
 import { routes } from "./routes";
 import { uploadBodyBytes } from "./routes/attachments";
 
-const API = "/api/v1";
+// One route table, two doors: /api/v1 with HTTP Basic (every Zulip client) and /json with the web
+// client's session cookie and CSRF token (http/session.ts), as in Zulip.
+const SURFACES = ["/api/v1", "/json"] as const;
+type Surface = (typeof SURFACES)[number];
 
 interface Compiled {
   ep: Endpoint;
   names: string[];
+  /** Matches the path after the surface's prefix. */
   re: RegExp;
 }
 
@@ -25,7 +33,6 @@ function compile(ep: Endpoint): Compiled {
   const names: string[] = [];
   const re = new RegExp(
     "^" +
-      API +
       ep.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{(\w+)\}/g, (_, n) => {
         names.push(n);
         return isRest(ep, n) ? "(.+)" : "([^/]+)";
@@ -40,8 +47,22 @@ const isRest = (ep: Endpoint, name: string) => ep.params[name]?.describe === PAT
 /** Elysia's route pattern for a template; parameters are positional so templates of one shape share a route. */
 const elysiaPath = (ep: Endpoint) => {
   let i = 0;
-  return API + ep.path.replace(/\{(\w+)\}/g, (_, n) => (isRest(ep, n) ? "*" : `:p${i++}`));
+  return ep.path.replace(/\{(\w+)\}/g, (_, n) => (isRest(ep, n) ? "*" : `:p${i++}`));
 };
+
+/**
+ * Under /json the user is the session's (no session: 401, also where the API would take a spectator),
+ * and unsafe methods need the CSRF token. Endpoints open to anyone use no session, so need no token.
+ */
+function sessionUser(app: App, realm: RealmRow, request: Request, ep: Endpoint) {
+  if (ep.auth === "none") return null;
+  const cookies = readCookies(request);
+  const token = cookies.get(SESSION_COOKIE);
+  if (!token) throw notLoggedIn();
+  const found = authenticateSession(app, realm, token);
+  checkCsrf(request, cookies, found.session);
+  return found;
+}
 
 export interface HttpServer {
   port: number;
@@ -64,11 +85,12 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
 
-  async function handle(candidates: Compiled[], request: Request, peerOf: () => string): Promise<Response> {
+  async function handle(surface: Surface, candidates: Compiled[], request: Request, peerOf: () => string): Promise<Response> {
     const started = performance.now();
     let address: string | undefined;
     const ip = () => (address ??= clientAddress(peerOf(), request.headers.get("x-forwarded-for"), trusted));
     const url = new URL(request.url);
+    const rest = url.pathname.slice(surface.length);
     let userId: number | null = null;
     let res: Response;
     try {
@@ -76,11 +98,11 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       let chosen: { c: Compiled; path: Record<string, string> } | null = null;
       for (const c of candidates) {
         if (!c.names.length) {
-          if (url.pathname !== API + c.ep.path) continue; // a trailing slash is another path, as in Zulip
+          if (rest !== c.ep.path) continue; // a trailing slash is another path, as in Zulip
           chosen = { c, path: {} };
           break;
         }
-        const m = c.re.exec(url.pathname);
+        const m = c.re.exec(rest);
         if (!m) continue;
         const path = Object.fromEntries(c.names.map((n, i) => [n, m[i + 1]!]));
         try {
@@ -93,19 +115,26 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       }
       if (!chosen) throw notFoundEndpoint();
       const ep = chosen.c.ep;
-      const header = request.headers.get("authorization");
-      const user = ep.auth === "user" || (ep.auth === "optional" && header) ? requestUser(app, realm, header, ip) : null;
+      let user: UserRow | null = null;
+      let session: SessionRow | null = null;
+      if (surface === "/json") ({ user, session } = sessionUser(app, realm, request, ep) ?? { user: null, session: null });
+      else {
+        const header = request.headers.get("authorization");
+        if (ep.auth === "user" || (ep.auth === "optional" && header)) user = requestUser(app, realm, header, ip);
+      }
       userId = user?.id ?? null;
       const input = await readInput(request, url, bodyLimit[ep.body]);
       const { args, ignored } = readParams(ep.params, input, chosen.path);
       const files = input.size ? [...input.values()].filter((v): v is File => v instanceof File) : [];
-      let out = ep.run({ app, realm, user, args, files, req: request, get ip() { return ip(); } });
+      let out = ep.run({ app, realm, user, args, files, req: request, session, get ip() { return ip(); } });
       if (out instanceof Promise) out = await out;
       // Answer only once the change is committed; a read stands even if its derived writes did not.
       await (ep.readOnly ? app.writer.settled().catch(() => {}) : app.writer.settled());
       res = out instanceof Response ? out : success((out as object) ?? {}, ignored);
     } catch (e) {
       res = failure(e, (err) => app.log.error("unhandled error", { path: url.pathname, error: String((err as Error)?.stack ?? err) }));
+      // A browser meeting `Basic` would pop up its own password dialog over the web client.
+      if (surface === "/json" && res.headers.has("www-authenticate")) res.headers.set("www-authenticate", 'Session realm="zulip"');
     }
     if (logRequests)
       app.log.info("request", {
@@ -118,10 +147,12 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     return res;
   }
 
-  /** An unknown path under /api/v1 is a JSON 404; a known path with another method a 405. */
+  /** An unknown path under /api/v1 or /json is a JSON 404; a known path with another method a 405. */
   function unrouted(request: Request): Response {
     const path = new URL(request.url).pathname;
-    const allowed = [...new Set(compiled.filter((c) => c.re.test(path)).map((c) => c.ep.method))];
+    const surface = SURFACES.find((s) => path.startsWith(s + "/"));
+    const rest = surface ? path.slice(surface.length) : null;
+    const allowed = rest === null ? [] : [...new Set(compiled.filter((c) => c.re.test(rest)).map((c) => c.ep.method))];
     const err = allowed.length ? methodNotAllowed(allowed) : notFoundEndpoint();
     const res = failure(err, () => {});
     if (logRequests) app.log.info("request", { method: request.method, path, status: res.status, ms: 0, user: "-" });
@@ -129,12 +160,13 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
   }
 
   let server = new Elysia();
-  for (const [key, candidates] of groups) {
-    const [method, path] = key.split(" ") as [string, string];
-    server = server.route(method, path, ({ request, server: s }) => handle(candidates, request, () => s?.requestIP(request)?.address ?? "unknown"), {
-      parse: "none",
-    }) as unknown as Elysia;
-  }
+  for (const [key, candidates] of groups)
+    for (const surface of SURFACES) {
+      const [method, path] = key.split(" ") as [string, string];
+      server = server.route(method, surface + path, ({ request, server: s }) => handle(surface, candidates, request, () => s?.requestIP(request)?.address ?? "unknown"), {
+        parse: "none",
+      }) as unknown as Elysia;
+    }
   // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts.
   for (const pg of pages)
     server = server.route(pg.method, pg.path, async ({ request, params, server: s }) => {
@@ -144,7 +176,15 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
         return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
       }
     }, { parse: "none" }) as unknown as Elysia;
-  server = server.onError(({ code, request }) => {
+  // Any other GET is the web client's (a file, or its page); what it lacks is a JSON 404 like the API's.
+  server = server.onError(async ({ code, request }) => {
+    if (code === "NOT_FOUND" && (request.method === "GET" || request.method === "HEAD")) {
+      const web = await serveWebClient(app, request).catch((e) => {
+        app.log.error("web client unavailable", { error: String((e as Error)?.message ?? e) });
+        return null;
+      });
+      if (web) return web;
+    }
     if (code === "NOT_FOUND") return unrouted(request);
     return failure(new Error(String(code)), (e) => app.log.error("unhandled error", { error: String(e) }));
   }) as unknown as Elysia;

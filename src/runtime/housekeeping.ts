@@ -1,5 +1,6 @@
 import { deleteUnreferencedUploads } from "../actions/attachments";
 import { applyRetention } from "../actions/retention";
+import { deleteExpiredSessions } from "../actions/sessions";
 import { syncFullMembers } from "../actions/users";
 import type { App } from "../app";
 import { indexBatch } from "../actions/search-index";
@@ -22,6 +23,7 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
     try {
       applyRetention(app);
       deleteUnreferencedUploads(app);
+      deleteExpiredSessions(app);
       for (const realm of listRealms(app.db)) if (!realm.deactivated) syncFullMembers(app, realm);
     } catch (e) {
       app.log.error("housekeeping failed", { error: String((e as Error).message) });

@@ -34,10 +34,17 @@ export class Client {
     return this.email === null ? null : "Basic " + Buffer.from(`${this.email}:${this.apiKey}`).toString("base64");
   }
 
+  /** Where the route table is reached: /api/v1 here, /json for a browser session (helpers/session.ts). */
+  protected prefix = "/api/v1";
+  /** Headers every request of this client carries (the session's cookies and CSRF token). */
+  protected sessionHeaders(_method: string): Record<string, string> {
+    return {};
+  }
+
   async call(method: string, path: string, params: Params = {}, o: CallOptions = {}): Promise<Body> {
-    const headers: Record<string, string> = { ...o.headers };
+    const headers: Record<string, string> = { ...this.sessionHeaders(method), ...o.headers };
     if (this.auth && !("Authorization" in headers)) headers.Authorization = this.auth;
-    let url = `${this.base}/api/v1${path}`;
+    let url = `${this.base}${this.prefix}${path}`;
     let body: string | FormData | undefined;
     if (method === "GET") {
       const q = formEncode(params).toString();

@@ -39,14 +39,15 @@ let counter = 0;
  * and its owner. `env` takes CONFAB_* overrides (e.g. CONFAB_EVENTS_HEARTBEAT_SECONDS: "1").
  * `log` receives every log line (at CONFAB_LOG_LEVEL, "error" unless given) instead of stderr.
  * `dataDir` restarts on a stopped server's kept data (its ownerPassword is then unknown: "").
+ * The realm starts bare unless `starterContent` (#general, #sandbox, the welcome note) is asked for.
  */
 export async function startServer(
-  o: { env?: Record<string, string>; log?: (line: string) => void; dataDir?: string } = {},
+  o: { env?: Record<string, string>; log?: (line: string) => void; dataDir?: string; starterContent?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), "confab-test-"));
   const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...o.env });
   const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log) });
-  const first = bootstrapFirstRealm(app);
+  const first = bootstrapFirstRealm(app, { starterContent: o.starterContent ?? false });
   await first?.passwordSet;
   const realm = first?.realm ?? listRealms(app.db)[0]!;
   const owner = first?.owner ?? findUserByEmail(app.db, realm.id, config.firstRealm.ownerEmail)!;

@@ -36,3 +36,4 @@ export * from "./bot-storage";
 export * from "./push-tokens";
 export * from "./email";
 export * from "./realm-exports";
+export * from "./sessions";

@@ -5,6 +5,7 @@ import accounts from "./accounts";
 import avatars from "./avatars";
 import exports from "./exports";
 import invites from "./invites";
+import signIn from "./sign-in";
 import staticImages from "./static";
 import uploads from "./uploads";
 
@@ -16,4 +17,4 @@ export interface Page {
   handle(app: App, request: Request, params: Record<string, string>, ip: () => string): Promise<Response> | Response;
 }
 
-export const pages: Page[] = [...invites, ...accounts, ...avatars, ...exports, ...staticImages, ...uploads];
+export const pages: Page[] = [...signIn, ...invites, ...accounts, ...avatars, ...exports, ...staticImages, ...uploads];

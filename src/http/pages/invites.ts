@@ -8,6 +8,8 @@ import { realmUrl } from "../../domain/realms";
 import { realmForHost } from "../realm";
 import { failure } from "../respond";
 import { esc, formValues, page, wantsJson } from "./html";
+import { startSession } from "../../actions/sessions";
+import { checkOrigin, setSessionCookies } from "../session";
 import type { Page } from "./index";
 
 function form(realm: RealmRow, invite: InviteRow, error = "", values: Record<string, string> = {}): Response {
@@ -42,13 +44,16 @@ const accept: Page["handle"] = async (app: App, request, { key }) => {
   let values: Record<string, string> = {};
   try {
     realm = realmForHost(app, request.headers.get("host"));
+    if (!json) checkOrigin(request);
     values = await formValues(app, request);
     const user = await acceptInvitation(app, realm, key!, { email: values.email, full_name: values.full_name ?? "", password: values.password ?? "" });
     await app.writer.settled();
     if (json)
       return Response.json({ result: "success", msg: "", user_id: user.id, email: user.email, api_key: user.apiKey });
-    const url = realmUrl(app.config.externalUrl, realm.stringId);
-    return page("Account created", `<h1>Welcome to ${esc(realm.name)}</h1><p>Your account ${esc(user.email)} is ready. Sign in at <a href="${esc(url)}">${esc(url)}</a> with your email and password, from any Zulip client.</p>`);
+    // A person signing up in a browser goes straight into the web client, signed in.
+    const session = startSession(app, user);
+    await app.writer.settled();
+    return setSessionCookies(app, new Response(null, { status: 303, headers: { location: "/" } }), session);
   } catch (e) {
     if (json || !realm) return failure(e, (err) => app.log.error("invitation signup failed", { error: String(err) }));
     try {

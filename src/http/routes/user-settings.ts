@@ -19,7 +19,7 @@ const ownSettings = (path: string) =>
       new_password: p.str().optional(),
       ...params(USER_SETTING_NAMES),
     },
-    run: ({ app, realm, user, args }) => updateOwnSettings(app, realm, user, args as never),
+    run: ({ app, realm, user, args, session }) => updateOwnSettings(app, realm, user, args as never, session?.id ?? null),
   });
 
 export default [
