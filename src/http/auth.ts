@@ -1,4 +1,6 @@
 import { authenticateApiKey, type ClientIp } from "../actions/auth";
+import { authenticateSession } from "../actions/sessions";
+import { readCookies, SESSION_COOKIE } from "./session";
 import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
 import { badAuthHeader, notBasicAuth, notLoggedIn } from "../domain/errors";
@@ -19,4 +21,16 @@ export function requestUser(app: App, realm: RealmRow, header: string | null, ip
   const creds = parseBasic(header);
   if (!creds) throw notLoggedIn();
   return authenticateApiKey(app, realm, creds.email, creds.apiKey, ip);
+}
+
+/**
+ * Who opens a page outside the API (a file, an avatar, an export): HTTP Basic as API clients send it,
+ * else the web client's session cookie (these pages only answer GET, so no CSRF token is needed); null
+ * for neither.
+ */
+export function pageViewer(app: App, realm: RealmRow, request: Request, ip: ClientIp): UserRow | null {
+  const header = request.headers.get("authorization");
+  if (header) return requestUser(app, realm, header, ip);
+  const token = readCookies(request).get(SESSION_COOKIE);
+  return token ? authenticateSession(app, realm, token).user : null;
 }

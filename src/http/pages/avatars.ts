@@ -6,7 +6,7 @@ import { notLoggedIn } from "../../domain/errors";
 import { spectatorsAllowed } from "../../domain/realm-access";
 import { avatarUrl } from "../../domain/users";
 import { findUserByEmail, findUserById } from "../../store/users";
-import { requestUser } from "../auth";
+import { pageViewer } from "../auth";
 import { realmForHost } from "../realm";
 import type { Page } from "./index";
 
@@ -27,14 +27,12 @@ const serveEmoji: Page["handle"] = (app, _request, { realm, file }) => {
 
 /**
  * Zulip's /avatar/<user id or email>[/medium]: a redirect to the user's avatar, for clients that only
- * know the id. Callers authenticate like API clients (HTTP Basic); without credentials only in an
+ * know the id. Callers authenticate like API clients (HTTP Basic) or with the web client's session; without credentials only in an
  * organization open to spectators.
  */
 const redirectToAvatar: Page["handle"] = (app, request, { who }, ip) => {
   const realm = realmForHost(app, request.headers.get("host"));
-  const header = request.headers.get("authorization");
-  if (header) requestUser(app, realm, header, ip);
-  else if (!spectatorsAllowed(realm)) throw notLoggedIn();
+  if (!pageViewer(app, realm, request, ip) && !spectatorsAllowed(realm)) throw notLoggedIn();
   const key = decodeURIComponent(who ?? "");
   const user = /^\d+$/.test(key) ? findUserById(app.db, Number(key)) : findUserByEmail(app.db, realm.id, key);
   if (!user || user.realmId !== realm.id) return new Response("Not Found", { status: 404 });

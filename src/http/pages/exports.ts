@@ -2,13 +2,15 @@
 // (/user_avatars/exports/<realm id>/<random>/<file>.tar.gz). Unlike avatars they hold the whole
 // organization, so the URL alone is not enough: the request must come from one of its administrators.
 import { readExportFile } from "../../actions/realm-exports";
-import { requestUser } from "../auth";
+import { notLoggedIn } from "../../domain/errors";
+import { pageViewer } from "../auth";
 import { realmForHost } from "../realm";
 import type { Page } from "./index";
 
 const serve: Page["handle"] = (app, request, { realm: realmId, random, file }, ip) => {
   const realm = realmForHost(app, request.headers.get("host"));
-  const user = requestUser(app, realm, request.headers.get("authorization"), ip);
+  const user = pageViewer(app, realm, request, ip);
+  if (!user) throw notLoggedIn();
   const path = realmId === String(realm.id) ? readExportFile(app, realm, user, `${realmId}/${random}/${file}`) : null;
   if (!path) return new Response("Not Found", { status: 404 });
   return new Response(Bun.file(path), {

@@ -1,10 +1,10 @@
 // Uploaded files at their URLs (/user_uploads/<path_id>), for API clients (HTTP Basic, as Zulip allows
-// on this path) and for anyone holding a temporary URL. Access is decided in actions/attachments.ts.
+// on this path), the web client (its session cookie) and for anyone holding a temporary URL. Access is decided in actions/attachments.ts.
 import { accessUpload, uploadFilePath, uploadFromToken } from "../../actions/attachments";
 import type { App } from "../../app";
 import type { AttachmentRow } from "../../db/schema";
 import { uploadHeaders } from "../../domain/uploads";
-import { requestUser } from "../auth";
+import { pageViewer } from "../auth";
 import { realmForHost } from "../realm";
 import type { Page } from "./index";
 
@@ -12,13 +12,12 @@ const html = (status: number, text: string) => new Response(`<p>${text}</p>`, { 
 
 const file = (app: App, a: AttachmentRow, download: boolean) => new Response(Bun.file(uploadFilePath(app, a.pathId)), { headers: uploadHeaders(a, download) });
 
-/** /user_uploads/<realm id>/<rest>: the viewer is the API user of the Authorization header, if any. */
+/** /user_uploads/<realm id>/<rest>: the viewer is the API user of the Authorization header or the web client's session, if any. */
 const serve =
   (download: boolean): Page["handle"] =>
   (app, request, params, ip) => {
     const realm = realmForHost(app, request.headers.get("host"));
-    const header = request.headers.get("authorization");
-    const viewer = header ? requestUser(app, realm, header, ip) : null;
+    const viewer = pageViewer(app, realm, request, ip);
     let pathId: string;
     try {
       pathId = `${params.realm}/${params["*"]!.split("/").map(decodeURIComponent).join("/")}`;
