@@ -1,5 +1,5 @@
 // The signed-in app: header (search, connection state, user menu), sidebar, the open view, compose.
-import { signal, useSignal } from "@preact/signals";
+import { effect, signal, untracked, useSignal } from "@preact/signals";
 import { lazy, Suspense } from "preact/compat";
 import { useEffect } from "preact/hooks";
 import { api, signOut } from "../api/client";
@@ -94,11 +94,15 @@ function Main() {
   return <MessageView key={JSON.stringify(v)} terms={v.terms} near={v.near} />;
 }
 
+// The compose box follows the narrow the moment it changes, not after the next paint (by then a fast
+// typist, or a test, may already be typing a topic for it).
+effect(() => {
+  const v = view.value;
+  if (v.kind === "messages") untracked(() => followNarrow(v.terms));
+});
+
 export function App({ onSignedOut }: { onSignedOut: () => void }) {
   const v = view.value;
-  useEffect(() => {
-    if (v.kind === "messages") followNarrow(v.terms);
-  }, [JSON.stringify(v)]);
   useShortcuts();
   useNotifications();
   const total = unreadCounts.value.total;

@@ -23,13 +23,26 @@ export const content = signal("");
 export const composeOpen = signal(false);
 let draftId: number | null = null;
 
-/** The narrow sets where a new message goes, unless the box holds text for somewhere else. */
+let followed = "";
+
+/**
+ * The narrow sets where a new message goes, unless the box holds text for somewhere else. Only a new
+ * narrow does (the view may be re-announced with the same terms), and a channel's view keeps a topic
+ * already typed for that channel.
+ */
 export function followNarrow(terms: NarrowTerm[]) {
+  const key = JSON.stringify(terms);
+  if (key === followed) return;
+  followed = key;
   if (content.value.trim()) return;
   const ch = term(terms, "channel");
   const dm = term(terms, "dm") as number[] | undefined;
-  if (ch !== undefined) target.value = { type: "stream", streamId: Number(ch), topic: String(term(terms, "topic") ?? "") };
-  else if (dm) target.value = { type: "private", to: dm.filter((id) => id !== me.value.user_id) };
+  const t = target.value;
+  if (ch !== undefined) {
+    const topic = term(terms, "topic");
+    const kept = topic === undefined && t.type === "stream" && t.streamId === Number(ch) ? t.topic : "";
+    target.value = { type: "stream", streamId: Number(ch), topic: topic === undefined ? kept : String(topic) };
+  } else if (dm) target.value = { type: "private", to: dm.filter((id) => id !== me.value.user_id) };
   draftId = null;
 }
 
