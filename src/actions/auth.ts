@@ -2,7 +2,7 @@ import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
 import { badCredentials, devOnly, invalidApiKey, realmDeactivated, userDeactivated } from "../domain/errors";
 import { safeEqual } from "../lib/random";
-import { findUserByEmail } from "../store/users";
+import { findUserByApiKey, findUserByEmail } from "../store/users";
 import { isLiveRunKey } from "./agent-runs";
 import { noteBotCall } from "./plugins";
 
@@ -42,6 +42,17 @@ export function authenticateApiKey(app: App, realm: RealmRow, email: string, api
   // A plugin's process "answers" with its bot's first authenticated call (docs/extensions.md).
   noteBotCall(app, user);
   return user;
+}
+
+/** An incoming webhook's `api_key` URL parameter alone: the key names the user. Counted like Basic failures. */
+export function authenticateWebhookKey(app: App, realm: RealmRow, apiKey: string, ip: ClientIp): UserRow {
+  app.loginFailures.check(() => `ip:${ip()}`);
+  const user = findUserByApiKey(app.db, realm.id, apiKey.trim());
+  if (!user) {
+    app.loginFailures.fail(`ip:${ip()}`);
+    throw invalidApiKey();
+  }
+  return admit(realm, user);
 }
 
 /** POST /fetch_api_key: email and password (argon2id) for the API key. */

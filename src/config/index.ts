@@ -35,6 +35,8 @@ export interface Config {
     pollMs: number;
   };
   agent: { command: string[]; turnTimeoutSeconds: number; runIdleSeconds: number; historyMessages: number };
+  integrations: { maxPayloadBytes: number };
+  outgoingWebhooks: { allow: string[]; deny: string[]; timeoutSeconds: number; maxAttempts: number; retryDelayMs: number };
 }
 
 /** Flags given on the command line win over everything else. */
@@ -170,6 +172,14 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       turnTimeoutSeconds: g("agent.turn_timeout_seconds"),
       runIdleSeconds: g("agent.run_idle_seconds"),
       historyMessages: g("agent.history_messages"),
+    },
+    integrations: { maxPayloadBytes: g("integrations.max_payload_bytes") },
+    outgoingWebhooks: {
+      allow: g("outgoing_webhooks.allow"),
+      deny: g("outgoing_webhooks.deny"),
+      timeoutSeconds: g("outgoing_webhooks.timeout_seconds"),
+      maxAttempts: g("outgoing_webhooks.max_attempts"),
+      retryDelayMs: g("outgoing_webhooks.retry_delay_ms"),
     },
   };
 }

@@ -129,9 +129,9 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
   }
   // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts.
   for (const pg of pages)
-    server = server.route(pg.method, pg.path, async ({ request, params }) => {
+    server = server.route(pg.method, pg.path, async ({ request, params, server: s }) => {
       try {
-        return await pg.handle(app, request, params as Record<string, string>);
+        return await pg.handle(app, request, params as Record<string, string>, () => s?.requestIP(request)?.address ?? "unknown");
       } catch (e) {
         return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
       }
