@@ -443,3 +443,104 @@ describe("unsupported events get Zulip's answer (200, UNSUPPORTED_WEBHOOK_EVENT_
     expect(count()).toBe(1);
   });
 });
+
+describe("URL parameters, as Zulip reads them", () => {
+  const push = (branch: string) => ({ ref: `refs/heads/${branch}`, commits: [{ id: "1234567abc", message: `on ${branch}` }], repository: ghRepo, sender: ghSender });
+
+  test("no stream: a direct message to the bot's owner", async () => {
+    const params = new URLSearchParams({ api_key: bot.key });
+    const res = await fetch(`${s.url}/api/v1/external/homeassistant?${params}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: "Just for Ann" }) });
+    expect(await res.json()).toEqual({ result: "success", msg: "" });
+    const m = await lastMessage();
+    expect({ type: m.type, sender: m.sender_id, content: m.content, to: m.display_recipient.map((u: any) => u.id).sort() }).toEqual({
+      type: "private",
+      sender: bot.id,
+      content: "Just for Ann",
+      to: [ann.userId, bot.id].sort(),
+    });
+  });
+
+  test("stream by id, topic overrides the integration's, Basic auth instead of api_key", async () => {
+    const { stream_id } = await ok(ann.get("/get_stream_id", { stream: "dev" }));
+    const auth = "Basic " + Buffer.from(`${bot.email}:${bot.key}`).toString("base64");
+    const r = await hook("homeassistant", { message: "By id", topic: "ignored" }, { key: null, headers: { Authorization: auth }, params: { stream: String(stream_id), topic: "Chosen" } });
+    expect(r.body.result).toBe("success");
+    expect(await lastMessage()).toMatchObject({ display_recipient: "dev", subject: "Chosen", content: "By id", sender_id: bot.id });
+  });
+
+  test("branches= filters pushes; only_events and exclude_events filter events with shell patterns", async () => {
+    const before = (await lastMessage()).id;
+    expect((await hook("github", push("feature"), { headers: gh("push"), params: { branches: "main,release" } })).body.result).toBe("success");
+    expect((await lastMessage()).id).toBe(before);
+    await hook("github", push("release"), { headers: gh("push"), params: { branches: "main,release" } });
+    expect((await lastMessage()).content).toContain("on release");
+    const last = (await lastMessage()).id;
+    await hook("github", push("main"), { headers: gh("push"), params: { only_events: JSON.stringify(["issue*", "release"]) } });
+    await hook("github", push("main"), { headers: gh("push"), params: { exclude_events: JSON.stringify(["push_*"]) } });
+    expect((await lastMessage()).id).toBe(last);
+    await hook("github", push("main"), { headers: gh("push"), params: { only_events: JSON.stringify(["push_commits"]) } });
+    expect((await lastMessage()).id).toBeGreaterThan(last);
+    const bad = await hook("github", push("main"), { headers: gh("push"), params: { only_events: "push" } });
+    expect(bad).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: "only_events is not valid JSON" } });
+  });
+
+  test("a channel that does not exist: the service hears success, the owner is told", async () => {
+    const r = await hook("homeassistant", { message: "lost" }, { params: { stream: "nowhere" } });
+    expect(r.body.result).toBe("success");
+    const m = await lastMessage();
+    expect(m.type).toBe("private");
+    expect(m.content).toContain("channel #nowhere, but that channel does not exist");
+  });
+});
+
+describe("bad input: clear errors, nothing posted, the server keeps answering", () => {
+  test("keys, bots, integrations, headers and payloads", async () => {
+    const before = (await lastMessage()).id;
+    const msg = { message: "x" };
+    expect(await hook("homeassistant", msg, { key: "wrong" })).toEqual({ status: 401, body: { result: "error", code: "INVALID_API_KEY", msg: "Invalid API key" } });
+    expect(await hook("homeassistant", msg, { key: null })).toEqual({
+      status: 400,
+      body: { result: "error", code: "REQUEST_VARIABLE_MISSING", msg: "Missing 'api_key' argument", var_name: "api_key" },
+    });
+    const generic = await ok(ann.post("/bots", { full_name: "Generic", short_name: "generic" }));
+    expect(await hook("homeassistant", msg, { key: generic.api_key })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: "Only incoming webhook bots can use this endpoint" } });
+    expect((await hook("homeassistant", msg, { key: ann.apiKey! })).body.code).toBe("BAD_REQUEST");
+    expect(await hook("nosuch", msg)).toEqual({ status: 404, body: { result: "error", code: "NOT_FOUND", msg: "Not Found" } });
+    expect(await hook("github", { repository: ghRepo })).toEqual({
+      status: 400,
+      body: { result: "error", code: "MISSING_HTTP_EVENT_HEADER", msg: "Missing the HTTP event header 'X-GitHub-Event'", header: "X-GitHub-Event" },
+    });
+    expect(await hook("homeassistant", null, { raw: "{not json" })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: "Malformed JSON" } });
+    expect(await hook("homeassistant", { topic: "t" })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: 'payload["message"] is missing' } });
+    expect(await hook("ifttt", { topic: "t" })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: "Content can't be empty" } });
+    expect(await hook("github", "a string", { headers: gh("push") })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: 'payload["ref"] is missing' } });
+    expect(await hook("sonarr", [1, 2])).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: 'payload["eventType"] is missing' } });
+    // A payload of another service's shape deep inside: Zulip's "did X generate this?".
+    expect(await hook("github", { ref: "refs/heads/main", commits: "not a list", repository: ghRepo }, { headers: gh("push") })).toEqual({
+      status: 400,
+      body: { result: "error", code: "ANOMALOUS_WEBHOOK_PAYLOAD", msg: "Unable to parse request: Did GitHub generate this event?", webhook_name: "GitHub" },
+    });
+    const huge = JSON.stringify({ message: "x".repeat(6 * 1024 * 1024) });
+    expect(await hook("homeassistant", null, { raw: huge })).toEqual({ status: 413, body: { result: "error", code: "BAD_REQUEST", msg: "Request body too large" } });
+    expect((await lastMessage()).id).toBe(before);
+  });
+
+  test("a deactivated bot's key is refused", async () => {
+    const b = await ok(ann.post("/bots", { full_name: "Old", short_name: "old", bot_type: 2 }));
+    await ok(ann.delete(`/bots/${b.user_id}`));
+    expect(await hook("homeassistant", { message: "x" }, { key: b.api_key })).toEqual({ status: 401, body: { result: "error", code: "USER_DEACTIVATED", msg: "Account is deactivated" } });
+    expect((await ok(ann.get("/users/me"))).result).toBe("success");
+  });
+
+  test("register lists the integrations for the bot page", async () => {
+    const r = await ok(ann.post("/register", { fetch_event_types: ["realm_incoming_webhook_bots"] }));
+    const names = r.realm_incoming_webhook_bots.map((i: any) => i.name);
+    for (const n of ["json", "slack_incoming", "github", "gitlab", "gitea", "gogs", "bitbucket2", "grafana", "alertmanager", "uptimerobot", "homeassistant", "sonarr", "radarr", "lidarr", "sentry", "ifttt", "jira", "circleci"])
+      expect(names).toContain(n);
+    expect(r.realm_incoming_webhook_bots.find((i: any) => i.name === "github")).toMatchObject({
+      display_name: "GitHub",
+      all_event_types: expect.arrayContaining(["push_commits", "issues"]),
+      url_options: [{ key: "branches", label: expect.any(String), input_type: "string" }],
+    });
+  });
+});
