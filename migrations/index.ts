@@ -18,6 +18,7 @@ import m15 from "./0015_mushy_the_fury.sql" with { type: "text" };
 import m16 from "./0016_youthful_amazoness.sql" with { type: "text" };
 import m17 from "./0017_skinny_catseye.sql" with { type: "text" };
 import m18 from "./0018_chunky_morgan_stark.sql" with { type: "text" };
+import m19 from "./0019_burly_pepper_potts.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -39,4 +40,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0016_youthful_amazoness", sql: m16 },
   { tag: "0017_skinny_catseye", sql: m17 },
   { tag: "0018_chunky_morgan_stark", sql: m18 },
+  { tag: "0019_burly_pepper_potts", sql: m19 },
 ];

@@ -5,6 +5,7 @@ import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
+import { startOutgoingWebhooks } from "../../src/runtime/outgoing-webhooks";
 import { startHousekeeping, startSearchIndexer } from "../../src/runtime/housekeeping";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { acquirePidFile } from "../pidfile";
@@ -25,6 +26,7 @@ export function register(program: Command) {
         app.queues.startGc();
         const plugins = startPluginHost(app);
         const agent = startAgent(app);
+        const outgoingWebhooks = startOutgoingWebhooks(app);
         const stopHousekeeping = startHousekeeping(app, config.housekeeping.intervalSeconds);
         const stopIndexer = startSearchIndexer(app);
         if (first) {
@@ -42,6 +44,7 @@ export function register(program: Command) {
           await plugins.stop(); // while the API still answers them
           await http.stop();
           await agent.stop();
+          await outgoingWebhooks.stop();
           closeAllReadmes(app); // edits not yet written reach the README files
           app.close();
           release();

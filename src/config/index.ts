@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { CONFIG_KEYS, type ConfigKey, type KeySpec } from "./schema";
+import { invalidPolicyEntry } from "../domain/outgoing-webhooks";
 
 export class ConfigError extends Error {}
 
@@ -130,6 +131,10 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
   if (over.port !== undefined) values.set("listen.port", coerce("listen.port", CONFIG_KEYS["listen.port"], String(over.port), "--port"));
 
   const g = <K extends ConfigKey>(k: K) => values.get(k) as any;
+  for (const k of ["outgoing_webhooks.allow", "outgoing_webhooks.deny"] as const) {
+    const bad = invalidPolicyEntry(g(k));
+    if (bad !== null) throw new ConfigError(`config: ${k}: ${JSON.stringify(bad)} is not a valid CIDR`);
+  }
   const host = g("listen.host");
   const port = g("listen.port");
   // Without an external URL, the listening address; "every interface" is reachable as loopback.

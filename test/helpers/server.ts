@@ -11,6 +11,9 @@ import { listen, type HttpServer } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startSearchIndexer } from "../../src/runtime/housekeeping";
 import { startPluginHost } from "../../src/runtime/supervisor";
+import { startOutgoingWebhooks } from "../../src/runtime/outgoing-webhooks";
+import { listRealms } from "../../src/store/realms";
+import { findUserByEmail } from "../../src/store/users";
 import { Client } from "./client";
 
 export interface TestServer {
@@ -24,7 +27,8 @@ export interface TestServer {
   anon: Client;
   newUser(o?: { role?: Role; name?: string; email?: string; password?: string }): Promise<Client>;
   client(email: string, apiKey: string, userId?: number): Client;
-  stop(): Promise<void>;
+  /** `keepData`: leave the data directory for a server started again on it (a restart). */
+  stop(o?: { keepData?: boolean }): Promise<void>;
 }
 
 let counter = 0;
@@ -34,16 +38,20 @@ let counter = 0;
  * and its owner. `env` takes CONFAB_* overrides (e.g. CONFAB_EVENTS_HEARTBEAT_SECONDS: "1").
  * `log` receives every log line (at CONFAB_LOG_LEVEL, "error" unless given) instead of stderr.
  */
-export async function startServer(o: { env?: Record<string, string>; log?: (line: string) => void } = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), "confab-test-"));
+export async function startServer(o: { env?: Record<string, string>; log?: (line: string) => void; dataDir?: string } = {}): Promise<TestServer> {
+  const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), "confab-test-"));
   const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...o.env });
   const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log) });
-  const first = bootstrapFirstRealm(app)!;
-  await first.passwordSet;
+  // Started again on a kept data directory, the realm and its owner are already there.
+  const first = bootstrapFirstRealm(app);
+  await first?.passwordSet;
+  const realm = first?.realm ?? listRealms(app.db)[0]!;
+  const owner = first?.owner ?? findUserByEmail(app.db, realm.id, config.firstRealm.ownerEmail)!;
   const http = listen(app, "127.0.0.1", 0);
   app.queues.startGc();
   const plugins = startPluginHost(app);
   const stopIndexer = startSearchIndexer(app);
+  const outgoingWebhooks = startOutgoingWebhooks(app);
   const url = http.url;
   const client = (email: string, apiKey: string, userId?: number) => new Client(url, email, apiKey, userId ?? null);
   return {
@@ -51,13 +59,13 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
     http,
     url,
     dataDir,
-    owner: client(first.owner.email, first.owner.apiKey, first.owner.id),
-    ownerPassword: first.password,
+    owner: client(owner.email, owner.apiKey, owner.id),
+    ownerPassword: first?.password ?? "",
     anon: new Client(url, null, null),
     client,
     async newUser(u = {}) {
       const n = ++counter;
-      const row = await createUser(app, findRealmById(app.db, first.realm.id)!, {
+      const row = await createUser(app, findRealmById(app.db, realm.id)!, {
         email: u.email ?? `user${n}@example.com`,
         fullName: u.name ?? `User ${n}`,
         role: u.role ?? 400,
@@ -66,12 +74,13 @@ export async function startServer(o: { env?: Record<string, string>; log?: (line
       await app.writer.settled(); // like an HTTP answer: committed, durable, and its events delivered
       return client(row.email, row.apiKey, row.id);
     },
-    async stop() {
+    async stop(s = {}) {
       stopIndexer();
+      await outgoingWebhooks.stop();
       await plugins.stop();
       await http.stop();
       app.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!s.keepData) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -33,7 +33,7 @@ async function hook(name: string, payload: unknown, o: { headers?: Record<string
     headers: { "Content-Type": "application/json", ...o.headers },
     body: o.raw ?? JSON.stringify(payload),
   });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
 }
 
 async function lastMessage(): Promise<any> {

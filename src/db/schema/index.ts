@@ -28,3 +28,4 @@ export * from "./plugins";
 export * from "./agent";
 export * from "./workspaces";
 export * from "./widgets";
+export * from "./outgoing-webhooks";
