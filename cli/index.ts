@@ -9,6 +9,7 @@ import { register as user } from "./commands/user";
 import { register as secrets } from "./commands/secrets";
 import { register as repo } from "./commands/repo";
 import { register as plugin } from "./commands/plugin";
+import { register as integrations } from "./commands/integrations";
 import { action, configFrom, withCommon } from "./common";
 
 const program = new Command("confab")
@@ -24,6 +25,7 @@ db(program);
 secrets(program);
 repo(program);
 plugin(program);
+integrations(program);
 withCommon(program.command("version").description("print the version and API feature level")).action(
   action((opts) => {
     configFrom(opts); // a bad config is reported by every command, this one included
