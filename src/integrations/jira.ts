@@ -23,8 +23,8 @@ export const jira: Integration = {
     const topic = `${key}: ${summary}`;
     const ref = link(`${key} ${summary}`, browseUrl(issue, key));
     const who = esc(optStr(p, "user", "displayName") ?? optStr(p, "comment", "author", "displayName") ?? "Someone");
-    const comment = optObj(p, "comment");
-    if (event.startsWith("comment_") || (event === "jira:issue_updated" && p.issue_event_type_name === "issue_commented" && comment)) {
+    // Jira Server reports a comment as an issue update of type issue_commented.
+    if (event.startsWith("comment_") || (event === "jira:issue_updated" && p.issue_event_type_name === "issue_commented" && optObj(p, "comment"))) {
       const author = esc(optStr(p, "comment", "author", "displayName") ?? who);
       return post(event, { topic, content: `**${author}** ${event === "comment_updated" ? "edited a comment on" : "commented on"} ${ref}.${quote(optStr(p, "comment", "body"))}` });
     }

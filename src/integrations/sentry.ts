@@ -1,14 +1,17 @@
 // Sentry: internal integrations (the Sentry-Hook-Resource header: issue, event_alert, error) and the
 // legacy webhook plugin (no header: project, level, url, event). Topic: the issue's or event's title.
 // https://docs.sentry.io/organization/integrations/integration-platform/webhooks/
-import { esc, link, obj, optObj, optStr, post, str, unsupported, type Integration } from "./types";
+import { code, esc, link, obj, optObj, optStr, post, str, unsupported, type Integration } from "./types";
 
 const ISSUE_ACTIONS: Record<string, string> = { created: "New issue", resolved: "Resolved", assigned: "Assigned", ignored: "Ignored", unresolved: "Unresolved" };
 
-const facts = (o: any) =>
-  [optStr(o, "level") && `level **${o.level}**`, (optStr(o, "culprit") ?? optStr(o, "location")) && `in ${"`"}${o.culprit ?? o.location}${"`"}`, optStr(o, "platform") && `(${o.platform})`]
-    .filter(Boolean)
-    .join(" ");
+/** "level **error** in `app.js in render` (javascript)": what is known of an issue or event. */
+function facts(o: any): string {
+  const level = optStr(o, "level");
+  const where = optStr(o, "culprit") ?? optStr(o, "location");
+  const platform = optStr(o, "platform");
+  return [level && `level **${level}**`, where && `in ${code(where)}`, platform && `(${platform})`].filter(Boolean).join(" ");
+}
 
 export const sentry: Integration = {
   name: "sentry",
@@ -21,7 +24,8 @@ export const sentry: Integration = {
       // The legacy webhook plugin.
       const event = optObj(p, "event") ?? {};
       const title = optStr(event, "title") ?? str(p, "message");
-      const content = `:warning: ${link(title, optStr(p, "url"))} in project **${esc(optStr(p, "project_name") ?? optStr(p, "project") ?? "?")}**${facts({ ...event, level: p.level ?? event.level, culprit: p.culprit ?? event.culprit }) ? ", " + facts({ ...event, level: p.level ?? event.level, culprit: p.culprit ?? event.culprit }) : ""}.`;
+      const details = facts({ ...event, level: p.level ?? event.level, culprit: p.culprit ?? event.culprit });
+      const content = `:warning: ${link(title, optStr(p, "url"))} in project **${esc(optStr(p, "project_name") ?? optStr(p, "project") ?? "?")}**${details ? `, ${details}` : ""}.`;
       return post("legacy", { topic: title, content });
     }
     const action = optStr(p, "action") ?? "";
