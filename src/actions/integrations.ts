@@ -18,9 +18,9 @@ export interface WebhookRequest {
 
 /** Unsupported events are logged once per integration and event, not per request. */
 const loggedUnsupported = new WeakMap<App, Set<string>>();
-/** Owners told about a webhook aimed at a missing channel, by bot and channel: at most once in this window. */
-const MISSING_CHANNEL_NOTICE_MS = 10 * 60_000;
-const missingChannelNotices = new WeakMap<App, Map<string, number>>();
+/** Notices to a bot's owner, by bot and subject: the same one at most once in this window. */
+const OWNER_NOTICE_INTERVAL_MS = 10 * 60_000;
+const ownerNotices = new WeakMap<App, Map<string, number>>();
 
 /**
  * Handles one webhook call: only incoming-webhook bots may post this way (a generic bot or a person
@@ -29,7 +29,11 @@ const missingChannelNotices = new WeakMap<App, Map<string, number>>();
  */
 export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integration: Integration, req: WebhookRequest): void {
   if (!bot.isBot || bot.botType !== BOT_TYPE.incomingWebhook) throw notIncomingWebhookBot();
-  if (integration.eventHeader && !req.headers.get(integration.eventHeader)) throw missingEventHeader(integration.eventHeader);
+  if (integration.eventHeader && !req.headers.get(integration.eventHeader)) {
+    const h = integration.eventHeader;
+    notifyBotOwner(app, realm, bot, `header:${integration.name}`, `Your bot @_**${bot.fullName}** received a request for the ${integration.displayName} integration without the HTTP header \`${h}\`, which names the event. The service is probably set up with another integration's URL, or is too old to send that header.`);
+    throw missingEventHeader(h);
+  }
   const payload = parsePayload(req);
   const only = patternList(req.params, "only_events");
   const exclude = patternList(req.params, "exclude_events");
@@ -61,7 +65,8 @@ export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integrat
     } catch (e) {
       // As in Zulip: the service is not told (it cannot fix it); the bot's owner is.
       if (!(e instanceof ApiError && e.code === "STREAM_DOES_NOT_EXIST")) throw e;
-      noteMissingChannel(app, realm, bot, stream);
+      const what = /^\d+$/.test(stream) ? `the channel with ID ${stream}` : `channel #${stream.replace(/[*`]/g, "")}`;
+      notifyBotOwner(app, realm, bot, `channel:${stream}`, `Your bot @_**${bot.fullName}** tried to send a message to ${what}, but that channel does not exist. Create it, or correct the webhook's URL.`);
     }
   }
 }
@@ -129,16 +134,19 @@ function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${re}$`, "s");
 }
 
-/** Zulip tells the bot's owner when a webhook names a channel that does not exist (not more than once a while). */
-function noteMissingChannel(app: App, realm: RealmRow, bot: UserRow, stream: string) {
+/**
+ * A direct message from the notification bot to the bot's owner about a misconfigured webhook (a
+ * channel that does not exist, a missing event header), as Zulip sends; the same notice at most once
+ * in a while, so a service retrying every minute does not flood the owner.
+ */
+function notifyBotOwner(app: App, realm: RealmRow, bot: UserRow, key: string, content: string) {
   const owner = bot.botOwnerId === null ? undefined : findUserById(app.db, bot.botOwnerId);
   if (!owner?.isActive) return;
-  const sent = missingChannelNotices.get(app) ?? new Map<string, number>();
-  missingChannelNotices.set(app, sent);
-  const key = `${bot.id}\n${stream}`;
+  const sent = ownerNotices.get(app) ?? new Map<string, number>();
+  ownerNotices.set(app, sent);
+  const k = `${bot.id}\n${key}`;
   const now = Date.now();
-  if ((sent.get(key) ?? 0) > now - MISSING_CHANNEL_NOTICE_MS) return;
-  sent.set(key, now);
-  const what = /^\d+$/.test(stream) ? `the channel with ID ${stream}` : `channel #${stream.replace(/[*`]/g, "")}`;
-  app.tx((tx) => sendNotificationTx(app, tx, realm, { to: owner }, `Your bot @_**${bot.fullName}** tried to send a message to ${what}, but that channel does not exist. Create it, or correct the webhook's URL.`));
+  if ((sent.get(k) ?? 0) > now - OWNER_NOTICE_INTERVAL_MS) return;
+  sent.set(k, now);
+  app.tx((tx) => sendNotificationTx(app, tx, realm, { to: owner }, content));
 }

@@ -41,6 +41,12 @@ async function lastMessage(): Promise<any> {
   return r.messages.at(-1);
 }
 
+/** The id of the webhook bot's latest message. */
+async function lastFromBot(): Promise<number> {
+  const r = await ok(ann.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: JSON.stringify([["sender", bot.email]]) }));
+  return r.messages.at(-1)?.id ?? 0;
+}
+
 const gh = (event: string) => ({ "X-GitHub-Event": event });
 const ghRepo = { name: "confab", full_name: "acme/confab", html_url: "https://github.com/acme/confab" };
 const ghSender = { login: "octocat" };
@@ -495,7 +501,7 @@ describe("URL parameters, as Zulip reads them", () => {
 
 describe("bad input: clear errors, nothing posted, the server keeps answering", () => {
   test("keys, bots, integrations, headers and payloads", async () => {
-    const before = (await lastMessage()).id;
+    const before = await lastFromBot();
     const msg = { message: "x" };
     expect(await hook("homeassistant", msg, { key: "wrong" })).toEqual({ status: 401, body: { result: "error", code: "INVALID_API_KEY", msg: "Invalid API key" } });
     expect(await hook("homeassistant", msg, { key: null })).toEqual({
@@ -510,6 +516,12 @@ describe("bad input: clear errors, nothing posted, the server keeps answering", 
       status: 400,
       body: { result: "error", code: "MISSING_HTTP_EVENT_HEADER", msg: "Missing the HTTP event header 'X-GitHub-Event'", header: "X-GitHub-Event" },
     });
+    // The owner hears why (once, however often the service tries).
+    const notice = await lastMessage();
+    expect(notice.type).toBe("private");
+    expect(notice.content).toContain("without the HTTP header `X-GitHub-Event`");
+    await hook("github", { repository: ghRepo });
+    expect((await lastMessage()).id).toBe(notice.id);
     expect(await hook("homeassistant", null, { raw: "{not json" })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: "Malformed JSON" } });
     expect(await hook("homeassistant", { topic: "t" })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: 'payload["message"] is missing' } });
     expect(await hook("ifttt", { topic: "t" })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: "Content can't be empty" } });
@@ -522,7 +534,7 @@ describe("bad input: clear errors, nothing posted, the server keeps answering", 
     });
     const huge = JSON.stringify({ message: "x".repeat(6 * 1024 * 1024) });
     expect(await hook("homeassistant", null, { raw: huge })).toEqual({ status: 413, body: { result: "error", code: "BAD_REQUEST", msg: "Request body too large" } });
-    expect((await lastMessage()).id).toBe(before);
+    expect(await lastFromBot()).toBe(before);
   });
 
   test("a deactivated bot's key is refused", async () => {
