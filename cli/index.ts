@@ -11,6 +11,7 @@ import { register as repo } from "./commands/repo";
 import { register as plugin } from "./commands/plugin";
 import { register as email } from "./commands/email";
 import { register as exportImport } from "./commands/export";
+import { register as integrations } from "./commands/integrations";
 import { action, configFrom, withCommon } from "./common";
 
 const program = new Command("confab")
@@ -28,6 +29,7 @@ repo(program);
 plugin(program);
 email(program);
 exportImport(program);
+integrations(program);
 withCommon(program.command("version").description("print the version and API feature level")).action(
   action((opts) => {
     configFrom(opts); // a bad config is reported by every command, this one included

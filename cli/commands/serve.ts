@@ -6,6 +6,7 @@ import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
 import { failInterruptedExports } from "../../src/actions/realm-exports";
+import { startOutgoingWebhooks } from "../../src/runtime/outgoing-webhooks";
 import { startHousekeeping, startSearchIndexer } from "../../src/runtime/housekeeping";
 import { startScheduler } from "../../src/runtime/scheduler";
 import { startEmailWorker } from "../../src/runtime/email";
@@ -34,6 +35,7 @@ export function register(program: Command) {
         app.queues.startGc();
         const plugins = startPluginHost(app);
         const agent = startAgent(app);
+        const outgoingWebhooks = startOutgoingWebhooks(app);
         const stopHousekeeping = startHousekeeping(app, config.housekeeping.intervalSeconds);
         const stopIndexer = startSearchIndexer(app);
         const stopScheduler = startScheduler(app);
@@ -68,6 +70,7 @@ export function register(program: Command) {
           await app.writer.drain();
           await plugins.stop();
           await agent.stop();
+          await outgoingWebhooks.stop();
           closeAllReadmes(app); // edits not yet written reach the README files
           app.close();
           release();

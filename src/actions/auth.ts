@@ -2,7 +2,7 @@ import type { App } from "../app";
 import type { RealmRow, UserRow } from "../db/schema";
 import { badCredentials, devOnly, invalidApiKey, realmDeactivated, userDeactivated } from "../domain/errors";
 import { safeEqual } from "../lib/random";
-import { findUserByEmail } from "../store/users";
+import { findUserByApiKey, findUserByEmail } from "../store/users";
 import { isLiveRunKey } from "./agent-runs";
 import { noteBotCall } from "./plugins";
 
@@ -52,6 +52,20 @@ export function authenticateApiKey(app: App, realm: RealmRow, email: string, api
   // A plugin's process "answers" with its bot's first authenticated call (docs/extensions.md).
   noteBotCall(app, user);
   return user;
+}
+
+/**
+ * An incoming webhook's `api_key` URL parameter alone: the key names the user. A wrong key counts as a
+ * failure of the address (429 once it is over its limit); a right one is never refused for others' failures.
+ */
+export function authenticateWebhookKey(app: App, realm: RealmRow, apiKey: string, ip: ClientIp): UserRow {
+  const user = findUserByApiKey(app.db, realm.id, apiKey.trim());
+  if (!user) {
+    app.loginFailures.check(`ip:${ip()}`);
+    app.loginFailures.fail(`ip:${ip()}`);
+    throw invalidApiKey();
+  }
+  return admit(realm, user);
 }
 
 /** Email and password (argon2id): POST /fetch_api_key and the web client's sign-in. */

@@ -52,6 +52,7 @@ import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
 import { messageSent } from "../runtime/sent-messages";
 import { channelEmailRecipients, scheduleMissedMessagesTx } from "./missed-messages";
+import { queueOutgoingWebhooksTx } from "./outgoing-webhooks";
 import { topicKey } from "../domain/workspaces";
 import { findTopicWorkspace, workspaceUuidsByTopic } from "../store/workspaces";
 
@@ -258,6 +259,7 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     workspaceUuid: o.channel ? findTopicWorkspace(tx.db, o.channel.id, o.topic)?.uuid : undefined,
   };
   const message = toApiMessage(row, parts, EVENT_VIEW(realm));
+  queueOutgoingWebhooksTx(app, tx, sender, { channel: o.channel, dmUsers: o.dmUsers, recipients: o.recipients, mentionedUserIds: o.rendered.mentionedUserIds, content: o.content }, message);
   const flagsByUser: Record<number, readonly string[]> = {};
   for (const [uid, f] of own) flagsByUser[uid] = flagNames(f);
   tx.emit(

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { parseRange } from "../lib/addresses";
 import { CONFIG_KEYS, type ConfigKey, type KeySpec } from "./schema";
+import { invalidPolicyEntry } from "../domain/outgoing-webhooks";
 
 export class ConfigError extends Error {}
 
@@ -49,6 +50,8 @@ export interface Config {
   };
   agent: { command: string[]; turnTimeoutSeconds: number; runIdleSeconds: number; historyMessages: number };
   email: EmailConfig;
+  integrations: { maxPayloadBytes: number };
+  outgoingWebhooks: { allow: string[]; deny: string[]; timeoutSeconds: number; maxAttempts: number; retryDelayMs: number };
 }
 
 export interface EmailConfig {
@@ -154,6 +157,10 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
   if (over.port !== undefined) values.set("listen.port", coerce("listen.port", CONFIG_KEYS["listen.port"], String(over.port), "--port"));
 
   const g = <K extends ConfigKey>(k: K) => values.get(k) as any;
+  for (const k of ["outgoing_webhooks.allow", "outgoing_webhooks.deny"] as const) {
+    const bad = invalidPolicyEntry(g(k));
+    if (bad !== null) throw new ConfigError(`config: ${k}: ${JSON.stringify(bad)} is not a valid CIDR`);
+  }
   const host = g("listen.host");
   const port = g("listen.port");
   for (const r of g("trusted_proxies")) if (!parseRange(r)) throw new ConfigError(`config: trusted_proxies: '${r}' is not an address or CIDR range`);
@@ -216,6 +223,14 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       from: g("email.from") || `noreply@${new URL(externalUrl).hostname}`,
       maxAttempts: g("email.max_attempts"),
       retryDelaySeconds: g("email.retry_delay_seconds"),
+    },
+    integrations: { maxPayloadBytes: g("integrations.max_payload_bytes") },
+    outgoingWebhooks: {
+      allow: g("outgoing_webhooks.allow"),
+      deny: g("outgoing_webhooks.deny"),
+      timeoutSeconds: g("outgoing_webhooks.timeout_seconds"),
+      maxAttempts: g("outgoing_webhooks.max_attempts"),
+      retryDelayMs: g("outgoing_webhooks.retry_delay_ms"),
     },
   };
 }

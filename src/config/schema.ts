@@ -150,6 +150,16 @@ export const CONFIG_KEYS = {
     doc: "After a turn that ended well, the run stays open this long: mentioning the agent in that conversation meanwhile is the run's next turn. Then the run is done.",
   },
   "agent.history_messages": { type: "int", default: 200, min: 1, doc: "How many of the conversation's latest messages a turn gets on standard input." },
+  "integrations.max_payload_bytes": { type: "int", default: 5242880, min: 1024, doc: "Largest body an incoming webhook (/api/v1/external/...) accepts." },
+  "outgoing_webhooks.allow": {
+    type: "list",
+    default: [],
+    doc: 'Addresses outgoing webhook bots may call even when deny or the built-in refusals would stop them: CIDRs ("10.0.0.0/8"), addresses or host names. Private networks are allowed by default; this server\'s own address and link-local addresses (cloud metadata, 169.254.0.0/16, fe80::/10) are refused unless listed here.',
+  },
+  "outgoing_webhooks.deny": { type: "list", default: [], doc: "Addresses outgoing webhook bots may not call: CIDRs, addresses or host names (a host name's resolved addresses are checked too)." },
+  "outgoing_webhooks.timeout_seconds": { type: "int", default: 10, min: 1, max: 300, doc: "How long a call to an outgoing webhook's service may take before it counts as failed." },
+  "outgoing_webhooks.max_attempts": { type: "int", default: 4, min: 1, max: 20, doc: "Calls per triggering message (the first and its retries, with growing delays) before the bot gives up and its owner is told." },
+  "outgoing_webhooks.retry_delay_ms": { type: "int", default: 2000, min: 10, doc: "Delay before the first retry of a failed call; it doubles with each retry." },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

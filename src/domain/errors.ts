@@ -176,3 +176,16 @@ export const pushDeviceNotRecognized = () => new ApiError("INVALID_PUSH_DEVICE_T
 export const pushServiceNotConfigured = () => new ApiError("PUSH_SERVICE_NOT_CONFIGURED", "Server is not configured to use push notification service.", 400);
 export const noActivePushDevice = () => new ApiError("NO_ACTIVE_PUSH_DEVICE", "No active registered push device", 400);
 export const bigBlueButtonNotConfigured = () => new ApiError("BAD_REQUEST", "BigBlueButton is not configured.", 400);
+// Incoming webhooks (/api/v1/external/{integration})
+/** Zulip answers 200 so the service does not retry or disable the hook; result is still "error". */
+export const unsupportedWebhookEvent = (event: string, webhook: string) =>
+  new ApiError("UNSUPPORTED_WEBHOOK_EVENT_TYPE", `The '${event}' event isn't currently supported by the ${webhook} webhook; ignoring`, 200, {
+    webhook_name: webhook,
+    event_type: event,
+  });
+export const anomalousWebhookPayload = (webhook: string) =>
+  new ApiError("ANOMALOUS_WEBHOOK_PAYLOAD", `Unable to parse request: Did ${webhook} generate this event?`, 400, { webhook_name: webhook });
+export const missingEventHeader = (header: string) =>
+  new ApiError("MISSING_HTTP_EVENT_HEADER", `Missing the HTTP event header '${header}'`, 400, { header });
+export const malformedJson = () => new ApiError("BAD_REQUEST", "Malformed JSON", 400);
+export const notIncomingWebhookBot = () => new ApiError("BAD_REQUEST", "Only incoming webhook bots can use this endpoint", 400);

@@ -14,6 +14,10 @@ const byEmail = preparedPerDb((db) =>
 /** The authentication lookup, on every request. */
 export const findUserByEmail = (db: Db, realmId: number, email: string): UserRow | undefined => byEmail(db).get({ realmId, email });
 
+/** An incoming webhook's `api_key` URL parameter names the user by itself (the column is unique). */
+export const findUserByApiKey = (db: Db, realmId: number, apiKey: string): UserRow | undefined =>
+  db.select().from(users).where(and(eq(users.realmId, realmId), eq(users.apiKey, apiKey))).get();
+
 export const findUserById = (db: Db, id: number): UserRow | undefined => db.select().from(users).where(eq(users.id, id)).get();
 
 export const listUsers = (db: Db, realmId: number): UserRow[] =>

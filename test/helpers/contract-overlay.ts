@@ -84,6 +84,8 @@ export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
  * its $ref). The message object is one schema for GET /messages, GET /messages/{id} and message events.
  */
 export const SCHEMA_ADDITIONS: Record<string, Record<string, Schema>> = {
+  // Zulip renamed an integration URL option's `validator` to `input_type` at feature level 485 (the contract).
+  "#/components/schemas/WebhookUrlOption_inner": { input_type: { type: "string" } },
   // The message event: the queue that sent it (with queue_id and local_id) gets local_message_id, as
   // POST /messages's queue_id parameter describes; the event schema itself does not list it.
   "#/components/schemas/get_events_200_response_allOf_events_inner_oneOf_10": { local_message_id: { type: "string" } },

@@ -15,6 +15,7 @@ import { startControlSocket } from "../../src/runtime/control";
 import { startScheduler } from "../../src/runtime/scheduler";
 import { startEmailWorker } from "../../src/runtime/email";
 import { startPluginHost } from "../../src/runtime/supervisor";
+import { startOutgoingWebhooks } from "../../src/runtime/outgoing-webhooks";
 import { Client } from "./client";
 
 export interface TestServer {
@@ -58,6 +59,7 @@ export async function startServer(
   const stopIndexer = startSearchIndexer(app);
   const stopScheduler = startScheduler(app);
   const stopEmail = startEmailWorker(app, 100);
+  const outgoingWebhooks = startOutgoingWebhooks(app);
   const url = http.url;
   const client = (email: string, apiKey: string, userId?: number) => new Client(url, email, apiKey, userId ?? null);
   return {
@@ -85,6 +87,7 @@ export async function startServer(
       stopControl();
       stopScheduler();
       await stopEmail();
+      await outgoingWebhooks.stop();
       await plugins.stop();
       app.queues.releaseAll();
       await http.stop(true);

@@ -37,3 +37,4 @@ export * from "./push-tokens";
 export * from "./email";
 export * from "./realm-exports";
 export * from "./sessions";
+export * from "./outgoing-webhooks";

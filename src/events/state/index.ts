@@ -28,6 +28,7 @@ import { recentPrivateConversationsState, starredMessagesState, updateMessageFla
 import { STOP_WORDS } from "../../domain/narrow";
 import { devicesState } from "./devices";
 import { extSecretsState } from "./ext-secrets";
+import { integrationsState } from "./integrations";
 import { extAgentRunsState } from "./ext-agent-runs";
 import { extPluginsState } from "./ext-plugins";
 import { extWidgetPreferencesState, extWidgetsState } from "./ext-widgets";
@@ -56,7 +57,7 @@ export const STATE_BUILDERS: Record<string, StateBuilder> = {
   realm_user_groups: userGroupsState,
   realm_bot: botsState,
   realm_embedded_bots: empty({ realm_embedded_bots: [] }),
-  realm_incoming_webhook_bots: empty({ realm_incoming_webhook_bots: [] }),
+  realm_incoming_webhook_bots: integrationsState,
   recent_private_conversations: recentPrivateConversationsState,
   navigation_views: navigationViewsState,
   saved_snippets: savedSnippetsState,

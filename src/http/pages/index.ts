@@ -4,6 +4,7 @@ import type { App } from "../../app";
 import accounts from "./accounts";
 import avatars from "./avatars";
 import exports from "./exports";
+import external from "./external";
 import invites from "./invites";
 import signIn from "./sign-in";
 import staticImages from "./static";
@@ -17,4 +18,4 @@ export interface Page {
   handle(app: App, request: Request, params: Record<string, string>, ip: () => string): Promise<Response> | Response;
 }
 
-export const pages: Page[] = [...signIn, ...invites, ...accounts, ...avatars, ...exports, ...staticImages, ...uploads];
+export const pages: Page[] = [...signIn, ...invites, ...accounts, ...avatars, ...exports, ...staticImages, ...uploads, ...external];
