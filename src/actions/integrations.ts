@@ -57,11 +57,11 @@ export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integrat
     if (exclude?.some((re) => re.test(event))) continue;
     if (stream === null) {
       if (bot.botOwnerId === null) throw invalidParam("This bot has no owner to send to; give the webhook URL a stream");
-      sendMessage(app, realm, bot, { type: "private", to: JSON.stringify([bot.botOwnerId]), content: m.content }, client);
+      sendMessage(app, realm, bot, { type: "private", to: [bot.botOwnerId], content: m.content }, client);
       continue;
     }
     try {
-      sendMessage(app, realm, bot, { type: "stream", to: /^\d+$/.test(stream) ? stream : JSON.stringify(stream), topic: userTopic ?? m.topic, content: m.content }, client);
+      sendMessage(app, realm, bot, { type: "stream", to: /^\d+$/.test(stream) ? Number(stream) : stream, topic: userTopic ?? m.topic, content: m.content }, client);
     } catch (e) {
       // As in Zulip: the service is not told (it cannot fix it); the bot's owner is.
       if (!(e instanceof ApiError && e.code === "STREAM_DOES_NOT_EXIST")) throw e;
