@@ -129,6 +129,23 @@ describe("the web client", () => {
     await screenshot(bobApp.page, "08-after-restart");
   });
 
+  test("an image attached by one is seen inline by the other", async () => {
+    // A 1×1 PNG: enough for the browser to decode, so the other side's <img> has a natural width.
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
+    for (const app of [annApp, bobApp]) {
+      await app.page.getByTestId("channel-general").click();
+      await app.page.getByTestId("topic-lunch").click();
+    }
+    await annApp.page.getByTestId("compose-file").setInputFiles({ name: "chart.png", mimeType: "image/png", buffer: png });
+    await annApp.page.waitForFunction(() => (document.querySelector("[data-testid=compose-content]") as HTMLTextAreaElement).value.includes("/user_uploads/"), null, { timeout: WAIT });
+    await annApp.page.getByTestId("compose-send").click();
+    const img = bobApp.page.locator('[data-testid=message] img[src*="/user_uploads/"]').last();
+    await img.waitFor({ state: "visible", timeout: WAIT });
+    await bobApp.page.waitForFunction((el) => (el as HTMLImageElement).complete, await img.elementHandle(), { timeout: WAIT });
+    expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    await screenshot(bobApp.page, "09-image-inline");
+  });
+
   test("sign-out ends the session: the old cookie gets 401", async () => {
     const cookie = (await annApp.context.cookies()).find((c) => c.name === "confab_session")!;
     expect(cookie.httpOnly).toBe(true);
