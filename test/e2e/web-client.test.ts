@@ -137,12 +137,20 @@ describe("the web client", () => {
       await app.page.getByTestId("topic-lunch").click();
     }
     await annApp.page.getByTestId("compose-file").setInputFiles({ name: "chart.png", mimeType: "image/png", buffer: png });
-    await annApp.page.waitForFunction(() => (document.querySelector("[data-testid=compose-content]") as HTMLTextAreaElement).value.includes("/user_uploads/"), null, { timeout: WAIT });
+    const compose = annApp.page.getByTestId("compose-content");
+    for (const until = Date.now() + WAIT; !(await compose.inputValue()).includes("/user_uploads/"); ) {
+      if (Date.now() > until) throw new Error("the upload's link never reached the compose box");
+      await annApp.page.waitForTimeout(50);
+    }
     await annApp.page.getByTestId("compose-send").click();
     const img = bobApp.page.locator('[data-testid=message] img[src*="/user_uploads/"]').last();
     await img.waitFor({ state: "visible", timeout: WAIT });
-    await bobApp.page.waitForFunction((el) => (el as HTMLImageElement).complete, await img.elementHandle(), { timeout: WAIT });
-    expect(await img.evaluate((el) => (el as HTMLImageElement).naturalWidth)).toBeGreaterThan(0);
+    // Decoded, not just present: naturalWidth stays 0 for an image the browser could not fetch.
+    for (const until = Date.now() + WAIT; !(await img.evaluate((el: any) => el.complete)); ) {
+      if (Date.now() > until) throw new Error("the image never finished loading");
+      await bobApp.page.waitForTimeout(50);
+    }
+    expect(await img.evaluate((el: any) => el.naturalWidth)).toBeGreaterThan(0);
     await screenshot(bobApp.page, "09-image-inline");
   });
 
