@@ -39,13 +39,7 @@ export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integrat
   const exclude = patternList(req.params, "exclude_events");
   const result = runIntegration(integration, { headers: req.headers, payload, params: req.params });
   if ("unsupported" in result) {
-    const seen = loggedUnsupported.get(app) ?? new Set<string>();
-    loggedUnsupported.set(app, seen);
-    const key = `${integration.name}\n${result.unsupported}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      app.log.info("unsupported webhook event", { integration: integration.name, event: result.unsupported });
-    }
+    logUnsupportedOnce(app, integration, result.unsupported);
     throw unsupportedWebhookEvent(result.unsupported, integration.displayName);
   }
   const stream = req.params.get("stream");
@@ -69,6 +63,15 @@ export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integrat
       notifyBotOwner(app, realm, bot, `channel:${stream}`, `Your bot @_**${bot.fullName}** tried to send a message to ${what}, but that channel does not exist. Create it, or correct the webhook's URL.`);
     }
   }
+}
+
+function logUnsupportedOnce(app: App, integration: Integration, event: string) {
+  const seen = loggedUnsupported.get(app) ?? new Set<string>();
+  loggedUnsupported.set(app, seen);
+  const key = `${integration.name}\n${event}`;
+  if (seen.has(key)) return;
+  seen.add(key);
+  app.log.info("unsupported webhook event", { integration: integration.name, event });
 }
 
 function runIntegration(integration: Integration, input: Parameters<Integration["handle"]>[0]): WebhookResult {

@@ -1,6 +1,6 @@
 // What Sonarr, Radarr and Lidarr share: an `eventType` field, a Test event when the connection is set
 // up, and Health events whose topic is "Health <level>" (Zulip's naming).
-import { post, str, type WebhookMessage, type WebhookResult } from "./types";
+import { post, str, type WebhookResult } from "./types";
 
 export function arrCommon(app: string, p: any): WebhookResult | null {
   const event = str(p, "eventType");
@@ -13,5 +13,3 @@ export function arrCommon(app: string, p: any): WebhookResult | null {
     return post(event, { topic: `${app} - Update`, content: `${app} was updated from ${str(p, "previousVersion")} to ${str(p, "newVersion")}.` });
   return null;
 }
-
-export const arrMessage = (topic: string, content: string): WebhookMessage => ({ topic, content });

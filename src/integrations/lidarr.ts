@@ -1,6 +1,6 @@
 // Lidarr (music): Connect → Webhook. Topic: the artist's name.
 // https://wiki.servarr.com/lidarr/settings#connections
-import { arrCommon, arrMessage } from "./arr";
+import { arrCommon } from "./arr";
 import { esc, optList, post, str, unsupported, type Integration } from "./types";
 
 export const lidarr: Integration = {
@@ -15,7 +15,7 @@ export const lidarr: Integration = {
     const artist = str(p, "artist", "name");
     const albums = optList(p, "albums").map((a: any) => `**${esc(String(a?.title ?? "?"))}**`);
     const what = albums.length ? `${albums.join(", ")} by ${esc(artist)}` : esc(artist);
-    const say = (content: string) => post(event, arrMessage(artist, content));
+    const say = (content: string) => post(event, { topic: artist, content });
     switch (event) {
       case "Grab":
         return say(`${what} ${albums.length > 1 ? "were" : "was"} grabbed.`);

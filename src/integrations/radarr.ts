@@ -1,6 +1,6 @@
 // Radarr (movies): Connect → Webhook. Topic: the movie's title.
 // https://wiki.servarr.com/radarr/settings#connections
-import { arrCommon, arrMessage } from "./arr";
+import { arrCommon } from "./arr";
 import { esc, optStr, post, str, unsupported, type Integration } from "./types";
 
 export const radarr: Integration = {
@@ -14,7 +14,7 @@ export const radarr: Integration = {
     const event = str(p, "eventType");
     const title = str(p, "movie", "title");
     const movie = `**${esc(title)}**${optStr(p, "movie", "year") ? ` (${p.movie.year})` : ""}`;
-    const say = (content: string) => post(event, arrMessage(title, content));
+    const say = (content: string) => post(event, { topic: title, content });
     switch (event) {
       case "Grab":
         return say(`${movie} was grabbed${optStr(p, "release", "quality") ? ` (${p.release.quality})` : ""}.`);

@@ -1,6 +1,6 @@
 // Sonarr (TV series): Connect → Webhook. Topic: the series' title.
 // https://wiki.servarr.com/sonarr/settings#connections
-import { arrCommon, arrMessage } from "./arr";
+import { arrCommon } from "./arr";
 import { esc, list, num, optStr, post, str, unsupported, type Integration } from "./types";
 
 const episode = (p: any) => {
@@ -18,7 +18,7 @@ export const sonarr: Integration = {
     const common = arrCommon("Sonarr", p);
     if (common) return common;
     const event = str(p, "eventType");
-    const say = (content: string) => post(event, arrMessage(str(p, "series", "title"), content));
+    const say = (content: string) => post(event, { topic: str(p, "series", "title"), content });
     switch (event) {
       case "Grab":
         return say(`${episode(p)} was grabbed${optStr(p, "release", "quality") ? ` (${p.release.quality})` : ""}.`);
