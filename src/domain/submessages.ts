@@ -40,12 +40,12 @@ function checkFields(data: Record<string, unknown>, fields: Fields) {
   }
 }
 
-const POLL: Record<string, Fields> = {
+const POLL_FIELDS: Record<string, Fields> = {
   vote: { key: "string", vote: "integer" },
   question: { question: "string" },
   new_option: { idx: "integer", option: "string" },
 };
-const TODO: Record<string, Fields> = {
+const TODO_LIST_FIELDS: Record<string, Fields> = {
   new_task: { key: "integer", task: "string", desc: "string", completed: "boolean" },
   strike: { key: "string" },
   new_task_list_title: { title: "string" },
@@ -62,7 +62,7 @@ export function checkWidgetData(widget: WidgetType | null, content: string, isAu
   if (!widget) return;
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw invalidParam("data is not a dict");
   const d = data as Record<string, unknown>;
-  const table = widget === "poll" ? POLL : TODO;
+  const table = widget === "poll" ? POLL_FIELDS : TODO_LIST_FIELDS;
   const fields = typeof d.type === "string" ? table[d.type] : undefined;
   if (!fields) throw invalidParam(`Unknown type for ${widget} data: ${String(d.type)}`);
   checkFields(d, fields);
