@@ -5,7 +5,7 @@
 //  - one queue holding 10,000 undelivered events: what it costs beyond the same sends without a queue.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { rssMb, serveExe, stop } from "./lib/proc";
+import { memoryReport, rssMb, serveExe, stop } from "./lib/proc";
 import { basic, seedUsers, type Cred } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 
@@ -57,21 +57,6 @@ async function api(url: string, c: Cred, method: string, path: string, params: R
 async function settledRss(pid: number) {
   await Bun.sleep(1500);
   return rssMb(pid);
-}
-
-/** The server's own report after a full collection (SIGUSR2 → a "memory" log line). */
-async function memoryReport(pid: number, logFile: string): Promise<{ rss_mb: number; heap_used_mb: number; queued_events: number }> {
-  const seen = (await Bun.file(logFile).text()).split("\n").filter((l) => l.includes(" memory ")).length;
-  process.kill(pid, "SIGUSR2");
-  for (let i = 0; i < 200; i++) {
-    await Bun.sleep(25);
-    const lines = (await Bun.file(logFile).text()).split("\n").filter((l) => l.includes(" memory "));
-    if (lines.length > seen) {
-      const fields = Object.fromEntries([...lines.at(-1)!.matchAll(/(\w+)=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
-      return fields as never;
-    }
-  }
-  throw new Error("the server wrote no memory report");
 }
 
 export async function run(ctx: BenchContext): Promise<BenchResult> {

@@ -20,7 +20,7 @@ interface Started {
 }
 
 /** Starts the executable as an operator would: default log level, output appended to <dataDir>.log. */
-async function startConfab(ctx: BenchContext, dataDir: string): Promise<Started> {
+export async function startConfab(ctx: BenchContext, dataDir: string): Promise<Started> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const logFile = openSync(`${dataDir}.log`, "a");
@@ -31,7 +31,7 @@ async function startConfab(ctx: BenchContext, dataDir: string): Promise<Started>
   return { proc, url, ms };
 }
 
-async function coldStarts(ctx: BenchContext, migrated: boolean): Promise<number[]> {
+export async function coldStarts(ctx: BenchContext, migrated: boolean, starts = STARTS): Promise<number[]> {
   const times: number[] = [];
   const warmDir = join(ctx.tmp, "migrated");
   if (migrated) {
@@ -40,7 +40,7 @@ async function coldStarts(ctx: BenchContext, migrated: boolean): Promise<number[
     while (!(await Bun.file(`${warmDir}.log`).text()).includes("API key:")) await Bun.sleep(10);
     await stop(first.proc);
   }
-  for (let i = 0; i < STARTS; i++) {
+  for (let i = 0; i < starts; i++) {
     const dir = migrated ? warmDir : join(ctx.tmp, `empty-${i}`);
     const s = await startConfab(ctx, dir);
     times.push(s.ms);
@@ -59,7 +59,7 @@ interface Load {
 }
 
 /** Runs the load generator in its own process against `url`, served by process `serverPid`. */
-async function load(serverPid: number, url: string, authorization?: string): Promise<Load> {
+export async function load(serverPid: number, url: string, authorization?: string): Promise<Load> {
   const cpuBefore = cpuMicros(serverPid);
   const proc = Bun.spawn([process.execPath, LOAD_SCRIPT, url, String(LOAD_SECONDS), String(CONCURRENCY), ...(authorization ? [authorization] : [])], {
     env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: "512" },
@@ -73,7 +73,7 @@ async function load(serverPid: number, url: string, authorization?: string): Pro
 }
 
 /** The owner's credentials, from the output of the first start on `dataDir`. */
-async function ownerAuth(dataDir: string): Promise<string> {
+export async function ownerAuth(dataDir: string): Promise<string> {
   const log = await Bun.file(`${dataDir}.log`).text();
   const email = /owner email: +(\S+)/.exec(log)?.[1];
   const key = /API key: +(\S+)/.exec(log)?.[1];

@@ -1,8 +1,9 @@
 // Load for bench/messages.ts, in its own process so it never shares an event loop with the server:
 //   bun bench/lib/messages-load.ts SPEC.json
 // SPEC: { url, mode: "send" | "get", seconds, concurrency, auth: string[] (one per loop, reused in turn),
-//         requests: { path, form? }[] (picked in turn) }
-// "send" POSTs forms, "get" sends GETs. The first second is warm-up. Prints one JSON line:
+//         requests: { path, form? }[] (picked in turn), count? }
+// "send" POSTs forms, "get" sends GETs. The first second is warm-up; with `count`, there is none and
+// the run ends once `count` requests were sent (a burst), whatever `seconds` says. Prints one JSON line:
 // { requests, errors, seconds, rps, median_ms, p99_ms, first_error? }.
 import { readFileSync } from "node:fs";
 
@@ -13,6 +14,7 @@ interface Spec {
   concurrency: number;
   auth: string[];
   requests: { path: string; form?: Record<string, string> }[];
+  count?: number;
 }
 
 const spec = JSON.parse(readFileSync(process.argv[2]!, "utf8")) as Spec;
@@ -26,7 +28,7 @@ let next = 0;
 
 async function loop(i: number) {
   const authorization = spec.auth[i % spec.auth.length]!;
-  while (!stopped) {
+  while (!stopped && (spec.count === undefined || next < spec.count)) {
     const r = spec.requests[next++ % spec.requests.length]!;
     const t0 = performance.now();
     try {
@@ -59,13 +61,16 @@ async function loop(i: number) {
 }
 
 const loops = Array.from({ length: spec.concurrency }, (_, i) => loop(i));
-await Bun.sleep(1000);
-counting = true;
-const started = performance.now();
-await Bun.sleep(spec.seconds * 1000);
-stopped = true;
-const elapsed = (performance.now() - started) / 1000;
+let started = performance.now();
+if (spec.count === undefined) {
+  await Bun.sleep(1000);
+  counting = true;
+  started = performance.now();
+  await Bun.sleep(spec.seconds * 1000);
+  stopped = true;
+} else counting = true;
 await Promise.all(loops);
+const elapsed = (performance.now() - started) / 1000;
 latencies.sort((a, b) => a - b);
 const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))]! : 0);
 console.log(JSON.stringify({ requests, errors, seconds: elapsed, rps: requests / elapsed, median_ms: pct(0.5), p99_ms: pct(0.99), first_error: firstError }));

@@ -74,3 +74,18 @@ export async function serveExe(exe: string, dataDir: string, logFile: string, ti
   const ms = await firstAnswer(`${url}/api/v1/server_settings`, t0, timeoutMs);
   return { proc, url, ms };
 }
+
+/** The server's own report after a full collection (SIGUSR2 → a "memory" log line). */
+export async function memoryReport(pid: number, logFile: string): Promise<{ rss_mb: number; heap_used_mb: number; queued_events: number }> {
+  const seen = (await Bun.file(logFile).text()).split("\n").filter((l) => l.includes(" memory ")).length;
+  process.kill(pid, "SIGUSR2");
+  for (let i = 0; i < 1200; i++) {
+    await Bun.sleep(25); // a full collection of a big heap on a busy machine takes seconds
+    const lines = (await Bun.file(logFile).text()).split("\n").filter((l) => l.includes(" memory "));
+    if (lines.length > seen) {
+      const fields = Object.fromEntries([...lines.at(-1)!.matchAll(/(\w+)=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
+      return fields as never;
+    }
+  }
+  throw new Error("the server wrote no memory report");
+}
