@@ -1,7 +1,7 @@
 // Plugin installs: install from a source, settings, secret slots, links, turning off, removal and
 // restore, and the one place a plugin's state changes (setPluginState). The plugin host
 // (runtime/supervisor.ts) runs the processes; it is told of changes through attachPluginHost.
-import Ajv from "ajv";
+import type Ajv from "ajv";
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../app";
@@ -666,7 +666,7 @@ export async function callPluginTool(app: App, realm: RealmRow, actor: UserRow |
   if (spec.input) {
     const key = `${p.id}:${p.revision}:${tool}`;
     let check = toolInputs.get(key);
-    if (!check) toolInputs.set(key, (check = new Ajv({ strict: false }).compile(spec.input)));
+    if (!check) toolInputs.set(key, (check = new (require("ajv") as typeof import("ajv")).default({ strict: false }).compile(spec.input)));
     if (!check(input)) throw invalidParam(`Invalid input for tool '${tool}': ${check.errors![0]!.instancePath || "input"} ${check.errors![0]!.message}`);
   }
   const remote = p.sourceKind === "remote";

@@ -1,6 +1,6 @@
 // The plugin manifest (`manifest.json` at the top of a plugin's directory): its JSON schema, checked
 // with ajv, and the types the rest of the extension layer reads. A refusal names the field at fault.
-import Ajv, { type ErrorObject } from "ajv";
+import type { default as Ajv, ErrorObject } from "ajv";
 import { invalidParam } from "./errors";
 
 export const NAV_VALUES = ["shown", "menu", "hidden"] as const;
@@ -166,7 +166,7 @@ function problemOf(e: ErrorObject): string {
 
 /** The manifest, or `Invalid manifest: <field> <problem>` naming the first field at fault. */
 export function checkManifest(value: unknown): Manifest {
-  validator ??= new Ajv({ strict: false, allErrors: false }).compile(SCHEMA);
+  validator ??= new (require("ajv") as typeof import("ajv")).default({ strict: false, allErrors: false }).compile(SCHEMA); // loaded on first use, not at start
   if (!validator(value)) {
     const e = validator.errors![0]!;
     throw invalidParam(`Invalid manifest: ${fieldOf(e)} ${problemOf(e)}`);

@@ -1,5 +1,4 @@
 // A minimal PNG encoder (8-bit RGBA, no filtering) for the few raster images confab draws itself.
-import { deflateSync } from "node:zlib";
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;
@@ -23,6 +22,9 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
   return out;
 }
 
+/** zlib-wrapped deflate, as PNG wants; node:zlib is loaded by the first image, not at start. */
+const deflate = (raw: Uint8Array): Uint8Array => (require("node:zlib") as typeof import("node:zlib")).deflateSync(raw);
+
 /** Encodes `width`×`height` RGBA pixels (row by row) as a PNG file. */
 export function encodePng(width: number, height: number, rgba: Uint8Array): Uint8Array {
   const header = new Uint8Array(13);
@@ -32,7 +34,7 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Uint
   header.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA, deflate, no filter, no interlace
   const raw = new Uint8Array(height * (width * 4 + 1));
   for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * (width * 4 + 1) + 1);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflateSync(raw)), chunk("IEND", new Uint8Array())];
+  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflate(raw)), chunk("IEND", new Uint8Array())];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

@@ -1,8 +1,8 @@
 // The one entry point: Zulip-flavoured Markdown → safe HTML plus what the
 // message-sending code needs to know (mentions, links, flags). One
-// markdown-it instance is configured at import and shared by every render;
-// per-render data travels in markdown-it's `env`.
-import MarkdownItCtor from "markdown-it";
+// markdown-it instance is configured at the first render (not at start: most
+// requests render nothing) and shared by every render; per-render data travels
+// in markdown-it's `env`.
 import type { MarkdownIt, StateInline, Token } from "markdown-it";
 import { channelLinksPlugin, type ChannelLink } from "./channel-links.ts";
 import type { RenderContext, RenderEnv, Rendered } from "./context.ts";
@@ -31,6 +31,7 @@ function createMarkdown(): MarkdownIt {
   // newline inside a paragraph into <br>. linkify: only markdown-it's inline
   // "http://…" rule, which keeps emphasis and emoji syntax from cutting URLs
   // apart; bare host names and e-mail addresses are found in inline-text.ts.
+  const MarkdownItCtor = require("markdown-it") as typeof import("markdown-it").default; // its CommonJS build: the constructor itself
   const md = new MarkdownItCtor("default", { html: false, breaks: true, linkify: true, typographer: false });
   md.core.ruler.disable("linkify");
   // Zulip has no setext headings, reference links or <url> autolinks (its "<"
@@ -63,7 +64,7 @@ function createMarkdown(): MarkdownIt {
   return md;
 }
 
-const md = createMarkdown();
+let shared: MarkdownIt | undefined;
 
 function summarize(tokens: Token[], ctx: RenderContext, content: string, html: string): Rendered {
   const mentioned = new Set<number>();
@@ -114,6 +115,7 @@ function summarize(tokens: Token[], ctx: RenderContext, content: string, html: s
 /** Renders message (or description) Markdown in Zulip's dialect. Pure: all data comes from `ctx`. */
 export function renderMarkdown(content: string, ctx: RenderContext): Rendered {
   const env: RenderEnv = { ctx };
+  const md = (shared ??= createMarkdown());
   const tokens = md.parse(content, env);
   const html = md.renderer.render(tokens, md.options, env).replace(/\n+$/, "");
   return summarize(tokens, ctx, content, html);

@@ -1,7 +1,6 @@
 // TeX math with KaTeX: inline $$…$$ and ```math blocks, as Zulip renders them
 // (KaTeX's HTML+MathML output; a formula KaTeX rejects becomes a "tex-error"
 // span holding the escaped source).
-import katex from "katex";
 import type { MarkdownIt, StateInline, Token } from "markdown-it";
 import { escapeText } from "./html.ts";
 import { matchAt } from "./syntax.ts";
@@ -21,6 +20,7 @@ const PREFIXED_CLASSES_RE =
  */
 function renderTex(tex: string, displayMode: boolean): string | null {
   try {
+    const katex = require("katex") as typeof import("katex").default; // loaded by the first formula, not at start
     const html = katex.renderToString(tex, { displayMode, throwOnError: true, trust: false, strict: "ignore", output: "htmlAndMathml" });
     return html.replace(/ class="([^"]*)"/g, (_, classes: string) => ` class="${classes.replace(PREFIXED_CLASSES_RE, "$1")}"`);
   } catch {
