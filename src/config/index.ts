@@ -31,6 +31,7 @@ export interface Config {
     gcIntervalSeconds: number;
     maxQueuesPerUser: number;
     maxHeldPollsPerUser: number;
+    maxQueueEvents: number;
   };
   housekeeping: { intervalSeconds: number };
   uploads: { unreferencedGraceDays: number };
@@ -191,6 +192,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       gcIntervalSeconds: g("events.gc_interval_seconds"),
       maxQueuesPerUser: g("events.max_queues_per_user"),
       maxHeldPollsPerUser: g("events.max_held_polls_per_user"),
+      maxQueueEvents: g("events.max_queue_events"),
     },
     housekeeping: { intervalSeconds: g("housekeeping.interval_seconds") },
     uploads: { unreferencedGraceDays: g("uploads.unreferenced_grace_days") },

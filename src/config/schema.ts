@@ -79,6 +79,12 @@ export const CONFIG_KEYS = {
     min: 1,
     doc: "Most GET /events one user may have waiting at once; another answers the longest-waiting one with a heartbeat.",
   },
+  "events.max_queue_events": {
+    type: "int",
+    default: 100_000,
+    min: 1,
+    doc: "Most undelivered events a queue holds while no client is polling it; past it the queue is dropped, as Zulip drops a queue too far behind, and its client registers again.",
+  },
   "housekeeping.interval_seconds": {
     type: "int",
     default: 3600,

@@ -18,40 +18,82 @@ export interface QueueOptions {
 }
 
 /**
- * A first-in first-out list in fixed-size chunks. A queue's backlog can reach tens of thousands of
- * entries while its client is away; in one growing array, every append to it makes the garbage
- * collector rescan the whole array at its next young collection. Here only the last chunk changes.
+ * The flag sets message events carry, each stored once: a queue entry keeps a 2-byte index, not a
+ * reference. Index 0 is "no flags given" (every event but a message). Flags are a handful of names, so
+ * the table stays small for the life of the process.
  */
-class Backlog<T> {
-  private static readonly CHUNK = 256;
-  private chunks: T[][] = [];
+const flagSets: (readonly string[] | undefined)[] = [undefined];
+const flagSetIds = new Map<string, number>();
+
+function flagSetId(flags: readonly string[] | undefined): number {
+  if (!flags) return 0;
+  const key = flags.join(",");
+  let id = flagSetIds.get(key);
+  if (id === undefined) {
+    if (flagSets.length > 0xffff) throw new Error("too many distinct message flag sets");
+    flagSetIds.set(key, (id = flagSets.length));
+    flagSets.push(Object.freeze([...flags]));
+  }
+  return id;
+}
+
+/**
+ * A queue's pending events, first in first out, in fixed-size chunks: per entry one reference to the
+ * shared, frozen event (8 bytes) and its flag set's index in a Uint16Array (2 bytes). A backlog can
+ * reach tens of thousands of entries while its client is away; in one growing array every append would
+ * make the collector rescan the whole array, and a per-entry object would cost more than the entry.
+ */
+class Backlog {
+  private static readonly CHUNK = 1024;
+  private events: ServerEvent[][] = [];
+  private flags: Uint16Array[] = [];
   private head = 0; // index of the first entry in chunks[0]
   length = 0;
 
-  push(x: T) {
-    const last = this.chunks.at(-1);
-    if (last && last.length < Backlog.CHUNK) last.push(x);
-    else this.chunks.push([x]);
+  push(event: ServerEvent, flags: readonly string[] | undefined) {
+    let last = this.events.length - 1;
+    if (last < 0 || this.events[last]!.length === Backlog.CHUNK) {
+      this.events.push([]);
+      this.flags.push(new Uint16Array(8)); // grows to CHUNK: a queue holding a few events stays small
+      last++;
+    }
+    const events = this.events[last]!;
+    let flagIds = this.flags[last]!;
+    if (flagIds.length === events.length) {
+      const grown = new Uint16Array(Math.min(Backlog.CHUNK, flagIds.length * 4));
+      grown.set(flagIds);
+      this.flags[last] = flagIds = grown;
+    }
+    flagIds[events.length] = flagSetId(flags);
+    events.push(event);
     this.length++;
   }
 
-  at(i: number): T {
+  event(i: number): ServerEvent {
     const k = this.head + i;
-    return this.chunks[Math.floor(k / Backlog.CHUNK)]![k % Backlog.CHUNK]!;
+    return this.events[Math.floor(k / Backlog.CHUNK)]![k % Backlog.CHUNK]!;
+  }
+
+  flagsOf(i: number): readonly string[] | undefined {
+    const k = this.head + i;
+    return flagSets[this.flags[Math.floor(k / Backlog.CHUNK)]![k % Backlog.CHUNK]!];
   }
 
   /** Removes the first n entries. */
   drop(n: number) {
     this.length -= n;
     this.head += n;
+    if (!this.length) {
+      this.events = [];
+      this.flags = [];
+      this.head = 0;
+      return;
+    }
     const whole = Math.floor(this.head / Backlog.CHUNK);
     if (whole) {
-      this.chunks.splice(0, whole);
+      this.events.splice(0, whole);
+      this.flags.splice(0, whole);
       this.head -= whole * Backlog.CHUNK;
-    }
-    if (!this.length) {
-      this.chunks = [];
-      this.head = 0;
     }
   }
 }
@@ -61,8 +103,7 @@ type Waiter = { resolve: (events: { id: number; [k: string]: unknown }[]) => voi
 /** One client's queue: the shared event objects it has not yet acknowledged, and at most one held poll. */
 export class EventQueue {
   /** Pending events, the i-th with id firstId + i, and for a message event this queue's user's flags. */
-  private readonly events = new Backlog<ServerEvent>();
-  private readonly flags = new Backlog<readonly string[] | undefined>();
+  private readonly events = new Backlog();
   private firstId = 0;
   lastActivity = Date.now();
   waiter: Waiter | null = null;
@@ -89,8 +130,7 @@ export class EventQueue {
   }
 
   push(event: ServerEvent, flags?: readonly string[]) {
-    this.events.push(event);
-    this.flags.push(flags);
+    this.events.push(event, flags);
     if (this.waiter) this.release();
   }
 
@@ -99,7 +139,6 @@ export class EventQueue {
     const n = Math.min(this.events.length, lastEventId - this.firstId + 1);
     if (n <= 0) return;
     this.events.drop(n);
-    this.flags.drop(n);
     this.firstId += n;
   }
 
@@ -107,7 +146,7 @@ export class EventQueue {
   pending() {
     const out: { id: number; [k: string]: unknown }[] = [];
     for (let i = 0; i < this.events.length; i++)
-      for (const e of present(this.events.at(i), this.opts, this.messages, this.flags.at(i))) out.push({ ...e, id: this.firstId + i });
+      for (const e of present(this.events.event(i), this.opts, this.messages, this.events.flagsOf(i))) out.push({ ...e, id: this.firstId + i });
     return out;
   }
 

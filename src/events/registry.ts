@@ -32,6 +32,7 @@ export class QueueRegistry {
       gcIntervalSeconds: number;
       maxQueuesPerUser: number;
       maxHeldPollsPerUser: number;
+      maxQueueEvents: number;
     },
     private readonly log: Logger,
   ) {}
@@ -108,15 +109,24 @@ export class QueueRegistry {
     return this.byUser.get(userId) ?? EMPTY;
   }
 
-  /** Appends each committed event, the same object, to every queue of its audience that accepts it. */
+  /**
+   * Appends each committed event, the same object, to every queue of its audience that accepts it. A
+   * queue nobody polls that passes maxQueueEvents is dropped, as Zulip drops a queue too far behind:
+   * its client hears BAD_EVENT_QUEUE_ID at its next poll and registers again.
+   */
   deliver(batch: Emitted[]) {
+    const overfull = new Set<EventQueue>();
     for (const { event: full, audience } of batch) {
       // Queues test the event as emitted but keep its compact form (see compact()).
       const event = Object.freeze(this.compact(full));
       // A message's flags per user: flagNames() shares one frozen array per combination.
       const byUser = full.type === "message" ? (full.flags_by_user as Record<number, readonly string[]> | undefined) : undefined;
       const defaultFlags = byUser && ((full.default_flags as readonly string[] | undefined) ?? NO_FLAGS);
-      const push = (q: EventQueue, flags = defaultFlags) => q.accepts(full) && q.push(event, byUser && (byUser[q.opts.userId!] ?? flags));
+      const push = (q: EventQueue, flags = defaultFlags) => {
+        if (!q.accepts(full)) return;
+        q.push(event, byUser && (byUser[q.opts.userId!] ?? flags));
+        if (q.size > this.cfg.maxQueueEvents && !q.waiter) overfull.add(q);
+      };
       if (audience.kind === "users") {
         for (const uid of audience.userIds) for (const q of this.byUser.get(uid) ?? EMPTY) push(q);
         const readers = audience.publicStreamOf === undefined ? undefined : this.publicReaders.get(audience.publicStreamOf);
@@ -127,6 +137,10 @@ export class QueueRegistry {
       } else {
         for (const q of this.byRealm.get(audience.realmId) ?? EMPTY) if (q.opts.userId !== null) push(q);
       }
+    }
+    for (const q of overfull) {
+      this.delete(q);
+      this.log.info("event queue dropped: too far behind", { queue_id: q.id, user: q.opts.userId ?? "-", events: q.size });
     }
   }
 

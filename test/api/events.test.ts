@@ -134,6 +134,40 @@ describe("collection", () => {
   });
 });
 
+describe("a queue too far behind", () => {
+  test("past events.max_queue_events an unpolled queue is dropped; a polled one and the pending events' flags are kept", async () => {
+    const g = await startServer({ env: { CONFAB_EVENTS_MAX_QUEUE_EVENTS: "3" } });
+    try {
+      const ann = await g.newUser();
+      const behind = await ok(g.owner.post("/register", { event_types: ["message"], fetch_event_types: [] }));
+      const polled = await ok(ann.post("/register", { event_types: ["message"], fetch_event_types: [] }));
+      const poll = (lastEventId: number) => ann.get("/events", { queue_id: polled.queue_id, last_event_id: lastEventId });
+      const sent: number[] = [];
+      for (let i = 0; i < 3; i++) sent.push((await ok(ann.post("/messages", { type: "direct", to: [g.owner.userId], content: `hi @**|${g.owner.userId}** ${i}` }))).id);
+      // The owner's queue holds 3 (its bound): still there, each event with the owner's own flags.
+      const pending = (await ok(g.owner.get("/events", { queue_id: behind.queue_id, dont_block: true }))).events;
+      expect(pending.map((e: any) => [e.message.id, e.flags])).toEqual(sent.map((id) => [id, ["mentioned"]]));
+      // The sender's queue holds the same 3 with her own flags, and is then polled as events come.
+      const own = (await ok(ann.get("/events", { queue_id: polled.queue_id, dont_block: true }))).events;
+      expect(own.map((e: any) => [e.message.id, e.flags])).toEqual(sent.map((id) => [id, ["read"]]));
+      let last = own.at(-1).id;
+      for (let i = 0; i < 3; i++) {
+        const waiting = poll(last);
+        await Bun.sleep(20);
+        const id = (await ok(ann.post("/messages", { type: "direct", to: [g.owner.userId], content: `more ${i}` }))).id;
+        const got = (await ok(waiting)).events;
+        expect(got.map((e: any) => [e.message.id, e.flags])).toEqual([[id, ["read"]]]);
+        last = got.at(-1).id;
+      }
+      // The owner's queue passed its bound with nobody polling: gone, and its client is told to register again.
+      await expectError(g.owner.get("/events", { queue_id: behind.queue_id, dont_block: true }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${behind.queue_id}`);
+      expect((await ok(ann.get("/events", { queue_id: polled.queue_id, last_event_id: last, dont_block: true }))).events).toEqual([]);
+    } finally {
+      await g.stop();
+    }
+  });
+});
+
 describe("channel typing", () => {
   test("reaches subscribers but the sender, only with stream_typing_notifications; the empty topic as the client can take it", async () => {
     const ann = await s.newUser();
