@@ -7,14 +7,20 @@ import type { App } from "../app";
 import { textForSearch } from "../render";
 import * as store from "../store/messages";
 
+/** A search waits for what is left in batches this big. */
 const INDEX_BATCH = 1000;
+/**
+ * The background indexer's batch: a few milliseconds of work, so that after a burst of sends the
+ * requests served between its batches barely wait (one event-loop turn each, runtime/housekeeping.ts).
+ */
+export const BACKGROUND_INDEX_BATCH = 100;
 
 /** Indexes one batch of waiting messages (no transaction when none wait); true when more may wait. */
-export function indexBatch(app: App): boolean {
-  const rows = store.unindexedMessages(app.db, INDEX_BATCH);
+export function indexBatch(app: App, size = INDEX_BATCH): boolean {
+  const rows = store.unindexedMessages(app.db, size);
   if (!rows.length) return false;
   app.tx((tx) => store.indexMessages(tx.db, rows.map((r) => ({ id: r.id, topic: r.topic, text: textForSearch(r.html) }))), { keepsLookups: true });
-  return rows.length === INDEX_BATCH;
+  return rows.length === size;
 }
 
 /** Before a search: everything sent so far is indexed. */

@@ -3,13 +3,13 @@ import { applyRetention } from "../actions/retention";
 import { deleteExpiredSessions } from "../actions/sessions";
 import { syncFullMembers } from "../actions/users";
 import type { App } from "../app";
-import { indexBatch } from "../actions/search-index";
+import { BACKGROUND_INDEX_BATCH, indexBatch } from "../actions/search-index";
 import { deliverBacklog } from "../store/deliveries";
 import { listRealms } from "../store/realms";
 
-/** Every minute, subscriptions this many messages behind get their rows written, in chunks this big. */
+/** Every minute, subscriptions this many messages behind get their rows written, in chunks this big (a few ms each). */
 const BACKLOG_LAG = 1000;
-const BACKLOG_CHUNK = 10_000;
+const BACKLOG_CHUNK = 2000;
 const BACKLOG_EVERY_MS = 60_000;
 
 /**
@@ -43,7 +43,7 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
 }
 
 /** Indexes the messages waiting for search (actions/search-index.ts) every `intervalMs`; returns a stop function. */
-export const startSearchIndexer = (app: App, intervalMs = 1000) => everyInBatches(app, intervalMs, "search indexing", () => indexBatch(app));
+export const startSearchIndexer = (app: App, intervalMs = 1000) => everyInBatches(app, intervalMs, "search indexing", () => indexBatch(app, BACKGROUND_INDEX_BATCH));
 
 /**
  * Every `intervalMs`, runs `batch` until it says nothing more waits, one batch per event-loop turn so
