@@ -48,24 +48,27 @@ class Backlog {
   private events: ServerEvent[][] = [];
   private flags: Uint16Array[] = [];
   private head = 0; // index of the first entry in chunks[0]
+  private fill = Backlog.CHUNK; // entries in the last chunk
   length = 0;
 
   push(event: ServerEvent, flags: readonly string[] | undefined) {
-    let last = this.events.length - 1;
-    if (last < 0 || this.events[last]!.length === Backlog.CHUNK) {
-      this.events.push([]);
-      this.flags.push(new Uint16Array(8)); // grows to CHUNK: a queue holding a few events stays small
-      last++;
+    if (this.fill === Backlog.CHUNK) {
+      // The first chunk grows as needed (a queue holding a few events stays small); once a queue holds
+      // more, each chunk is allocated whole, with no spare room from growing.
+      const first = !this.events.length;
+      this.events.push(first ? [] : new Array<ServerEvent>(Backlog.CHUNK));
+      this.flags.push(new Uint16Array(first ? 8 : Backlog.CHUNK));
+      this.fill = 0;
     }
-    const events = this.events[last]!;
+    const last = this.events.length - 1;
     let flagIds = this.flags[last]!;
-    if (flagIds.length === events.length) {
+    if (flagIds.length === this.fill) {
       const grown = new Uint16Array(Math.min(Backlog.CHUNK, flagIds.length * 4));
       grown.set(flagIds);
       this.flags[last] = flagIds = grown;
     }
-    flagIds[events.length] = flagSetId(flags);
-    events.push(event);
+    flagIds[this.fill] = flagSetId(flags);
+    this.events[last]![this.fill++] = event;
     this.length++;
   }
 
@@ -87,6 +90,7 @@ class Backlog {
       this.events = [];
       this.flags = [];
       this.head = 0;
+      this.fill = Backlog.CHUNK;
       return;
     }
     const whole = Math.floor(this.head / Backlog.CHUNK);
