@@ -17,12 +17,25 @@ export function appliedMigrations(sqlite: Database): string[] {
   return sqlite.query<{ tag: string }, []>(`SELECT tag FROM ${LEDGER} ORDER BY tag`).all().map((r) => r.tag);
 }
 
+/** The usual start: the ledger records exactly the migrations this binary knows, found by one query. */
+function upToDate(sqlite: Database): boolean {
+  let recorded: { tag: string }[];
+  try {
+    recorded = sqlite.query<{ tag: string }, []>(`SELECT tag FROM ${LEDGER}`).all();
+  } catch {
+    return false; // no ledger: an empty (or foreign) file, looked at below
+  }
+  const tags = new Set(recorded.map((r) => r.tag));
+  return tags.size === migrations.length && migrations.every((m) => tags.has(m.tag));
+}
+
 /**
  * Applies the embedded migrations this binary knows and the file lacks, each in its own transaction.
  * A file that records a migration this binary does not know was written by a newer confab: refuse it
  * untouched rather than run old code against a newer schema.
  */
 export function migrate(sqlite: Database): string[] {
+  if (upToDate(sqlite)) return [];
   const kind = inspectDatabase(sqlite);
   if (kind === "foreign") throw new MigrationError("the database file is not a confab database (it has tables but no confab_migrations ledger)");
   sqlite.run(`CREATE TABLE IF NOT EXISTS ${LEDGER} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
