@@ -11,7 +11,7 @@ import { isAdmin } from "../domain/roles";
 import { isKeptServerVariable, toApiRun, type RunState } from "../domain/agent-runs";
 import { toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
-import type { SentMessage } from "../runtime/sent-messages";
+import type { SentMessage } from "./message-observers";
 import * as store from "../store/agent-runs";
 import { findChannel } from "../store/channels";
 import { findRecipient } from "../store/messages";
@@ -20,8 +20,8 @@ import { listSecrets } from "../store/secrets";
 import { findUserById } from "../store/users";
 import { agentBot } from "./agent";
 import { channelAccess } from "./channels";
-import { catchUp } from "./deliveries";
-import { sendBotReplyTx } from "./messages";
+import { catchUp } from "./catch-up";
+import { sendBotMessageTx } from "./messages";
 import { requireHumanMember, runSecretEnv } from "./secrets";
 import { channelReaderIds } from "./workspaces";
 
@@ -165,7 +165,7 @@ export function postInRun(app: App, started: AgentRunRow, texts: string[]) {
   const channel = run.channelId === null ? null : findChannel(app.db, run.channelId);
   const to = channel ? { channel, topic: run.topic } : { dmUsers: dmParticipants(app, run) };
   if (channel?.isArchived) return;
-  app.tx((tx) => texts.forEach((t) => sendBotReplyTx(app, tx, realm, bot, to, t, "Agent")));
+  app.tx((tx) => texts.forEach((t) => sendBotMessageTx(app, tx, realm, bot, to, t, "Agent")));
 }
 
 /** Answers a message that asked the agent, without a run (the agent is off, or the asker may not start one). */
@@ -175,7 +175,7 @@ export function replyAsAgent(app: App, m: SentMessage, text: string) {
   const channel = m.channelId === null ? null : findChannel(app.db, m.channelId);
   if (channel?.isArchived) return;
   const to = channel ? { channel, topic: m.topic } : { dmUsers: m.participantIds.map((id) => findUserById(app.db, id)!) };
-  app.tx((tx) => sendBotReplyTx(app, tx, realm, bot, to, text, "Agent"));
+  app.tx((tx) => sendBotMessageTx(app, tx, realm, bot, to, text, "Agent"));
 }
 
 // ---- Run keys ----

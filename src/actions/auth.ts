@@ -4,7 +4,7 @@ import { badCredentials, devOnly, invalidApiKey, realmDeactivated, userDeactivat
 import { safeEqual } from "../lib/random";
 import { findUserByApiKey, findUserByEmail } from "../store/users";
 import { isLiveRunKey } from "./agent-runs";
-import { noteBotCall } from "./plugins";
+import { noteBotCall } from "./plugin-host";
 
 // Every login path — API key, password, dev login — takes the same steps: look the user up, verify,
 // and only then report the realm's or the account's deactivation. Throttling counts failures per client

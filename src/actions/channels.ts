@@ -34,7 +34,7 @@ import { findUserGroup, systemGroupIds } from "../store/user-groups";
 import { activeUserIdsAmong, listUsers } from "../store/users";
 import { workspaceUuidsByTopic } from "../store/workspaces";
 import { topicKey } from "../domain/workspaces";
-import { catchUp } from "./deliveries";
+import { catchUp } from "./catch-up";
 import { activeChannelFolder } from "./channel-folders";
 import { renderPlain } from "./render";
 

@@ -8,7 +8,7 @@ import type { EventQueue } from "../events/queue";
 import { STATE_BUILDERS, type RegisterOptions } from "../events/state";
 import { versionFields } from "../version";
 import { spectatorsAllowed } from "../domain/realm-access";
-import { catchUp } from "./deliveries";
+import { catchUp } from "./catch-up";
 
 export interface RegisterArgs {
   apply_markdown: boolean;

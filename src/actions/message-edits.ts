@@ -47,7 +47,7 @@ import { accessChannelById, canAdministerChannel, hasChannelPermission } from ".
 import { moveTopicWorkspaceTx } from "./workspaces";
 import { moveLiveRuns } from "../store/agent-runs";
 import { detachMessagesTx, relinkAttachmentsTx } from "./attachments";
-import { catchUp } from "./deliveries";
+import { catchUp } from "./catch-up";
 import { accessMessage, canReadChannelHistory } from "./message-fetch";
 import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages";
 import { realmLinkifiers, renderFor } from "./render";

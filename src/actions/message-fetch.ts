@@ -30,7 +30,7 @@ import * as store from "../store/messages";
 import { isSubscribed } from "../store/subscriptions";
 import { listUserTopics } from "../store/topics";
 import { findUserByEmail, findUserById } from "../store/users";
-import { catchUp } from "./deliveries";
+import { catchUp } from "./catch-up";
 import { catchUpSearch } from "./search-index";
 import { messageObjects, viewOptions } from "./messages";
 

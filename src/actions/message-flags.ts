@@ -11,7 +11,7 @@ import * as store from "../store/message-flags";
 import { isSubscribed } from "../store/subscriptions";
 import { listUserTopics } from "../store/topics";
 import { accessChannelById } from "./channels";
-import { catchUp } from "./deliveries";
+import { catchUp } from "./catch-up";
 import { accessMessage, narrowRange } from "./message-fetch";
 
 /** Zulip caps the unread messages register reports; beyond it old_unreads_missing is set. */

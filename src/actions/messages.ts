@@ -1,4 +1,4 @@
-// Sending messages (by users and by the notification bot) and building message objects.
+// Sending messages (by users and by the realm's own bots) and building message objects.
 import type { App } from "../app";
 import { widgetOf } from "../domain/submessages";
 import { insertSubmessage } from "../store/submessages";
@@ -50,7 +50,7 @@ import { claimAttachmentsTx } from "./attachments";
 import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
-import { messageSent } from "../runtime/sent-messages";
+import { messageSent } from "./message-observers";
 import { channelEmailRecipients, scheduleMissedMessagesTx } from "./missed-messages";
 import { queueOutgoingWebhooksTx } from "./outgoing-webhooks";
 import { topicKey } from "../domain/workspaces";
@@ -228,10 +228,10 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   // A message starting with /poll or /todo carries its widget from the start, as Zulip's server attaches it.
   const widget = widgetOf(o.content);
   const submessages = widget ? [insertSubmessage(tx.db, { messageId: id, senderId: sender.id, msgType: "widget", content: JSON.stringify(widget) })] : [];
-  // A channel's plain subscribers (flags 0) get their rows when they next read (store/deliveries.ts).
+  // A channel's plain subscribers (flags 0) get their rows when they next read (store/lazy-delivery.ts).
   if (o.channel && base === 0) store.insertUserMessages(tx.db, id, own);
   else store.insertUserMessages(tx.db, id, o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const));
-  // After the rows: the access check may catch the sender's lazy rows up (store/deliveries.ts).
+  // After the rows: the access check may catch the sender's lazy rows up (store/lazy-delivery.ts).
   if (o.rendered.attachmentPathIds.length) claimAttachmentsTx(app, tx, realm, sender, id, o.rendered.attachmentPathIds);
   scheduleMissedMessagesTx(app, tx, {
     messageId: id,
@@ -387,27 +387,16 @@ export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: s
 export const notificationBotTx = (app: App, tx: Tx, realm: RealmRow): UserRow =>
   internalBotTx(app, tx, realm, SYSTEM_BOTS.notification);
 
-/** A message from the notification bot, inside the caller's transaction; no permission applies to it. */
-export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { channel: ChannelRow; topic: string } | { to: UserRow }, content: string): number {
-  const bot = notificationBotTx(app, tx, realm);
-  const rendered = renderFor(app, realm, bot, content);
-  if ("channel" in to) {
-    const recipients = subscriberIds(tx.db, to.channel.id);
-    const o: Outgoing = { recipientId: to.channel.recipientId, channel: to.channel, dmUsers: null, topic: to.topic, content, rendered, recipients };
-    return deliverTx(app, tx, realm, bot, o, "Internal", true);
-  }
-  const users = [bot, to.to];
-  const r = store.dmRecipient(tx.db, realm.id, users.map((u) => u.id));
-  const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: users, topic: "", content, rendered, recipients: [to.to.id] };
-  return deliverTx(app, tx, realm, bot, o, "Internal", true);
-}
+/** Where one of the realm's own bots posts: a channel's topic, or a direct-message conversation. With
+ * `recipients`, only those participants receive it (the notification bot keeps no copy of its notes). */
+export type BotTarget = { channel: ChannelRow; topic: string } | { dmUsers: UserRow[]; recipients?: readonly number[] };
 
 /**
- * A message from one of the realm's own bots into a conversation that called on it (the agent
- * answering in a topic or a direct-message conversation it is part of), inside the caller's
- * transaction; the conversation asked for it, so no permission applies.
+ * The one path by which the server itself posts (a notification, a welcome, the agent's or an outgoing
+ * webhook's answer): a message from one of the realm's own bots, inside the caller's transaction. The
+ * server or the conversation asked for it, so no permission applies.
  */
-export function sendBotReplyTx(app: App, tx: Tx, realm: RealmRow, bot: UserRow, to: { channel: ChannelRow; topic: string } | { dmUsers: UserRow[] }, content: string, client: string): number {
+export function sendBotMessageTx(app: App, tx: Tx, realm: RealmRow, bot: UserRow, to: BotTarget, content: string, client: string): number {
   const rendered = renderFor(app, realm, bot, content);
   if ("channel" in to) {
     const recipients = subscriberIds(tx.db, to.channel.id);
@@ -416,8 +405,14 @@ export function sendBotReplyTx(app: App, tx: Tx, realm: RealmRow, bot: UserRow, 
   }
   const ids = to.dmUsers.map((u) => u.id);
   const r = store.dmRecipient(tx.db, realm.id, ids);
-  const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: to.dmUsers, topic: "", content, rendered, recipients: ids };
+  const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: to.dmUsers, topic: "", content, rendered, recipients: to.recipients ?? ids };
   return deliverTx(app, tx, realm, bot, o, client, true);
+}
+
+/** A message from the notification bot to a channel's topic or to one user. */
+export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { channel: ChannelRow; topic: string } | { to: UserRow }, content: string): number {
+  const bot = notificationBotTx(app, tx, realm);
+  return sendBotMessageTx(app, tx, realm, bot, "to" in to ? { dmUsers: [bot, to.to], recipients: [to.to.id] } : to, content, "Internal");
 }
 
 // ---- Message objects ----

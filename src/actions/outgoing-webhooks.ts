@@ -12,7 +12,7 @@ import { findChannel } from "../store/channels";
 import { deleteOutgoingWebhookCall, insertOutgoingWebhookCall, rescheduleOutgoingWebhookCall } from "../store/outgoing-webhooks";
 import { findRealmById } from "../store/realms";
 import { findUserById, listUsersByIds } from "../store/users";
-import { sendBotReplyTx } from "./messages";
+import { sendBotMessageTx } from "./messages";
 
 const isOutgoingBot = (u: UserRow) => u.isBot && u.isActive && u.botType === BOT_TYPE.outgoingWebhook;
 
@@ -87,12 +87,12 @@ export function finishOutgoingWebhookCall(app: App, row: OutgoingWebhookCallRow,
     const m = row.message as Record<string, any>;
     const text = outcome.kind === "reply" ? outcome.content : outcome.reply;
     const to = conversationOf(tx, m);
-    if (text && to) sendBotReplyTx(app, tx, realm, bot, to, text, "OutgoingWebhookResponse");
+    if (text && to) sendBotMessageTx(app, tx, realm, bot, to, text, "OutgoingWebhookResponse");
     if (outcome.kind === "fail" && outcome.notice && bot.botOwnerId !== null) {
       const owner = findUserById(tx.db, bot.botOwnerId);
       if (owner?.isActive) {
         const content = ownerNotice({ botName: bot.fullName, messageUrl: messageUrl(realmUrl(app.config.externalUrl, realm.stringId), m), ...outcome.notice });
-        sendBotReplyTx(app, tx, realm, bot, { dmUsers: [bot, owner] }, content, "OutgoingWebhookResponse");
+        sendBotMessageTx(app, tx, realm, bot, { dmUsers: [bot, owner] }, content, "OutgoingWebhookResponse");
       }
     }
   });

@@ -23,7 +23,7 @@ import { insertChannelTx } from "./channels";
 import { renderFor } from "./render";
 import { checkNewRealm, insertRealmTx } from "./realms";
 import { insertUserTx } from "./users";
-import { startDeliveries } from "../store/deliveries";
+import { startDeliveries } from "../store/lazy-delivery";
 import * as messages from "../store/messages";
 import { insertReaction } from "../store/reactions";
 import { updateChannel } from "../store/channels";

@@ -4,7 +4,7 @@
 import type { App } from "../app";
 import type { AgentRunRow, RealmRow } from "../db/schema";
 import { listPlugins } from "../store/plugins";
-import { callPluginTool } from "./plugins";
+import { callPluginTool } from "./plugin-tools";
 
 /** GET /ext/agent/tools: the tools of the organization's running plugins the agent may call. */
 export function listAgentTools(app: App, realm: RealmRow) {

@@ -2,7 +2,7 @@ import { isSystemBot } from "../domain/bots";
 import type { App } from "../app";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { deliver, startDeliveries } from "../store/deliveries";
+import { writePendingRows, startDeliveries } from "../store/lazy-delivery";
 import { forgetRecipients } from "./messages";
 import { ApiError, emailInUse, insufficientPermission, invalidParam, mustBeAdmin, mustBeOwner, noSuchUser } from "../domain/errors";
 import { emailInDomains } from "../domain/realm-domains";
@@ -170,7 +170,7 @@ export function deactivateUser(app: App, user: UserRow) {
   const bots = user.isBot ? [] : store.listOwnedBots(app.db, user.id).filter((b) => b.isActive);
   app.tx((tx) => {
     for (const u of [user, ...bots]) {
-      deliver(tx.db, { userId: u.id }); // what they received so far stays theirs
+      writePendingRows(tx.db, { userId: u.id }); // what they received so far stays theirs
       store.updateUser(tx.db, u.id, { isActive: false });
       tx.emit({ type: "realm_user", op: "update", person: { user_id: u.id, is_active: false } }, toRealm(u.realmId));
       if (u.isBot) tx.emit(botEvent("remove", u), botAudience(tx, u));

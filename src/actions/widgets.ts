@@ -24,7 +24,7 @@ import { findLink, findPlugin, findPluginByBot, listLinks, listPlugins } from ".
 import { subscriberIds } from "../store/subscriptions";
 import { listUsers } from "../store/users";
 import * as store from "../store/widgets";
-import { canSeePlugin } from "./plugins";
+import { canSeePlugin } from "./plugin-access";
 import { requireHumanMember } from "./secrets";
 
 /** The contract's limit: at most one ext_widget event per scope every two seconds. */

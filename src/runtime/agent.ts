@@ -19,7 +19,7 @@ import { topicWorkspace } from "../actions/workspaces";
 import { failStaleRuns, findAgentBot, findLiveRun, findRun } from "../store/agent-runs";
 import { listRealms } from "../store/realms";
 import { findUserById } from "../store/users";
-import { observeSentMessages, type SentMessage } from "./sent-messages";
+import { observeSentMessages, type SentMessage } from "../actions/message-observers";
 
 /** How long a stopped turn gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 3000;

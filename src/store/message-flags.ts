@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { users, type UserRow } from "../db/schema";
 import { FLAG } from "../domain/message-flags";
-import { deliverForMessages } from "./deliveries";
+import { deliverForMessages } from "./lazy-delivery";
 
 export interface UnreadRow {
   id: number;

@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
-import { deliver, lastMessageId } from "./deliveries";
+import { writePendingRows, lastMessageId } from "./lazy-delivery";
 
 const byKey = new WeakMap<Db, { get(p: { userId: number; channelId: number }): SubscriptionRow | undefined }>();
 
@@ -66,7 +66,7 @@ export function activateSubscriptions(db: Db, rows: { userId: number; channelId:
 
 /** Unsubscribes, after writing the rows of the messages they received while subscribed. */
 export function deactivateSubscriptions(db: Db, channelId: number, userIds: number[]) {
-  deliver(db, { channelId, userIds });
+  writePendingRows(db, { channelId, userIds });
   db.update(subscriptions)
     .set({ active: false })
     .where(and(eq(subscriptions.channelId, channelId), inArray(subscriptions.userId, userIds)))

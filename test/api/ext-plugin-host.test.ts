@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { callPluginTool } from "../../src/actions/plugins";
+import { callPluginTool } from "../../src/actions/plugin-tools";
 import { defaultRealm } from "../../src/http/realm";
 import { git } from "../../src/runtime/git";
 import { expectError, ok, type Client } from "../helpers/client";

@@ -1,4 +1,4 @@
-// Lazy delivery (store/deliveries.ts): a channel send writes rows only for the sender and users whose
+// Lazy delivery (store/lazy-delivery.ts): a channel send writes rows only for the sender and users whose
 // flags say something; every other subscriber's row is written when they next read. These tests check
 // that nobody can tell: flags, unread counts, access, and the audiences of later changes are what they
 // would be had every row been written at send time.
@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
-import { deliverBacklog } from "../../src/store/deliveries";
+import { deliverBacklog } from "../../src/store/lazy-delivery";
 
 let s: TestServer;
 let ann: Client, bob: Client, cat: Client;
