@@ -1,10 +1,9 @@
 // Runs of the organization's agent: started when someone mentions its bot in a topic or writes to it,
 // one turn per request, each with the conversation and the organization's secrets. This module keeps
 // the records, the events, the run keys and what the agent says; runtime/agent.ts runs the processes.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { AgentRunRow, RealmRow, UserRow } from "../db/schema";
-import { agentRunOnly, insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/errors";
-import { BOT_TYPE } from "../domain/bots";
+import { insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/errors";
 import { dmKeyMembers } from "../domain/messages";
 import { realmUrl } from "../domain/realms";
 import { isAdmin } from "../domain/roles";
@@ -22,10 +21,9 @@ import { agentBot } from "./agent";
 import { channelAccess } from "./channels";
 import { catchUp } from "./catch-up";
 import { sendBotMessageTx } from "./messages";
+import { hashKey } from "./run-keys";
 import { requireHumanMember, runSecretEnv } from "./secrets";
-import { channelReaderIds } from "./workspaces";
-
-const hashKey = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
+import { channelReaderIds } from "./workspace-access";
 
 // ---- Who sees a run: whoever can read its conversation ----
 
@@ -176,20 +174,6 @@ export function replyAsAgent(app: App, m: SentMessage, text: string) {
   if (channel?.isArchived) return;
   const to = channel ? { channel, topic: m.topic } : { dmUsers: m.participantIds.map((id) => findUserById(app.db, id)!) };
   app.tx((tx) => sendBotMessageTx(app, tx, realm, bot, to, text, "Agent"));
-}
-
-// ---- Run keys ----
-
-/** Whether `key` is the key of a live run of this (agent) bot: the auth path accepts it as the bot's API key. */
-export function isLiveRunKey(app: App, user: UserRow, key: string): boolean {
-  return user.isBot && user.botType === BOT_TYPE.embedded && !!store.findRunByKeyHash(app.db, user.realmId, hashKey(key));
-}
-
-/** The live run a request authenticated with a run key acts for; anyone else (the bot's own key included) is refused. */
-export function requireRun(app: App, user: UserRow, key: string | undefined): AgentRunRow {
-  const run = key !== undefined && isLiveRunKey(app, user, key) ? store.findRunByKeyHash(app.db, user.realmId, hashKey(key)) : undefined;
-  if (!run) throw agentRunOnly();
-  return run;
 }
 
 // ---- The API ----

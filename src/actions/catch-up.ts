@@ -4,7 +4,7 @@
 // Those rows are derived: a read never depends on writing them. While the disk is full the rows may not
 // be written (here) or not committed (the server then answers reads anyway, http/server.ts); what stays
 // pending is written by a later read.
-import type { App } from "../app";
+import type { App } from "../context";
 import { isStorageFull } from "../db/client";
 import type { UserRow } from "../db/schema";
 import { writePendingRows, hasPending } from "../store/lazy-delivery";

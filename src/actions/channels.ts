@@ -1,5 +1,5 @@
 // Channels: who may see and do what, creation, changes, archiving, topics and default channels.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, RealmRow, SubscriptionRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import {

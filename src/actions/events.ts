@@ -1,6 +1,6 @@
 import { longpollTimeoutSeconds } from "../events/registry";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/messages";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { anonymousParam, badEventQueue, notLoggedIn } from "../domain/errors";
 import { messageNarrowPredicate } from "../domain/event-narrow";

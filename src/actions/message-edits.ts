@@ -1,7 +1,7 @@
 // Editing, moving and deleting messages: PATCH /messages/{id} (content, topic, channel, propagate_mode,
 // notifications), GET /messages/{id}/history, DELETE /messages/{id}, POST /streams/{id}/delete_topic.
 import { createHash } from "node:crypto";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import {

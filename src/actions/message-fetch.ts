@@ -1,6 +1,6 @@
 // Reading messages: GET /messages (anchors, ranges, narrows, search), GET /messages/{id},
 // GET /messages/matches_narrow, and who may read which message.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
 import {
   anchorNotAtEnd,
@@ -32,7 +32,7 @@ import { listUserTopics } from "../store/topics";
 import { findUserByEmail, findUserById } from "../store/users";
 import { catchUp } from "./catch-up";
 import { catchUpSearch } from "./search-index";
-import { messageObjects, viewOptions } from "./messages";
+import { messageObjects, viewOptions } from "./message-objects";
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 /** Zulip's anchor for `newest`: larger than any message id. */

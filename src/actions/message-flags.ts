@@ -1,6 +1,6 @@
 // Per-user message flags: POST /messages/flags (and /narrow), the mark-as-read shortcuts, and the
 // unread counts register reports.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { invalidParam } from "../domain/errors";

@@ -1,5 +1,5 @@
 // Sending messages (by users and by the realm's own bots) and building message objects.
-import type { App } from "../app";
+import type { App } from "../context";
 import { widgetOf } from "../domain/submessages";
 import { insertSubmessage } from "../store/submessages";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
@@ -26,17 +26,9 @@ import {
 } from "../domain/errors";
 import { SYSTEM_BOTS } from "../domain/bots";
 import { FLAG, flagNames } from "../domain/message-flags";
-import {
-  hasAlertWord,
-  normalizeContent,
-  normalizeTopic,
-  toApiMessage,
-  type MessageParts,
-  type MessageViewOptions,
-} from "../domain/messages";
+import { hasAlertWord, normalizeContent, normalizeTopic, toApiMessage, type MessageParts } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
 import { ROLE } from "../domain/roles";
-import { avatarUrl } from "../domain/users";
 import { toUsers } from "../events/types";
 import { textForSearch, topicLinks, type Rendered } from "../render";
 import * as channelStore from "../store/channels";
@@ -47,19 +39,17 @@ import { subscriberIds } from "../store/subscriptions";
 import { findUserGroup, listRecursiveMemberIds } from "../store/user-groups";
 import { findUserByEmail, findUserById, insertUser } from "../store/users";
 import { claimAttachmentsTx } from "./attachments";
+import { EMBEDDED_BOT, EVENT_VIEW, senderOf } from "./message-objects";
 import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
 import { messageSent } from "./message-observers";
 import { channelEmailRecipients, scheduleMissedMessagesTx } from "./missed-messages";
 import { queueOutgoingWebhooksTx } from "./outgoing-webhooks";
-import { topicKey } from "../domain/workspaces";
-import { findTopicWorkspace, workspaceUuidsByTopic } from "../store/workspaces";
+import { findTopicWorkspace } from "../store/workspaces";
 
 /** Wildcard mentions reaching more users than this need can_mention_many_users_group (Zulip's limit). */
 const WILDCARD_MENTION_THRESHOLD = 15;
-/** Zulip's embedded bot type: the agent's bot, whose messages carry is_agent_message. */
-const EMBEDDED_BOT = 4;
 
 // ---- Addressing ----
 
@@ -277,24 +267,6 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   return id;
 }
 
-
-/** Message events carry HTML, the empty topic as is and every edit; events/present.ts shapes them per client. */
-export const EVENT_VIEW = (realm: RealmRow): MessageViewOptions => ({
-  applyMarkdown: true,
-  clientGravatar: false,
-  allowEmptyTopicName: true,
-  editHistoryPolicy: String(realmSetting(realm, "message_edit_history_visibility_policy")),
-});
-
-export const senderOf = (app: App, u: UserRow) => ({
-  id: u.id,
-  email: u.email,
-  fullName: u.fullName,
-  avatarUrl: avatarUrl(u, app.config.externalUrl),
-  gravatar: u.avatarSource === "G",
-});
-
-
 const echoOf = (a: SendArgs) => (a.queue_id !== undefined && a.local_id !== undefined ? { queue_id: a.queue_id, local_id: a.local_id } : undefined);
 
 /** A send changes no user, realm or key: the cached request lookups stay (db/read-cache.ts). */
@@ -414,49 +386,3 @@ export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { chan
   const bot = notificationBotTx(app, tx, realm);
   return sendBotMessageTx(app, tx, realm, bot, "to" in to ? { dmUsers: [bot, to.to], recipients: [to.to.id] } : to, content, "Internal");
 }
-
-// ---- Message objects ----
-
-/** Message objects for rows the viewer may see, with four lookups for the whole page. */
-export function messageObjects(
-  app: App,
-  realm: RealmRow,
-  rows: MessageRow[],
-  v: MessageViewOptions,
-  flagsOf: (id: number) => number | undefined,
-): Record<string, unknown>[] {
-  const l = store.messageLookups(app.db, rows);
-  const linkifiers = realmLinkifiers(app, realm);
-  const workspaces = workspaceUuidsByTopic(app.db, realm.id);
-  return rows.map((m) => {
-    const sender = l.users.get(m.senderId)!;
-    const rec = l.recipients.get(m.recipientId)!;
-    const parts: MessageParts = {
-      sender: senderOf(app, sender),
-      recipient:
-        rec.channelId !== null
-          ? { type: "stream", channelId: rec.channelId, name: l.channelNames.get(rec.channelId) ?? "" }
-          : {
-              type: "private",
-              users: rec
-                .dmKey!.split(",")
-                .map((id) => l.users.get(Number(id))!)
-                .map((u) => ({ id: u.id, email: u.email, full_name: u.fullName })),
-            },
-      realmStr: realm.stringId,
-      reactions: l.reactions.get(m.id) ?? [],
-      submessages: l.submessages.get(m.id) ?? [],
-      topicLinks: rec.channelId !== null ? topicLinks(m.topic, linkifiers) : [],
-      isAgentMessage: sender.isBot && sender.botType === EMBEDDED_BOT,
-      workspaceUuid: rec.channelId !== null ? workspaces.get(topicKey(rec.channelId, m.topic)) : undefined,
-    };
-    return toApiMessage(m, parts, v, { flags: flagsOf(m.id) });
-  });
-}
-
-export const viewOptions = (realm: RealmRow, a: { apply_markdown: boolean; client_gravatar: boolean; allow_empty_topic_name: boolean }): MessageViewOptions => ({
-  applyMarkdown: a.apply_markdown,
-  clientGravatar: a.client_gravatar,
-  allowEmptyTopicName: a.allow_empty_topic_name,
-  editHistoryPolicy: String(realmSetting(realm, "message_edit_history_visibility_policy")),
-});

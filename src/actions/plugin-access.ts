@@ -1,5 +1,5 @@
 // Who sees and who manages a plugin install, and the plugin object they are shown.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { PluginRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";

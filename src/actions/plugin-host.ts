@@ -1,6 +1,6 @@
 // The plugin host's hooks: the supervisor (runtime/supervisor.ts) attaches itself here and is told when
 // something about an install changed, and when a plugin's bot makes an API call.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 
 // ---- The plugin host's hooks ----

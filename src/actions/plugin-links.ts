@@ -1,5 +1,5 @@
 // A plugin install's links: a declared kind tied to a channel or a channel and topic.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidChannelId, invalidParam, noSuchLink, pluginAlreadyRemoved } from "../domain/errors";
 import { toApiLink } from "../domain/plugins";

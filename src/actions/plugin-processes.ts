@@ -2,7 +2,7 @@
 // environment its process gets, and the output it wrote.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { PluginRow, RealmRow, UserRow } from "../db/schema";
 import { effectiveSettings } from "../domain/plugins";
 import { realmUrl } from "../domain/realms";

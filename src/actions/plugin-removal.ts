@@ -1,6 +1,6 @@
 // Removing a plugin install (undoable for a week), restoring it, and making old removals final.
 import { rmSync } from "node:fs";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { PluginRow, RealmRow, UserRow } from "../db/schema";
 import { pluginAlreadyRemoved, pluginNotRemoved, removalFinal } from "../domain/errors";
 import { removalIsFinal } from "../domain/plugins";

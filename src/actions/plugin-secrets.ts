@@ -1,5 +1,5 @@
 // A plugin install's secret slots: values set and cleared by its managers, sealed before they are stored.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { PluginRow, RealmRow, UserRow } from "../db/schema";
 import { invalidParam, pluginAlreadyRemoved } from "../domain/errors";
 import { checkSecretValue, secretHint } from "../domain/secrets";

@@ -2,11 +2,11 @@
 // read at a pinned commit and checked, and what it requires of the server and other plugins.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow } from "../db/schema";
 import { invalidParam, missingConditional } from "../domain/errors";
 import { checkManifest, type Manifest } from "../domain/plugin-manifest";
-import * as gitOps from "../runtime/git";
+import * as gitOps from "../lib/git";
 import * as store from "../store/plugins";
 import { findRealmRepository, MANIFEST_FILE, repositoryDir } from "./repositories";
 

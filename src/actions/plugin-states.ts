@@ -1,6 +1,6 @@
 // A plugin install's state: the one place it changes (setPluginStateTx), the state it should be in,
 // and the host's looks at waiting and starting installs.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { PluginRow } from "../db/schema";
 import type { Tx } from "../db/tx";

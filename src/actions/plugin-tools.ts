@@ -1,6 +1,6 @@
 // Calling a running plugin's tools for the agent.
 import Ajv from "ajv";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
 import { requireHumanMember } from "./secrets";

@@ -3,7 +3,7 @@
 // plugin-removal.ts; the supervisor (runtime/supervisor.ts) runs the processes.
 import { renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { PluginRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { BOT_TYPE } from "../domain/bots";
@@ -18,7 +18,7 @@ import * as store from "../store/plugins";
 import { findUserByEmail } from "../store/users";
 import { accessChannelById } from "./channels";
 import { insertUserTx } from "./users";
-import { botAudience, botEvent } from "./bots";
+import { botAudience, botEvent } from "../serializers/bots";
 import { announcePluginTx, canSeePlugin, managed, pluginAudience, pluginFor, pluginObject, pluginObjects, requireManager } from "./plugin-access";
 import { pluginHostChanged } from "./plugin-host";
 import { pluginDir } from "./plugin-processes";

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmExportRow, RealmRow, UserRow } from "../db/schema";
 import { mustBeAdmin } from "../domain/errors";
 import type { Archive } from "../domain/realm-archive";

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import { FLAG } from "../domain/message-flags";
 import { pickColor } from "../domain/channels";

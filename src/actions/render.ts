@@ -1,6 +1,6 @@
 // Markdown rendering with the realm's data: the renderer is pure, and this module answers its lookups
 // (users, groups, channels, linkifiers) from the database for one sender.
-import type { App } from "../app";
+import type { App } from "../context";
 import { realmEmojiByName } from "./realm-emoji";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";

@@ -1,7 +1,7 @@
 // The welcome bot: it greets people who join through an invitation, with the organization's welcome
 // text or the invitation's own (welcome_message_custom_text: null means the organization's, "" none),
 // and it opens a new organization's #general with a note on inviting people.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { SYSTEM_BOTS } from "../domain/bots";

@@ -2,7 +2,7 @@ import { deleteUnreferencedUploads } from "../actions/attachments";
 import { applyRetention } from "../actions/retention";
 import { deleteExpiredSessions } from "../actions/sessions";
 import { syncFullMembers } from "../actions/users";
-import type { App } from "../app";
+import type { App } from "../context";
 import { indexBatch } from "../actions/search-index";
 import { deliverBacklog } from "../store/lazy-delivery";
 import { listRealms } from "../store/realms";

@@ -17,7 +17,7 @@ import { attachPluginHost, detachPluginHost } from "../actions/plugin-host";
 import { findPluginRow, listHostedPlugins, pluginCheckout, pluginDir, pluginOutputFile, pluginRunEnv } from "../actions/plugin-processes";
 import { finalizeRemovals } from "../actions/plugin-removal";
 import { confirmStartable, reviewWaitingPlugin, setPluginState } from "../actions/plugin-states";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { PluginRow } from "../db/schema";
 import { FAILURES_BEFORE_FAILED, isLive } from "../domain/plugins";
 

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { callPluginTool } from "../../src/actions/plugin-tools";
 import { defaultRealm } from "../../src/http/realm";
-import { git } from "../../src/runtime/git";
+import { git } from "../../src/lib/git";
 import { expectError, ok, type Client } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { eventually, FIXTURES, fixtureManifest, install, pluginRepository } from "../fixtures/plugins/helpers";
