@@ -47,7 +47,6 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   );
   const app: App = {
     config,
-    sqlite,
     db,
     writer,
     reads,

@@ -1,6 +1,5 @@
 // The one context object every action, route and runtime helper receives. Its type sits below the
 // actions so that they can name it; src/app.ts assembles it (and may import actions to do so).
-import type { Database } from "bun:sqlite";
 import type { Config } from "./config";
 import type { Db } from "./db/client";
 import type { ReadCache } from "./db/read-cache";
@@ -14,7 +13,7 @@ export type Revocation = { userId: number } | { realmId: number };
 
 export interface App {
   config: Config;
-  sqlite: Database;
+  /** The store-facing handle: actions pass it (or tx.db) to src/store, which alone queries. */
   db: Db;
   writer: Writer;
   /** Hot lookups (realm by host, user by email) kept while the database is unchanged; not for use inside tx. */

@@ -84,3 +84,19 @@ export const usedColors = (db: Db, userId: number): Set<string> =>
       .all(userId)
       .map((r) => r.color),
   );
+
+/** The channels a user muted; with `activeOnly`, only among those they are still subscribed to. */
+export const mutedChannelIds = (db: Db, userId: number, o: { activeOnly: boolean }): number[] =>
+  sqliteOf(db)
+    .query<{ c: number }, [number]>(`SELECT channel_id AS c FROM subscriptions WHERE user_id = ?${o.activeOnly ? " AND active = 1" : ""} AND is_muted = 1`)
+    .all(userId)
+    .map((r) => r.c);
+
+/** The recipient ids of the channels a user is subscribed to and muted. */
+export const mutedChannelRecipientIds = (db: Db, userId: number): number[] =>
+  sqliteOf(db)
+    .query<{ r: number }, [number]>(
+      "SELECT c.recipient_id AS r FROM subscriptions s JOIN channels c ON c.id = s.channel_id WHERE s.user_id = ? AND s.active = 1 AND s.is_muted = 1",
+    )
+    .all(userId)
+    .map((r) => r.r);

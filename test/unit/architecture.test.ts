@@ -1,7 +1,10 @@
 // The shape of the code, checked from its imports: no import circles anywhere in src/ (the web client
-// included) and cli/, and each layer imports only the layers below it (docs/architecture.md).
+// included) and cli/, each layer imports only the layers below it (docs/architecture.md), and every
+// SQL statement and drizzle query lives in src/store (or src/db: the connection, migrations, the writer).
 import { describe, expect, test } from "bun:test";
-import { circles, importGraph, sourceFiles } from "../helpers/import-graph";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { circles, importGraph, ROOT, sourceFiles } from "../helpers/import-graph";
 
 const graph = importGraph(sourceFiles("src", "cli"));
 
@@ -46,6 +49,30 @@ function violations(): string[] {
   return out;
 }
 
+/** What a query looks like in the sources: raw statements, drizzle's builders on a database, its sql tag. */
+const SQL: [string, RegExp][] = [
+  ["a prepared or cached statement", /\.(query|prepare)\s*[<(]/],
+  ["a raw statement", /\.(run|exec)\(\s*[`"'](?:SELECT|INSERT|UPDATE|DELETE|REPLACE|PRAGMA|VACUUM|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|CREATE|DROP|ALTER|WITH)\b/i],
+  ["drizzle's sql tag", /\bsql`/],
+  ["a drizzle builder on a database", /\b(db|tx\.db|app\.db)\s*\.\s*(select|selectDistinct|insert|update|delete|run|all|get|values)\s*\(/],
+  ["drizzle itself", /from\s+["']drizzle-orm/],
+  ["a database connection", /new\s+Database\s*\(|from\s+["']bun:sqlite["']/],
+];
+const SQL_HOMES = ["src/store/", "src/db/", "src/web/"];
+
+function sqlOutsideStore(): string[] {
+  const out: string[] = [];
+  for (const file of graph.keys()) {
+    if (SQL_HOMES.some((h) => file.startsWith(h))) continue;
+    const lines = readFileSync(join(ROOT, file), "utf8").split("\n");
+    lines.forEach((line, i) => {
+      if (/^\s*(\/\/|\*)/.test(line)) return;
+      for (const [what, re] of SQL) if (re.test(line)) out.push(`${file}:${i + 1}: ${what}`);
+    });
+  }
+  return out;
+}
+
 describe("architecture", () => {
   test("the sources are read (the graph is not empty)", () => {
     expect(graph.size).toBeGreaterThan(300);
@@ -58,5 +85,9 @@ describe("architecture", () => {
 
   test("each layer imports only what sits below it", () => {
     expect(violations()).toEqual([]);
+  });
+
+  test("no SQL or drizzle query outside src/store and src/db", () => {
+    expect(sqlOutsideStore()).toEqual([]);
   });
 });
