@@ -80,10 +80,10 @@ function SettingsForm({ p, fields, manage }: { p: Plugin; fields: SettingField[]
 function Field({ f, value, onChange, disabled }: { f: SettingField; value: unknown; onChange: (v: unknown) => void; disabled: boolean }) {
   const testid = `setting-field-${f.key}`;
   const title = (
-    <>
+    <span>
       {f.title}
       {f.required && <span aria-hidden="true"> *</span>}
-    </>
+    </span>
   );
   if (f.type === "boolean")
     return (

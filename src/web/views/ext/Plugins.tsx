@@ -12,6 +12,7 @@ import { go, topicHref } from "../../store/router";
 import { me, streams, subs } from "../../store/state";
 import { canManagePlugins, isAdmin } from "./access";
 import { PluginSettings } from "./PluginSettings";
+import { Glyph } from "./WidgetNav";
 
 const WEEK = 7 * 24 * 3600;
 
@@ -81,8 +82,8 @@ function PluginCard({ p, open, manage }: { p: Plugin; open: boolean; manage: boo
   return (
     <li class={`ext-card plugin-card${open ? " open" : ""}`} data-testid={`plugin-${p.plugin}`} data-install-id={p.id}>
       <div class="plugin-head">
-        <span class="plugin-glyph" aria-hidden="true">
-          {p.manifest.glyph}
+        <span class="plugin-glyph">
+          <Glyph glyph={p.manifest.glyph} name={p.name} />
         </span>
         <div class="grow">
           <button class="link-btn plugin-name" aria-expanded={open} onClick={toggle}>
@@ -133,8 +134,8 @@ function DraftRow({ p }: { p: Plugin }) {
   return (
     <li class="ext-card" data-testid={`draft-${p.plugin}`}>
       <div class="plugin-head">
-        <span class="plugin-glyph" aria-hidden="true">
-          {p.manifest.glyph}
+        <span class="plugin-glyph">
+          <Glyph glyph={p.manifest.glyph} name={p.name} />
         </span>
         <div class="grow">
           <strong>{p.name}</strong> <span class="hint">{p.version}</span>
@@ -340,7 +341,7 @@ function Repositories() {
         ))}
       </ul>
       {isAdmin() && (
-        <form class="row" onSubmit={create}>
+        <form class="row wrap" onSubmit={create}>
           <input aria-label="New repository name" placeholder="new repository" value={name.value} required onInput={(e) => (name.value = e.currentTarget.value)} />
           <button class="btn small">Create repository</button>
           <span class="hint">Content comes with `confab repo import` or from the agent.</span>

@@ -6,12 +6,13 @@ import { lazy, Suspense } from "preact/compat";
 import { useEffect } from "preact/hooks";
 import { api } from "../../api/client";
 import { sayError } from "../../ui/toast";
-import { extRuns, workspaceVersion, type AgentRun } from "../../store/ext";
+import { extPlugins, extRuns, workspaceVersion, type AgentRun } from "../../store/ext";
 import type { NarrowTerm } from "../../api/types";
 import { term } from "../../store/narrow";
 import { me } from "../../store/state";
 import { isAdmin, isHumanMember } from "./access";
 import { restFigure, userWidgets } from "./widgets";
+import { Glyph } from "./WidgetNav";
 
 const Readme = lazy(() => import("./Readme"));
 
@@ -36,6 +37,7 @@ export function TopicExt({ terms }: { terms: NarrowTerm[] }) {
   return (
     <div class="topic-ext">
       {topic !== undefined && <TopicRuns streamId={streamId} topic={topic} />}
+      {topic !== undefined && <TopicDrafts streamId={streamId} topic={topic} />}
       <LinkedColumn streamId={streamId} topic={topic} />
       {topic !== undefined && <Workspace streamId={streamId} topic={topic} />}
     </div>
@@ -66,6 +68,20 @@ function TopicRuns({ streamId, topic }: { streamId: number; topic: string }) {
   );
 }
 
+/** Plugins the agent made in this topic for this person, waiting for them to install or discard. */
+function TopicDrafts({ streamId, topic }: { streamId: number; topic: string }) {
+  const drafts = [...extPlugins.value.values()].filter((p) => p.state === "draft" && p.made_by === me.value.user_id && p.made_in_stream_id === streamId && sameTopic(p.made_in_topic, topic));
+  return (
+    <>
+      {drafts.map((p) => (
+        <a key={p.id} class="linked-chip" href="#ext/plugins" data-testid="topic-draft">
+          The agent made the plugin <strong>{p.name}</strong> for you: install or discard it
+        </a>
+      ))}
+    </>
+  );
+}
+
 /** Widgets of plugins linked here (the link's topic, or the whole channel), with their figures at rest. */
 function LinkedColumn({ streamId, topic }: { streamId: number; topic?: string }) {
   const entries = userWidgets().flatMap((w) =>
@@ -83,7 +99,7 @@ function LinkedColumn({ streamId, topic }: { streamId: number; topic?: string })
         return (
           <li key={`${w.plugin.id}:${w.key}:${l.id}`}>
             <a class="linked-chip" href={`#ext/widget/${w.plugin.id}/${encodeURIComponent(w.key)}`}>
-              <span aria-hidden="true">{w.plugin.manifest.glyph}</span> {w.label} · {l.value}
+              <Glyph glyph={w.plugin.manifest.glyph} name={w.plugin.name} /> {w.label} · {l.value}
               {figure !== null && <strong class="chip-figure"> {figure}</strong>}
             </a>
           </li>

@@ -7,6 +7,16 @@ import { view } from "../../store/router";
 import { isHumanMember } from "./access";
 import { restFigure, setPreference, userWidgets } from "./widgets";
 
+/** A plugin's glyph: an emoji as it is, an icon name as its first letter in a badge. */
+export function Glyph({ glyph, name }: { glyph?: string; name: string }) {
+  if (glyph && !/^[\x20-\x7e]+$/.test(glyph)) return <span class="glyph" aria-hidden="true">{glyph}</span>;
+  return (
+    <span class="glyph letter" aria-hidden="true">
+      {(glyph || name).charAt(0).toUpperCase()}
+    </span>
+  );
+}
+
 export function WidgetNav() {
   const menuOpen = useSignal(false);
   if (!isHumanMember()) return null;
@@ -31,7 +41,7 @@ export function WidgetNav() {
           {offered.map((w) => (
             <li role="none" key={`${w.plugin.id}:${w.key}`}>
               <button role="menuitem" data-testid={`widget-offer-${w.key}`} onClick={() => ((menuOpen.value = false), setPreference(w, { shown: true }))}>
-                {w.plugin.manifest.glyph} {w.label}
+                <Glyph glyph={w.plugin.manifest.glyph} name={w.plugin.name} /> {w.label}
               </button>
             </li>
           ))}
@@ -49,8 +59,8 @@ export function WidgetNav() {
                 aria-current={here ? "page" : undefined}
                 data-testid={`widget-nav-${w.key}`}
               >
-                <span class="nav-icon" aria-hidden="true">
-                  {w.plugin.manifest.glyph}
+                <span class="nav-icon">
+                  <Glyph glyph={w.plugin.manifest.glyph} name={w.plugin.name} />
                 </span>
                 <span class="nav-label">{w.label}</span>
                 {w.pref.seen === null && <span class="new-badge" data-testid="widget-new">new</span>}

@@ -8,6 +8,7 @@ import { sayError } from "../../ui/toast";
 import { extWidgets, scopeKey, type WidgetDocument } from "../../store/ext";
 import { topicHref } from "../../store/router";
 import { channelName } from "./Plugins";
+import { Glyph } from "./WidgetNav";
 import { setPreference, userWidgets, widgetScopes, type UserWidget } from "./widgets";
 
 export function WidgetPage({ installId, widget }: { installId: number; widget: string }) {
@@ -34,7 +35,7 @@ export function WidgetPage({ installId, widget }: { installId: number; widget: s
     <section class="page widget-page" aria-labelledby="widget-title" data-testid="widget-page">
       <div class="page-head">
         <h1 id="widget-title">
-          <span aria-hidden="true">{w.plugin.manifest.glyph}</span> {w.label}
+          <Glyph glyph={w.plugin.manifest.glyph} name={w.plugin.name} /> {w.label}
         </h1>
         <span class="hint">{w.plugin.name}</span>
       </div>
