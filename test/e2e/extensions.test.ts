@@ -50,10 +50,7 @@ beforeAll(async () => {
   const notes = join(confab.dataDir, "..", "notes-src");
   mkdirSync(notes, { recursive: true });
   writeFileSync(join(notes, "README.md"), "# Plans\n");
-  await cli("repo", "create", "plugins");
-  await cli("repo", "import", "plugins", src);
-  await cli("repo", "create", "notes");
-  await cli("repo", "import", "notes", notes);
+  await Promise.all([cli("repo", "create", "plugins").then(() => cli("repo", "import", "plugins", src)), cli("repo", "create", "notes").then(() => cli("repo", "import", "notes", notes))]);
   const streams = await api(confab, owner, "GET", "/streams");
   generalId = streams.streams.find((s: any) => s.name === "general").stream_id;
 }, 240_000);
@@ -63,8 +60,8 @@ afterAll(async () => {
   await confab?.stop();
 });
 
-async function signedIn(email: string, password: string, viewport?: { width: number; height: number }) {
-  const context = await browser.newContext({ viewport: viewport ?? { width: 1280, height: 800 } });
+async function signedIn(email: string, password: string) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(confab.url + "/");
   await signInThroughForm(page, email, password);
@@ -100,9 +97,11 @@ async function installFromRepository(page: Page, path: string) {
   await page.getByTestId("install-submit").click();
 }
 
+/** Opens a hash route in the page (the app follows hashchange; no reload). */
+const go = (page: Page, hash: string) => page.goto(`${confab.url}/${hash}`);
 const topicHash = (topic: string) => `#narrow/channel/${generalId}-general/topic/${encodeURIComponent(topic)}`;
 async function openTopic(page: Page, topic: string) {
-  await page.evaluate((h) => (location.hash = h), topicHash(topic));
+  await go(page, topicHash(topic));
   await page.getByTestId("compose-content").waitFor({ timeout: WAIT });
 }
 
@@ -234,7 +233,7 @@ describe("the extension layer in the browser", () => {
     await screenshot(annApp.page, "ext-10-run-cancelled");
 
     // The secrets page now shows it used; the runs list has both runs.
-    await annApp.page.evaluate(() => (location.hash = "#ext/secrets"));
+    await go(annApp.page, "#ext/secrets");
     expect(await annApp.page.getByTestId("secret-DEPLOY_KEY").getByTestId("secret-used").textContent()).toContain("last used");
     await annApp.page.getByTestId("ext-tab-runs").click();
     await annApp.page.getByTestId("run-list").waitFor({ timeout: WAIT });
@@ -256,12 +255,13 @@ describe("the extension layer in the browser", () => {
       await p.getByTestId("readme-open").click();
       await p.locator(".cm-content").waitFor({ timeout: WAIT });
     }
+    // The text each editor shows: its lines, without the other's cursor and name drawn among them.
     const shown = (p: Page) =>
-      p.locator(".cm-content").evaluate((el) => {
-        const copy = el.cloneNode(true) as HTMLElement;
+      p.evaluate(`[...document.querySelectorAll(".cm-content .cm-line")].map((line) => {
+        const copy = line.cloneNode(true);
         copy.querySelectorAll(".cm-ySelectionCaret, .cm-ySelectionInfo, .cm-widgetBuffer").forEach((x) => x.remove());
-        return [...copy.querySelectorAll(".cm-line")].map((l) => l.textContent).join("\n");
-      });
+        return copy.textContent;
+      }).join("\\n")`) as Promise<string>;
     await Promise.all(
       [
         [annApp.page, "Ann: ship on Friday"],
@@ -302,15 +302,14 @@ describe("the extension layer in the browser", () => {
     await g.page.getByTestId("user-menu").click();
     expect(await g.page.getByTestId("open-ext").count()).toBe(0);
     expect(await g.page.getByTestId("widget-nav").count()).toBe(0);
-    await g.page.evaluate(() => (location.hash = "#ext/plugins"));
+    await go(g.page, "#ext/plugins");
     await g.page.getByText("are for the organization's members").waitFor({ timeout: WAIT });
     await g.context.close();
 
-    const phone = await signedIn(owner.email, owner.password, { width: 390, height: 844 });
-    await phone.page.evaluate(() => document.documentElement.setAttribute("data-theme", "dark"));
-    await phone.page.evaluate(() => (location.hash = "#ext/plugins"));
-    await pluginCard(phone.page, "team-board").waitFor({ timeout: WAIT });
-    await screenshot(phone.page, "ext-13-plugins-phone-dark");
-    await phone.context.close();
+    await admin.page.setViewportSize({ width: 390, height: 844 });
+    await admin.page.emulateMedia({ colorScheme: "dark" });
+    await go(admin.page, "#ext/plugins");
+    await pluginCard(admin.page, "team-board").waitFor({ timeout: WAIT });
+    await screenshot(admin.page, "ext-13-plugins-phone-dark");
   });
 });
