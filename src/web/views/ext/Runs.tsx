@@ -23,8 +23,11 @@ export function Runs() {
   // What the server listed, with what events said since (a run's newer state wins).
   const live = extRuns.value;
   const byId = new Map(fetched.value.map((r) => [r.id, r]));
-  for (const [id, r] of live) if (!filter.value || r.state === filter.value) byId.set(id, r);
-  const runs = [...byId.values()].map((r) => live.get(r.id) ?? r).sort((a, b) => b.id - a.id);
+  for (const [id, r] of live) {
+    if (!filter.value || r.state === filter.value) byId.set(id, r);
+    else byId.delete(id);
+  }
+  const runs = [...byId.values()].sort((a, b) => b.id - a.id);
   const where = (r: AgentRun) => (r.stream_id === null ? "a direct-message conversation" : `#${subs.value.get(r.stream_id)?.name ?? streams.value.get(r.stream_id)?.name ?? "?"} › ${r.topic}`);
   return (
     <div class="ext-section">

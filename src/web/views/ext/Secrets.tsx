@@ -86,14 +86,15 @@ function AddSecret() {
 function SecretRow({ s }: { s: OrgSecret }) {
   const replacing = useSignal(false);
   const value = useSignal("");
+  const note = useSignal(s.note);
   const mayChange = isAdmin() || s.added_by === me.value.user_id;
   async function replace(e: Event) {
     e.preventDefault();
     try {
-      await api.patch(`ext/secrets/${encodeURIComponent(s.name)}`, { secret: value.value });
+      await api.patch(`ext/secrets/${encodeURIComponent(s.name)}`, { secret: value.value || undefined, note: note.value !== s.note ? note.value : undefined });
       replacing.value = false;
       value.value = "";
-      say(`${s.name} has a new value`);
+      say(`${s.name} saved`);
     } catch (err) {
       sayError(err);
     }
@@ -111,16 +112,17 @@ function SecretRow({ s }: { s: OrgSecret }) {
           <span data-testid="secret-used">{s.date_used ? `last used ${ago(s.date_used)}` : "never used"}</span>
         </div>
         {replacing.value && (
-          <form class="row" onSubmit={replace} onKeyDown={(e) => e.key === "Escape" && (replacing.value = false)}>
-            <input type="password" class="grow" aria-label={`New value for ${s.name}`} required autoComplete="new-password" value={value.value} onInput={(e) => (value.value = e.currentTarget.value)} />
+          <form class="row wrap" onSubmit={replace} onKeyDown={(e) => e.key === "Escape" && (replacing.value = false)}>
+            <input type="password" class="grow" aria-label={`New value for ${s.name}`} placeholder="new value (empty: keep it)" autoComplete="new-password" value={value.value} onInput={(e) => (value.value = e.currentTarget.value)} />
+            <input class="grow" aria-label={`Note for ${s.name}`} maxLength={200} value={note.value} onInput={(e) => (note.value = e.currentTarget.value)} />
             <button class="btn small primary">Save</button>
           </form>
         )}
       </div>
       {mayChange && (
         <div class="ext-actions">
-          <button class="btn small" onClick={() => (replacing.value = !replacing.value)}>
-            New value
+          <button class="btn small" aria-expanded={replacing.value} onClick={() => (replacing.value = !replacing.value)}>
+            Change
           </button>
           <button class="btn small danger" data-testid="secret-delete" onClick={remove}>
             Delete
