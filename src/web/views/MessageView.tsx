@@ -19,7 +19,7 @@ import { MessageItem } from "./MessageItem";
 import { TopicExt } from "./ext/TopicExt";
 
 const WINDOW = 240;
-const STEP = 80;
+const STEP = 20;
 const EDGE = 800; // px from an edge at which the window moves or more messages load
 
 export let openList: MessageList | null = null;
