@@ -206,10 +206,13 @@ function InstallForm({ onDone }: { onDone: () => void }) {
   }, []);
   useEffect(() => {
     if (!repo.value) return;
+    let stale = false; // a slower answer for the repository chosen before must not win
     api.get(`ext/repositories/${repo.value}`).then((r) => {
+      if (stale) return;
       paths.value = r.plugin_paths;
       path.value = r.plugin_paths[0] ?? "";
     }, sayError);
+    return () => void (stale = true);
   }, [repo.value]);
   async function submit(e: Event) {
     e.preventDefault();
