@@ -11,8 +11,8 @@ import { FIXTURES } from "../fixtures/plugins/helpers";
 import { run } from "../cli/run";
 import { api, EXECUTABLE, ensureExecutable, launchChromium, newMember, openApp, screenshot, signInThroughForm, startConfab, type Confab } from "./harness";
 
-setDefaultTimeout(90_000);
-const WAIT = 15_000;
+setDefaultTimeout(150_000);
+const WAIT = 25_000; // generous: the machine running these may be busy
 
 let confab: Confab;
 let browser: Browser;

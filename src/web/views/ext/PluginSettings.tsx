@@ -6,9 +6,8 @@ import { api } from "../../api/client";
 import { ago } from "../../ui/format";
 import { say, sayError } from "../../ui/toast";
 import type { Plugin, SettingField } from "../../store/ext";
-import { topicHref } from "../../store/router";
+import { channelName, topicHref } from "../../store/router";
 import { subs, userName } from "../../store/state";
-import { channelName } from "./Plugins";
 
 const patch = (p: Plugin, params: Record<string, unknown>) => api.patch(`ext/plugins/${p.id}`, params);
 

@@ -8,8 +8,8 @@ import { api } from "../../api/client";
 import { ago, fullDate } from "../../ui/format";
 import { say, sayError } from "../../ui/toast";
 import { extPlugins, type Plugin } from "../../store/ext";
-import { go, topicHref } from "../../store/router";
-import { me, streams, subs } from "../../store/state";
+import { channelName, go, topicHref } from "../../store/router";
+import { me } from "../../store/state";
 import { canManagePlugins, isAdmin } from "./access";
 import { PluginSettings } from "./PluginSettings";
 import { Glyph } from "./WidgetNav";
@@ -24,8 +24,6 @@ const STATE_TEXT: Record<Plugin["state"], string> = {
   removed: "Removed",
   draft: "Draft",
 };
-
-export const channelName = (id: number | null) => (id === null ? "?" : (subs.value.get(id)?.name ?? streams.value.get(id)?.name ?? `channel ${id}`));
 
 export function Plugins({ open }: { open?: number }) {
   const manage = canManagePlugins();

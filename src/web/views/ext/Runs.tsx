@@ -7,8 +7,8 @@ import { ago } from "../../ui/format";
 import { sayError } from "../../ui/toast";
 import { extRuns, type AgentRun } from "../../store/ext";
 import { cancelRun, mayCancel, RunState } from "./TopicExt";
-import { topicHref } from "../../store/router";
-import { subs, streams, userName } from "../../store/state";
+import { channelName, topicHref } from "../../store/router";
+import { userName } from "../../store/state";
 
 export function Runs() {
   const agent = useSignal<{ full_name: string; enabled: boolean; is_active: boolean } | null>(null);
@@ -28,7 +28,7 @@ export function Runs() {
     else byId.delete(id);
   }
   const runs = [...byId.values()].sort((a, b) => b.id - a.id);
-  const where = (r: AgentRun) => (r.stream_id === null ? "a direct-message conversation" : `#${subs.value.get(r.stream_id)?.name ?? streams.value.get(r.stream_id)?.name ?? "?"} › ${r.topic}`);
+  const where = (r: AgentRun) => (r.stream_id === null ? "a direct-message conversation" : `#${channelName(r.stream_id)} › ${r.topic}`);
   return (
     <div class="ext-section">
       <p class="ext-note" role="note" data-testid="agent-status">

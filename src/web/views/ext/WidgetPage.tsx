@@ -6,8 +6,7 @@ import { useEffect } from "preact/hooks";
 import { api } from "../../api/client";
 import { sayError } from "../../ui/toast";
 import { extWidgets, scopeKey, type WidgetDocument } from "../../store/ext";
-import { topicHref } from "../../store/router";
-import { channelName } from "./Plugins";
+import { channelName, topicHref } from "../../store/router";
 import { Glyph } from "./WidgetNav";
 import { setPreference, userWidgets, widgetScopes, type UserWidget } from "./widgets";
 
