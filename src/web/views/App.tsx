@@ -19,14 +19,13 @@ import { MessageView } from "./MessageView";
 import { Recent } from "./Recent";
 import { SearchBox } from "./Search";
 import { Sidebar } from "./Sidebar";
-import { ShortcutHelp, useShortcuts } from "./shortcuts";
+import { helpOpen, ShortcutHelp, useShortcuts } from "./shortcuts";
 import { askNotificationPermission, useNotifications } from "./notifications";
 import { isHumanMember } from "./ext/access";
 
 const Settings = lazy(() => import("./Settings"));
 const ExtPages = lazy(() => import("./ext/ExtPages"));
 export const settingsOpen = signal(false);
-export const helpOpen = signal(false);
 const inviteLink = signal<string | null>(null);
 
 async function invite() {
