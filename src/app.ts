@@ -11,6 +11,7 @@ import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
 import { FailureLimiter } from "./lib/rate-limit";
+import { ServerMetrics } from "./lib/metrics";
 
 /** The one context object every action, route and runtime helper receives. */
 export interface App {
@@ -22,6 +23,10 @@ export interface App {
   reads: ReadCache;
   queues: QueueRegistry;
   log: Logger;
+  /** Counters for GET /metrics. */
+  metrics: ServerMetrics;
+  /** What GET /health reports: the background integrity check's verdict (db/integrity.ts). */
+  health: { integrity: "pending" | "ok" | "failed" };
   /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
   loginFailures: FailureLimiter;
   /**
@@ -60,6 +65,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   const log = opts.log ?? createLogger(config.logLevel);
   const queues = new QueueRegistry(config.events, log);
   const reads = new ReadCache(sqlite);
+  const metrics = new ServerMetrics();
   const writer = new Writer(
     sqlite,
     db,
@@ -67,6 +73,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     opts.batching ?? false,
     (c) => reads.changed(c),
     walSync ? `${databasePath(config)}-wal` : null,
+    metrics,
   );
   const app: App = {
     config,
@@ -76,6 +83,8 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     reads,
     queues,
     log,
+    metrics,
+    health: { integrity: "pending" },
     loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
     revoke(r) {
       endAccess(app, r);

@@ -35,6 +35,9 @@ export interface TestServer {
 
 let counter = 0;
 
+/** Tests send many requests quickly as one user: API rate limits are off unless a test sets its own. */
+const UNLIMITED = { CONFAB_RATE_LIMIT_API_BY_USER: "[]", CONFAB_RATE_LIMIT_API_BY_IP: "[]" };
+
 /**
  * A real server in this process on a temporary data directory and a free port, with the first realm
  * and its owner. `env` takes CONFAB_* overrides (e.g. CONFAB_EVENTS_HEARTBEAT_SECONDS: "1").
@@ -46,7 +49,7 @@ export async function startServer(
   o: { env?: Record<string, string>; log?: (line: string) => void; dataDir?: string; starterContent?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), "confab-test-"));
-  const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...o.env });
+  const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...UNLIMITED, ...o.env });
   const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log) });
   const first = bootstrapFirstRealm(app, { starterContent: o.starterContent ?? false });
   await first?.passwordSet;

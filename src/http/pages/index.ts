@@ -6,6 +6,7 @@ import avatars from "./avatars";
 import exports from "./exports";
 import external from "./external";
 import invites from "./invites";
+import ops from "./ops";
 import signIn from "./sign-in";
 import staticImages from "./static";
 import uploads from "./uploads";
@@ -18,4 +19,4 @@ export interface Page {
   handle(app: App, request: Request, params: Record<string, string>, ip: () => string): Promise<Response> | Response;
 }
 
-export const pages: Page[] = [...signIn, ...invites, ...accounts, ...avatars, ...exports, ...staticImages, ...uploads, ...external];
+export const pages: Page[] = [...signIn, ...invites, ...accounts, ...avatars, ...exports, ...staticImages, ...uploads, ...external, ...ops];
