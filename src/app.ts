@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Config } from "./config";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
+import { checkDatabaseFile, checkSchemaReadable, damaged, isCorruption } from "./db/integrity";
 import { ReadCache } from "./db/read-cache";
 import { Writer, type Tx, type TxOptions } from "./db/tx";
 import { endAccess, type Revocation } from "./actions/access";
@@ -55,12 +56,21 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   // The server keeps synchronous=FULL's promise by fsyncing the WAL itself, off the event loop (db/tx.ts).
   const walSync = (opts.batching ?? false) && config.storage.synchronous === "full";
-  const { sqlite, db } = openDatabase(databasePath(config), { ...config.storage, synchronous: walSync ? "normal" : config.storage.synchronous });
+  const path = databasePath(config);
+  checkDatabaseFile(path);
+  let opened: ReturnType<typeof openDatabase>;
   try {
+    opened = openDatabase(path, { ...config.storage, synchronous: walSync ? "normal" : config.storage.synchronous });
+  } catch (e) {
+    throw isCorruption(e) ? damaged(path, String((e as Error).message)) : e;
+  }
+  const { sqlite, db } = opened;
+  try {
+    checkSchemaReadable(sqlite);
     migrate(sqlite);
   } catch (e) {
     sqlite.close();
-    throw e;
+    throw isCorruption(e) ? damaged(path, String((e as Error).message)) : e;
   }
   const log = opts.log ?? createLogger(config.logLevel);
   const queues = new QueueRegistry(config.events, log);

@@ -12,6 +12,7 @@ import { startScheduler } from "../../src/runtime/scheduler";
 import { startEmailWorker } from "../../src/runtime/email";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { startControlSocket } from "../../src/runtime/control";
+import { startIntegrityCheck } from "../../src/runtime/integrity";
 import { acquirePidFile } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
 
@@ -31,6 +32,7 @@ export function register(program: Command) {
         const first = bootstrapFirstRealm(app);
         failInterruptedExports(app);
         const http = listen(app, config.listen.host, config.listen.port);
+        const stopIntegrity = startIntegrityCheck(app);
         const stopControl = startControlSocket(app);
         app.queues.startGc();
         const plugins = startPluginHost(app);
@@ -57,6 +59,7 @@ export function register(program: Command) {
             log.error("shutdown took too long; exiting");
             process.exit(1);
           }, SHUTDOWN_MS);
+          stopIntegrity();
           stopHousekeeping();
           stopIndexer();
           stopScheduler();

@@ -55,6 +55,9 @@ export const devOnly = () => new ApiError("BAD_REQUEST", "Endpoint not available
 // Permissions
 export const insufficientPermission = () => new ApiError("BAD_REQUEST", "Insufficient permission", 400);
 // Zulip answers role requirements with UNAUTHORIZED_PRINCIPAL (and status 400).
+/** Every change while the background integrity check's failure keeps writes off (runtime/integrity.ts). */
+export const writesOff = () =>
+  new ApiError("BAD_REQUEST", "The server's database is damaged, so changes are refused until an administrator restores a backup.", 503);
 /** Pages for administrators only (GET /metrics from another machine). */
 export const adminOnlyPage = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator", 403);
 export const mustBeAdmin = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator", 400);

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
+import { writesOff } from "../../src/domain/errors";
 
 const basic = (email: string | null, key: string | null) => ({ Authorization: "Basic " + Buffer.from(`${email}:${key}`).toString("base64") });
 
@@ -22,10 +23,13 @@ describe("health and metrics", () => {
   test("GET /health is red (503) once writes are off, and a write then answers a clear error", async () => {
     const t = await startServer();
     try {
-      t.app.writer.refuse(() => new Error("test: writes off"));
+      t.app.writer.refuse(writesOff); // what a failed integrity check does (test/cli/integrity.test.ts)
       const res = await fetch(`${t.url}/health`);
       expect(res.status).toBe(503);
       expect(await res.json()).toMatchObject({ status: "error", writes: "off" });
+      const sent = await t.owner.post("/messages", { type: "direct", to: JSON.stringify([t.owner.userId]), content: "x" }, { unchecked: true });
+      expect({ status: sent.$status, code: sent.code, msg: sent.msg }).toEqual({ status: 503, code: "BAD_REQUEST", msg: writesOff().message });
+      expect((await ok(t.owner.get("/users/me"))).user_id).toBe(t.owner.userId!);
     } finally {
       await t.stop();
     }
