@@ -76,3 +76,11 @@ export function quickCheckInBackground(path: string): { result: Promise<string[]
   worker.postMessage(path);
   return { result, stop: () => worker.terminate() };
 }
+
+/** PRAGMA quick_check (or the slower, thorough integrity_check): ["ok"], or the first problems found. */
+export function checkIntegrity(sqlite: Database, thorough = false): string[] {
+  return sqlite
+    .query<Record<string, string>, []>(`PRAGMA ${thorough ? "integrity_check" : "quick_check"}(20)`)
+    .all()
+    .map((r) => Object.values(r)[0]!);
+}

@@ -44,3 +44,10 @@ export function migrate(sqlite: Database): string[] {
   }
   return done;
 }
+
+/** Migrations this binary would apply, and those the file records that this binary does not know. */
+export function migrationStatus(sqlite: Database): { pending: string[]; unknown: string[] } {
+  const applied = new Set(appliedMigrations(sqlite));
+  const known = new Set(migrations.map((m) => m.tag));
+  return { pending: migrations.map((m) => m.tag).filter((t) => !applied.has(t)), unknown: [...applied].filter((t) => !known.has(t)) };
+}
