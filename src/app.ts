@@ -3,7 +3,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config";
 import { openDatabase, type Db } from "./db/client";
-import { migrate } from "./db/migrate";
+import { migrateWithBackup } from "./db/backup";
 import { checkDatabaseFile, checkSchemaReadable, damaged, isCorruption } from "./db/integrity";
 import { ReadCache } from "./db/read-cache";
 import { Writer, type Tx, type TxOptions } from "./db/tx";
@@ -67,7 +67,8 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   const { sqlite, db } = opened;
   try {
     checkSchemaReadable(sqlite);
-    migrate(sqlite);
+    const { backup } = migrateWithBackup(sqlite, config.backup.dir);
+    if (backup) (opts.log ?? createLogger(config.logLevel)).info("backed up before migrating", { backup });
   } catch (e) {
     sqlite.close();
     throw isCorruption(e) ? damaged(path, String((e as Error).message)) : e;

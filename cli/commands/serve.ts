@@ -13,6 +13,7 @@ import { startEmailWorker } from "../../src/runtime/email";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { startControlSocket } from "../../src/runtime/control";
 import { startIntegrityCheck } from "../../src/runtime/integrity";
+import { startBackups } from "../../src/runtime/backups";
 import { acquirePidFile } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
 
@@ -33,6 +34,7 @@ export function register(program: Command) {
         failInterruptedExports(app);
         const http = listen(app, config.listen.host, config.listen.port);
         const stopIntegrity = startIntegrityCheck(app);
+        const stopBackups = startBackups(app);
         const stopControl = startControlSocket(app);
         app.queues.startGc();
         const plugins = startPluginHost(app);
@@ -60,6 +62,7 @@ export function register(program: Command) {
             process.exit(1);
           }, SHUTDOWN_MS);
           stopIntegrity();
+          stopBackups();
           stopHousekeeping();
           stopIndexer();
           stopScheduler();

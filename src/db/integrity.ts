@@ -21,11 +21,11 @@ export function isCorruption(e: unknown): boolean {
 
 const MAGIC = "SQLite format 3\0";
 
-/** The header: SQLite's magic, a sane page size, and (when the header's count is current) no missing pages. */
-export function checkDatabaseFile(path: string) {
-  if (!existsSync(path)) return;
+/** What is wrong with the file's header: not SQLite, an impossible page size, or pages missing; null when nothing. */
+export function databaseFileProblem(path: string): string | null {
+  if (!existsSync(path)) return null;
   const size = statSync(path).size;
-  if (size === 0) return; // a new file
+  if (size === 0) return null; // a new file
   const header = Buffer.alloc(100);
   const fd = openSync(path, "r");
   let read: number;
@@ -34,14 +34,23 @@ export function checkDatabaseFile(path: string) {
   } finally {
     closeSync(fd);
   }
-  if (read < 100 || header.toString("latin1", 0, 16) !== MAGIC) throw damaged(path, "it does not start with an SQLite header");
+  if (read < 100 || header.toString("latin1", 0, 16) !== MAGIC) return NOT_SQLITE;
   const raw = header.readUInt16BE(16);
   const pageSize = raw === 1 ? 65536 : raw;
-  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) throw damaged(path, "its header names an impossible page size");
+  if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return "its header names an impossible page size";
   const pages = header.readUInt32BE(28);
   const current = header.readUInt32BE(92) === header.readUInt32BE(24);
-  if (current && pages > 0 && pages * pageSize > size) throw damaged(path, `it is cut short: ${size} bytes where its header counts ${pages * pageSize}`);
-  if (size % pageSize !== 0) throw damaged(path, "its size is not a whole number of pages");
+  if (current && pages > 0 && pages * pageSize > size) return `it is cut short: ${size} bytes where its header counts ${pages * pageSize}`;
+  if (size % pageSize !== 0) return "its size is not a whole number of pages";
+  return null;
+}
+
+export const NOT_SQLITE = "it does not start with an SQLite header";
+
+/** Throws `damaged` when the header shows a problem (before the file is opened). */
+export function checkDatabaseFile(path: string) {
+  const why = databaseFileProblem(path);
+  if (why) throw damaged(path, why);
 }
 
 /** Reads the schema and the first row of every table: damage at any table's root shows here, cheaply. */

@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { writesOff } from "../../src/domain/errors";
+import { takeScheduledBackup } from "../../src/runtime/backups";
+import { checkBackup } from "../../src/db/backup";
+import { Database } from "bun:sqlite";
+import { readdirSync } from "node:fs";
 
 const basic = (email: string | null, key: string | null) => ({ Authorization: "Basic " + Buffer.from(`${email}:${key}`).toString("base64") });
 
@@ -129,5 +133,31 @@ describe("API rate limits", () => {
     // An authenticated user from the same address has a budget of its own.
     const carl = await s.newUser();
     await ok(carl.get("/users/me"));
+  });
+});
+
+describe("scheduled backups", () => {
+  test("the server backs itself up, verified, keeping the newest backup.keep copies; each restores", async () => {
+    const s = await startServer({ env: { CONFAB_BACKUP_SCHEDULE: "hourly", CONFAB_BACKUP_KEEP: "2" } });
+    try {
+      const files: string[] = [];
+      for (let hour = 1; hour <= 3; hour++) {
+        await ok(s.owner.post("/messages", { type: "direct", to: JSON.stringify([s.owner.userId]), content: `hour ${hour}` }));
+        const { file, report, pruned } = takeScheduledBackup(s.app, new Date(Date.UTC(2026, 0, 10, hour)));
+        expect(report.exact).toBe(true);
+        expect(report.rows).toBeGreaterThan(0);
+        expect(pruned).toEqual(hour === 3 ? [files[0]!] : []);
+        files.push(file);
+      }
+      expect(readdirSync(s.app.config.backup.dir).sort()).toEqual(["confab-20260110-020000.db", "confab-20260110-030000.db"]);
+      for (const f of files.slice(1)) checkBackup(f);
+      const last = new Database(files[2]!, { readonly: true });
+      expect(last.query<{ content: string }, []>("SELECT content FROM messages ORDER BY id DESC LIMIT 1").get()?.content).toBe("hour 3");
+      last.close();
+      // The server goes on answering writes after a backup.
+      await ok(s.owner.post("/messages", { type: "direct", to: JSON.stringify([s.owner.userId]), content: "after" }));
+    } finally {
+      await s.stop();
+    }
   });
 });
