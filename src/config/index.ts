@@ -176,7 +176,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
   for (const r of g("trusted_proxies")) if (!parseRange(r)) throw new ConfigError(`config: trusted_proxies: '${r}' is not an address or CIDR range`);
   // Without an external URL, the listening address; "every interface" is reachable as loopback.
   const shown = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
-  const externalUrl = (g("external_url") || `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`).replace(/\/+$/, "");
+  const externalUrl = (g("external_url") || `${g("tls.cert") ? "https" : "http"}://${shown.includes(":") ? `[${shown}]` : shown}:${port}`).replace(/\/+$/, "");
   return {
     listen: { host, port },
     externalUrl,

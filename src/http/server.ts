@@ -214,13 +214,15 @@ export function listen(app: App, host: string, port: number): HttpServer {
     // Bodies are limited per endpoint while they are read (input.ts), with a Zulip error; Bun's own
     // limit would answer an empty 413 first.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    // Direct HTTPS for those without a reverse proxy (tls.cert, tls.key: PEM files, read at start).
+    ...(app.config.tls.cert && { tls: { cert: Bun.file(app.config.tls.cert), key: Bun.file(app.config.tls.key) } }),
   });
   const s = server.server!;
   // With port 0 the external URL is only known now.
   if (app.config.externalUrl.endsWith(":0")) app.config.externalUrl = app.config.externalUrl.replace(/:0$/, `:${s.port}`);
   return {
     port: s.port!,
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${s.port}`,
+    url: `${app.config.tls.cert ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${s.port}`,
     async stop(force = false) {
       await server.stop(force);
     },

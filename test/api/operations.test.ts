@@ -6,7 +6,10 @@ import { writesOff } from "../../src/domain/errors";
 import { takeScheduledBackup } from "../../src/runtime/backups";
 import { checkBackup } from "../../src/db/backup";
 import { Database } from "bun:sqlite";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { postLogin } from "../helpers/session";
 
 const basic = (email: string | null, key: string | null) => ({ Authorization: "Basic " + Buffer.from(`${email}:${key}`).toString("base64") });
 
@@ -158,6 +161,60 @@ describe("scheduled backups", () => {
       await ok(s.owner.post("/messages", { type: "direct", to: JSON.stringify([s.owner.userId]), content: "after" }));
     } finally {
       await s.stop();
+    }
+  });
+});
+
+describe("TLS and proxies", () => {
+  test("tls.cert and tls.key: confab serves HTTPS itself (a certificate made for this test), and its cookies are Secure", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "confab-tls-"));
+    const cert = join(dir, "cert.pem");
+    const key = join(dir, "key.pem");
+    const made = Bun.spawnSync(
+      ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", cert],
+      { stderr: "pipe" },
+    );
+    expect(made.exitCode).toBe(0);
+    const t = await startServer({ env: { CONFAB_TLS_CERT: cert, CONFAB_TLS_KEY: key } });
+    try {
+      expect(t.url).toStartWith("https://127.0.0.1:");
+      const tls = { ca: readFileSync(cert, "utf8") };
+      const res = await fetch(`${t.url}/health`, { tls } as RequestInit);
+      expect(res.status).toBe(200);
+      // The certificate is checked against the test's own CA: this is real TLS, not a plain socket.
+      await expect(fetch(`${t.url}/health`).then((r) => r.status)).rejects.toThrow();
+      await expect(fetch(t.url.replace("https:", "http:") + "/health").then((r) => r.status)).rejects.toThrow();
+      const login = await fetch(`${t.url}/accounts/login`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ username: t.owner.email!, password: t.ownerPassword }).toString(),
+        tls,
+      } as RequestInit);
+      expect(login.status).toBe(200);
+      expect(login.headers.getSetCookie().every((c) => c.endsWith("; Secure"))).toBe(true);
+    } finally {
+      await t.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("X-Forwarded-Proto: https makes cookies Secure only when a trusted proxy sends it", async () => {
+    const trusting = await startServer({ env: { CONFAB_TRUSTED_PROXIES: '["127.0.0.1"]' } });
+    const plain = await startServer();
+    try {
+      const cookies = async (t: TestServer, headers: Record<string, string>) => {
+        const res = await postLogin(t.url, t.owner.email!, t.ownerPassword, headers);
+        expect(res.status).toBe(200);
+        return res.headers.getSetCookie();
+      };
+      expect((await cookies(trusting, { "X-Forwarded-Proto": "https" })).every((c) => c.endsWith("; Secure"))).toBe(true);
+      expect((await cookies(trusting, { "X-Forwarded-Proto": "http" })).some((c) => c.includes("Secure"))).toBe(false);
+      expect((await cookies(trusting, {})).some((c) => c.includes("Secure"))).toBe(false);
+      // Anyone may send the header; from a peer not listed in trusted_proxies it is ignored.
+      expect((await cookies(plain, { "X-Forwarded-Proto": "https" })).some((c) => c.includes("Secure"))).toBe(false);
+    } finally {
+      await trusting.stop();
+      await plain.stop();
     }
   });
 });
