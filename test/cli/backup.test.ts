@@ -7,13 +7,12 @@ import { api, failure, run, serve, tempDir } from "./run";
 
 const tmp = tempDir("confab-backup-");
 afterAll(() => tmp.remove());
-const UNLIMITED = { CONFAB_RATE_LIMIT_API_BY_USER: "[]" };
 const hash = (file: string) => new Bun.CryptoHasher("sha256").update(readFileSync(file)).digest("hex");
 
 test("restore drill: a verified backup with its uploads; after changes, restore brings back exactly the old state", async () => {
   const dir = join(tmp.path, "data");
   const backup = join(tmp.path, "drill.db");
-  let s = await serve(dir, { env: UNLIMITED });
+  let s = await serve(dir);
   const auth: [string, string] = [/owner email: +(\S+)/.exec(s.stdout())![1]!, /API key: +(\S+)/.exec(s.stdout())![1]!];
   const basic = "Basic " + Buffer.from(auth.join(":")).toString("base64");
   const me = (await api(s.url, "/users/me", { auth })).body.user_id as number;
@@ -40,7 +39,7 @@ test("restore drill: a verified backup with its uploads; after changes, restore 
   }
   const r = await run(["restore", backup, "--data-dir", dir]);
   expect(r).toMatchObject({ code: 0, stdout: `restored ${backup} and 1 uploaded file(s) into ${dir}\n` });
-  s = await serve(dir, { env: UNLIMITED });
+  s = await serve(dir);
   try {
     const restored = await history();
     expect(restored.at(-1)).toContain("before the backup");

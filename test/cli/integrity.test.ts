@@ -8,7 +8,6 @@ import { api, run, serve, tempDir } from "./run";
 
 const dir = tempDir("confab-integrity-");
 afterAll(() => dir.remove());
-const UNLIMITED = { CONFAB_RATE_LIMIT_API_BY_USER: "[]" };
 const populated = join(dir.path, "populated");
 let auth: [string, string];
 
@@ -20,7 +19,7 @@ const copy = (name: string) => {
 };
 
 beforeAll(async () => {
-  const s = await serve(populated, { env: UNLIMITED });
+  const s = await serve(populated);
   auth = [/owner email: +(\S+)/.exec(s.stdout())![1]!, /API key: +(\S+)/.exec(s.stdout())![1]!];
   const me = (await api(s.url, "/users/me", { auth })).body.user_id as number;
   for (let batch = 0; batch < 10; batch++)
@@ -35,7 +34,7 @@ test("a file cut to half: no start, one line naming the file and the restore com
   const { dataDir, db } = copy("truncated");
   truncateSync(db, Math.floor(statSync(db).size / 2));
   const before = hash(db);
-  const r = await run(["serve", "--data-dir", dataDir, "--port", "0"], { env: UNLIMITED });
+  const r = await run(["serve", "--data-dir", dataDir, "--port", "0"]);
   expect(r.code).toBe(1);
   expect(r.stderr).toContain(`the database file ${db} is damaged`);
   expect(r.stderr).toContain("confab restore <backup file>");
@@ -54,7 +53,7 @@ test("4 KB of random bytes in the middle: the server starts, then writes are off
   bytes.set(crypto.getRandomValues(new Uint8Array(4096)), middle);
   writeFileSync(db, bytes);
   const before = hash(db);
-  const s = await serve(dataDir, { env: UNLIMITED });
+  const s = await serve(dataDir);
   try {
     let health: Response;
     const deadline = Date.now() + 15_000;

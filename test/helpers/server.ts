@@ -17,6 +17,7 @@ import { startEmailWorker } from "../../src/runtime/email";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startOutgoingWebhooks } from "../../src/runtime/outgoing-webhooks";
 import { Client } from "./client";
+import { UNLIMITED } from "../cli/run";
 
 export interface TestServer {
   app: App;
@@ -35,8 +36,6 @@ export interface TestServer {
 
 let counter = 0;
 
-/** Tests send many requests quickly as one user: API rate limits are off unless a test sets its own. */
-const UNLIMITED = { CONFAB_RATE_LIMIT_API_BY_USER: "[]", CONFAB_RATE_LIMIT_API_BY_IP: "[]" };
 
 /**
  * A real server in this process on a temporary data directory and a free port, with the first realm
