@@ -1,45 +1,17 @@
-import type { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { Config } from "./config";
-import { openDatabase, type Db } from "./db/client";
+import { databasePath, type Config } from "./config";
+import { openDatabase } from "./db/client";
 import { migrateWithBackup } from "./db/backup";
 import { checkDatabaseFile, checkSchemaReadable, damaged, isCorruption } from "./db/integrity";
 import { ReadCache } from "./db/read-cache";
-import { Writer, type Tx, type TxOptions } from "./db/tx";
-import { endAccess, type Revocation } from "./actions/access";
+import { Writer } from "./db/tx";
+import { endAccess } from "./actions/access";
+import type { App, Revocation } from "./context";
 import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
 import { FailureLimiter } from "./lib/rate-limit";
 import { ServerMetrics } from "./lib/metrics";
-
-/** The one context object every action, route and runtime helper receives. */
-export interface App {
-  config: Config;
-  sqlite: Database;
-  db: Db;
-  writer: Writer;
-  /** Hot lookups (realm by host, user by email) kept while the database is unchanged; not for use inside tx. */
-  reads: ReadCache;
-  queues: QueueRegistry;
-  log: Logger;
-  /** Counters for GET /metrics. */
-  metrics: ServerMetrics;
-  /** What GET /health reports: the background integrity check's verdict (db/integrity.ts). */
-  health: { integrity: "pending" | "ok" | "failed" };
-  /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
-  loginFailures: FailureLimiter;
-  /**
-   * A user or realm lost its rights: ends their queues and long-polls here (actions/access.ts), then
-   * tells `onRevoke` (the CLI forwards it to the running server).
-   */
-  revoke(r: Revocation): void;
-  /** Runs one change: checks, writes and emits synchronously; events are delivered after COMMIT. */
-  tx<T>(fn: (tx: Tx) => T, opts?: TxOptions): T;
-  now(): number; // UNIX seconds
-  close(): void;
-}
 
 export interface AppOptions {
   /** Group commit (the server). The CLI commits each change at once instead. */
@@ -49,7 +21,7 @@ export interface AppOptions {
   onRevoke?: (r: Revocation) => void;
 }
 
-export const databasePath = (config: Config) => join(config.dataDir, "confab.db");
+export { databasePath } from "./config";
 
 /** Opens (creating if need be) the data directory and database, and applies pending migrations. */
 export function createApp(config: Config, opts: AppOptions = {}): App {
@@ -83,12 +55,11 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     (events) => queues.deliver(events),
     opts.batching ?? false,
     (c) => reads.changed(c),
-    walSync ? `${databasePath(config)}-wal` : null,
+    walSync ? `${path}-wal` : null,
     metrics,
   );
   const app: App = {
     config,
-    sqlite,
     db,
     writer,
     reads,

@@ -1,9 +1,8 @@
-import { Database } from "bun:sqlite";
 import type { Command } from "commander";
 import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { databasePath } from "../../src/app";
-import { checkBackup, copyFiles, FILE_DIRS, filesOf, migrateWithBackup, writeBackup, type BackupReport } from "../../src/db/backup";
+import { checkBackup, copyFiles, FILE_DIRS, filesOf, migrateFile, writeBackup, type BackupReport } from "../../src/db/backup";
 import { runningServer } from "../pidfile";
 import { action, CliError, configFrom, openApp, withCommon } from "../common";
 
@@ -12,15 +11,9 @@ export function register(program: Command) {
     action((opts) => {
       const config = configFrom(opts);
       mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-      const sqlite = new Database(databasePath(config), { create: true });
-      try {
-        sqlite.run(`PRAGMA busy_timeout = ${config.storage.busyTimeoutMs}`);
-        const { applied, backup } = migrateWithBackup(sqlite, config.backup.dir);
-        if (backup) console.log(`backed up to ${backup}`);
-        console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
-      } finally {
-        sqlite.close();
-      }
+      const { applied, backup } = migrateFile(databasePath(config), config.storage.busyTimeoutMs, config.backup.dir);
+      if (backup) console.log(`backed up to ${backup}`);
+      console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
     }),
   );
 
@@ -34,7 +27,7 @@ export function register(program: Command) {
       const app = openApp(opts);
       let r: BackupReport;
       try {
-        r = writeBackup(app.sqlite, app.config.dataDir, resolve(file));
+        r = writeBackup(app.db, app.config.dataDir, resolve(file));
       } finally {
         app.close();
       }

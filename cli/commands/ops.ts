@@ -1,12 +1,10 @@
 // For operators: `confab doctor` (is this installation sound? one line per check, with what to do) and
 // `confab health` (asks the running server's GET /health: Docker's HEALTHCHECK, which has no curl).
-import { Database } from "bun:sqlite";
 import type { Command } from "commander";
 import { accessSync, constants, existsSync, readFileSync, statfsSync, statSync } from "node:fs";
 import { databasePath } from "../../src/app";
 import type { Config } from "../../src/config";
-import { checkDatabaseFile, checkIntegrity } from "../../src/db/integrity";
-import { inspectDatabase, migrationStatus } from "../../src/db/migrate";
+import { damaged, inspectDatabaseFile } from "../../src/db/integrity";
 import { inspectKey } from "../../src/lib/crypto";
 import { runningServer } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
@@ -48,34 +46,20 @@ function freeSpaceCheck(config: Config): Verdict {
 function databaseChecks(config: Config): [string, Verdict][] {
   const path = databasePath(config);
   if (!existsSync(path)) return [["database", warn(`${path} does not exist yet`, "confab serve creates it on first start")]];
-  let db: Database;
-  try {
-    checkDatabaseFile(path);
-    db = new Database(path, { readonly: true });
-  } catch (e) {
-    return [["database", fail((e as Error).message, "confab restore <backup file>")]];
-  }
-  try {
-    const kind = inspectDatabase(db);
-    if (kind === "foreign") return [["database", fail(`${path} is not a confab database`, "point data_dir at confab's data directory")]];
-    const problems = checkIntegrity(db);
-    const integrity: Verdict =
-      problems.length === 1 && problems[0] === "ok" ? pass(`${path}: quick_check ok`) : fail(`${path}: quick_check: ${problems.slice(0, 2).join("; ")}`, "stop confab and restore a backup: confab restore <backup file>");
-    const m = migrationStatus(db);
-    const migrations: Verdict = m.unknown.length
-      ? fail(`written by a newer confab (migration ${m.unknown[0]})`, "run the newer confab, or restore a backup this version wrote")
-      : m.pending.length
-        ? warn(`${m.pending.length} pending (${m.pending.at(-1)})`, "they apply at the next start (a backup is taken first), or now with confab migrate")
-        : pass("up to date");
-    return [
-      ["database", integrity],
-      ["migrations", migrations],
-    ];
-  } catch (e) {
-    return [["database", fail(`${path}: ${(e as Error).message}`, "stop confab and restore a backup: confab restore <backup file>")]];
-  } finally {
-    db.close();
-  }
+  const r = inspectDatabaseFile(path);
+  const restore = "stop confab and restore a backup: confab restore <backup file>";
+  if (r.kind === "damaged") return [["database", fail(damaged(path, r.why).message, "confab restore <backup file>")]];
+  if (r.kind === "foreign") return [["database", fail(`${path} is not a confab database`, "point data_dir at confab's data directory")]];
+  const integrity = r.problems.length === 1 && r.problems[0] === "ok" ? pass(`${path}: quick_check ok`) : fail(`${path}: quick_check: ${r.problems.slice(0, 2).join("; ")}`, restore);
+  const migrations: Verdict = r.unknown.length
+    ? fail(`written by a newer confab (migration ${r.unknown[0]})`, "run the newer confab, or restore a backup this version wrote")
+    : r.pending.length
+      ? warn(`${r.pending.length} pending (${r.pending.at(-1)})`, "they apply at the next start (a backup is taken first), or now with confab migrate")
+      : pass("up to date");
+  return [
+    ["database", integrity],
+    ["migrations", migrations],
+  ];
 }
 
 function secretsKeyCheck(config: Config): Verdict {

@@ -1,7 +1,8 @@
 // GET /health and GET /metrics: what an operator's probe and Prometheus read. Counters kept while
 // running live in app.metrics (lib/metrics.ts); what the database or the process can tell is read here.
 import { statSync } from "node:fs";
-import { databasePath, type App } from "../app";
+import { databasePath } from "../config";
+import type { App } from "../context";
 import { metric } from "../lib/metrics";
 import { countAgentRunsByState } from "../store/agent-runs";
 import { countPluginsByState } from "../store/plugins";

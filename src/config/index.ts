@@ -266,3 +266,6 @@ function safeJson(v: string, key: string): unknown {
 }
 
 export { CONFIG_KEYS } from "./schema";
+
+/** The one SQLite file, in the data directory. */
+export const databasePath = (config: Config) => join(config.dataDir, "confab.db");

@@ -4,6 +4,7 @@
 import { Database } from "bun:sqlite";
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { sqliteOf, type Db } from "./client";
 import { checkIntegrity, databaseFileProblem, NOT_SQLITE } from "./integrity";
 import { inspectDatabase, migrate, migrationStatus } from "./migrate";
 import { migrations } from "../../migrations";
@@ -109,13 +110,14 @@ export function copyFiles(from: string, to: string, db?: string): { files: numbe
 }
 
 /** The whole backup: database, then files (written before the rows naming them commit, so the later copy has them all). */
-export function writeBackup(sqlite: Database, dataDir: string, dest: string): BackupReport {
+export function writeBackup(db: Db, dataDir: string, dest: string): BackupReport {
+  const sqlite = sqliteOf(db);
   if (existsSync(dest)) throw new BackupError(`${dest} already exists`);
   if (existsSync(filesOf(dest))) throw new BackupError(`${filesOf(dest)} already exists`);
   try {
-    const db = copyDatabase(sqlite, dest);
+    const copied = copyDatabase(sqlite, dest);
     const f = copyFiles(dataDir, filesOf(dest), dest);
-    return { ...db, ...f };
+    return { ...copied, ...f };
   } catch (e) {
     rmSync(dest, { force: true });
     rmSync(filesOf(dest), { recursive: true, force: true });
@@ -188,3 +190,14 @@ export function migrateWithBackup(sqlite: Database, backupDir: string, list = mi
 
 /** 20260125-031500: file names that sort by time. */
 export const stamp = (d: Date) => d.toISOString().replace(/[-:]/g, "").replace("T", "-").slice(0, 15);
+
+/** `confab migrate`: the database file (created if missing) migrated without opening the app, after a copy as above. */
+export function migrateFile(path: string, busyTimeoutMs: number, backupDir: string): { applied: string[]; backup: string | null } {
+  const sqlite = new Database(path, { create: true });
+  try {
+    sqlite.run(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    return migrateWithBackup(sqlite, backupDir);
+  } finally {
+    sqlite.close();
+  }
+}

@@ -1,7 +1,8 @@
 // Is the database file sound? Cheap checks before it is opened (the header and the size it declares,
 // the schema readable), and SQLite's quick_check off the event loop once the server listens: a full
 // check of a large file takes seconds, which start-up cannot afford.
-import type { Database } from "bun:sqlite";
+import { Database } from "bun:sqlite";
+import { inspectDatabase, migrationStatus } from "./migrate";
 import { closeSync, existsSync, openSync, readSync, statSync } from "node:fs";
 
 export class DatabaseDamaged extends Error {}
@@ -92,4 +93,30 @@ export function checkIntegrity(sqlite: Database, thorough = false): string[] {
     .query<Record<string, string>, []>(`PRAGMA ${thorough ? "integrity_check" : "quick_check"}(20)`)
     .all()
     .map((r) => Object.values(r)[0]!);
+}
+
+export type FileReport =
+  | { kind: "damaged"; why: string }
+  | { kind: "foreign" }
+  | { kind: "confab" | "empty"; problems: string[]; pending: string[]; unknown: string[] };
+
+/** `confab doctor`'s look at the database file, read-only: its header, quick_check, and its migrations. */
+export function inspectDatabaseFile(path: string): FileReport {
+  const why = databaseFileProblem(path);
+  if (why) return { kind: "damaged", why };
+  let db: Database;
+  try {
+    db = new Database(path, { readonly: true });
+  } catch (e) {
+    return { kind: "damaged", why: (e as Error).message };
+  }
+  try {
+    const kind = inspectDatabase(db);
+    if (kind === "foreign") return { kind };
+    return { kind, problems: checkIntegrity(db), ...migrationStatus(db) };
+  } catch (e) {
+    return { kind: "damaged", why: (e as Error).message };
+  } finally {
+    db.close();
+  }
 }

@@ -1,6 +1,6 @@
 // The per-request hook: API rate limits (Zulip's api_by_user / api_by_ip) and the request metrics.
 // Kept to a few number operations per request; see lib/rate-limit.ts and lib/metrics.ts.
-import type { App } from "../app";
+import type { App } from "../context";
 import { RequestLimiter, type RateState } from "../lib/rate-limit";
 
 export interface RequestGate {

@@ -2,7 +2,7 @@
 // the copy like `confab backup` does, then prunes the oldest scheduled copies down to `keep`.
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import { filesOf, stamp, writeBackup, type BackupReport } from "../db/backup";
 import { nextRun, parseSchedule } from "../lib/schedule";
 
@@ -19,7 +19,7 @@ export function takeScheduledBackup(app: App, at = new Date()): { file: string; 
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = join(dir, `confab-${stamp(at)}.db`);
   app.writer.flush();
-  const report = writeBackup(app.sqlite, app.config.dataDir, file);
+  const report = writeBackup(app.db, app.config.dataDir, file);
   const kept = readdirSync(dir).filter((n) => SCHEDULED.test(n)).sort();
   const pruned = kept.slice(0, Math.max(0, kept.length - app.config.backup.keep)).map((n) => join(dir, n));
   for (const old of pruned) {

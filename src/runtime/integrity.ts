@@ -1,6 +1,7 @@
 // Right after the server listens: PRAGMA quick_check on another thread. A damaged file turns writes off
 // (each change answers writesOff), makes GET /health red, and logs what to do; reads go on serving.
-import { databasePath, type App } from "../app";
+import { databasePath } from "../config";
+import type { App } from "../context";
 import { damaged, quickCheckInBackground } from "../db/integrity";
 import { writesOff } from "../domain/errors";
 

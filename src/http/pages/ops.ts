@@ -6,7 +6,7 @@ import { isAdmin } from "../../domain/roles";
 import { parseRange, inRange, type AddressRange } from "../../lib/addresses";
 import { pageViewer } from "../auth";
 import { realmForHost } from "../realm";
-import type { Page } from "./index";
+import type { Page } from "./page";
 
 const LOOPBACK = ["127.0.0.0/8", "::1/128"].map(parseRange) as AddressRange[];
 
