@@ -74,11 +74,14 @@ export interface Confab {
   stop(): Promise<void>;
 }
 
-/** dist/confab serve on an empty data directory; the first-run banner gives the owner's credentials. */
-export async function startConfab(): Promise<Confab> {
+/**
+ * dist/confab serve on an empty data directory (with `env`'s CONFAB_* settings added); the first-run
+ * banner gives the owner's credentials.
+ */
+export async function startConfab(more: Record<string, string> = {}): Promise<Confab> {
   const tmp = tempDir("confab-e2e-");
   const dataDir = join(tmp.path, "data");
-  const env = { CONFAB_LOG_LEVEL: "info", CONFAB_EVENTS_HEARTBEAT_SECONDS: "5" }; // serve() waits for the "listening" line
+  const env = { CONFAB_LOG_LEVEL: "info", CONFAB_EVENTS_HEARTBEAT_SECONDS: "5", ...more }; // serve() waits for the "listening" line
   let served = await serve(dataDir, { program: [EXECUTABLE], env });
   const out = served.stdout();
   const field = (name: string) => new RegExp(`${name}: +(\\S+)`).exec(out)![1]!;

@@ -28,6 +28,8 @@ export interface Message {
   flags: string[];
   reactions: Reaction[];
   is_me_message: boolean;
+  /** Written by the organization's agent (confab's extension layer). */
+  is_agent_message?: boolean;
   last_edit_timestamp?: number;
   last_moved_timestamp?: number;
   edit_history?: { prev_content?: string; prev_topic?: string; prev_stream?: number }[];

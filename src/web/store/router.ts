@@ -8,7 +8,7 @@ import { streams, subs } from "./state";
 export const view = signal<View>(parseHash(location.hash));
 export const drawerOpen = signal(false);
 
-const channelName = (id: number) => subs.value.get(id)?.name ?? streams.value.get(id)?.name;
+export const channelName = (id: number): string | undefined => subs.value.get(id)?.name ?? streams.value.get(id)?.name;
 
 export const hrefOf = (v: View) => hashOf(v, channelName);
 export const narrowHref = (terms: NarrowTerm[], near?: number) => hrefOf({ kind: "messages", terms, near });

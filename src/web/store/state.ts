@@ -3,6 +3,7 @@
 import { batch, computed, signal, type Signal } from "@preact/signals";
 import type { Draft, Message, Stream, Subscription, User, UserGroup } from "../api/types";
 import { dmOperand, dmPeers } from "./narrow";
+import { applyExtEvent, applyExtInitial } from "./ext";
 
 export interface UnreadEntry {
   streamId?: number;
@@ -138,6 +139,7 @@ export function applyInitial(r: any) {
       for (const id of h.unread_message_ids) u.set(id, { dm: ids.join(","), mentioned: mentions.has(id) });
     }
     unread.value = u;
+    applyExtInitial(r);
   });
 }
 
@@ -332,6 +334,8 @@ export function applyEvent(e: any) {
           g.set(x.id, { ...x, members: [...set] });
         });
       break;
+    default:
+      if (e.type.startsWith("ext_")) applyExtEvent(e);
   }
 }
 

@@ -21,8 +21,10 @@ import { SearchBox } from "./Search";
 import { Sidebar } from "./Sidebar";
 import { helpOpen, ShortcutHelp, useShortcuts } from "./shortcuts";
 import { askNotificationPermission, useNotifications } from "./notifications";
+import { isHumanMember } from "./ext/access";
 
 const Settings = lazy(() => import("./Settings"));
+const ExtPages = lazy(() => import("./ext/ExtPages"));
 export const settingsOpen = signal(false);
 const inviteLink = signal<string | null>(null);
 
@@ -54,6 +56,7 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
         <ul class="menu right" role="menu" onKeyDown={(e) => e.key === "Escape" && (open.value = false)}>
           {item("Personal settings", () => (settingsOpen.value = true), "open-settings")}
           {item("Invite users", invite, "invite-users")}
+          {isHumanMember() && item("Plugins, secrets and agent", () => go("#ext/plugins"), "open-ext")}
           {item("Keyboard shortcuts", () => (helpOpen.value = true))}
           {item("Sign out", onSignOut, "sign-out")}
         </ul>
@@ -90,6 +93,12 @@ function Main() {
   if (v.kind === "recent") return <Recent />;
   if (v.kind === "drafts") return <Drafts />;
   if (v.kind === "channels") return <Inbox />;
+  if (v.kind === "ext")
+    return (
+      <Suspense fallback={<div class="page" aria-busy="true" />}>
+        <ExtPages path={v.path} />
+      </Suspense>
+    );
   return <MessageView key={JSON.stringify(v)} terms={v.terms} near={v.near} />;
 }
 

@@ -235,6 +235,7 @@ export const MessageItem = memo(function MessageItem({ msg, head, listIds }: Ite
         {head && (
           <div class="sender-line">
             {!m.is_me_message && <span class="sender-name">{m.sender_full_name}</span>}
+            {m.is_agent_message && <span class="agent-badge" data-testid="agent-badge" title="Written by the agent">agent</span>}
             <time class="time" dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullDate(m.timestamp)}>
               {timeOf(m.timestamp)}
             </time>

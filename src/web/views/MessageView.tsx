@@ -16,6 +16,7 @@ import { channelHref, dmHref, topicHref } from "../store/router";
 import { isMutedChannel, isMutedTopic, me, messages, streams, subs, typing, typingKey, unreadCounts, userName } from "../store/state";
 import { readMarkingPaused } from "./actions";
 import { MessageItem } from "./MessageItem";
+import { TopicExt } from "./ext/TopicExt";
 
 const WINDOW = 240;
 const STEP = 20;
@@ -272,6 +273,7 @@ export function MessageView({ terms, near }: { terms: NarrowTerm[]; near?: numbe
   return (
     <section class="message-view" aria-label={narrowTitle(terms)}>
       <NarrowHeader terms={terms} />
+      <TopicExt terms={terms} />
       <div class="message-scroller" ref={scroller} onScroll={onScroll} onClick={openSpoiler} data-testid="message-list" role="log" aria-live="polite" aria-relevant="additions" tabIndex={0}>
         {list.ids.value.length > 0 && visible[0] === ids[0] && (list.foundOldest.value ? <div class="list-edge">{isSearch ? "" : "This is the beginning of the conversation."}</div> : <div class="list-edge">Loading older messages…</div>)}
         {rows}

@@ -11,6 +11,7 @@ import { channelHref, dmHref, drawerOpen, topicHref, view } from "../store/route
 import type { Message } from "../api/types";
 import { drafts, isMutedTopic, me, messageHooks, recentDms, subs, unread, unreadCounts, userName, users } from "../store/state";
 import { openChannelBrowser } from "./ChannelBrowser";
+import { WidgetNav } from "./ext/WidgetNav";
 
 function Count({ n, label }: { n: number; label?: string }) {
   if (!n) return null;
@@ -56,6 +57,7 @@ export function Sidebar() {
           </li>
         ))}
       </ul>
+      <WidgetNav />
       <div class="sidebar-section">
         <h2 class="sidebar-heading">
           <span>Channels</span>
