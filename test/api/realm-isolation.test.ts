@@ -79,7 +79,7 @@ beforeAll(async () => {
   writeFileSync(join(tree, "README.md"), "# Acme\n");
   cpSync(join(FIXTURES, "answering"), join(tree, "answering"), { recursive: true });
   await importIntoRepository(s.app, acme.realm, null, repository, tree);
-  const workspace = (await ok(boss.post("/ext/workspaces", { stream_id: channel, topic: "plans", repository_id: repository }, { unchecked: true }))).workspace.uuid;
+  const workspace = (await ok(boss.post("/ext/workspaces", { stream_id: channel, topic: "plans", repository_id: repository }, { unchecked: true }))).workspace.workspace_uuid;
   await ok(boss.post("/users/me/muted_users/" + u));
   const install = (await ok(boss.post("/ext/plugins", { source_kind: "local", source_repository_id: repository, source_path: "answering" }, { unchecked: true }))).plugin.id;
   const link = (await ok(boss.post(`/ext/plugins/${install}/links`, { kind: "project", value: "web", stream_id: channel }, { unchecked: true }))).link.id;
@@ -104,6 +104,7 @@ const pathParams = (ep: Endpoint) => (Object.entries(ep.params) as [string, Para
 test("every kind a path names has a thing of the other organization to try", () => {
   const uncovered = [...new Set(routes.flatMap(pathParams))].filter((n) => !(n in foreign) && !INNER.has(n));
   expect(uncovered).toEqual([]);
+  expect(Object.entries(foreign).filter(([, v]) => !v || v === "undefined")).toEqual([]);
 });
 
 /** Minimal values for the other required parameters, so the id is what the answer turns on where it can. */
