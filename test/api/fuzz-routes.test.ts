@@ -31,7 +31,7 @@ beforeAll(async () => {
   const callers = await seedCallers(s.app, realm, owner);
   auths = callers.auths;
   pools = await seedContent(s.url, auths.owner!, callers.userIds);
-});
+}, 60_000);
 afterAll(() => s.stop());
 
 test("every route, every caller, plausible and hostile values: no 5xx, no hang; the server answers and the database is intact", async () => {
@@ -42,7 +42,7 @@ test("every route, every caller, plausible and hostile values: no 5xx, no hang; 
       expect({ bad, serverErrors: errors.splice(0) }).toEqual({ bad: [], serverErrors: [] });
       if (answers.some((a) => a.status === 401 || a.status === 403)) await refreshCallers(s.url, s.app, realm, owner, auths);
     }),
-    { numRuns: Number(process.env.FC_RUNS ?? 750), seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
+    { numRuns: Number(process.env.FC_RUNS ?? 600), seed: Number(process.env.FC_SEED ?? Date.now() % 2 ** 31) },
   );
   const me = await fetch(`${s.url}/api/v1/users/me`, { headers: { Authorization: auths.owner! } });
   expect(me.status).toBe(200);

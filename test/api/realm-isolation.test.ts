@@ -93,7 +93,7 @@ beforeAll(async () => {
     reminder_id: String(reminder), attachment_id: String(attachment), realm_id_str: upload.split("/")[2]!, repository_id: String(repository),
     workspace_uuid: workspace, emoji_name: "acme_only", install_id: String(install), link_id: String(link), run_id: String(run),
   });
-});
+}, 60_000);
 afterAll(async () => {
   await s.stop();
   rmSync(scratch, { recursive: true, force: true });

@@ -18,8 +18,11 @@ export interface FuzzRequest {
   /** The path after /api/v1, template filled in (already percent-encoded). */
   path: string;
   params: [string, string][];
-  /** How the parameters travel: query/form like Zulip clients, a JSON body, or a broken JSON body. */
-  body: "form" | "json" | "badJson";
+  /**
+   * How the parameters travel: query/form like Zulip clients (`twice`: each one repeated), a JSON body,
+   * a broken one or a bare JSON value, multipart fields with a file beside them.
+   */
+  body: "form" | "twice" | "json" | "badJson" | "jsonScalar" | "multipart";
 }
 
 const deep = (d: number, objects: boolean) => (objects ? '{"a":'.repeat(d) + "1" + "}".repeat(d) : "[".repeat(d) + "]".repeat(d));
@@ -101,7 +104,7 @@ export function fuzzRequest(routes: readonly Endpoint[], pools: Pools): fc.Arbit
       caller: fc.constantFrom(...CALLERS),
       path: pathArb,
       params: paramArb,
-      body: fc.constantFrom<FuzzRequest["body"]>("form", "form", "form", "form", "json", "badJson"),
+      body: fc.constantFrom<FuzzRequest["body"]>("form", "form", "form", "form", "form", "twice", "json", "json", "badJson", "jsonScalar", "multipart"),
     }).map(({ caller, path, params, body }): FuzzRequest => {
       let url = ep.path;
       for (const pv of path) if (pv) url = url.replace(`{${pv[0]}}`, /%|^\.\.$/.test(pv[1]) ? pv[1] : encodeSegment(pv[1]));
@@ -130,13 +133,20 @@ export interface Answer {
 export async function sendFuzz(base: string, r: FuzzRequest, auth: string | null, timeoutMs: number): Promise<Answer> {
   const headers: Record<string, string> = auth ? { Authorization: auth } : {};
   let url = `${base}/api/v1${r.path}`;
-  let body: string | undefined;
-  const form = new URLSearchParams(r.params);
+  let body: string | FormData | undefined;
+  const form = new URLSearchParams(r.body === "twice" ? [...r.params, ...r.params.map(([k]): [string, string] => [k, "1"])] : r.params);
   if (r.method === "GET") {
     if (r.params.length) url += "?" + form;
-  } else if (r.body === "form") {
+  } else if (r.body === "form" || r.body === "twice") {
     headers["Content-Type"] = "application/x-www-form-urlencoded";
     body = form.toString();
+  } else if (r.body === "multipart") {
+    body = new FormData();
+    for (const [k, v] of r.params) body.append(k, v);
+    body.append("file", new File([r.params[0]?.[1] ?? "\u0000"], r.params[0]?.[0] || "f\u0000.bin", { type: "application/octet-stream" }));
+  } else if (r.body === "jsonScalar") {
+    headers["Content-Type"] = "application/json";
+    body = r.params[0]?.[1] ?? "null";
   } else {
     headers["Content-Type"] = "application/json";
     body = JSON.stringify(Object.fromEntries(r.params.map(([k, v]) => [k, jsonish(v)])));
