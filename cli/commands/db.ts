@@ -30,14 +30,21 @@ export function register(program: Command) {
       if (existsSync(filesOf(file))) throw new CliError(`${filesOf(file)} already exists`);
       const app = openApp(opts);
       let files = 0;
+      // Written under other names and renamed into place, the database last: a backup stopped halfway
+      // (killed, disk full) leaves only `.partial` names, never a file that looks like a backup.
+      const [tmp, tmpFiles] = [`${file}.partial`, `${filesOf(file)}.partial`];
       try {
+        for (const leftover of [tmp, `${tmp}-journal`, tmpFiles]) rmSync(leftover, { recursive: true, force: true });
         // VACUUM INTO reads one snapshot of the database, so writes made meanwhile by the server do not tear it.
-        app.sqlite.run("VACUUM INTO ?", [file]);
+        app.sqlite.run("VACUUM INTO ?", [tmp]);
         // Then the files it refers to: uploads and images are written before the rows naming them commit,
         // under names never reused, so a copy made after the snapshot holds every file the snapshot names.
-        files = copyFiles(app.config.dataDir, filesOf(file));
+        files = copyFiles(app.config.dataDir, tmpFiles);
+        if (existsSync(tmpFiles)) renameSync(tmpFiles, filesOf(file));
+        renameSync(tmp, file);
       } finally {
         app.close();
+        for (const leftover of [tmp, `${tmp}-journal`, tmpFiles]) rmSync(leftover, { recursive: true, force: true });
       }
       console.log(files ? `backup written to ${file}, ${files} uploaded file(s) to ${filesOf(file)}` : `backup written to ${file}`);
     }),

@@ -6,11 +6,12 @@
 // and the database passes integrity_check. Three rounds on the same data directory.
 import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
-import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as Y from "yjs";
 import { Client, ok } from "../helpers/client";
 import { FIXTURES } from "../fixtures/plugins/helpers";
+import { startServer } from "../helpers/server";
 import { REPO, run, serve, SOURCE, tempDir, type Served } from "./run";
 
 const dir = tempDir("confab-crash-ops-");
@@ -164,4 +165,23 @@ test("SIGKILL amid change_all edits, channel moves, uploads, README saves, plugi
   expect({ uploads: uploads.size > 0, readme: readmeLines.length > 0, plugins: plugins.length > 0, backups: backups.length > 0, imports: imports.length > 0 }).toEqual({
     uploads: true, readme: true, plugins: true, backups: true, imports: true,
   });
-}, 120_000);
+}, 300_000); // its CPU time is a few seconds; the CLI's start-ups take long on a loaded machine
+
+test("a backup killed the moment its file appears has written a whole one: the file there restores", async () => {
+  const srv = await startServer();
+  const data = srv.dataDir;
+  for (let i = 0; i < 3; i++) await ok(srv.owner.post("/user_uploads", {}, { files: [new File([`file ${i}`], `f${i}.txt`, { type: "text/plain" })] }));
+  await srv.stop({ keepData: true });
+  {
+    const file = join(dir.path, "killed.db");
+    const proc = Bun.spawn([...SOURCE, "backup", file, "--data-dir", data], { cwd: REPO, stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+    while (!existsSync(file) && proc.exitCode === null) await Bun.sleep(1);
+    proc.kill("SIGKILL");
+    await proc.exited;
+    if (existsSync(file)) {
+      const restored = await run(["restore", file, "--data-dir", join(dir.path, "restored")]);
+      expect({ code: restored.code, stdout: restored.stdout }).toEqual({ code: 0, stdout: expect.stringContaining("3 uploaded file(s)") });
+    }
+  }
+  rmSync(data, { recursive: true, force: true });
+}, 180_000);
