@@ -3,7 +3,7 @@
 // real rows. Users come through the actions (no password hashing, and an App beside a running server
 // works, as the CLI's does); the rest over HTTP as the owner.
 import { createUser } from "../../src/actions/users";
-import type { App } from "../../src/app";
+import type { App } from "../../src/context";
 import type { RealmRow, UserRow } from "../../src/db/schema";
 import { ROLE, type Role } from "../../src/domain/roles";
 import { CALLERS, type Caller, type Pools } from "./route-fuzz";
