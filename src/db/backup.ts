@@ -114,16 +114,15 @@ export function writeBackup(db: Db, dataDir: string, dest: string): BackupReport
   const sqlite = sqliteOf(db);
   if (existsSync(dest)) throw new BackupError(`${dest} already exists`);
   if (existsSync(filesOf(dest))) throw new BackupError(`${filesOf(dest)} already exists`);
-  // Written under other names and renamed into place, the database last: a backup stopped halfway (killed,
-  // disk full) leaves only `.partial` names, never a file that looks like a backup (VACUUM INTO killed
-  // early leaves an empty file, which reads as an empty, intact database).
-  const [tmp, tmpFiles] = [`${dest}.partial`, `${filesOf(dest)}.partial`];
-  const leftovers = () => [tmp, `${tmp}-journal`, tmpFiles].forEach((f) => rmSync(f, { recursive: true, force: true }));
+  // The database is written under another name and renamed into place once it and the files are proved:
+  // a backup stopped halfway (killed, disk full) leaves no file that looks like a backup (VACUUM INTO
+  // killed early leaves an empty file, which reads as an empty, intact database).
+  const tmp = `${dest}.partial`;
+  const leftovers = () => [tmp, `${tmp}-journal`].forEach((f) => rmSync(f, { force: true }));
   leftovers();
   try {
     const copied = copyDatabase(sqlite, tmp);
-    const f = copyFiles(dataDir, tmpFiles, tmp);
-    if (existsSync(tmpFiles)) renameSync(tmpFiles, filesOf(dest));
+    const f = copyFiles(dataDir, filesOf(dest), tmp);
     renameSync(tmp, dest);
     return { ...copied, ...f };
   } catch (e) {
