@@ -2,7 +2,7 @@
 // refers to, then checked: the copy passes integrity_check, holds as many rows per table as the source
 // did at that moment, and has every uploaded file its rows name, at the size they record.
 import { Database } from "bun:sqlite";
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { sqliteOf, type Db } from "./client";
 import { checkIntegrity, databaseFileProblem, NOT_SQLITE } from "./integrity";
@@ -114,14 +114,22 @@ export function writeBackup(db: Db, dataDir: string, dest: string): BackupReport
   const sqlite = sqliteOf(db);
   if (existsSync(dest)) throw new BackupError(`${dest} already exists`);
   if (existsSync(filesOf(dest))) throw new BackupError(`${filesOf(dest)} already exists`);
+  // The database is written under another name and renamed into place once it and the files are proved:
+  // a backup stopped halfway (killed, disk full) leaves no file that looks like a backup (VACUUM INTO
+  // killed early leaves an empty file, which reads as an empty, intact database).
+  const tmp = `${dest}.partial`;
+  const leftovers = () => [tmp, `${tmp}-journal`].forEach((f) => rmSync(f, { force: true }));
+  leftovers();
   try {
-    const copied = copyDatabase(sqlite, dest);
-    const f = copyFiles(dataDir, filesOf(dest), dest);
+    const copied = copyDatabase(sqlite, tmp);
+    const f = copyFiles(dataDir, filesOf(dest), tmp);
+    renameSync(tmp, dest);
     return { ...copied, ...f };
   } catch (e) {
-    rmSync(dest, { force: true });
     rmSync(filesOf(dest), { recursive: true, force: true });
     throw e;
+  } finally {
+    leftovers();
   }
 }
 
