@@ -70,9 +70,11 @@ export function authenticateWebhookKey(app: App, realm: RealmRow, apiKey: string
 
 /** Email and password (argon2id): POST /fetch_api_key and the web client's sign-in. */
 export async function authenticatePassword(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp): Promise<UserRow> {
-  app.loginFailures.check(`ip:${ip()}`);
+  const address = `ip:${ip()}`;
+  app.loginFailures.check(address);
   const user = lookup(app, realm, email);
-  const ok = user?.passwordHash ? await Bun.password.verify(password, user.passwordHash) : false;
+  const hash = user?.passwordHash;
+  const ok = hash ? await app.loginFailures.pending(address, () => Bun.password.verify(password, hash)) : false;
   if (!user || !ok) throw failed(app, realm, email, ip, badCredentials());
   return admit(realm, user);
 }

@@ -3,6 +3,8 @@ import { rateLimited } from "../domain/errors";
 /** Fixed-window failure counter: after `limit` failures for a key within the window, refuse until it ends. */
 export class FailureLimiter {
   private windows = new Map<string, { count: number; resetAt: number }>();
+  /** Attempts still being verified, counted as failures until they are known not to be (see `pending`). */
+  private inFlight = new Map<string, number>();
 
   constructor(
     private readonly limit: number,
@@ -21,13 +23,29 @@ export class FailureLimiter {
 
   /** Seconds until the key is under its limit again; 0 when it is now. */
   waitFor(key: string | (() => string), now = Date.now()): number {
-    if (!this.windows.size) return 0;
+    if (!this.windows.size && !this.inFlight.size) return 0;
     const k = typeof key === "string" ? key : key();
+    const pending = this.inFlight.get(k) ?? 0;
     const w = this.windows.get(k);
-    if (!w) return 0;
-    if (w.resetAt <= now) this.windows.delete(k);
-    else if (w.count >= this.limit) return Math.max(1, Math.ceil((w.resetAt - now) / 1000));
-    return 0;
+    if (w && w.resetAt <= now) this.windows.delete(k);
+    const count = (w && w.resetAt > now ? w.count : 0) + pending;
+    if (count < this.limit) return 0;
+    return w && w.resetAt > now ? Math.max(1, Math.ceil((w.resetAt - now) / 1000)) : 1;
+  }
+
+  /**
+   * Runs a slow verification (argon2) counted as a failure while it runs: a burst of concurrent guesses
+   * from one key cannot all pass `check` before the first of them is recorded as failed.
+   */
+  async pending<T>(key: string, verify: () => Promise<T>): Promise<T> {
+    this.inFlight.set(key, (this.inFlight.get(key) ?? 0) + 1);
+    try {
+      return await verify();
+    } finally {
+      const n = this.inFlight.get(key)! - 1;
+      if (n) this.inFlight.set(key, n);
+      else this.inFlight.delete(key);
+    }
   }
 
   fail(key: string, now = Date.now()) {

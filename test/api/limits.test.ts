@@ -143,6 +143,18 @@ describe("failed logins lock no one else out", () => {
     expect((await guess("someone-else@example.com", "198.51.100.20")).$status).toBe(429);
     expect((await guess("someone-else@example.com", "198.51.100.21")).$status).toBe(401);
   });
+
+  test("a burst of concurrent password guesses runs at most the limit's worth of argon2 checks; the rest are refused at once", async () => {
+    const dee = await s.newUser({ password: "dee's real password" }); // a hash to check: each guess costs an argon2 verify
+    const wrongs = await Promise.all(Array.from({ length: 30 }, () => guess(dee.email!, "198.51.100.30")));
+    const statuses = wrongs.map((r) => r.$status);
+    expect(statuses.filter((x) => x === 401).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((x) => x === 429).length).toBeGreaterThanOrEqual(20);
+    expect(new Set(statuses)).toEqual(new Set([401, 429]));
+    // Dee's own key still works, even from the busy address.
+    const res = await fetch(`${s.url}/api/v1/users/me`, { headers: { Authorization: dee.auth!, "X-Forwarded-For": "198.51.100.30" } });
+    expect(res.status).toBe(200);
+  });
 });
 
 describe("event queue bounds", () => {
