@@ -7,13 +7,15 @@ export type View =
   | { kind: "inbox" }
   | { kind: "recent" }
   | { kind: "drafts" }
-  | { kind: "channels" };
+  | { kind: "channels" }
+  | { kind: "organization"; section: string };
 
 const enc = (s: string) => encodeURIComponent(s).replace(/\./g, "%2E");
 const slug = (name: string) => name.replace(/[^\p{L}\p{N}_-]+/gu, "-");
 
 /** The hash for a view; `channelName` gives channel links their readable part. */
 export function hashOf(view: View, channelName?: (id: number) => string | undefined): string {
+  if (view.kind === "organization") return `#organization/${view.section}`;
   if (view.kind !== "messages") return `#${view.kind}`;
   if (view.terms.length === 0 && !view.near) return "#feed";
   const parts = view.terms.map(({ operator, operand, negated }) => {
@@ -30,6 +32,7 @@ export function parseHash(hash: string): View {
   const h = hash.replace(/^#/, "");
   if (h === "inbox" || h === "recent" || h === "drafts" || h === "channels") return { kind: h };
   if (h === "" || h === "feed") return { kind: "messages", terms: [] };
+  if (h === "organization" || h.startsWith("organization/")) return { kind: "organization", section: h.split("/")[1] ?? "" };
   const segs = h.split("/");
   if (segs[0] !== "narrow") return { kind: "inbox" };
   const terms: NarrowTerm[] = [];

@@ -23,6 +23,7 @@ import { ShortcutHelp, useShortcuts } from "./shortcuts";
 import { askNotificationPermission, useNotifications } from "./notifications";
 
 const Settings = lazy(() => import("./Settings"));
+const Admin = lazy(() => import("./admin/Admin"));
 export const settingsOpen = signal(false);
 export const helpOpen = signal(false);
 const inviteLink = signal<string | null>(null);
@@ -55,6 +56,7 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
         <ul class="menu right" role="menu" onKeyDown={(e) => e.key === "Escape" && (open.value = false)}>
           {item("Personal settings", () => (settingsOpen.value = true), "open-settings")}
           {item("Invite users", invite, "invite-users")}
+          {me.value.role <= 200 && item("Organization settings", () => go("#organization/profile"), "open-organization")}
           {item("Keyboard shortcuts", () => (helpOpen.value = true))}
           {item("Sign out", onSignOut, "sign-out")}
         </ul>
@@ -91,6 +93,12 @@ function Main() {
   if (v.kind === "recent") return <Recent />;
   if (v.kind === "drafts") return <Drafts />;
   if (v.kind === "channels") return <Inbox />;
+  if (v.kind === "organization")
+    return (
+      <Suspense fallback={<p class="empty-note">Loading…</p>}>
+        <Admin section={v.section} />
+      </Suspense>
+    );
   return <MessageView key={JSON.stringify(v)} terms={v.terms} near={v.near} />;
 }
 
