@@ -317,7 +317,8 @@ export function applyEvent(e: any) {
       break;
     case "realm_emoji":
       if (e.op === "update") realmEmoji.value = e.realm_emoji;
-      else if (e.op === "add" || e.op === "edit") realmEmoji.value = { ...realmEmoji.value, [e.realm_emoji.id]: e.realm_emoji };
+      // individual_emoji_changes: one emoji per event, under `emoji`.
+      else if (e.op === "add" || e.op === "edit") realmEmoji.value = { ...realmEmoji.value, [e.emoji.id]: e.emoji };
       break;
     case "user_group":
       if (e.op === "add") edit(userGroups, (g) => g.set(e.group.id, e.group));
