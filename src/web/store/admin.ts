@@ -38,6 +38,22 @@ export interface ChannelFolder {
   order: number;
   is_archived: boolean;
 }
+export interface Playground {
+  id: number;
+  name: string;
+  pygments_language: string;
+  url_template: string;
+}
+export interface RealmExport {
+  id: number;
+  export_time: number;
+  acting_user_id: number;
+  export_url: string | null;
+  deleted_timestamp: number | null;
+  failed_timestamp: number | null;
+  pending: boolean;
+  export_type?: number;
+}
 export interface RealmDomain {
   domain: string;
   allow_subdomains: boolean;
@@ -50,6 +66,9 @@ export const profileFieldTypes = signal<Record<string, { id: number; name: strin
 export const channelFolders = signal<ChannelFolder[]>([]);
 export const realmDomains = signal<RealmDomain[]>([]);
 export const defaultChannels = signal<number[]>([]);
+export const playgrounds = signal<Playground[]>([]);
+/** Set by `realm_export` events (administrators); the export page fetches the list first. */
+export const realmExports = signal<RealmExport[] | null>(null);
 export const userDefaults = signal<Record<string, unknown>>({});
 /** Bumped by `invites_changed`: the invitations page refetches its list. */
 export const invitesVersion = signal(0);
@@ -65,6 +84,7 @@ export function applyAdminInitial(r: any) {
   realmDomains.value = r.realm_domains ?? [];
   defaultChannels.value = (r.realm_default_streams ?? []).map(idOf);
   userDefaults.value = r.realm_user_settings_defaults ?? {};
+  playgrounds.value = r.realm_playgrounds ?? [];
 }
 
 export function applyAdminEvent(e: any) {
@@ -110,6 +130,12 @@ export function applyAdminEvent(e: any) {
       break;
     case "realm_user_settings_defaults":
       if (e.op === "update") userDefaults.value = { ...userDefaults.value, [e.property]: e.value };
+      break;
+    case "realm_playgrounds":
+      playgrounds.value = e.realm_playgrounds;
+      break;
+    case "realm_export":
+      realmExports.value = e.exports;
       break;
     case "invites_changed":
       invitesVersion.value++;

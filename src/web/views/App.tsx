@@ -9,6 +9,7 @@ import { Modal } from "../ui/Modal";
 import { say, sayError, toast } from "../ui/toast";
 import { drawerOpen, go, view } from "../store/router";
 import { connection, me, realm, unreadCounts } from "../store/state";
+import { can } from "../store/permissions";
 import { stopQueue } from "../store/queue";
 import { ChannelBrowser } from "./ChannelBrowser";
 import { Compose, composeOpen, followNarrow } from "./Compose";
@@ -55,7 +56,7 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
       {open.value && (
         <ul class="menu right" role="menu" onKeyDown={(e) => e.key === "Escape" && (open.value = false)}>
           {item("Personal settings", () => (settingsOpen.value = true), "open-settings")}
-          {item("Invite users", invite, "invite-users")}
+          {can("create_multiuse_invite_group") && item("Invite users", invite, "invite-users")}
           {me.value.role <= 200 && item("Organization settings", () => go("#organization/profile"), "open-organization")}
           {item("Keyboard shortcuts", () => (helpOpen.value = true))}
           {item("Sign out", onSignOut, "sign-out")}

@@ -2,7 +2,7 @@
 // apply), custom profile fields (in the order profiles show them).
 import { useSignal } from "@preact/signals";
 import { api } from "../../api/client";
-import { linkifiers, profileFields, profileFieldTypes } from "../../store/admin";
+import { linkifiers, playgrounds, profileFields, profileFieldTypes } from "../../store/admin";
 import { realmEmoji, userName } from "../../store/state";
 import { act, CommitInput, formValue, Part, Reorderable } from "./fields";
 
@@ -61,6 +61,15 @@ export function Emoji() {
 }
 
 export function Linkifiers() {
+  return (
+    <>
+      <LinkifierList />
+      <Playgrounds />
+    </>
+  );
+}
+
+function LinkifierList() {
   return (
     <Part title="Linkifiers" id="linkifiers" note="Text matching a pattern becomes a link, e.g. #(?P<id>[0-9]+) → https://github.com/org/repo/issues/{id}. The first matching pattern wins.">
       <Reorderable
@@ -182,5 +191,40 @@ export function ProfileFields() {
         </form>
       </Part>
     </>
+  );
+}
+
+/** Code playgrounds: a code block in a language gets a link that opens it in an outside tool. */
+function Playgrounds() {
+  return (
+    <Part title="Code playgrounds" id="playgrounds" note="A code block in this language gets a button that opens its code at the URL ({code} is replaced by the code).">
+      <ul class="admin-list">
+        {playgrounds.value.map((p) => (
+          <li key={p.id}>
+            <span class="grow">
+              {p.name} <span class="tag">{p.pygments_language}</span>
+              <div class="hint mono">{p.url_template}</div>
+            </span>
+            <button class="btn small danger" onClick={() => act(() => api.delete(`realm/playgrounds/${p.id}`), "Playground removed")}>
+              Remove
+            </button>
+          </li>
+        ))}
+        {!playgrounds.value.length && <li class="empty-note">No playgrounds.</li>}
+      </ul>
+      <form
+        class="row wrap"
+        onSubmit={(e) => {
+          e.preventDefault();
+          const f = e.currentTarget;
+          act(() => api.post("realm/playgrounds", { name: formValue(f, "name"), pygments_language: formValue(f, "language"), url_template: formValue(f, "url_template") }), "Playground added").then((ok) => ok && f.reset());
+        }}
+      >
+        <input name="name" required maxLength={50} aria-label="Playground name" placeholder="Rust playground" />
+        <input name="language" required maxLength={40} aria-label="Language" placeholder="rust" />
+        <input name="url_template" required class="mono grow" aria-label="URL template" placeholder="https://play.example.com/?code={code}" />
+        <button class="btn">Add playground</button>
+      </form>
+    </Part>
   );
 }

@@ -4,8 +4,8 @@ import { useSignal } from "@preact/signals";
 import { api } from "../../api/client";
 import type { UserGroup } from "../../api/types";
 import { USER_GROUP_PERMISSIONS, USER_GROUP_PERMISSION_NAMES, type GroupSettingValue } from "../../../domain/group-settings";
-import { me, userGroups, userName, users } from "../../store/state";
-import { act, AddPerson, checkedIds, formValue, GroupPicker, groupName, labelOf, Part } from "./fields";
+import { me, userGroups, userName } from "../../store/state";
+import { act, activePeople, AddPerson, checkedIds, formValue, GroupPicker, groupName, labelOf, Part } from "./fields";
 
 export function Groups() {
   const openId = useSignal<number | null>(null);
@@ -182,5 +182,3 @@ function MemberChecks() {
     </fieldset>
   );
 }
-
-const activePeople = () => [...users.value.values()].filter((u) => u.is_active && !u.is_bot).sort((a, b) => a.full_name.localeCompare(b.full_name));

@@ -9,7 +9,7 @@ import { ago } from "../../ui/format";
 import { say } from "../../ui/toast";
 import { bots, defaultChannels, invitesVersion } from "../../store/admin";
 import { me, presence, presenceOf, userGroups, userName, users } from "../../store/state";
-import { act, allChannels, checkedIds, formValue, groupName, isOwner, Part } from "./fields";
+import { act, activePeople, allChannels, checkedIds, formValue, groupName, isOwner, Part } from "./fields";
 
 export const ROLES: [number, string][] = [
   [100, "Owner"],
@@ -135,10 +135,18 @@ export function Bots() {
                   {b.full_name} <span class="tag">{BOT_TYPES.find(([t]) => t === b.bot_type)?.[1] ?? "Bot"}</span>
                   {!b.is_active && <span class="tag">Deactivated</span>}
                 </div>
-                <div class="hint">
-                  {b.email}
-                  {b.owner_id ? ` · owner ${userName(b.owner_id)}` : ""}
-                </div>
+                <div class="hint">{b.email}</div>
+                {b.is_active && (
+                  <label class="row hint">
+                    Owner
+                    <select value={String(b.owner_id ?? "")} onChange={(e) => act(() => api.patch(`bots/${b.user_id}`, { bot_owner_id: Number(e.currentTarget.value) }), "Owner changed")}>
+                      {b.owner_id === null && <option value="">None</option>}
+                      {activePeople().map((u) => (
+                        <option value={u.user_id}>{u.full_name}</option>
+                      ))}
+                    </select>
+                  </label>
+                )}
                 {b.bot_type === 3 && <BotUrl id={b.user_id} url={b.services?.[0]?.base_url ?? ""} />}
                 {b.is_active && b.api_key && <BotKey id={b.user_id} apiKey={b.api_key} />}
               </div>

@@ -2,11 +2,12 @@
 // /realm, USER_SETTINGS for the defaults of new users): every setting the API exposes has a control,
 // on one of three pages; a setting added to the table shows up here by itself (on "permissions").
 import { useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
 import { api } from "../../api/client";
 import { REALM_SETTINGS, REALM_SETTING_NAMES, type RealmSettingName } from "../../../domain/realm-settings";
 import { PATCHABLE_DEFAULT_NAMES, USER_SETTINGS } from "../../../domain/user-settings";
-import { realmDomains, userDefaults } from "../../store/admin";
-import { realm } from "../../store/state";
+import { realmDomains, realmExports, userDefaults } from "../../store/admin";
+import { realm, userName } from "../../store/state";
 import { act, isOwner, Part, patchRealm, SettingControl } from "./fields";
 
 const PROFILE: RealmSettingName[] = [
@@ -68,9 +69,17 @@ function RealmControls({ names }: { names: readonly RealmSettingName[] }) {
 export function RealmPage({ page }: { page: keyof typeof REALM_PAGES }) {
   if (page === "profile")
     return (
-      <Part title="Organization profile" id="profile">
-        <RealmControls names={PROFILE} />
-      </Part>
+      <>
+        <Part title="Organization profile" id="profile">
+          <RealmControls names={PROFILE} />
+          <div class="row end">
+            <button class="btn small" onClick={() => act(() => api.post("realm/test_welcome_bot_custom_message", { welcome_message_custom_text: realm.value.realm_welcome_message_custom_text ?? "" }), "Test welcome message sent to you")}>
+              Send me the welcome message
+            </button>
+          </div>
+        </Part>
+        {isOwner() && <Exports />}
+      </>
     );
   if (page === "messages")
     return (
@@ -134,6 +143,38 @@ export function UserDefaults() {
         {PATCHABLE_DEFAULT_NAMES.map((n) => (
           <SettingControl key={n} name={n} kind={USER_SETTINGS[n].kind} value={d[n] ?? USER_SETTINGS[n].default} save={(v) => act(() => api.patch("realm/user_settings_defaults", { [n]: v }))} />
         ))}
+      </div>
+    </Part>
+  );
+}
+
+/** Exports of the organization's data (owners): start one, follow it, download it. */
+function Exports() {
+  useEffect(() => {
+    if (realmExports.value === null) api.get("export/realm").then((r) => (realmExports.value = r.exports), () => (realmExports.value = []));
+  }, []);
+  const list = [...(realmExports.value ?? [])].sort((a, b) => b.export_time - a.export_time);
+  return (
+    <Part title="Export the organization's data" id="export" note="A public export holds public channels only; a full export also holds the private data of those who agreed to it.">
+      <ul class="admin-list">
+        {list.map((x) => (
+          <li key={x.id}>
+            <span class="grow">
+              {new Date(x.export_time * 1000).toLocaleString()} · by {userName(x.acting_user_id)}
+              {x.export_type === 2 && <span class="tag">Full</span>}
+            </span>
+            {x.pending ? <span class="hint">Being prepared…</span> : x.failed_timestamp ? <span class="hint">Failed</span> : x.deleted_timestamp ? <span class="hint">Deleted</span> : x.export_url ? <a href={x.export_url}>Download</a> : null}
+          </li>
+        ))}
+        {!list.length && <li class="empty-note">No exports yet.</li>}
+      </ul>
+      <div class="row end">
+        <button class="btn small" onClick={() => act(() => api.post("export/realm", { export_type: 2 }), "Full export started")}>
+          Start a full export
+        </button>
+        <button class="btn small" onClick={() => act(() => api.post("export/realm", { export_type: 1 }), "Export started")}>
+          Start a public export
+        </button>
       </div>
     </Part>
   );

@@ -30,7 +30,7 @@ export function labelOf(name: string): string {
   if (LABELS[name]) return LABELS[name];
   const group = /^can_(.*)_group$|^(.*)_group$/.exec(name);
   if (group) return `Who can ${(group[1] ?? group[2])!.replace(/_/g, " ")}`;
-  const s = name.replace(/_/g, " ").replace(/\bstream\b/g, "channel");
+  const s = name.replace(/_/g, " ").replace(/\bstreams?\b/g, "channel").replace(/ id$/, "");
   return s[0]!.toUpperCase() + s.slice(1);
 }
 const LABELS: Record<string, string> = {
@@ -48,6 +48,10 @@ const LABELS: Record<string, string> = {
   upload_quota_mib: "Upload quota for the organization (MiB)",
   jitsi_server_url: "Jitsi server URL (empty: the server's default)",
   welcome_message_custom_text: "Custom text in the welcome message for new users",
+  new_stream_announcements_stream_id: "Channel for new channel announcements",
+  signup_announcements_stream_id: "Channel for new user announcements",
+  zulip_update_announcements_stream_id: "Channel for server update announcements",
+  moderation_request_channel_id: "Channel for moderation requests",
 };
 
 /** Names for the choices of enumerated settings, where a number alone would say nothing. */
@@ -307,9 +311,12 @@ function Chip({ label, onRemove }: { label: string; onRemove?: () => void }) {
   );
 }
 
+/** Active people (no bots), by name. */
+export const activePeople = () => [...users.value.values()].filter((u) => u.is_active && !u.is_bot).sort((a, b) => a.full_name.localeCompare(b.full_name));
+
 /** A select that adds one person (or group, where offered) to a list. */
 export function AddPerson({ label, exclude, onUser, groups, onGroup, testid }: { label: string; exclude: number[]; onUser: (id: number) => void; groups?: { id: number }[]; onGroup?: (id: number) => void; testid?: string }) {
-  const people = [...users.value.values()].filter((u) => u.is_active && !exclude.includes(u.user_id)).sort((a, b) => a.full_name.localeCompare(b.full_name));
+  const people = activePeople().filter((u) => !exclude.includes(u.user_id));
   return (
     <select
       aria-label={label}
