@@ -126,6 +126,9 @@ describe("organization administration in the browser", () => {
     await description.fill("Code reviews");
     await description.press("Enter");
     await owner.page.getByTestId("admin-channel-reviews").getByText("Code reviews").first().waitFor({ timeout: WAIT });
+    // Subscribing Ann from the editor: the channel appears in her sidebar, live.
+    await owner.page.getByTestId("admin-channel-reviews").getByLabel("Subscribe someone").selectOption({ label: "Ann" });
+    await annApp.page.getByTestId("channel-reviews").waitFor({ timeout: WAIT });
     await screenshot(owner.page, "admin-05-channel");
   });
 

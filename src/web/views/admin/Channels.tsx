@@ -7,8 +7,8 @@ import { api } from "../../api/client";
 import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES, TOPICS_POLICIES } from "../../../domain/channels";
 import type { GroupSettingValue } from "../../../domain/group-settings";
 import { channelFolders, defaultChannels } from "../../store/admin";
-import { me, streams, userGroups } from "../../store/state";
-import { act, allChannels, CommitInput, formValue, GroupPicker, labelOf, Part, Reorderable } from "./fields";
+import { me, streams, userGroups, userName } from "../../store/state";
+import { act, AddPerson, allChannels, CommitInput, formValue, GroupPicker, labelOf, Part, Reorderable } from "./fields";
 
 /** The permissions PATCH /streams changes (can_create_topic_group is set at creation only). */
 const EDITABLE_PERMISSIONS = CHANNEL_PERMISSION_NAMES.filter((n) => n !== "can_create_topic_group");
@@ -147,6 +147,7 @@ function ChannelEditor({ c }: { c: any }) {
           {typeof retention === "number" && retention > 0 && <CommitInput type="number" min={1} aria-label="Days" value={String(retention)} onCommit={(v) => patch({ message_retention_days: Number(v) })} />}
         </div>
       </div>
+      <Subscribers c={c} />
       {EDITABLE_PERMISSIONS.map((n) => (
         <div class="admin-field" key={n}>
           <span class="admin-label" aria-hidden="true">
@@ -160,6 +161,33 @@ function ChannelEditor({ c }: { c: any }) {
           Archive channel
         </button>
       </div>
+    </div>
+  );
+}
+
+/** Who is subscribed, added and removed by an administrator (the server tells each person). */
+function Subscribers({ c }: { c: any }) {
+  const ids = useSignal<number[] | null>(null);
+  const load = () => api.get(`streams/${c.stream_id}/members`).then((r) => (ids.value = r.subscribers), () => (ids.value = []));
+  useEffect(() => void load(), [c.stream_id]);
+  const change = (add: boolean, id: number) =>
+    act(() => (add ? api.post("users/me/subscriptions", { subscriptions: [{ name: c.name }], principals: [id] }) : api.delete("users/me/subscriptions", { subscriptions: [c.name], principals: [id] })), add ? "Subscribed" : "Unsubscribed").then(load);
+  return (
+    <div class="admin-field">
+      <span class="admin-label">Subscribers</span>
+      <ul class="chips" aria-label="Subscribers">
+        {(ids.value ?? []).map((id) => (
+          <li class="chip" key={id}>
+            {userName(id)}
+            <button type="button" class="chip-remove" aria-label={`Unsubscribe ${userName(id)}`} onClick={() => change(false, id)}>
+              ×
+            </button>
+          </li>
+        ))}
+        <li>
+          <AddPerson label="Subscribe someone" exclude={ids.value ?? []} onUser={(id) => change(true, id)} />
+        </li>
+      </ul>
     </div>
   );
 }

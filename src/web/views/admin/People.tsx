@@ -9,7 +9,7 @@ import { ago } from "../../ui/format";
 import { say } from "../../ui/toast";
 import { bots, defaultChannels, invitesVersion } from "../../store/admin";
 import { me, presence, presenceOf, userGroups, userName, users } from "../../store/state";
-import { act, activePeople, allChannels, checkedIds, formValue, groupName, isOwner, Part } from "./fields";
+import { act, activePeople, allChannels, checkedIds, CommitInput, formValue, groupName, isOwner, Part } from "./fields";
 
 export const ROLES: [number, string][] = [
   [100, "Owner"],
@@ -57,8 +57,8 @@ function UserRow({ u }: { u: User }) {
     <li class={u.is_active ? undefined : "inactive"} data-testid={`admin-user-${u.email}`}>
       <Avatar id={u.user_id} size={32} />
       <div class="grow">
-        <div>
-          {u.full_name}
+        <div class="row">
+          <CommitInput class="name-input" aria-label={`Name of ${u.full_name}`} value={u.full_name} disabled={!u.is_active} onCommit={(v) => act(() => api.patch(`users/${u.user_id}`, { full_name: v }), "Name changed")} />
           {!u.is_active && <span class="tag">Deactivated</span>}
         </div>
         <div class="hint">

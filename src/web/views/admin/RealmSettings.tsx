@@ -153,6 +153,11 @@ function Exports() {
   useEffect(() => {
     if (realmExports.value === null) api.get("export/realm").then((r) => (realmExports.value = r.exports), () => (realmExports.value = []));
   }, []);
+  const consents = useSignal<{ user_id: number; consented: boolean }[]>([]);
+  useEffect(() => {
+    api.get("export/realm/consents").then((r) => (consents.value = r.export_consents), () => {});
+  }, []);
+  const agreed = consents.value.filter((c) => c.consented).length;
   const list = [...(realmExports.value ?? [])].sort((a, b) => b.export_time - a.export_time);
   return (
     <Part title="Export the organization's data" id="export" note="A public export holds public channels only; a full export also holds the private data of those who agreed to it.">
@@ -168,7 +173,10 @@ function Exports() {
         ))}
         {!list.length && <li class="empty-note">No exports yet.</li>}
       </ul>
-      <div class="row end">
+      <div class="row end wrap">
+        <span class="hint grow">
+          {agreed} of {consents.value.length} people agreed to have their private data in a full export.
+        </span>
         <button class="btn small" onClick={() => act(() => api.post("export/realm", { export_type: 2 }), "Full export started")}>
           Start a full export
         </button>
