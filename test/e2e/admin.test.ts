@@ -30,15 +30,15 @@ afterAll(async () => {
   await confab?.stop();
 });
 
-async function signedIn(email: string, password: string, opts: { colorScheme?: "light" | "dark"; width?: number } = {}) {
-  const app = opts.colorScheme || opts.width ? await openContext(opts) : await openApp(browser, confab);
+async function signedIn(email: string, password: string) {
+  const app = await openApp(browser, confab);
   await signInThroughForm(app.page, email, password);
   await app.page.getByTestId("message-list").waitFor({ timeout: WAIT });
   return app;
 }
 
-async function openContext({ colorScheme = "light", width = 1280 }: { colorScheme?: "light" | "dark"; width?: number }) {
-  const context = await browser.newContext({ viewport: { width, height: 800 }, colorScheme });
+async function openContext({ width }: { width: number }) {
+  const context = await browser.newContext({ viewport: { width, height: 800 } });
   const page = await context.newPage();
   await page.goto(confab.url + "/");
   return { context, page };
@@ -211,14 +211,13 @@ describe("organization administration in the browser", () => {
   });
 
   test("dark theme and phone width: the settings pages stay readable", async () => {
-    const dark = await signedIn(confab.owner.email, confab.owner.password, { colorScheme: "dark" });
-    await openSection(dark.page, "channels");
-    await dark.page.getByTestId("admin-channel-reviews").getByTestId("channel-edit").click();
-    await screenshot(dark.page, "admin-11-dark-channels");
-    await dark.context.close();
-    const phone = await signedIn(confab.owner.email, confab.owner.password, { width: 390 });
-    await openSection(phone.page, "profile");
-    await screenshot(phone.page, "admin-12-phone-profile");
-    await phone.context.close();
+    await owner.page.emulateMedia({ colorScheme: "dark" });
+    await openSection(owner.page, "channels");
+    await owner.page.getByTestId("admin-channel-reviews").getByTestId("channel-edit").click();
+    await screenshot(owner.page, "admin-11-dark-channels");
+    await owner.page.emulateMedia({ colorScheme: "light" });
+    await owner.page.setViewportSize({ width: 390, height: 800 });
+    await openSection(owner.page, "profile");
+    await screenshot(owner.page, "admin-12-phone-profile");
   });
 });
