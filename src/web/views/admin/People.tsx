@@ -62,7 +62,8 @@ function UserRow({ u }: { u: User }) {
           {!u.is_active && <span class="tag">Deactivated</span>}
         </div>
         <div class="hint">
-          {u.email} · {lastActive(u.user_id)}
+          {u.email}
+          {u.is_active && ` · ${lastActive(u.user_id)}`}
         </div>
       </div>
       <select aria-label={`Role of ${u.full_name}`} data-testid="user-role" disabled={roleLocked || !u.is_active} value={u.role} onChange={(e) => act(() => api.patch(`users/${u.user_id}`, { role: Number(e.currentTarget.value) }), "Role changed")}>
