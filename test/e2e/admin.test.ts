@@ -70,11 +70,11 @@ describe("organization administration in the browser", () => {
     expect(await page.getByTestId("open-organization").count()).toBe(0);
     await page.keyboard.press("Escape");
     // Typing the address does not help either: the page says who may use it, and shows no control.
-    await page.evaluate(() => (location.hash = "#organization/users"));
+    await page.evaluate('location.hash = "#organization/users"');
     await page.getByTestId("admin-refused").waitFor({ timeout: WAIT });
     expect(await page.getByTestId("admin").count()).toBe(0);
     await screenshot(page, "admin-01-member-refused");
-    await page.evaluate(() => (location.hash = "#feed"));
+    await page.evaluate('location.hash = "#feed"');
   });
 
   test("the owner renames the organization and a member's app shows the new name live", async () => {
@@ -167,7 +167,7 @@ describe("organization administration in the browser", () => {
     await row.waitFor({ timeout: WAIT });
     await row.getByTestId("bot-copy-key").click();
     await toast(owner.page, "API key copied");
-    const key = await owner.page.evaluate(() => navigator.clipboard.readText());
+    const key = await owner.page.evaluate<string>("navigator.clipboard.readText()");
     const email = (await row.getAttribute("data-testid"))!.replace("admin-bot-", "");
     expect((await api(confab, { email, apiKey: key }, "GET", "/users/me")).email).toBe(email);
     // An outgoing webhook asks for its URL.
