@@ -1,5 +1,6 @@
 // PATCH /messages/{id} (content, topic, channel moves, propagate_mode, notifications, limits and
 // permissions), the edit-history shapes, DELETE /messages/{id} and delete_topic.
+import { sqliteOf } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
 import { expectError, ok } from "../helpers/client";
@@ -71,7 +72,7 @@ describe("content edits", () => {
     expect((await get(ann, id, { apply_markdown: false })).content).toBe("(deleted)");
     await ok(s.owner.patch("/realm", { message_content_edit_limit_seconds: 1 }));
     const old = await send(ann, town, "perm", "old");
-    s.app.sqlite.run(`UPDATE messages SET date_sent = date_sent - 3600 WHERE id = ${old}`);
+    sqliteOf(s.app.db).run(`UPDATE messages SET date_sent = date_sent - 3600 WHERE id = ${old}`);
     await expectError(ann.patch(`/messages/${old}`, { content: "late" }), 400, "BAD_REQUEST", "The time limit for editing this message has passed");
     await ok(s.owner.patch("/realm", { allow_message_editing: false }));
     await expectError(ann.patch(`/messages/${id}`, { content: "no" }), 400, "BAD_REQUEST", "Your organization has turned off message editing");
@@ -146,7 +147,7 @@ describe("deleting", () => {
     await expectError(ann.get(`/messages/${mine}`), 400, "BAD_REQUEST", "Invalid message(s)");
     await ok(s.owner.delete(`/messages/${theirs}`));
     const old = await send(bob, town, "del", "ancient");
-    s.app.sqlite.run(`UPDATE messages SET date_sent = date_sent - 86400 WHERE id = ${old}`);
+    sqliteOf(s.app.db).run(`UPDATE messages SET date_sent = date_sent - 86400 WHERE id = ${old}`);
     await expectError(bob.delete(`/messages/${old}`), 400, "BAD_REQUEST", "The time limit for deleting this message has passed");
   });
 
