@@ -31,6 +31,7 @@ export function observeSentMessages(app: App, fn: SentMessageObserver): () => vo
 
 /** Called by the send path right after its transaction; observers run after the COMMIT, or never. */
 export function messageSent(app: App, m: SentMessage) {
+  app.metrics.messagesSent++;
   const list = observers.get(app);
   if (!list?.length) return;
   app.writer.settled().then(
