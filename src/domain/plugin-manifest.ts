@@ -166,7 +166,8 @@ function problemOf(e: ErrorObject): string {
 
 /** The manifest, or `Invalid manifest: <field> <problem>` naming the first field at fault. */
 export function checkManifest(value: unknown): Manifest {
-  validator ??= new (require("ajv") as typeof import("ajv")).default({ strict: false, allErrors: false }).compile(SCHEMA); // loaded on first use, not at start
+  // (import.meta.require: this file is also type-checked with the web client, which has no `require`)
+  validator ??= new ((import.meta as unknown as { require: (id: string) => typeof import("ajv") }).require("ajv")).default({ strict: false, allErrors: false }).compile(SCHEMA); // loaded on first use, not at start
   if (!validator(value)) {
     const e = validator.errors![0]!;
     throw invalidParam(`Invalid manifest: ${fieldOf(e)} ${problemOf(e)}`);

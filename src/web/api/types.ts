@@ -91,6 +91,9 @@ export interface UserGroup {
   members: number[];
   is_system_group: boolean;
   deactivated?: boolean;
+  direct_subgroup_ids?: number[];
+  /** Its permission settings (can_*_group), each a group-setting value. */
+  [setting: `can_${string}`]: unknown;
 }
 
 export type NarrowTerm = { operator: string; operand: string | number | number[]; negated?: boolean };

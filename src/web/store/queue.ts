@@ -27,6 +27,7 @@ async function register() {
       empty_topic_name: true,
       simplified_presence_events: true,
       individual_emoji_changes: true,
+      linkifier_url_template: true,
     },
   });
   queueId = r.queue_id;

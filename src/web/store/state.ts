@@ -2,6 +2,7 @@
 // these signals and never patch them after an action: they wait for the event, so tabs always agree.
 import { batch, computed, signal, type Signal } from "@preact/signals";
 import type { Draft, Message, Stream, Subscription, User, UserGroup } from "../api/types";
+import { applyAdminEvent, applyAdminInitial } from "./admin";
 import { dmOperand, dmPeers } from "./narrow";
 import { applyExtEvent, applyExtInitial } from "./ext";
 
@@ -140,12 +141,14 @@ export function applyInitial(r: any) {
     }
     unread.value = u;
     applyExtInitial(r);
+    applyAdminInitial(r);
   });
 }
 
 const MENTION_FLAGS = ["mentioned", "wildcard_mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned"];
 
 export function applyEvent(e: any) {
+  applyAdminEvent(e);
   switch (e.type) {
     case "message": {
       const m: Message = { ...e.message, flags: e.flags ?? [], reactions: e.message.reactions ?? [] };
@@ -319,7 +322,8 @@ export function applyEvent(e: any) {
       break;
     case "realm_emoji":
       if (e.op === "update") realmEmoji.value = e.realm_emoji;
-      else if (e.op === "add" || e.op === "edit") realmEmoji.value = { ...realmEmoji.value, [e.realm_emoji.id]: e.realm_emoji };
+      // individual_emoji_changes: one emoji per event, under `emoji`.
+      else if (e.op === "add" || e.op === "edit") realmEmoji.value = { ...realmEmoji.value, [e.emoji.id]: e.emoji };
       break;
     case "user_group":
       if (e.op === "add") edit(userGroups, (g) => g.set(e.group.id, e.group));
@@ -332,6 +336,14 @@ export function applyEvent(e: any) {
           const set = new Set(x.members);
           for (const u of e.user_ids) e.op === "add_members" ? set.add(u) : set.delete(u);
           g.set(x.id, { ...x, members: [...set] });
+        });
+      else if (e.op === "add_subgroups" || e.op === "remove_subgroups")
+        edit(userGroups, (g) => {
+          const x = g.get(e.group_id);
+          if (!x) return;
+          const set = new Set(x.direct_subgroup_ids ?? []);
+          for (const id of e.direct_subgroup_ids) e.op === "add_subgroups" ? set.add(id) : set.delete(id);
+          g.set(x.id, { ...x, direct_subgroup_ids: [...set] });
         });
       break;
     default:

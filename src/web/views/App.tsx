@@ -9,6 +9,7 @@ import { Modal } from "../ui/Modal";
 import { say, sayError, toast } from "../ui/toast";
 import { drawerOpen, go, view } from "../store/router";
 import { connection, me, realm, unreadCounts } from "../store/state";
+import { can } from "../store/permissions";
 import { stopQueue } from "../store/queue";
 import { ChannelBrowser } from "./ChannelBrowser";
 import { Compose, composeOpen, followNarrow } from "./Compose";
@@ -25,6 +26,7 @@ import { isHumanMember } from "./ext/access";
 
 const Settings = lazy(() => import("./Settings"));
 const ExtPages = lazy(() => import("./ext/ExtPages"));
+const Admin = lazy(() => import("./admin/Admin"));
 export const settingsOpen = signal(false);
 const inviteLink = signal<string | null>(null);
 
@@ -55,8 +57,9 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
       {open.value && (
         <ul class="menu right" role="menu" onKeyDown={(e) => e.key === "Escape" && (open.value = false)}>
           {item("Personal settings", () => (settingsOpen.value = true), "open-settings")}
-          {item("Invite users", invite, "invite-users")}
+          {can("create_multiuse_invite_group") && item("Invite users", invite, "invite-users")}
           {isHumanMember() && item("Plugins, secrets and agent", () => go("#ext/plugins"), "open-ext")}
+          {me.value.role <= 200 && item("Organization settings", () => go("#organization/profile"), "open-organization")}
           {item("Keyboard shortcuts", () => (helpOpen.value = true))}
           {item("Sign out", onSignOut, "sign-out")}
         </ul>
@@ -97,6 +100,12 @@ function Main() {
     return (
       <Suspense fallback={<div class="page" aria-busy="true" />}>
         <ExtPages path={v.path} />
+      </Suspense>
+    );
+  if (v.kind === "organization")
+    return (
+      <Suspense fallback={<p class="empty-note">Loading…</p>}>
+        <Admin section={v.section} />
       </Suspense>
     );
   return <MessageView key={JSON.stringify(v)} terms={v.terms} near={v.near} />;

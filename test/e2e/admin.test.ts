@@ -1,0 +1,223 @@
+// Organization administration in a real headless Chromium against the compiled executable: the owner
+// changes a setting and a member sees it live; a user group and a channel with a group-setting
+// picker; an invitation link someone joins through; a bot and its key; deactivating a user ends their
+// session; a custom emoji used in a message; a member never sees the controls. Screenshots (light,
+// dark, phone width) go to test/e2e/results/admin-*.png.
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { api, ensureExecutable, launchChromium, newMember, openApp, screenshot, signInThroughForm, startConfab, type Confab } from "./harness";
+
+setDefaultTimeout(60_000);
+const WAIT = 15_000;
+
+let confab: Confab;
+let browser: Browser;
+let ann: Awaited<ReturnType<typeof newMember>>;
+let bob: Awaited<ReturnType<typeof newMember>>;
+let owner: { context: BrowserContext; page: Page };
+let annApp: { context: BrowserContext; page: Page };
+const ownerAuth = () => ({ email: confab.owner.email, apiKey: confab.owner.apiKey });
+
+beforeAll(async () => {
+  ensureExecutable();
+  [confab, browser] = await Promise.all([startConfab(), launchChromium()]);
+  [ann, bob] = [await newMember(confab, "Ann"), await newMember(confab, "Bob")];
+  [owner, annApp] = await Promise.all([signedIn(confab.owner.email, confab.owner.password), signedIn(ann.email, ann.password)]);
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await confab?.stop();
+});
+
+async function signedIn(email: string, password: string) {
+  const app = await openApp(browser, confab);
+  await signInThroughForm(app.page, email, password);
+  await app.page.getByTestId("message-list").waitFor({ timeout: WAIT });
+  return app;
+}
+
+async function openContext({ width }: { width: number }) {
+  const context = await browser.newContext({ viewport: { width, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(confab.url + "/");
+  return { context, page };
+}
+
+/** Opens a section of the organization settings the way a person does: menu, entry, section. */
+async function openSection(page: Page, section: string) {
+  if (!(await page.getByTestId("admin").isVisible())) {
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("open-organization").click();
+    await page.getByTestId("admin").waitFor({ timeout: WAIT });
+  }
+  await page.getByTestId(`admin-nav-${section}`).click();
+}
+
+/** Polls until `f` gives true (what the server holds after a change the app made). */
+async function until(f: () => Promise<boolean>, what: string) {
+  for (const end = Date.now() + WAIT; Date.now() < end; await Bun.sleep(200)) if (await f()) return;
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text }).first().waitFor({ timeout: WAIT });
+
+describe("organization administration in the browser", () => {
+  test("a member never sees the administration controls", async () => {
+    const page = annApp.page;
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("open-settings").waitFor({ timeout: WAIT });
+    expect(await page.getByTestId("open-organization").count()).toBe(0);
+    await page.keyboard.press("Escape");
+    // Typing the address does not help either: the page says who may use it, and shows no control.
+    await page.evaluate('location.hash = "#organization/users"');
+    await page.getByTestId("admin-refused").waitFor({ timeout: WAIT });
+    expect(await page.getByTestId("admin").count()).toBe(0);
+    await screenshot(page, "admin-01-member-refused");
+    await page.evaluate('location.hash = "#feed"');
+  });
+
+  test("the owner renames the organization and a member's app shows the new name live", async () => {
+    await openSection(owner.page, "profile");
+    const name = owner.page.getByTestId("admin-name");
+    await name.fill("Homelab Crew");
+    await name.press("Enter");
+    await toast(owner.page, "Saved");
+    await annApp.page.locator(".realm-name", { hasText: "Homelab Crew" }).waitFor({ timeout: WAIT });
+    // A permission through its group-setting picker: who may create public channels.
+    const picker = owner.page.getByTestId("admin-can_create_public_channel_group");
+    await openSection(owner.page, "permissions");
+    await picker.selectOption({ label: "Administrators" });
+    const admins = (await api(confab, ownerAuth(), "GET", "/user_groups")).user_groups.find((g: any) => g.name === "role:administrators");
+    const setting = async () => (await api(confab, ownerAuth(), "POST", "/register", { fetch_event_types: ["realm"] })).realm_can_create_public_channel_group;
+    await until(async () => (await setting()) === admins.id, "the new permission");
+    await screenshot(owner.page, "admin-02-permissions");
+    await screenshot(annApp.page, "admin-03-member-sees-new-name");
+  });
+
+  test("a user group, then a channel whose posting permission is that group (picked in the form)", async () => {
+    await openSection(owner.page, "groups");
+    await owner.page.getByTestId("group-name").fill("Reviewers");
+    await owner.page.getByTestId("group-description").fill("People who review changes");
+    await owner.page.getByTestId(`group-member-${ann.email}`).check();
+    await owner.page.getByTestId("group-create").click();
+    await owner.page.getByTestId("admin-group-Reviewers").waitFor({ timeout: WAIT });
+    // Nesting: the group includes the moderators.
+    await owner.page.getByTestId("admin-group-Reviewers").getByTestId("group-edit").click();
+    await owner.page.getByTestId("group-add-subgroup").selectOption({ label: "Moderators" });
+    await owner.page.getByTestId("admin-group-Reviewers").getByText("includes Moderators").waitFor({ timeout: WAIT });
+    await screenshot(owner.page, "admin-04-group");
+
+    await openSection(owner.page, "channels");
+    await owner.page.getByTestId("admin-new-channel-name").fill("reviews");
+    await owner.page.getByTestId("new-channel-can_send_message_group").selectOption({ label: "Reviewers" });
+    await owner.page.getByTestId("admin-new-channel-submit").click();
+    await owner.page.getByTestId("admin-channel-reviews").waitFor({ timeout: WAIT });
+    const groups = (await api(confab, ownerAuth(), "GET", "/user_groups")).user_groups;
+    const reviewers = groups.find((g: any) => g.name === "Reviewers");
+    expect(reviewers.members).toEqual([ann.userId]);
+    expect(reviewers.direct_subgroup_ids).toEqual([groups.find((g: any) => g.name === "role:moderators").id]);
+    const { stream_id } = await api(confab, ownerAuth(), "GET", "/get_stream_id", { stream: "reviews" });
+    const { stream } = await api(confab, ownerAuth(), "GET", `/streams/${stream_id}`);
+    expect(stream.can_send_message_group).toBe(reviewers.id);
+    // Editing it: the channel's description, saved with Enter.
+    await owner.page.getByTestId("admin-channel-reviews").getByTestId("channel-edit").click();
+    const description = owner.page.getByTestId("admin-channel-reviews").getByTestId("channel-description");
+    await description.fill("Code reviews");
+    await description.press("Enter");
+    await owner.page.getByTestId("admin-channel-reviews").getByText("Code reviews").first().waitFor({ timeout: WAIT });
+    // Subscribing Ann from the editor: the channel appears in her sidebar, live.
+    await owner.page.getByTestId("admin-channel-reviews").getByLabel("Subscribe someone").selectOption({ label: "Ann" });
+    await annApp.page.getByTestId("channel-reviews").waitFor({ timeout: WAIT });
+    await screenshot(owner.page, "admin-05-channel");
+  });
+
+  test("an invitation link: a new person joins through it in another browser", async () => {
+    await openSection(owner.page, "invitations");
+    await owner.page.getByTestId("invite-role").selectOption("300");
+    await owner.page.getByTestId("invite-submit").click();
+    const link = await owner.page.getByTestId("admin-invite-link").inputValue();
+    expect(link).toContain("/join/");
+    await owner.page.getByTestId("admin-invites").getByText("Reusable link").first().waitFor({ timeout: WAIT });
+    await screenshot(owner.page, "admin-06-invite-link");
+
+    const carol = await openContext({ width: 390 });
+    await carol.page.goto(link);
+    await carol.page.locator("#email").fill("carol@example.com");
+    await carol.page.locator("#full_name").fill("Carol Newcomer");
+    await carol.page.locator("#password").fill("carol-password-1");
+    await carol.page.getByRole("button", { name: "Create account" }).click();
+    await carol.page.getByTestId("message-list").waitFor({ timeout: WAIT });
+    await screenshot(carol.page, "admin-07-joined-phone");
+    // The owner's user list has her, live, with the role the link gave.
+    await openSection(owner.page, "users");
+    const row = owner.page.getByTestId("admin-user-carol@example.com");
+    await row.waitFor({ timeout: WAIT });
+    expect(await row.getByTestId("user-role").inputValue()).toBe("300");
+    await carol.context.close();
+  });
+
+  test("a bot: created, its key copied and working, then deactivated", async () => {
+    await owner.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: confab.url });
+    await openSection(owner.page, "bots");
+    await owner.page.getByTestId("bot-name").fill("Deploy Bot");
+    await owner.page.getByTestId("bot-short-name").fill("deploy");
+    await owner.page.getByTestId("bot-create").click();
+    const row = owner.page.locator("[data-testid^='admin-bot-deploy-bot@']");
+    await row.waitFor({ timeout: WAIT });
+    await row.getByTestId("bot-copy-key").click();
+    await toast(owner.page, "API key copied");
+    const key = await owner.page.evaluate<string>("navigator.clipboard.readText()");
+    const email = (await row.getAttribute("data-testid"))!.replace("admin-bot-", "");
+    expect((await api(confab, { email, apiKey: key }, "GET", "/users/me")).email).toBe(email);
+    // An outgoing webhook asks for its URL.
+    await owner.page.getByTestId("bot-type").selectOption("3");
+    await owner.page.getByTestId("bot-name").fill("Hook Bot");
+    await owner.page.getByTestId("bot-short-name").fill("hook");
+    await owner.page.getByTestId("bot-url").fill("http://127.0.0.1:9/hook");
+    await owner.page.getByTestId("bot-create").click();
+    await owner.page.locator("[data-testid^='admin-bot-hook-bot@']").waitFor({ timeout: WAIT });
+    await screenshot(owner.page, "admin-08-bots");
+    owner.page.once("dialog", (d) => d.accept());
+    await row.getByTestId("bot-regenerate-key").click();
+    await toast(owner.page, "New API key made");
+    await expect(api(confab, { email, apiKey: key }, "GET", "/users/me")).rejects.toThrow("401");
+  });
+
+  test("deactivating a user ends their session: their app goes back to the sign-in page", async () => {
+    const bobApp = await signedIn(bob.email, bob.password);
+    await openSection(owner.page, "users");
+    owner.page.once("dialog", (d) => d.accept());
+    await owner.page.getByTestId(`admin-user-${bob.email}`).getByTestId("user-deactivate").click();
+    await owner.page.getByTestId(`admin-user-${bob.email}`).getByTestId("user-reactivate").waitFor({ timeout: WAIT });
+    await bobApp.page.getByTestId("login-email").waitFor({ timeout: WAIT });
+    await screenshot(owner.page, "admin-09-users");
+    await bobApp.context.close();
+  });
+
+  test("a custom emoji uploaded by the owner is used in a member's message", async () => {
+    await openSection(owner.page, "emoji");
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
+    await owner.page.getByTestId("emoji-name").fill("shipit");
+    await owner.page.getByTestId("emoji-file").setInputFiles({ name: "shipit.png", mimeType: "image/png", buffer: png });
+    await owner.page.getByTestId("emoji-submit").click();
+    await owner.page.getByTestId("admin-emoji-shipit").waitFor({ timeout: WAIT });
+    await screenshot(owner.page, "admin-10-emoji");
+    await annApp.page.getByTestId("channel-general").click();
+    await annApp.page.getByTestId("compose-topic").fill("release");
+    await annApp.page.getByTestId("compose-content").fill("Ready :shipit:");
+    await annApp.page.getByTestId("compose-send").click();
+    await annApp.page.getByTestId("message-content").locator("img.emoji[alt=':shipit:']").first().waitFor({ timeout: WAIT });
+  });
+
+  test("dark theme and phone width: the settings pages stay readable", async () => {
+    await owner.page.emulateMedia({ colorScheme: "dark" });
+    await openSection(owner.page, "channels");
+    await owner.page.getByTestId("admin-channel-reviews").getByTestId("channel-edit").click();
+    await screenshot(owner.page, "admin-11-dark-channels");
+    await owner.page.emulateMedia({ colorScheme: "light" });
+    await owner.page.setViewportSize({ width: 390, height: 800 });
+    await openSection(owner.page, "profile");
+    await screenshot(owner.page, "admin-12-phone-profile");
+  });
+});
