@@ -31,7 +31,8 @@ export interface App {
   revoke(r: Revocation): void;
   /** Runs one change: checks, writes and emits synchronously; events are delivered after COMMIT. */
   tx<T>(fn: (tx: Tx) => T, opts?: TxOptions): T;
-  now(): number; // UNIX seconds
+  /** The one clock actions read (UNIX seconds); fixed at creation (tests hand in a settable one). */
+  readonly now: () => number;
   close(): void;
 }
 
@@ -41,6 +42,8 @@ export interface AppOptions {
   log?: Logger;
   /** Hears every revocation after it took effect in this process. */
   onRevoke?: (r: Revocation) => void;
+  /** The clock `app.now()` reads; only code in this process can pass one (the test server's is settable). */
+  now?: () => number;
 }
 
 export const databasePath = (config: Config) => join(config.dataDir, "confab.db");
@@ -82,7 +85,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
       opts.onRevoke?.(r);
     },
     tx: (fn, opts) => writer.run(fn, opts),
-    now: () => Math.floor(Date.now() / 1000),
+    now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
     close() {
       writer.flush();
       queues.close();
