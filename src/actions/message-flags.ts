@@ -12,7 +12,8 @@ import { isSubscribed } from "../store/subscriptions";
 import { listUserTopics } from "../store/topics";
 import { accessChannelById } from "./channels";
 import { catchUp } from "./deliveries";
-import { accessMessage, narrowRange } from "./message-fetch";
+import { accessMessage, MAX_MESSAGES_PER_FETCH, narrowParam, narrowRange } from "./message-fetch";
+import { p, t, type Args } from "../domain/params";
 
 /** Zulip caps the unread messages register reports; beyond it old_unreads_missing is set. */
 export const MAX_UNREAD_MESSAGES = 50000;
@@ -76,8 +77,12 @@ function notSubscribed(app: App, user: UserRow, ids: number[]): { keep: number[]
   return { keep, channels: [...channels].sort((a, b) => a - b) };
 }
 
+const op = () => p.enum(["add", "remove"] as const);
+
+export const flagsParams = { messages: p.intList({ max: MAX_MESSAGES_PER_FETCH }), op: op(), flag: p.str() };
+
 /** POST /messages/flags. */
-export function updateMessageFlags(app: App, realm: RealmRow, user: UserRow, a: { messages: number[]; op: "add" | "remove"; flag: string }) {
+export function updateMessageFlags(app: App, realm: RealmRow, user: UserRow, a: Args<typeof flagsParams>) {
   flagBit(a.flag);
   catchUp(app, user);
   const received = store.receivedIds(app.db, user.id, a.messages);
@@ -95,13 +100,18 @@ export function updateMessageFlags(app: App, realm: RealmRow, user: UserRow, a: 
   });
 }
 
+export const flagsForNarrowParams = {
+  anchor: p.str(),
+  include_anchor: p.bool().optional(true),
+  num_before: p.int({ min: 0 }),
+  num_after: p.int({ min: 0 }),
+  narrow: narrowParam(),
+  op: op(),
+  flag: p.str(),
+};
+
 /** POST /messages/flags/narrow: the same change over a range of a narrow. */
-export function updateMessageFlagsForNarrow(
-  app: App,
-  realm: RealmRow,
-  user: UserRow,
-  a: { anchor: string; include_anchor: boolean; num_before: number; num_after: number; narrow: unknown; op: "add" | "remove"; flag: string },
-) {
+export function updateMessageFlagsForNarrow(app: App, realm: RealmRow, user: UserRow, a: Args<typeof flagsForNarrowParams>) {
   flagBit(a.flag);
   const r = narrowRange(app, realm, user, a);
   let ids = r.rows.map((x) => x.id);

@@ -11,12 +11,18 @@ import { findRecipient } from "../store/messages";
 import { listUsersByIds } from "../store/users";
 import { accessMessage } from "./message-fetch";
 import { sendNotificationTx, topicsPolicyOf } from "./messages";
+import { p, type Args } from "../domain/params";
 
 export const REPORT_REASONS = { spam: "Spam", harassment: "Harassment", inappropriate: "Inappropriate content", norms: "Violates community norms", other: "Other reason" } as const;
 export type ReportType = keyof typeof REPORT_REASONS;
 export const MAX_REPORT_DESCRIPTION = 1000;
 
-export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: number, a: { report_type: ReportType; description: string }) {
+export const reportParams = {
+  report_type: p.enum(Object.keys(REPORT_REASONS) as ReportType[]),
+  description: p.str({ max: MAX_REPORT_DESCRIPTION }).optional(""),
+};
+
+export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: number, a: Args<typeof reportParams>) {
   if (a.report_type === "other" && a.description === "") throw invalidParam("An explanation is required.");
   const channelId = Number(realmSetting(realm, "moderation_request_channel_id"));
   const moderation = channelId > 0 ? findChannel(app.db, channelId) : undefined;

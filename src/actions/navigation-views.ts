@@ -3,6 +3,7 @@ import type { NavigationViewRow, UserRow } from "../db/schema";
 import { ApiError, invalidParam } from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/navigation-views";
+import { p, type Args } from "../domain/params";
 
 /** Views every client has; they may be pinned but not renamed. */
 export const BUILT_IN_VIEWS = [
@@ -41,7 +42,9 @@ function checkName(app: App, user: UserRow, fragment: string, name: string | und
 
 export const listNavigationViews = (app: App, user: UserRow) => ({ navigation_views: store.listViews(app.db, user.id).map(toApiView) });
 
-export function addNavigationView(app: App, user: UserRow, a: { fragment: string; is_pinned: boolean; name?: string }) {
+export const addNavigationViewParams = { fragment: p.str(), is_pinned: p.bool(), name: p.str().optional() };
+
+export function addNavigationView(app: App, user: UserRow, a: Args<typeof addNavigationViewParams>) {
   const fragment = a.fragment.trim();
   if (!fragment) throw invalidParam("fragment cannot be blank");
   if (store.findView(app.db, user.id, fragment)) throw invalidParam("Navigation view already exists.");
@@ -53,7 +56,9 @@ export function addNavigationView(app: App, user: UserRow, a: { fragment: string
   return {};
 }
 
-export function editNavigationView(app: App, user: UserRow, fragment: string, a: { is_pinned?: boolean; name?: string }) {
+export const editNavigationViewParams = { is_pinned: p.bool().optional(), name: p.str().optional() };
+
+export function editNavigationView(app: App, user: UserRow, fragment: string, a: Args<typeof editNavigationViewParams>) {
   const row = store.findView(app.db, user.id, fragment);
   if (!row) throw new ApiError("NOT_FOUND", "Navigation view does not exist.", 404);
   if (a.is_pinned === undefined && a.name === undefined) throw invalidParam("No new data supplied");

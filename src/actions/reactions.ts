@@ -9,6 +9,7 @@ import { insertHistorical, messageRecipients } from "../store/message-flags";
 import * as store from "../store/reactions";
 import { findActiveEmoji } from "../store/realm-emoji";
 import { accessMessage } from "./message-fetch";
+import { p, type Args } from "../domain/params";
 
 /** Zulip's one extra emoji, its own logo. */
 const ZULIP_EXTRA = "zulip";
@@ -68,8 +69,14 @@ function emitReaction(app: App, tx: Parameters<Parameters<App["tx"]>[0]>[0], rea
   );
 }
 
+export const addReactionParams = {
+  emoji_name: p.str(),
+  emoji_code: p.str().optional(),
+  reaction_type: p.str().optional(),
+};
+
 /** POST /messages/{message_id}/reactions. */
-export function addReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: { emoji_name: string; emoji_code?: string; reaction_type?: string }) {
+export function addReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof addReactionParams>) {
   const access = accessMessage(app, realm, user, id);
   const e = resolveEmoji(app, realm, a.emoji_name, a.emoji_code, a.reaction_type);
   if (store.findReaction(app.db, id, user.id, e.type, e.code)) throw reactionExists();
@@ -82,8 +89,14 @@ export function addReaction(app: App, realm: RealmRow, user: UserRow, id: number
   return {};
 }
 
+export const removeReactionParams = {
+  emoji_name: p.str().optional(),
+  emoji_code: p.str().optional(),
+  reaction_type: p.str().optional(),
+};
+
 /** DELETE /messages/{message_id}/reactions. */
-export function removeReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: { emoji_name?: string; emoji_code?: string; reaction_type?: string }) {
+export function removeReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof removeReactionParams>) {
   const access = accessMessage(app, realm, user, id);
   if (a.emoji_name === undefined && a.emoji_code === undefined) throw emojiArgumentNeeded();
   const row =

@@ -8,11 +8,18 @@ import { checkPlayground, toApiPlayground } from "../domain/realm-playgrounds";
 import { isAdmin } from "../domain/roles";
 import { toRealm } from "../events/types";
 import * as store from "../store/realm-playgrounds";
+import { p, type Args } from "../domain/params";
 
 const emitAll = (tx: Tx, realmId: number) =>
   tx.emit({ type: "realm_playgrounds", realm_playgrounds: store.listPlaygrounds(tx.db, realmId).map(toApiPlayground) }, toRealm(realmId));
 
-export function addPlayground(app: App, admin: UserRow, a: { name: string; pygments_language: string; url_template: string }) {
+export const addPlaygroundParams = {
+  name: p.str({ max: 50 }),
+  pygments_language: p.str({ max: 40 }),
+  url_template: p.str(),
+};
+
+export function addPlayground(app: App, admin: UserRow, a: Args<typeof addPlaygroundParams>) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
   const bad = checkPlayground(a.name, a.pygments_language, a.url_template);
   if (bad) throw invalidParam(bad);

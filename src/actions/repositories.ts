@@ -9,6 +9,7 @@ import { REPOSITORY_LIMITS, repositoryNameProblem, toApiRepository } from "../do
 import { isAdmin, isGuest } from "../domain/roles";
 import * as gitOps from "../runtime/git";
 import * as store from "../store/repositories";
+import { p, type Args } from "../domain/params";
 
 export const MANIFEST_FILE = "manifest.json";
 
@@ -51,12 +52,14 @@ export async function getRepository(app: App, realm: RealmRow, actor: UserRow | 
   };
 }
 
+export const createRepositoryParams = { name: p.str(), description: p.str().optional("") };
+
 /** POST /ext/repositories: an empty repository (branch `main`); administrators. */
-export async function createRepository(app: App, realm: RealmRow, actor: UserRow | null, a: { name: string; description?: string }) {
+export async function createRepository(app: App, realm: RealmRow, actor: UserRow | null, a: Args<typeof createRepositoryParams>) {
   requireAdmin(actor);
   const problem = repositoryNameProblem(a.name);
   if (problem) throw invalidParam(problem);
-  const description = a.description ?? "";
+  const description = a.description;
   if ([...description].length > REPOSITORY_LIMITS.description)
     throw invalidParam(`description is too long (limit: ${REPOSITORY_LIMITS.description} characters)`);
   if (store.findRepositoryByName(app.db, realm.id, a.name)) throw repositoryNameInUse(a.name);

@@ -3,6 +3,7 @@ import type { SavedSnippetRow, UserRow } from "../db/schema";
 import { ApiError, invalidParam } from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/saved-snippets";
+import { p, type Args } from "../domain/params";
 
 export const MAX_SNIPPET_TITLE_LENGTH = 60;
 
@@ -24,7 +25,9 @@ function checkContent(content: string) {
 
 export const listSavedSnippets = (app: App, user: UserRow) => ({ saved_snippets: store.listSnippets(app.db, user.id).map(toApiSnippet) });
 
-export function createSavedSnippet(app: App, user: UserRow, a: { title: string; content: string }) {
+export const createSavedSnippetParams = { title: p.str(), content: p.str() };
+
+export function createSavedSnippet(app: App, user: UserRow, a: Args<typeof createSavedSnippetParams>) {
   const title = checkTitle(a.title);
   const content = checkContent(a.content);
   return app.tx((tx) => {
@@ -34,7 +37,9 @@ export function createSavedSnippet(app: App, user: UserRow, a: { title: string; 
   });
 }
 
-export function editSavedSnippet(app: App, user: UserRow, id: number, a: { title?: string; content?: string }) {
+export const editSavedSnippetParams = { title: p.str().optional(), content: p.str().optional() };
+
+export function editSavedSnippet(app: App, user: UserRow, id: number, a: Args<typeof editSavedSnippetParams>) {
   const row = store.findSnippet(app.db, user.id, id);
   if (!row) throw notFound();
   if (a.title === undefined && a.content === undefined) throw invalidParam("No new data supplied");

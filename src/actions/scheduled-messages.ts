@@ -31,6 +31,7 @@ import { findUserById, listUsersByIds } from "../store/users";
 import { accessMessage } from "./message-fetch";
 import { checkSend, sendMessage, sendNotificationTx, type CheckedSend } from "./messages";
 import { renderFor } from "./render";
+import { p, type Args } from "../domain/params";
 
 type Recipient = number | number[];
 export interface ScheduleArgs {
@@ -165,8 +166,14 @@ function reminderText(app: App, realm: RealmRow, user: UserRow, messageId: numbe
   return reminderContent({ id: message.id, content: message.content, sender, url, where }, note, app.config.limits.maxMessageLength);
 }
 
+export const reminderParams = {
+  message_id: p.int(),
+  scheduled_delivery_timestamp: p.int(),
+  note: p.str().optional(),
+};
+
 /** POST /reminders: the notification bot reminds the user of a message they can read, at the given time. */
-export function createReminder(app: App, realm: RealmRow, user: UserRow, a: { message_id: number; scheduled_delivery_timestamp: number; note?: string }, client = "API") {
+export function createReminder(app: App, realm: RealmRow, user: UserRow, a: Args<typeof reminderParams>, client = "API") {
   checkFuture(app, a.scheduled_delivery_timestamp);
   const note = a.note === undefined ? null : a.note.replace(/^\n+/, "").trimEnd();
   if (note !== null && [...note].length > MAX_REMINDER_NOTE_LENGTH) throw invalidParam(`Maximum reminder note length: ${MAX_REMINDER_NOTE_LENGTH} characters`);

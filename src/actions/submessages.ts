@@ -7,8 +7,11 @@ import { toUsers } from "../events/types";
 import { messageRecipients } from "../store/message-flags";
 import * as store from "../store/submessages";
 import { accessMessage } from "./message-fetch";
+import { p, type Args } from "../domain/params";
 
-export function addSubmessage(app: App, realm: RealmRow, user: UserRow, a: { message_id: number; msg_type: string; content: string }) {
+export const submessageParams = { message_id: p.int(), msg_type: p.str(), content: p.str() };
+
+export function addSubmessage(app: App, realm: RealmRow, user: UserRow, a: Args<typeof submessageParams>) {
   const { message, channel } = accessMessage(app, realm, user, a.message_id);
   const isAuthor = message.senderId === user.id;
   // Everyone who can read the message may take part, but its sender attaches the first submessage.

@@ -45,6 +45,7 @@ import {
   type ChannelSpec,
 } from "./channels";
 import { forgetRecipients, sendNotificationTx } from "./messages";
+import { p, type Args } from "../domain/params";
 
 /** May this user add others to the channel? Realm-wide permission, the channel's group, or channel administration. */
 export function canAddSubscribers(app: App, realm: RealmRow, user: UserRow, c: ChannelRow): boolean {
@@ -372,8 +373,14 @@ export function setSubscriptionProperties(app: App, user: UserRow, data: { strea
 
 // ---- Topic visibility ----
 
+export const topicVisibilityParams = {
+  stream_id: p.int(),
+  topic: p.str(),
+  visibility_policy: p.intEnum([0, 1, 2, 3] as const),
+};
+
 /** POST /user_topics: mute, unmute, follow or reset a topic for the caller. */
-export function setTopicVisibility(app: App, user: UserRow, a: { stream_id: number; topic: string; visibility_policy: number }) {
+export function setTopicVisibility(app: App, user: UserRow, a: Args<typeof topicVisibilityParams>) {
   const { channel } = accessChannelById(app, user, a.stream_id, { content: true, archived: true });
   const topic = normalizeTopic(a.topic, app.config.limits.maxTopicLength);
   const now = app.now();
@@ -388,8 +395,15 @@ export function setTopicVisibility(app: App, user: UserRow, a: { stream_id: numb
 const INHERIT = 0;
 const MUTED = 1;
 
+export const mutedTopicParams = {
+  stream_id: p.int().optional(),
+  stream: p.str().optional(),
+  topic: p.str(),
+  op: p.enum(["add", "remove"] as const),
+};
+
 /** PATCH /users/me/subscriptions/muted_topics: Zulip's older form, a channel by id or name; "remove" resets the topic. */
-export function muteTopicLegacy(app: App, user: UserRow, a: { stream_id?: number; stream?: string; topic: string; op: "add" | "remove" }) {
+export function muteTopicLegacy(app: App, user: UserRow, a: Args<typeof mutedTopicParams>) {
   if ((a.stream_id === undefined) === (a.stream === undefined)) throw incompatibleParameters(["stream_id", "stream"]);
   const channelId = a.stream_id ?? accessChannelByName(app, user, a.stream!).channel.id;
   return setTopicVisibility(app, user, { stream_id: channelId, topic: a.topic, visibility_policy: a.op === "add" ? MUTED : INHERIT });

@@ -38,6 +38,7 @@ import { channelSettings, listChannels } from "../store/channels";
 import { realmGroupSetting } from "../store/realm-settings";
 import * as store from "../store/user-groups";
 import { activeUserIdsAmong, findUserById, listInactiveUserIds } from "../store/users";
+import { p, type Args } from "../domain/params";
 
 export type SettingChange = { new: GroupSettingValue; old?: GroupSettingValue };
 
@@ -318,8 +319,10 @@ export function updateGroupMembers(app: App, realm: RealmRow, user: UserRow, id:
   return {};
 }
 
+export const subgroupsParams = { add: p.intList().optional(() => []), delete: p.intList().optional(() => []) };
+
 /** POST /user_groups/{id}/subgroups: allowed on deactivated groups too (level 391). */
-export function updateSubgroups(app: App, realm: RealmRow, user: UserRow, id: number, a: { add: number[]; delete: number[] }) {
+export function updateSubgroups(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof subgroupsParams>) {
   if (!a.add.length && !a.delete.length) throw invalidParam('Nothing to do. Specify at least one of "add" or "delete".');
   const subs = planSubgroups(app.db, realm, user, id, a.add, a.delete);
   app.tx((tx) => applySubgroups(tx, realm, id, subs));

@@ -23,6 +23,7 @@ import { applyProfileData, planProfileData, profileDataOfUser, realmProfileData 
 import { botAudience, botEvent } from "./bots";
 import { announceSettingsNamingUserTx } from "./user-groups";
 import { revokeSessionsTx } from "./sessions";
+import { p, type Args } from "../domain/params";
 
 export interface NewUser {
   email: string;
@@ -227,8 +228,10 @@ function userForAdmin(app: App, actor: UserRow, id: number, o: { bots: boolean }
   return target;
 }
 
+export const createUserParams = { email: p.str(), password: p.str(), full_name: p.str() };
+
 /** POST /users: administrators create accounts with a password. */
-export async function createUserByAdmin(app: App, realm: RealmRow, actor: UserRow, a: { email: string; password: string; full_name: string }) {
+export async function createUserByAdmin(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof createUserParams>) {
   if (!isAdmin(actor.role)) throw mustBeAdmin();
   if (!isValidEmail(a.email)) throw invalidParam(`Invalid email '${a.email}'`);
   checkEmailAllowed(app, realm, a.email);

@@ -26,6 +26,7 @@ import { listUsers } from "../store/users";
 import * as store from "../store/widgets";
 import { canSeePlugin } from "./plugins";
 import { requireHumanMember } from "./secrets";
+import { p, type Args } from "../domain/params";
 
 /** The contract's limit: at most one ext_widget event per scope every two seconds. */
 export const WIDGET_EVENT_INTERVAL_MS = 2000;
@@ -149,8 +150,10 @@ const preferenceOf = (db: Db, user: UserRow, p: PluginRow, widget: string) => {
   return toApiPreference(p.manifest, widget, widgetDefaults(p.manifest, p.widgetDefaults)[widget]!, stored);
 };
 
+export const getWidgetParams = { link_id: p.int().optional(), item: p.str().optional("") };
+
 /** GET /ext/widgets/{install_id}/{widget}: the latest document of one scope (null before the first push) and the caller's preference. */
-export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: { link_id?: number; item: string }) {
+export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: Args<typeof getWidgetParams>) {
   if (isGuest(user.role)) throw guestsRefused();
   const p = visiblePlugin(app, realm, user, installId);
   const spec = widgetSpec(p.manifest, widget);

@@ -3,7 +3,7 @@
 // ceilings that tell "bounded" from "stalled" (the issue measured 7-23 s); bench/limits.ts measures them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { MAX_LIST_ITEMS } from "../../src/http/params";
+import { MAX_LIST_ITEMS } from "../../src/domain/params";
 import { MAX_JSON_DEPTH } from "../../src/lib/json";
 import { expectError, ok, type Client } from "../helpers/client";
 import { closeQueue, register } from "../helpers/events";

@@ -1,6 +1,6 @@
 import { createBot, deactivateBot, listOwnBots, regenerateBotApiKey, updateBot } from "../../actions/bots";
 import { endpoint } from "../endpoint";
-import { p, Param } from "../params";
+import { p, Param } from "../../domain/params";
 
 /** Zulip declares payload URLs as JSON strings; clients send them encoded or bare, so both are read. */
 const url = () =>

@@ -16,7 +16,7 @@ import { CHANNEL_PERMISSION_NAMES, TOPICS_POLICIES, type ChannelPermission } fro
 import type { GroupSettingValue } from "../../domain/group-settings";
 import { endpoint } from "../endpoint";
 import { invalidParam } from "../../domain/errors";
-import { Param, p, t } from "../params";
+import { Param, p, t } from "../../domain/params";
 import { groupSettingChange, groupSettingValue } from "./user-groups";
 
 /** message_retention_days: days, or "realm_default" / "unlimited" (plain or as JSON text; "forever" before level 91). */

@@ -2,7 +2,7 @@ import { createMultiuseInvite, inviteByEmail, listInvites, resendInvite, revokeI
 import { MAX_WELCOME_TEXT_LENGTH } from "../../domain/invites";
 import { ROLES } from "../../domain/roles";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 /** What every invitation may promise the account it creates. */
 const options = {

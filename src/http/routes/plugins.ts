@@ -12,7 +12,7 @@ import {
   updatePlugin,
 } from "../../actions/plugins";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 const install_id = p.path.int();
 

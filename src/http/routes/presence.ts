@@ -1,6 +1,6 @@
 import { getRealmPresence, getUserPresence, updatePresence } from "../../actions/presence";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/users/me/presence", {

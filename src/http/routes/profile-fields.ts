@@ -1,6 +1,6 @@
 import { createField, deleteField, listFields, reorderFields, updateField } from "../../actions/profile-fields";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 export default [
   endpoint("GET", "/realm/profile_fields", { params: {}, run: ({ app, realm }) => listFields(app, realm) }),

@@ -1,14 +1,6 @@
-import {
-  createReminder,
-  createScheduledMessage,
-  deleteReminder,
-  deleteScheduledMessage,
-  editScheduledMessage,
-  listReminders,
-  listScheduledMessages,
-} from "../../actions/scheduled-messages";
+import { createReminder, createScheduledMessage, deleteReminder, deleteScheduledMessage, editScheduledMessage, listReminders, listScheduledMessages, reminderParams } from "../../actions/scheduled-messages";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 const messageType = () => p.enum(["direct", "channel", "stream", "private"] as const);
 /** A channel's id (alone or in a list) or the direct message's user ids. */
@@ -44,7 +36,7 @@ export default [
   }),
   endpoint("GET", "/reminders", { params: {}, run: ({ app, user }) => listReminders(app, user) }),
   endpoint("POST", "/reminders", {
-    params: { message_id: p.int(), scheduled_delivery_timestamp: p.int(), note: p.str().optional() },
+    params: reminderParams,
     run: ({ app, realm, user, args }) => createReminder(app, realm, user, args),
   }),
   endpoint("DELETE", "/reminders/{reminder_id}", {

@@ -1,6 +1,6 @@
 import { sendEditTyping, sendTyping } from "../../actions/typing";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/typing", {

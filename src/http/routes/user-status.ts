@@ -1,6 +1,6 @@
 import { getStatus, updateStatus, updateStatusOf } from "../../actions/user-status";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 const change = {
   status_text: p.str().optional(),

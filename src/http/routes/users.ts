@@ -1,18 +1,7 @@
-import {
-  createUserByAdmin,
-  deactivateOwnAccount,
-  deactivateUserByAdmin,
-  getUser,
-  getUserByEmail,
-  listRealmUsers,
-  ownUser,
-  reactivateUser,
-  updateUserByAdmin,
-  updateUserByEmail,
-} from "../../actions/users";
+import { createUserByAdmin, createUserParams, deactivateOwnAccount, deactivateUserByAdmin, getUser, getUserByEmail, listRealmUsers, ownUser, reactivateUser, updateUserByAdmin, updateUserByEmail } from "../../actions/users";
 import { ROLES } from "../../domain/roles";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 const view = {
   client_gravatar: p.bool().optional(true),
@@ -41,7 +30,7 @@ export default [
     run: ({ app, user, args }) => listRealmUsers(app, user, args),
   }),
   endpoint("POST", "/users", {
-    params: { email: p.str(), password: p.str(), full_name: p.str() },
+    params: createUserParams,
     run: ({ app, realm, user, args }) => createUserByAdmin(app, realm, user, args),
   }),
   endpoint("GET", "/users/{user_id}", {
