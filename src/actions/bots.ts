@@ -13,6 +13,7 @@ import { findBotService, listBotServices, saveBotService } from "../store/bots";
 import { hasRealmPermission } from "../store/permissions";
 import { findUserByEmail, findUserById, listAdminIds, listUsers, updateUser } from "../store/users";
 import { deactivateUser, insertUserTx } from "./users";
+import { p, Param, type Args } from "../domain/params";
 
 /** realm_bot events reach the bot's owner and the realm's administrators. */
 export function botAudience(tx: Tx, bot: UserRow): Audience {
@@ -48,13 +49,24 @@ function botForAdmin(app: App, actor: UserRow, id: number): UserRow {
   return bot;
 }
 
-export interface NewBot {
-  full_name: string;
-  short_name: string;
-  bot_type: number;
-  payload_url?: string;
-  interface_type: number;
-}
+/** Zulip declares payload URLs as JSON strings; clients send them encoded or bare, so both are read. */
+const url = () =>
+  new Param<string>((raw) => {
+    try {
+      const v = JSON.parse(String(raw));
+      if (typeof v === "string") return v;
+    } catch {}
+    return String(raw);
+  }, "string");
+
+export const newBotParams = {
+  full_name: p.str(),
+  short_name: p.str(),
+  bot_type: p.int().optional(1),
+  payload_url: url().optional(),
+  interface_type: p.int().optional(1),
+};
+export type NewBot = Args<typeof newBotParams>;
 
 /**
  * POST /bots: generic and outgoing webhook bots need can_create_bots_group; incoming webhook bots
@@ -111,12 +123,13 @@ export function listOwnBots(app: App, user: UserRow) {
   };
 }
 
-export interface BotPatch {
-  full_name?: string;
-  bot_owner_id?: number;
-  service_payload_url?: string;
-  service_interface?: number;
-}
+export const botPatchParams = {
+  full_name: p.str().optional(),
+  bot_owner_id: p.int().optional(),
+  service_payload_url: url().optional(),
+  service_interface: p.int().optional(),
+};
+type BotPatch = Args<typeof botPatchParams>;
 
 /** PATCH /bots/{bot_id}: name, owner and outgoing webhook service, by the owner or an administrator. */
 export function updateBot(app: App, realm: RealmRow, actor: UserRow, id: number, a: BotPatch) {

@@ -13,11 +13,12 @@ import {
   inviteLink,
   linkExpired,
   noSuchInvitation,
+  MAX_WELCOME_TEXT_LENGTH,
   parseInviteeEmails,
   toApiInvite,
 } from "../domain/invites";
 import { realmUrl } from "../domain/realms";
-import { isAdmin, isGuest, ROLE, type Role } from "../domain/roles";
+import { isAdmin, isGuest, ROLE, ROLES, type Role } from "../domain/roles";
 import { isValidEmail } from "../domain/users";
 import { toRealm, toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
@@ -30,15 +31,19 @@ import { accessChannelById } from "./channels";
 import { canAddSubscribers, subscribeUsersTx } from "./subscriptions";
 import { groupForUpdate } from "./user-groups";
 import { checkEmailAllowed, hashPassword, insertUserTx } from "./users";
+import { p, t, type Args } from "../domain/params";
 
-export interface InviteOptions {
-  invite_expires_in_minutes?: number | null;
-  invite_as: Role;
-  stream_ids: number[];
-  group_ids: number[];
-  include_realm_default_subscriptions: boolean;
-  welcome_message_custom_text?: string | null;
-}
+/** What every invitation may promise the account it creates. */
+const inviteOptionParams = {
+  invite_expires_in_minutes: p.json(t.nullable(t.int({ min: 1 }))).optional(),
+  invite_as: p.intEnum(ROLES).optional(400),
+  group_ids: p.intList().optional(() => []),
+  include_realm_default_subscriptions: p.bool().optional(false),
+  welcome_message_custom_text: p.str({ max: MAX_WELCOME_TEXT_LENGTH }).optional(),
+};
+export const multiuseInviteParams = { stream_ids: p.intList().optional(() => []), ...inviteOptionParams };
+export const inviteParams = { invitee_emails: p.str(), stream_ids: p.intList(), notify_referrer_on_join: p.bool().optional(true), ...inviteOptionParams };
+type InviteOptions = Args<typeof multiuseInviteParams>;
 
 /** Invitations are for members: guests may not invite, and bots do not use these endpoints. */
 function checkInviter(user: UserRow) {
@@ -114,7 +119,7 @@ export function createMultiuseInvite(app: App, realm: RealmRow, user: UserRow, a
  * POST /invites: one invitation per address, mailed. Addresses that do not validate stop everything;
  * addresses that already have an account are skipped and reported (INVITATION_FAILED).
  */
-export function inviteByEmail(app: App, realm: RealmRow, user: UserRow, a: InviteOptions & { invitee_emails: string; notify_referrer_on_join: boolean }) {
+export function inviteByEmail(app: App, realm: RealmRow, user: UserRow, a: Args<typeof inviteParams>) {
   checkInviter(user);
   if (!hasRealmPermission(app.db, realm, user, "can_invite_users_group")) throw insufficientPermission();
   // As Zulip: moderators and above are invited by email only by administrators.

@@ -6,15 +6,18 @@ import { toRealm } from "../events/types";
 import * as store from "../store/presence";
 import { updateUser } from "../store/users";
 import { userByIdOrEmail } from "./users";
+import { p, type Args } from "../domain/params";
 
-export interface PresenceUpdate {
-  status: string;
-  ping_only: boolean;
-  new_user_input: boolean;
-  slim_presence: boolean;
-  last_update_id?: number;
-  history_limit_days?: number;
-}
+export const presenceParams = {
+  status: p.str(),
+  ping_only: p.bool().optional(false),
+  new_user_input: p.bool().optional(false),
+  slim_presence: p.bool().optional(false),
+  last_update_id: p.int().optional(),
+  history_limit_days: p.int({ min: 0 }).optional(),
+};
+
+export type PresenceUpdate = Args<typeof presenceParams>;
 
 /**
  * POST /users/me/presence. Every ping records the connection; the realm hears of it (a `presence`

@@ -16,6 +16,7 @@ import { isAdmin } from "../domain/roles";
 import { toRealm } from "../events/types";
 import * as store from "../store/profile-fields";
 import { activeUserIdsAmong } from "../store/users";
+import { p, t, type Args } from "../domain/params";
 
 const MAX_SUMMARY_FIELDS = 2;
 const NOT_IN_SUMMARY: readonly number[] = [PROFILE_FIELD_TYPES.LONG_TEXT.id, PROFILE_FIELD_TYPES.USER.id];
@@ -26,18 +27,19 @@ export const listFields = (app: App, realm: RealmRow) => ({ custom_fields: store
 const announce = (tx: Tx, realmId: number) =>
   tx.emit({ type: "custom_profile_fields", fields: store.listProfileFields(tx.db, realmId).map(toApiProfileField) }, toRealm(realmId));
 
-export interface NewField {
-  name?: string;
-  hint?: string;
-  field_type: number;
-  field_data?: Record<string, unknown>;
-  display_in_profile_summary?: boolean;
-  required?: boolean;
-  editable_by_user?: boolean;
-}
+export const fieldPatchParams = {
+  name: p.str().optional(),
+  hint: p.str().optional(),
+  field_data: p.json(t.dict(t.any())).optional(),
+  display_in_profile_summary: p.bool().optional(),
+  required: p.bool().optional(),
+  editable_by_user: p.bool().optional(),
+};
+export const newFieldParams = { field_type: p.int(), ...fieldPatchParams };
+type NewField = Args<typeof newFieldParams>;
 
 /** A field's label, hint, data and summary flag checked as Zulip checks them; `except` is the field being edited. */
-function checkField(app: App, realm: RealmRow, type: number, a: Omit<NewField, "field_type">, except?: ProfileFieldRow) {
+function checkField(app: App, realm: RealmRow, type: number, a: Args<typeof fieldPatchParams>, except?: ProfileFieldRow) {
   const name = (a.name ?? "").trim();
   const hint = a.hint ?? "";
   if (!name) throw invalidParam("Label cannot be blank.");
@@ -87,7 +89,7 @@ function fieldFor(app: App, realm: RealmRow, user: UserRow, id: number): Profile
  * PATCH /realm/profile_fields/{id} (Zulip serves it; its OpenAPI file leaves it out, python-zulip-api's
  * update_realm_profile_field calls it): what is not sent stays; the type never changes.
  */
-export function updateField(app: App, realm: RealmRow, user: UserRow, id: number, a: Omit<NewField, "field_type">) {
+export function updateField(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof fieldPatchParams>) {
   const field = fieldFor(app, realm, user, id);
   const merged = {
     name: a.name ?? field.name,

@@ -31,17 +31,22 @@ import { findUserById, listUsersByIds } from "../store/users";
 import { accessMessage } from "./message-fetch";
 import { checkSend, sendMessage, sendNotificationTx, type CheckedSend } from "./messages";
 import { renderFor } from "./render";
-import { p, type Args } from "../domain/params";
+import { p, t, type Args } from "../domain/params";
 
 type Recipient = number | number[];
-export interface ScheduleArgs {
-  type: "stream" | "channel" | "private" | "direct";
-  to: Recipient;
-  content: string;
-  topic?: string;
-  scheduled_delivery_timestamp: number;
-  read_by_sender?: boolean;
-}
+const messageType = () => p.enum(["direct", "channel", "stream", "private"] as const);
+/** A channel's id (alone or in a list) or the direct message's user ids. */
+const recipient = () => p.json(t.union<Recipient>(t.int(), t.list(t.int())));
+
+export const scheduleParams = {
+  type: messageType(),
+  to: recipient(),
+  content: p.str(),
+  topic: p.str().optional(),
+  scheduled_delivery_timestamp: p.int(),
+  read_by_sender: p.bool().optional(),
+};
+export type ScheduleArgs = Args<typeof scheduleParams>;
 
 const apiType = (t: ScheduleArgs["type"]) => (t === "channel" || t === "stream" ? "stream" : "private");
 
@@ -93,16 +98,16 @@ export function createScheduledMessage(app: App, realm: RealmRow, user: UserRow,
   });
 }
 
-export interface EditScheduleArgs {
-  type?: ScheduleArgs["type"];
-  to?: Recipient;
-  content?: string;
-  topic?: string;
-  scheduled_delivery_timestamp?: number;
-}
+export const editScheduleParams = {
+  type: messageType().optional(),
+  to: recipient().optional(),
+  content: p.str().optional(),
+  topic: p.str().optional(),
+  scheduled_delivery_timestamp: p.int().optional(),
+};
 
 /** PATCH /scheduled_messages/{id}: any of audience, topic, content and time; a failed one needs a new time. */
-export function editScheduledMessage(app: App, realm: RealmRow, user: UserRow, id: number, a: EditScheduleArgs, client = "API") {
+export function editScheduledMessage(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof editScheduleParams>, client = "API") {
   if (a.type === undefined && a.to === undefined && a.topic === undefined && a.content === undefined && a.scheduled_delivery_timestamp === undefined)
     throw nothingToChange();
   if (a.type !== undefined && a.to === undefined) throw invalidParam("Recipient required when updating type of scheduled message.");

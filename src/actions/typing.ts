@@ -8,14 +8,17 @@ import { findUserById, listUsersByIds } from "../store/users";
 import { accessChannelById } from "./channels";
 import { accessMessage } from "./message-fetch";
 import { findRecipient } from "../store/messages";
+import { p, type Args } from "../domain/params";
 
-export interface TypingArgs {
-  type: "direct" | "private" | "stream" | "channel";
-  op: "start" | "stop";
-  to?: number[];
-  stream_id?: number;
-  topic?: string;
-}
+export const typingParams = {
+  type: p.enum(["direct", "private", "stream", "channel"] as const).optional("direct" as const),
+  op: p.enum(["start", "stop"] as const),
+  to: p.intList().optional(),
+  stream_id: p.int().optional(),
+  topic: p.str().optional(),
+};
+
+export type TypingArgs = Args<typeof typingParams>;
 
 const receivesTyping = (u: UserRow) => u.isActive && userSetting(u, "receives_typing_notifications") === true;
 

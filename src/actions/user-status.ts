@@ -7,14 +7,16 @@ import { toRealm } from "../events/types";
 import { emojiByName } from "../render";
 import { findUserStatus, saveUserStatus } from "../store/user-status";
 import { userInRealm } from "./users";
+import { p, type Args } from "../domain/params";
 
-export interface StatusChange {
-  status_text?: string;
-  away?: boolean;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-}
+export const statusParams = {
+  status_text: p.str().optional(),
+  away: p.bool().optional(),
+  emoji_name: p.str().optional(),
+  emoji_code: p.str().optional(),
+  reaction_type: p.str().optional(),
+};
+export type StatusChange = Args<typeof statusParams>;
 
 /** POST /users/me/status (and, by administrators, /users/{user_id}/status): only what is passed changes. */
 export function updateStatus(app: App, realm: RealmRow, user: UserRow, a: StatusChange) {
