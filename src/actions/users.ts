@@ -7,7 +7,7 @@ import { forgetRecipients } from "./messages";
 import { ApiError, emailInUse, insufficientPermission, invalidParam, mustBeAdmin, mustBeOwner, noSuchUser } from "../domain/errors";
 import { emailInDomains } from "../domain/realm-domains";
 import { realmSetting } from "../domain/realm-settings";
-import { isAdmin, isOwner, isRole, ROLE, SYSTEM_GROUPS, type Role } from "../domain/roles";
+import { isAdmin, isOwner, isRole, ROLE, ROLES, SYSTEM_GROUPS, type Role } from "../domain/roles";
 import { checkFullName, isValidEmail, toApiUser } from "../domain/users";
 import { toRealm } from "../events/types";
 import { randomToken } from "../lib/random";
@@ -23,7 +23,7 @@ import { applyProfileData, planProfileData, profileDataOfUser, realmProfileData 
 import { botAudience, botEvent } from "./bots";
 import { announceSettingsNamingUserTx } from "./user-groups";
 import { revokeSessionsTx } from "./sessions";
-import { p, type Args } from "../domain/params";
+import { p, t, type Args } from "../domain/params";
 
 export interface NewUser {
   email: string;
@@ -254,12 +254,14 @@ export function checkEmailAllowed(app: App, realm: RealmRow, email: string) {
   if (!emailInDomains(email, listRealmDomains(app.db, realm.id))) throw invalidParam(`Email '${email}' not allowed in this organization`);
 }
 
-export interface UserPatch {
-  full_name?: string;
-  role?: Role;
-  new_email?: string;
-  profile_data?: { id: number; value: unknown }[];
-}
+/** What an administrator may change of a user (PATCH /users/{user_id} or /users/{email}). */
+export const userPatchParams = {
+  full_name: p.str().optional(),
+  role: p.intEnum(ROLES).optional(),
+  new_email: p.str().optional(),
+  profile_data: p.json(t.list(t.object({ id: t.int(), value: t.any() }))).optional(),
+};
+export type UserPatch = Args<typeof userPatchParams>;
 
 /**
  * PATCH /users/{user_id}: administrators change a user's name, role, email and profile fields. Only
@@ -312,11 +314,16 @@ export function ownUser(app: App, user: UserRow) {
   return { ...me, max_message_id: -1 };
 }
 
-type ViewArgs = { client_gravatar: boolean; include_custom_profile_fields: boolean };
+export const userViewParams = {
+  client_gravatar: p.bool().optional(true),
+  include_custom_profile_fields: p.bool().optional(false),
+};
+export const listUsersParams = { ...userViewParams, user_ids: p.intList().optional() };
+type ViewArgs = Args<typeof userViewParams>;
 const viewOf = (app: App, a: ViewArgs) => ({ externalUrl: app.config.externalUrl, clientGravatar: a.client_gravatar });
 
 /** GET /users: the realm's users (all of them, or those in user_ids). */
-export function listRealmUsers(app: App, viewer: UserRow, a: ViewArgs & { user_ids?: number[] }) {
+export function listRealmUsers(app: App, viewer: UserRow, a: Args<typeof listUsersParams>) {
   const wanted = a.user_ids ? new Set(a.user_ids) : null;
   const o = viewOf(app, a);
   const profile = a.include_custom_profile_fields ? realmProfileData(app.db, viewer.realmId) : null;
