@@ -7,6 +7,7 @@
 //  - a search narrow: median;
 //  - database size per million messages.
 // Standalone: `bun bench/messages.ts` (builds dist/confab if missing); or through `npm run bench -- messages`.
+import { sqliteOf } from "../src/db/client";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -98,14 +99,14 @@ export async function generate(dataDir: string, log: (l: string) => void, o = { 
         send_new_subscription_messages: false,
         settings: {},
       });
-      const recipientId = app.sqlite.query<{ r: number }, [number]>("SELECT recipient_id AS r FROM channels WHERE id = ?").get(id)!.r;
+      const recipientId = sqliteOf(app.db).query<{ r: number }, [number]>("SELECT recipient_id AS r FROM channels WHERE id = ?").get(id)!.r;
       channels.push({ id, recipientId, name: `bench-${c}`, subscribers: subs });
     }
     const topics = Array.from({ length: TOPICS_PER_CHANNEL }, (_, t) => `topic ${t}`);
     const words = vocabulary(rand);
     log(`users and channels: ${Math.round(performance.now() - t0)} ms; writing ${o.messages.toLocaleString()} messages`);
 
-    const s = app.sqlite;
+    const s = sqliteOf(app.db);
     const now = Math.floor(Date.now() / 1000);
     const startTime = now - 365 * 24 * 3600;
     const base = s.query<{ id: number }, []>("SELECT COALESCE(MAX(id), 0) AS id FROM messages").get()!.id;

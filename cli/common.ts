@@ -1,11 +1,12 @@
 import type { Command } from "commander";
-import { createApp, type App } from "../src/app";
+import { createApp } from "../src/app";
+import type { App } from "../src/context";
 import { ConfigError, loadConfig, type Config, type ConfigOverrides } from "../src/config";
 import { createLogger } from "../src/lib/log";
 import { findRealmByStringId } from "../src/store/realms";
 import { defaultRealm } from "../src/http/realm";
 import type { RealmRow } from "../src/db/schema";
-import type { Revocation } from "../src/actions/access";
+import type { Revocation } from "../src/context";
 import { tellServer } from "../src/runtime/control";
 
 /** Every command takes --config and --data-dir. */

@@ -1,40 +1,16 @@
-import type { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config";
-import { openDatabase, type Db } from "./db/client";
+import { openDatabase } from "./db/client";
 import { migrate } from "./db/migrate";
 import { ReadCache } from "./db/read-cache";
-import { Writer, type Tx, type TxOptions } from "./db/tx";
-import { endAccess, type Revocation } from "./actions/access";
+import { Writer } from "./db/tx";
+import { endAccess } from "./actions/access";
+import type { App, Revocation } from "./context";
 import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
 import { FailureLimiter } from "./lib/rate-limit";
-
-/** The one context object every action, route and runtime helper receives. */
-export interface App {
-  config: Config;
-  sqlite: Database;
-  db: Db;
-  writer: Writer;
-  /** Hot lookups (realm by host, user by email) kept while the database is unchanged; not for use inside tx. */
-  reads: ReadCache;
-  queues: QueueRegistry;
-  log: Logger;
-  /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
-  loginFailures: FailureLimiter;
-  /**
-   * A user or realm lost its rights: ends their queues and long-polls here (actions/access.ts), then
-   * tells `onRevoke` (the CLI forwards it to the running server).
-   */
-  revoke(r: Revocation): void;
-  /** Runs one change: checks, writes and emits synchronously; events are delivered after COMMIT. */
-  tx<T>(fn: (tx: Tx) => T, opts?: TxOptions): T;
-  /** The one clock actions read (UNIX seconds); fixed at creation (tests hand in a settable one). */
-  readonly now: () => number;
-  close(): void;
-}
 
 export interface AppOptions {
   /** Group commit (the server). The CLI commits each change at once instead. */
@@ -73,7 +49,6 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   );
   const app: App = {
     config,
-    sqlite,
     db,
     writer,
     reads,

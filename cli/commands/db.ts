@@ -1,10 +1,8 @@
-import { Database } from "bun:sqlite";
 import type { Command } from "commander";
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { databasePath } from "../../src/app";
-import { appliedMigrations, inspectDatabase, migrate } from "../../src/db/migrate";
-import { migrations } from "../../migrations";
+import { copyDatabase, migrateFile, restoreProblem } from "../../src/db/backup";
 import { runningServer } from "../pidfile";
 import { action, CliError, configFrom, openApp, withCommon } from "../common";
 
@@ -13,14 +11,8 @@ export function register(program: Command) {
     action((opts) => {
       const config = configFrom(opts);
       mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-      const sqlite = new Database(databasePath(config), { create: true });
-      try {
-        sqlite.run(`PRAGMA busy_timeout = ${config.storage.busyTimeoutMs}`);
-        const done = migrate(sqlite);
-        console.log(done.length ? `applied ${done.join(", ")}` : "database is up to date");
-      } finally {
-        sqlite.close();
-      }
+      const done = migrateFile(databasePath(config), config.storage.busyTimeoutMs);
+      console.log(done.length ? `applied ${done.join(", ")}` : "database is up to date");
     }),
   );
 
@@ -31,8 +23,7 @@ export function register(program: Command) {
       const app = openApp(opts);
       let files = 0;
       try {
-        // VACUUM INTO reads one snapshot of the database, so writes made meanwhile by the server do not tear it.
-        app.sqlite.run("VACUUM INTO ?", [file]);
+        copyDatabase(app.db, file); // one snapshot, whatever the server writes meanwhile
         // Then the files it refers to: uploads and images are written before the rows naming them commit,
         // under names never reused, so a copy made after the snapshot holds every file the snapshot names.
         files = copyFiles(app.config.dataDir, filesOf(file));
@@ -49,7 +40,8 @@ export function register(program: Command) {
       const pid = runningServer(config.dataDir);
       if (pid !== null) throw new CliError(`the server is running (pid ${pid}); stop it before restoring`);
       if (!existsSync(file)) throw new CliError(`${file} does not exist`);
-      checkBackup(file);
+      const problem = restoreProblem(file);
+      if (problem) throw new CliError(problem);
       mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
       const target = databasePath(config);
       const tmp = `${target}.restoring`;
@@ -83,30 +75,4 @@ function copyFiles(from: string, to: string): number {
     n += count;
   }
   return n;
-}
-
-/** A restorable file is an intact SQLite database that this confab's migrations wrote. */
-function checkBackup(file: string) {
-  let db: Database;
-  try {
-    db = new Database(file, { readonly: true });
-  } catch {
-    throw new CliError(`${file} is not a confab database`);
-  }
-  try {
-    let kind: string;
-    try {
-      kind = inspectDatabase(db);
-    } catch {
-      throw new CliError(`${file} is not a confab database`);
-    }
-    if (kind !== "confab") throw new CliError(`${file} is not a confab database`);
-    const ok = db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get();
-    if (ok?.integrity_check !== "ok") throw new CliError(`${file} is damaged: ${ok?.integrity_check}`);
-    const known = new Set(migrations.map((m) => m.tag));
-    const newer = appliedMigrations(db).find((t) => !known.has(t));
-    if (newer) throw new CliError(`${file} was written by a newer confab (migration ${newer})`);
-  } finally {
-    db.close();
-  }
 }

@@ -1,7 +1,9 @@
 // `confab plugin list|install|remove|restore|logs`. Changes are written to the database; a running
 // server's plugin host notices them within plugins.poll_ms and starts or stops the processes.
 import type { Command } from "commander";
-import { installPlugin, listPlugins, pluginLogs, removePlugin, restorePlugin, type InstallArgs } from "../../src/actions/plugins";
+import { pluginLogs } from "../../src/actions/plugin-processes";
+import { removePlugin, restorePlugin } from "../../src/actions/plugin-removal";
+import { installPlugin, listPlugins, type InstallArgs } from "../../src/actions/plugins";
 import { findRealmRepository } from "../../src/actions/repositories";
 import { action, CliError, realmOption, usingApp, withRealmOption } from "../common";
 

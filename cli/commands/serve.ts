@@ -1,6 +1,7 @@
 import type { Command } from "commander";
 import { bootstrapFirstRealm } from "../../src/actions/realms";
-import { createApp, type App } from "../../src/app";
+import { createApp } from "../../src/app";
+import type { App } from "../../src/context";
 import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { startPluginHost } from "../../src/runtime/supervisor";

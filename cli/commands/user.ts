@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { createUser, deactivateUser, regenerateApiKey, setPassword } from "../../src/actions/users";
-import type { App } from "../../src/app";
+import type { App } from "../../src/context";
 import { ROLE_NAMES } from "../../src/domain/roles";
 import { findUserByEmail, listUsers } from "../../src/store/users";
 import { action, CliError, readStdin, realmOption, usingApp, withRealmOption } from "../common";

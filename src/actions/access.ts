@@ -1,7 +1,4 @@
-import type { App } from "../app";
-
-/** Rights lost: a user's credentials changed or they were deactivated, or a realm was deactivated. */
-export type Revocation = { userId: number } | { realmId: number };
+import type { App, Revocation } from "../context";
 
 export const isRevocation = (v: unknown): v is Revocation =>
   typeof v === "object" &&

@@ -1,17 +1,16 @@
 // Runs of the organization's agent: started when someone mentions its bot in a topic or writes to it,
 // one turn per request, each with the conversation and the organization's secrets. This module keeps
 // the records, the events, the run keys and what the agent says; runtime/agent.ts runs the processes.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { AgentRunRow, RealmRow, UserRow } from "../db/schema";
-import { agentRunOnly, insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/errors";
-import { BOT_TYPE } from "../domain/bots";
+import { insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/errors";
 import { dmKeyMembers } from "../domain/messages";
 import { realmUrl } from "../domain/realms";
 import { isAdmin } from "../domain/roles";
 import { isKeptServerVariable, toApiRun, type RunState } from "../domain/agent-runs";
 import { toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
-import type { SentMessage } from "../runtime/sent-messages";
+import type { SentMessage } from "./message-observers";
 import * as store from "../store/agent-runs";
 import { findChannel } from "../store/channels";
 import { findRecipient } from "../store/messages";
@@ -20,12 +19,11 @@ import { listSecrets } from "../store/secrets";
 import { findUserById } from "../store/users";
 import { agentBot } from "./agent";
 import { channelAccess } from "./channels";
-import { catchUp } from "./deliveries";
-import { sendBotReplyTx } from "./messages";
+import { catchUp } from "./catch-up";
+import { sendBotMessageTx } from "./messages";
+import { hashKey } from "./run-keys";
 import { requireHumanMember, runSecretEnv } from "./secrets";
-import { channelReaderIds } from "./workspaces";
-
-const hashKey = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
+import { channelReaderIds } from "./workspace-access";
 
 // ---- Who sees a run: whoever can read its conversation ----
 
@@ -165,7 +163,7 @@ export function postInRun(app: App, started: AgentRunRow, texts: string[]) {
   const channel = run.channelId === null ? null : findChannel(app.db, run.channelId);
   const to = channel ? { channel, topic: run.topic } : { dmUsers: dmParticipants(app, run) };
   if (channel?.isArchived) return;
-  app.tx((tx) => texts.forEach((t) => sendBotReplyTx(app, tx, realm, bot, to, t, "Agent")));
+  app.tx((tx) => texts.forEach((t) => sendBotMessageTx(app, tx, realm, bot, to, t, "Agent")));
 }
 
 /** Answers a message that asked the agent, without a run (the agent is off, or the asker may not start one). */
@@ -175,21 +173,7 @@ export function replyAsAgent(app: App, m: SentMessage, text: string) {
   const channel = m.channelId === null ? null : findChannel(app.db, m.channelId);
   if (channel?.isArchived) return;
   const to = channel ? { channel, topic: m.topic } : { dmUsers: m.participantIds.map((id) => findUserById(app.db, id)!) };
-  app.tx((tx) => sendBotReplyTx(app, tx, realm, bot, to, text, "Agent"));
-}
-
-// ---- Run keys ----
-
-/** Whether `key` is the key of a live run of this (agent) bot: the auth path accepts it as the bot's API key. */
-export function isLiveRunKey(app: App, user: UserRow, key: string): boolean {
-  return user.isBot && user.botType === BOT_TYPE.embedded && !!store.findRunByKeyHash(app.db, user.realmId, hashKey(key));
-}
-
-/** The live run a request authenticated with a run key acts for; anyone else (the bot's own key included) is refused. */
-export function requireRun(app: App, user: UserRow, key: string | undefined): AgentRunRow {
-  const run = key !== undefined && isLiveRunKey(app, user, key) ? store.findRunByKeyHash(app.db, user.realmId, hashKey(key)) : undefined;
-  if (!run) throw agentRunOnly();
-  return run;
+  app.tx((tx) => sendBotMessageTx(app, tx, realm, bot, to, text, "Agent"));
 }
 
 // ---- The API ----

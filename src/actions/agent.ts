@@ -1,13 +1,13 @@
 // The organization's agent: its embedded bot (one per realm, made on first need) and whether this
 // server runs it. Runs themselves are in agent-runs.ts; the processes in runtime/agent.ts.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { AgentRunRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { BOT_TYPE } from "../domain/bots";
 import { avatarUrl } from "../domain/users";
 import { findAgentBot, findMessageSender } from "../store/agent-runs";
 import { findUserByEmail, findUserById } from "../store/users";
-import { botAudience, botEvent } from "./bots";
+import { botAudience, botEvent } from "../serializers/bots";
 import { installPlugin } from "./plugins";
 import { requireHumanMember } from "./secrets";
 import { insertUserTx } from "./users";

@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import { ALERT_WORDS } from "./messages";
 import type { UserRow } from "../db/schema";
 import { toUsers } from "../events/types";

@@ -4,7 +4,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { AttachmentRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { realmSetting } from "../domain/realm-settings";

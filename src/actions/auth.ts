@@ -1,10 +1,10 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { badCredentials, devOnly, invalidApiKey, realmDeactivated, userDeactivated } from "../domain/errors";
 import { safeEqual } from "../lib/random";
 import { findUserByApiKey, findUserByEmail } from "../store/users";
-import { isLiveRunKey } from "./agent-runs";
-import { noteBotCall } from "./plugins";
+import { isLiveRunKey } from "./run-keys";
+import { noteBotCall } from "./plugin-host";
 
 // Every login path — API key, password, dev login — takes the same steps: look the user up, verify,
 // and only then report the realm's or the account's deactivation. Throttling counts failures per client

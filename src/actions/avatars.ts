@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { avatarChangesDisabled, avatarTooLarge, imageType, MAX_AVATAR_MIB, notAnImage, oneAvatar } from "../domain/avatars";
 import { realmSetting } from "../domain/realm-settings";

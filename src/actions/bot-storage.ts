@@ -1,6 +1,6 @@
 // The bot storage API (GET/PUT/DELETE /bot_storage): a user's (in practice a bot's) string key/value
 // pairs, as Zulip serves them to python-zulip-api's get_storage/update_storage and the bots' StateHandler.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
 import * as store from "../store/bot-storage";

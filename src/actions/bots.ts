@@ -1,45 +1,18 @@
-import type { App } from "../app";
-import type { Db } from "../db/client";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import type { Tx } from "../db/tx";
-import { BOT_TYPE, toApiBot, type BotService } from "../domain/bots";
+import { BOT_TYPE, type BotService } from "../domain/bots";
 import { insufficientPermission, invalidEmail, invalidParam } from "../domain/errors";
 import { realmUrl } from "../domain/realms";
 import { isAdmin, isGuest } from "../domain/roles";
 import { avatarUrl, checkFullName, isValidEmail } from "../domain/users";
-import { toRealm, toUsers, type Audience } from "../events/types";
+import { toRealm, toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
-import { findBotService, listBotServices, saveBotService } from "../store/bots";
+import { findBotService, saveBotService } from "../store/bots";
 import { hasRealmPermission } from "../store/permissions";
 import { findUserByEmail, findUserById, listAdminIds, listUsers, updateUser } from "../store/users";
 import { deactivateUser, insertUserTx } from "./users";
+import { botAudience, botEvent } from "../serializers/bots";
 import { p, Param, type Args } from "../domain/params";
-
-/** realm_bot events reach the bot's owner and the realm's administrators. */
-export function botAudience(tx: Tx, bot: UserRow): Audience {
-  const ids = new Set(listAdminIds(tx.db, bot.realmId));
-  if (bot.botOwnerId !== null) ids.add(bot.botOwnerId);
-  return toUsers([...ids]);
-}
-
-/** `add` carries the whole bot; `remove` (deactivation) only who it was. */
-export function botEvent(op: "add" | "remove", bot: UserRow, externalUrl = "", db?: Db) {
-  return op === "add"
-    ? { type: "realm_bot", op, bot: toApiBot(bot, externalUrl, servicesOf(db, bot)) }
-    : { type: "realm_bot", op, bot: { user_id: bot.id, full_name: bot.fullName } };
-}
-
-const servicesOf = (db: Db | undefined, bot: UserRow): BotService[] => {
-  const s = db && bot.botType === BOT_TYPE.outgoingWebhook ? findBotService(db, bot.id) : undefined;
-  return s ? [s] : [];
-};
-
-/** The bots whose keys a user may see: their own, or every bot for administrators (register's realm_bots). */
-export function visibleBots(db: Db, user: UserRow, externalUrl: string) {
-  const bots = listUsers(db, user.realmId).filter((u) => u.isBot && (isAdmin(user.role) || u.botOwnerId === user.id));
-  const services = listBotServices(db, bots.map((b) => b.id));
-  return bots.map((b) => toApiBot(b, externalUrl, services.has(b.id) ? [services.get(b.id)!] : []));
-}
 
 /** A bot the actor may administer: its owner or an administrator (Zulip's access_bot_by_id). */
 function botForAdmin(app: App, actor: UserRow, id: number): UserRow {

@@ -2,7 +2,7 @@
 // (<channel>.<token>.show-sender@<host>). confab offers no email gateway, so the address only informs:
 // mail sent to it is not delivered (README, "Email").
 import { createHash } from "node:crypto";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import { insufficientPermission, invalidChannelId, invalidParam } from "../domain/errors";
 import { isAdmin } from "../domain/roles";

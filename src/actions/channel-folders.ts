@@ -1,6 +1,6 @@
 // Channel folders: administrators create, rename, describe, archive and reorder them; channels name
 // one in folder_id (actions/channels.ts checks it through activeChannelFolder).
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelFolderRow, RealmRow, UserRow } from "../db/schema";
 import { checkChannelFolderName, MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH, toApiChannelFolder } from "../domain/channel-folders";
 import { cleanDescription } from "../domain/channels";

@@ -1,5 +1,5 @@
 // Channels: who may see and do what, creation, changes, archiving, topics and default channels.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, RealmRow, SubscriptionRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import {
@@ -30,11 +30,12 @@ import { toUsers, type Audience } from "../events/types";
 import * as store from "../store/channels";
 import { hasRealmPermission, inGroupSetting } from "../store/permissions";
 import { findSubscription, listUserSubscriptions, subscriberIds } from "../store/subscriptions";
+import * as topicStore from "../store/topics";
 import { findUserGroup, systemGroupIds } from "../store/user-groups";
 import { activeUserIdsAmong, listUsers } from "../store/users";
 import { workspaceUuidsByTopic } from "../store/workspaces";
 import { topicKey } from "../domain/workspaces";
-import { catchUp } from "./deliveries";
+import { catchUp } from "./catch-up";
 import { activeChannelFolder } from "./channel-folders";
 import { renderPlain } from "./render";
 
@@ -284,7 +285,7 @@ export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: numb
   if (p.folder_id != null) activeChannelFolder(app, realm.id, p.folder_id);
   const settings: Partial<Record<ChannelPermission, GroupSettingValue>> = {};
   for (const [n, v] of Object.entries(p.settings)) if (v !== undefined) settings[n as ChannelPermission] = checkChannelSetting(app, realm, n as ChannelPermission, v);
-  if (p.topics_policy === "empty_topic_only" && hasNamedTopics(app, c)) throw invalidParam("To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.");
+  if (p.topics_policy === "empty_topic_only" && topicStore.hasNamedTopics(app.db, c.recipientId)) throw invalidParam("To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.");
   const name = p.new_name !== undefined ? checkChannelName(p.new_name, app.config.limits.maxStreamNameLength) : undefined;
   if (name !== undefined && name !== c.name) {
     const other = store.findChannelByName(app.db, realm.id, name);
@@ -349,9 +350,6 @@ export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: numb
   });
 }
 
-const hasNamedTopics = (app: App, c: ChannelRow) =>
-  !!app.sqlite.query("SELECT 1 FROM messages WHERE recipient_id = ? AND topic != '' LIMIT 1").get(c.recipientId);
-
 function archiveTx(app: App, tx: Tx, realm: RealmRow, c: ChannelRow) {
   const audience = channelEventAudience(app, c);
   store.updateChannel(tx.db, c.id, { isArchived: true });
@@ -399,25 +397,12 @@ export function listTopics(app: App, user: UserRow, id: number, allowEmptyTopicN
   const a = accessChannelById(app, user, id, { content: true, archived: true });
   const c = a.channel;
   if (!c.historyPublicToSubscribers) catchUp(app, user);
-  const rows = c.historyPublicToSubscribers
-    ? app.sqlite
-        .query<{ name: string; max_id: number }, [number]>(
-          "SELECT topic AS name, MAX(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic ORDER BY max_id DESC",
-        )
-        .all(c.recipientId)
-    : app.sqlite
-        .query<{ name: string; max_id: number }, [number, number]>(
-          `SELECT m.topic AS name, MAX(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
-           WHERE um.user_id = ? AND m.recipient_id = ? GROUP BY m.topic ORDER BY max_id DESC`,
-        )
-        .all(user.id, c.recipientId);
-  // The name shown is the latest message's spelling (topics compare case-insensitively).
-  const latest = app.sqlite.query<{ topic: string }, [number]>("SELECT topic FROM messages WHERE id = ?");
+  const rows = topicStore.listTopicsOf(app.db, c.recipientId, c.historyPublicToSubscribers ? null : user.id);
   const workspaces = workspaceUuidsByTopic(app.db, c.realmId);
   return {
     topics: rows.map((r) => {
       const workspace = workspaces.get(topicKey(c.id, r.name));
-      return { max_id: r.max_id, name: topicForClient(latest.get(r.max_id)?.topic ?? r.name, allowEmptyTopicName), ...(workspace ? { workspace_uuid: workspace } : {}) };
+      return { max_id: r.max_id, name: topicForClient(topicStore.topicOfMessage(app.db, r.max_id) ?? r.name, allowEmptyTopicName), ...(workspace ? { workspace_uuid: workspace } : {}) };
     }),
   };
 }

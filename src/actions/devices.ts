@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
 import { toUsers } from "../events/types";

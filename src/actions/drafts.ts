@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import { normalizeDraft, draftNotFound, draftsSyncDisabled, toApiDraft, type DraftInput } from "../domain/drafts";
 import { invalidRecipientId } from "../domain/errors";

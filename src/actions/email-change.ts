@@ -1,6 +1,6 @@
 // Changing one's email address with email on, as Zulip does: PATCH /settings mails a single-use link to
 // the new address, and following it makes the change (and tells the old address).
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { emailChangedMail, emailChangeMail } from "../domain/email";
@@ -13,7 +13,6 @@ import { toRealm } from "../events/types";
 import { useEmailTokens } from "../store/email";
 import { findUserByEmail, updateUser } from "../store/users";
 import { newEmailTokenTx, openEmailToken, queueMailTx } from "./email";
-import { emailChangeUpdates } from "./user-settings";
 
 const LINK_HOURS = 24;
 
@@ -45,3 +44,6 @@ export function confirmEmailChange(app: App, realm: RealmRow, token: string): { 
     return { oldEmail: user.email, newEmail };
   });
 }
+
+/** The realm_user updates an email change makes (Zulip sends the two separately). */
+export const emailChangeUpdates = (email: string) => [{ new_email: email }, { delivery_email: email }];

@@ -1,13 +1,13 @@
 // Mail: every message goes into the outbox inside the transaction of the change that causes it, and
 // runtime/email.ts sends it later (never on the request path). Also the single-use links mail carries.
 import { createHash } from "node:crypto";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { EmailTokenRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { emailNotConfigured } from "../domain/errors";
 import type { Mail, MailKind } from "../domain/email";
 import { randomToken } from "../lib/random";
-import { mailQueued } from "../runtime/outbox-signal";
+import { mailQueued } from "./outbox-signal";
 import * as store from "../store/email";
 import { findUserById } from "../store/users";
 

@@ -1,6 +1,6 @@
 import { longpollTimeoutSeconds } from "../events/registry";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/messages";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { anonymousParam, badEventQueue, notLoggedIn } from "../domain/errors";
 import { messageNarrowPredicate } from "../domain/event-narrow";
@@ -8,7 +8,7 @@ import type { EventQueue } from "../events/queue";
 import { STATE_BUILDERS, type RegisterOptions } from "../events/state";
 import { versionFields } from "../version";
 import { spectatorsAllowed } from "../domain/realm-access";
-import { catchUp } from "./deliveries";
+import { catchUp } from "./catch-up";
 import { p, Param, t, type Args } from "../domain/params";
 
 /** Seconds, or "mobile" (zulip-flutter sends it JSON-encoded, others as plain text). */

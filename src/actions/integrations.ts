@@ -1,6 +1,6 @@
 // Incoming webhooks: a service posts its own payload to /api/v1/external/{integration}; the
 // integration's pure function (src/integrations) turns it into messages, sent as the bot.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { BOT_TYPE } from "../domain/bots";
 import { ApiError, anomalousWebhookPayload, invalidParam, malformedJson, missingEventHeader, notIncomingWebhookBot, unsupportedWebhookEvent } from "../domain/errors";

@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import { sendWelcomeTx } from "./welcome";
 import { queueMailTx, requireEmail } from "./email";
 import { invitationMail } from "../domain/email";

@@ -1,7 +1,7 @@
 // Editing, moving and deleting messages: PATCH /messages/{id} (content, topic, channel, propagate_mode,
 // notifications), GET /messages/{id}/history, DELETE /messages/{id}, POST /streams/{id}/delete_topic.
 import { createHash } from "node:crypto";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import {
@@ -47,7 +47,7 @@ import { accessChannelById, canAdministerChannel, hasChannelPermission } from ".
 import { moveTopicWorkspaceTx } from "./workspaces";
 import { moveLiveRuns } from "../store/agent-runs";
 import { detachMessagesTx, relinkAttachmentsTx } from "./attachments";
-import { catchUp } from "./deliveries";
+import { catchUp } from "./catch-up";
 import { accessMessage, canReadChannelHistory } from "./message-fetch";
 import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages";
 import { realmLinkifiers, renderFor } from "./render";
@@ -82,22 +82,14 @@ function messagesToMove(app: App, user: UserRow, m: MessageRow, channel: Channel
   const history = channel.historyPublicToSubscribers && canReadChannelHistory(app, user, channel);
   const from = mode === "change_later" ? m.id : 0;
   if (!history) catchUp(app, user);
-  const sql = history
-    ? "SELECT id FROM messages WHERE recipient_id = ? AND topic = ? AND id >= ? ORDER BY id"
-    : "SELECT m.id FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?4 WHERE m.recipient_id = ?1 AND m.topic = ?2 AND m.id >= ?3 ORDER BY m.id";
-  return app.sqlite
-    .query<{ id: number }, any[]>(sql)
-    .all(m.recipientId, m.topic, from, ...(history ? [] : [user.id]))
-    .map((r) => r.id);
+  return store.listTopicMessageIds(app.db, m.recipientId, m.topic, { fromId: from, receivedBy: history ? null : user.id });
 }
 
 /** Non-moderators may move only messages sent within the realm's limit (Zulip's partial-move error). */
 function checkMoveLimit(app: App, user: UserRow, ids: number[], seconds: number | null, tooOld: () => Error) {
   if (seconds === null || isModerator(user.role)) return;
   const cutoff = app.now() - seconds - EDIT_GRACE_SECONDS;
-  const dates = app.sqlite
-    .query<{ id: number; d: number }, [string]>("SELECT id, date_sent AS d FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id")
-    .all(JSON.stringify(ids));
+  const dates = store.listMessageDates(app.db, ids);
   const allowed = dates.filter((r) => r.d >= cutoff);
   if (allowed.length === dates.length) return;
   if (dates.length === 1 || !allowed.length) throw tooOld();
@@ -207,7 +199,7 @@ function applyContentEdit(
     let f = r.flags & ~(FLAG.mentioned | FLAG.stream_wildcard_mentioned);
     if (mentioned.has(r.userId)) f |= FLAG.mentioned;
     if (rendered.channelWildcard) f |= inChannel ? FLAG.stream_wildcard_mentioned : FLAG.mentioned;
-    if (f !== r.flags) app.sqlite.query("UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?").run(f, r.userId, m.id);
+    if (f !== r.flags) flagStore.setFlags(tx.db, r.userId, m.id, f);
   }
 }
 
@@ -228,7 +220,7 @@ function applyMove(
 ) {
   const dest = target ?? channel;
   const rows = store.listMessagesByIds(tx.db, ids);
-  const allInTopic = ids.length === topicCount(app, m.recipientId, m.topic);
+  const allInTopic = ids.length === store.countTopicMessages(tx.db, m.recipientId, m.topic);
   for (const row of rows) {
     // The edited message already has its entry from the content edit.
     const history = row.id === m.id && contentEdited ? store.findMessage(tx.db, row.id)!.editHistory : withHistory(row, moveEntry(user, now, channel, target, row.topic, topic));
@@ -251,20 +243,13 @@ function moveEntry(user: UserRow, now: number, channel: ChannelRow, target: Chan
   return e;
 }
 
-const topicCount = (app: App, recipientId: number, topic: string) =>
-  app.sqlite.query<{ n: number }, [number, string]>("SELECT COUNT(*) AS n FROM messages WHERE recipient_id = ? AND topic = ?").get(recipientId, topic)!.n;
-
 /**
  * Moving to another channel: its subscribers who lacked the messages get them (as read, so a move
  * notifies nobody), and holders who may not read the new channel lose them (with delete events).
  */
 function moveRecipients(app: App, tx: Tx, from: { channel: ChannelRow; topic: string }, target: ChannelRow, ids: number[]) {
-  const s = app.sqlite;
   const subs = subscriberIds(tx.db, target.id);
-  s.query("INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) SELECT u.value, m.value, 1 FROM json_each(?) u, json_each(?) m").run(
-    JSON.stringify(subs),
-    JSON.stringify(ids),
-  );
+  flagStore.addReceived(tx.db, subs, ids, FLAG.read);
   const subSet = new Set(subs);
   const holders = flagStore.messageHolders(tx.db, ids);
   const lost = holders.filter((uid) => {
@@ -274,10 +259,7 @@ function moveRecipients(app: App, tx: Tx, from: { channel: ChannelRow; topic: st
     return !u || (isGuest(u.role) && !target.isWebPublic);
   });
   if (!lost.length) return;
-  s.query("DELETE FROM user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id IN (SELECT value FROM json_each(?))").run(
-    JSON.stringify(lost),
-    JSON.stringify(ids),
-  );
+  flagStore.removeReceived(tx.db, lost, ids);
   tx.emit({ type: "delete_message", message_ids: ids, message_type: "stream", stream_id: from.channel.id, topic: from.topic }, toUsers(lost));
 }
 
@@ -441,14 +423,7 @@ export function deleteTopic(app: App, realm: RealmRow, user: UserRow, channelId:
   if (!allowed) throw insufficientPermission();
   const history = channel.historyPublicToSubscribers && canReadChannelHistory(app, user, channel);
   if (!history) catchUp(app, user);
-  const ids = app.sqlite
-    .query<{ id: number }, any[]>(
-      history
-        ? "SELECT id FROM messages WHERE recipient_id = ? AND topic = ? ORDER BY id LIMIT ?"
-        : "SELECT m.id FROM messages m JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?4 WHERE m.recipient_id = ?1 AND m.topic = ?2 ORDER BY m.id LIMIT ?3",
-    )
-    .all(channel.recipientId, topicName, DELETE_TOPIC_BATCH + 1, ...(history ? [] : [user.id]))
-    .map((r) => r.id);
+  const ids = store.listTopicMessageIds(app.db, channel.recipientId, topicName, { receivedBy: history ? null : user.id, limit: DELETE_TOPIC_BATCH + 1 });
   const batch = ids.slice(0, DELETE_TOPIC_BATCH);
   app.tx((tx) => deleteMessagesTx(app, tx, realm, channel, store.listMessagesByIds(tx.db, batch)));
   return { complete: ids.length <= DELETE_TOPIC_BATCH };

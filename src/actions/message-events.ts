@@ -1,9 +1,9 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { MessagePayload } from "../events/message-cache";
 import { findMessage } from "../store/messages";
 import { findRealmById } from "../store/realms";
 import { findUserById } from "../store/users";
-import { EVENT_VIEW, messageObjects } from "./messages";
+import { EVENT_VIEW, messageObjects } from "./message-objects";
 
 /** Rebuilds a message event's payload from the database, as sendMessage emitted it (current state). */
 export function messageEventPayload(app: App, id: number): MessagePayload | null {

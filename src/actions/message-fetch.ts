@@ -1,6 +1,6 @@
 // Reading messages: GET /messages (anchors, ranges, narrows, search), GET /messages/{id},
 // GET /messages/matches_narrow, and who may read which message.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
 import {
   anchorNotAtEnd,
@@ -27,12 +27,15 @@ import { spectatorsAllowed } from "../domain/realm-access";
 import { isGuest } from "../domain/roles";
 import * as channelStore from "../store/channels";
 import * as store from "../store/messages";
-import { isSubscribed } from "../store/subscriptions";
+import { flagsOf } from "../store/message-flags";
+import * as narrowStore from "../store/narrow";
+import type { NarrowRow } from "../store/narrow";
+import { isSubscribed, mutedChannelRecipientIds } from "../store/subscriptions";
 import { listUserTopics } from "../store/topics";
 import { findUserByEmail, findUserById } from "../store/users";
-import { catchUp } from "./deliveries";
+import { catchUp } from "./catch-up";
 import { catchUpSearch } from "./search-index";
-import { messageObjects, viewOptions } from "./messages";
+import { messageObjects, viewOptions } from "./message-objects";
 import { p, t, type Args } from "../domain/params";
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
@@ -64,7 +67,7 @@ export function accessMessage(app: App, realm: RealmRow, viewer: UserRow | null,
     return { message: m, flags: undefined, channel };
   }
   catchUp(app, viewer);
-  const own = app.sqlite.query<{ flags: number }, [number, number]>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?").get(viewer.id, id);
+  const own = flagsOf(app.db, viewer.id, id);
   if (own) return { message: m, flags: own.flags, channel };
   if (channel && channel.historyPublicToSubscribers && canReadChannelHistory(app, viewer, channel)) return { message: m, flags: undefined, channel };
   throw invalidMessage();
@@ -95,21 +98,8 @@ function narrowContext(app: App, realm: RealmRow, viewer: UserRow | null): Narro
       return u && u.realmId === realm.id ? { id: u.id } : null;
     },
     dmRecipient: (ids) => store.findDmRecipient(app.db, ids)?.id ?? null,
-    dmRecipientsWith: (userId, groupsOnly) =>
-      app.sqlite
-        .query<{ r: number }, [number, number]>(
-          `SELECT a.recipient_id AS r FROM dm_members a JOIN dm_members b ON b.recipient_id = a.recipient_id AND b.user_id = ?2
-           WHERE a.user_id = ?1 ${groupsOnly ? "AND (SELECT COUNT(*) FROM dm_members c WHERE c.recipient_id = a.recipient_id) >= 3" : ""}`,
-        )
-        .all(viewer!.id, userId)
-        .map((r) => r.r),
-    mutedChannelRecipients: () =>
-      app.sqlite
-        .query<{ r: number }, [number]>(
-          "SELECT c.recipient_id AS r FROM subscriptions s JOIN channels c ON c.id = s.channel_id WHERE s.user_id = ? AND s.active = 1 AND s.is_muted = 1",
-        )
-        .all(viewer!.id)
-        .map((r) => r.r),
+    dmRecipientsWith: (userId, groupsOnly) => store.dmRecipientsWith(app.db, viewer!.id, userId, groupsOnly),
+    mutedChannelRecipients: () => mutedChannelRecipientIds(app.db, viewer!.id),
     topicPolicies: () =>
       (topics ??= listUserTopics(app.db, viewer!.id)
         .filter((t) => byId.has(t.channelId))
@@ -165,14 +155,6 @@ export const fetchParams = {
 
 export type FetchArgs = Args<typeof fetchParams>;
 
-interface Row {
-  id: number;
-  flags: number;
-}
-
-const selectFrom = (c: CompiledNarrow, extra: string[] = []) =>
-  `SELECT ${c.idCol} AS id, ${c.flagsCol} AS flags FROM ${c.from} WHERE ${[...c.where, ...extra].join(" AND ") || "1"}`;
-
 function parseAnchor(app: App, a: FetchArgs): number | "first_unread" {
   if (a.use_first_unread_anchor) return "first_unread";
   if (a.anchor === undefined) throw missingArgument("anchor");
@@ -225,11 +207,9 @@ export function getMessages(app: App, realm: RealmRow, viewer: UserRow | null, a
   const ctx = narrowContext(app, realm, viewer);
   const compiled = compileNarrow(terms, ctx, { realmId: realm.id });
   const view = viewOptions(realm, { ...a, client_gravatar: viewer ? a.client_gravatar : false });
-  const s = app.sqlite;
 
   if (a.message_ids !== undefined) {
-    const rows = s.query<Row, any[]>(`${selectFrom(compiled, [`${compiled.idCol} IN (SELECT value FROM json_each(?))`])} ORDER BY ${compiled.idCol}`)
-      .all(...compiled.params, JSON.stringify(a.message_ids));
+    const rows = narrowStore.rowsWithIds(app.db, compiled, a.message_ids);
     return {
       messages: present(app, realm, rows, view, compiled, !viewer),
       found_anchor: false,
@@ -257,8 +237,7 @@ function firstUnread(app: App, realm: RealmRow, viewer: UserRow | null, terms: N
   const channelTerm = terms.some((t) => (t.operator === "channel" || t.operator === "stream") && !t.negated);
   const unreadTerms: NarrowTerm[] = channelTerm ? terms : [...terms, { operator: "in", operand: "home", negated: false }];
   const u = compileNarrow(unreadTerms, ctx, { realmId: realm.id, forceUserMessages: true });
-  const first = app.sqlite.query<{ id: number }, any[]>(`${selectFrom(u, ["(um.flags & 1) = 0"])} ORDER BY ${u.idCol} ASC LIMIT 1`).get(...u.params);
-  return first?.id ?? LARGER_THAN_MAX_MESSAGE_ID;
+  return narrowStore.firstUnreadId(app.db, u) ?? LARGER_THAN_MAX_MESSAGE_ID;
 }
 
 /**
@@ -266,24 +245,18 @@ function firstUnread(app: App, realm: RealmRow, viewer: UserRow | null, terms: N
  * indexed queries, each with one row of headroom), then trimmed; says whether the ends were reached.
  */
 function fetchRange(app: App, c: CompiledNarrow, anchor: number, numBefore: number, numAfter: number, includeAnchor: boolean) {
-  const s = app.sqlite;
   const toLeft = anchor === 0;
   const toRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
   if (toRight) numAfter = 0;
   const needBefore = !toLeft && numBefore > 0;
   const needAfter = !toRight && numAfter > 0;
-  const before = (bound: number | null, limit: number) =>
-    s.query<Row, any[]>(`${selectFrom(c, bound === null ? [] : [`${c.idCol} <= ?`])} ORDER BY ${c.idCol} DESC LIMIT ?`)
-      .all(...c.params, ...(bound === null ? [] : [bound]), limit)
-      .reverse();
-  const after = (bound: number | null, limit: number) =>
-    s.query<Row, any[]>(`${selectFrom(c, bound === null ? [] : [`${c.idCol} >= ?`])} ORDER BY ${c.idCol} ASC LIMIT ?`)
-      .all(...c.params, ...(bound === null ? [] : [bound]), limit);
-  let rows: Row[] = [];
+  const before = (bound: number | null, limit: number) => narrowStore.rowsBefore(app.db, c, bound, limit);
+  const after = (bound: number | null, limit: number) => narrowStore.rowsAfter(app.db, c, bound, limit);
+  let rows: NarrowRow[] = [];
   if (needBefore && needAfter) rows = [...before(anchor - 1, numBefore), ...after(anchor, numAfter + 1)];
   else if (needBefore) rows = before(toRight ? null : anchor - (includeAnchor ? 0 : 1), numBefore + (toRight ? 0 : includeAnchor ? 1 : 0));
   else if (needAfter) rows = after(toLeft ? null : anchor + (includeAnchor ? 0 : 1), numAfter + (includeAnchor ? 1 : 0));
-  else if (includeAnchor) rows = s.query<Row, any[]>(selectFrom(c, [`${c.idCol} = ?`])).all(...c.params, anchor);
+  else if (includeAnchor) rows = narrowStore.rowsAt(app.db, c, anchor);
   let beforeRows = toRight ? rows : rows.filter((r) => r.id < anchor);
   const anchorRows = toRight ? [] : rows.filter((r) => r.id === anchor);
   let afterRows = toRight ? [] : rows.filter((r) => r.id > anchor);
@@ -298,7 +271,7 @@ function fetchRange(app: App, c: CompiledNarrow, anchor: number, numBefore: numb
 }
 
 /** Message objects for fetched rows, with search highlights when the narrow searched. */
-function present(app: App, realm: RealmRow, rows: Row[], view: MessageViewOptions, c: CompiledNarrow, spectator: boolean) {
+function present(app: App, realm: RealmRow, rows: NarrowRow[], view: MessageViewOptions, c: CompiledNarrow, spectator: boolean) {
   const flags = new Map(rows.map((r) => [r.id, shownFlags(r.flags, spectator)]));
   const messages = store.listMessagesByIds(app.db, rows.map((r) => r.id));
   const objects = messageObjects(app, realm, messages, view, (id) => flags.get(id));
@@ -326,9 +299,7 @@ export function getMessage(app: App, realm: RealmRow, viewer: UserRow | null, id
 export function matchesNarrow(app: App, realm: RealmRow, viewer: UserRow, ids: number[], narrow: unknown) {
   const terms = narrowTerms(app, realm, viewer, narrow);
   const c = compileNarrow(terms, narrowContext(app, realm, viewer), { realmId: realm.id, forceUserMessages: true });
-  const rows = app.sqlite
-    .query<Row, any[]>(`${selectFrom(c, [`${c.idCol} IN (SELECT value FROM json_each(?))`])}`)
-    .all(...c.params, JSON.stringify(ids));
+  const rows = narrowStore.rowsWithIds(app.db, c, ids);
   const messages = store.listMessagesByIds(app.db, rows.map((r) => r.id));
   const hl = c.search ? store.highlightMatches(app.db, c.search.match, messages) : null;
   const out: Record<string, { match_content: string; match_subject: string }> = {};

@@ -1,6 +1,6 @@
 // Per-user message flags: POST /messages/flags (and /narrow), the mark-as-read shortcuts, and the
 // unread counts register reports.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { invalidParam } from "../domain/errors";
@@ -8,10 +8,11 @@ import { EDITABLE_FLAGS, FLAG, MENTION_MASK, NON_EDITABLE_FLAGS } from "../domai
 import { dmKeyMembers } from "../domain/messages";
 import { toUsers } from "../events/types";
 import * as store from "../store/message-flags";
-import { isSubscribed } from "../store/subscriptions";
+import { channelsOfMessages } from "../store/messages";
+import { isSubscribed, mutedChannelIds } from "../store/subscriptions";
 import { listUserTopics } from "../store/topics";
 import { accessChannelById } from "./channels";
-import { catchUp } from "./deliveries";
+import { catchUp } from "./catch-up";
 import { accessMessage, MAX_MESSAGES_PER_FETCH, narrowParam, narrowRange } from "./message-fetch";
 import { p, t, type Args } from "../domain/params";
 
@@ -27,18 +28,8 @@ function flagBit(flag: string): number {
 /** Details clients need to count a message as unread again (Zulip's message_details). */
 function messageDetails(app: App, userId: number, ids: number[]) {
   const out: Record<string, Record<string, unknown>> = {};
-  const rows = app.sqlite
-    .query<{ id: number; flags: number; topic: string; channel_id: number | null; dm_key: string | null }, [number, string]>(
-      `SELECT m.id, um.flags, m.topic, r.channel_id, r.dm_key FROM user_messages um JOIN messages m ON m.id = um.message_id
-       JOIN recipients r ON r.id = m.recipient_id WHERE um.user_id = ? AND um.message_id IN (SELECT value FROM json_each(?))`,
-    )
-    .all(userId, JSON.stringify(ids));
-  const muted = new Set(
-    app.sqlite
-      .query<{ c: number }, [number]>("SELECT channel_id AS c FROM subscriptions WHERE user_id = ? AND is_muted = 1")
-      .all(userId)
-      .map((r) => r.c),
-  );
+  const rows = store.flagDetails(app.db, userId, ids);
+  const muted = new Set(mutedChannelIds(app.db, userId, { activeOnly: false }));
   for (const r of rows) {
     const d: Record<string, unknown> =
       r.channel_id !== null
@@ -63,11 +54,7 @@ export function changeFlagsTx(app: App, tx: Tx, user: UserRow, ids: number[], fl
 
 /** Marking unread in channels the user left is ignored (Zulip, level 355): those messages and channels. */
 function notSubscribed(app: App, user: UserRow, ids: number[]): { keep: number[]; channels: number[] } {
-  const rows = app.sqlite
-    .query<{ id: number; c: number | null }, [string]>(
-      "SELECT m.id, r.channel_id AS c FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id IN (SELECT value FROM json_each(?))",
-    )
-    .all(JSON.stringify(ids));
+  const rows = channelsOfMessages(app.db, ids);
   const channels = new Set<number>();
   const keep: number[] = [];
   for (const r of rows) {
@@ -154,12 +141,7 @@ export function unreadMessages(app: App, user: UserRow) {
   const missing = rows.length > MAX_UNREAD_MESSAGES;
   if (missing) rows.length = MAX_UNREAD_MESSAGES;
   rows.reverse();
-  const mutedChannels = new Set(
-    app.sqlite
-      .query<{ c: number }, [number]>("SELECT channel_id AS c FROM subscriptions WHERE user_id = ? AND active = 1 AND is_muted = 1")
-      .all(user.id)
-      .map((r) => r.c),
-  );
+  const mutedChannels = new Set(mutedChannelIds(app.db, user.id, { activeOnly: true }));
   const policies = new Map(listUserTopics(app.db, user.id).map((t) => [`${t.channelId}\u0000${t.topic.toLowerCase()}`, t.visibilityPolicy]));
   const isMuted = (channelId: number, topic: string) => {
     const p = policies.get(`${channelId}\u0000${topic.toLowerCase()}`);

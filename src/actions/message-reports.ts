@@ -1,6 +1,6 @@
 // POST /messages/{message_id}/report: the notification bot posts the report, with the reported message
 // behind a spoiler, in the organization's moderation request channel.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
 import { globalTime, silentMention, truncated, unusedFence } from "../domain/messages";

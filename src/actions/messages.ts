@@ -1,5 +1,5 @@
-// Sending messages (by users and by the notification bot) and building message objects.
-import type { App } from "../app";
+// Sending messages (by users and by the realm's own bots) and building message objects.
+import type { App } from "../context";
 import { widgetOf } from "../domain/submessages";
 import { insertSubmessage } from "../store/submessages";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
@@ -26,17 +26,9 @@ import {
 } from "../domain/errors";
 import { SYSTEM_BOTS } from "../domain/bots";
 import { FLAG, flagNames } from "../domain/message-flags";
-import {
-  hasAlertWord,
-  normalizeContent,
-  normalizeTopic,
-  toApiMessage,
-  type MessageParts,
-  type MessageViewOptions,
-} from "../domain/messages";
+import { hasAlertWord, normalizeContent, normalizeTopic, toApiMessage, type MessageParts } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
 import { ROLE } from "../domain/roles";
-import { avatarUrl } from "../domain/users";
 import { toUsers } from "../events/types";
 import { textForSearch, topicLinks, type Rendered } from "../render";
 import * as channelStore from "../store/channels";
@@ -47,20 +39,18 @@ import { subscriberIds } from "../store/subscriptions";
 import { findUserGroup, listRecursiveMemberIds } from "../store/user-groups";
 import { findUserByEmail, findUserById, insertUser } from "../store/users";
 import { claimAttachmentsTx } from "./attachments";
+import { EMBEDDED_BOT, EVENT_VIEW, senderOf } from "./message-objects";
 import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
-import { messageSent } from "../runtime/sent-messages";
+import { messageSent } from "./message-observers";
 import { channelEmailRecipients, scheduleMissedMessagesTx } from "./missed-messages";
 import { queueOutgoingWebhooksTx } from "./outgoing-webhooks";
-import { topicKey } from "../domain/workspaces";
-import { findTopicWorkspace, workspaceUuidsByTopic } from "../store/workspaces";
+import { findTopicWorkspace } from "../store/workspaces";
 import { p, type Args } from "../domain/params";
 
 /** Wildcard mentions reaching more users than this need can_mention_many_users_group (Zulip's limit). */
 const WILDCARD_MENTION_THRESHOLD = 15;
-/** Zulip's embedded bot type: the agent's bot, whose messages carry is_agent_message. */
-const EMBEDDED_BOT = 4;
 
 // ---- Addressing ----
 
@@ -230,10 +220,10 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   // A message starting with /poll or /todo carries its widget from the start, as Zulip's server attaches it.
   const widget = widgetOf(o.content);
   const submessages = widget ? [insertSubmessage(tx.db, { messageId: id, senderId: sender.id, msgType: "widget", content: JSON.stringify(widget) })] : [];
-  // A channel's plain subscribers (flags 0) get their rows when they next read (store/deliveries.ts).
+  // A channel's plain subscribers (flags 0) get their rows when they next read (store/lazy-delivery.ts).
   if (o.channel && base === 0) store.insertUserMessages(tx.db, id, own);
   else store.insertUserMessages(tx.db, id, o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const));
-  // After the rows: the access check may catch the sender's lazy rows up (store/deliveries.ts).
+  // After the rows: the access check may catch the sender's lazy rows up (store/lazy-delivery.ts).
   if (o.rendered.attachmentPathIds.length) claimAttachmentsTx(app, tx, realm, sender, id, o.rendered.attachmentPathIds);
   scheduleMissedMessagesTx(app, tx, {
     messageId: id,
@@ -278,24 +268,6 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   );
   return id;
 }
-
-
-/** Message events carry HTML, the empty topic as is and every edit; events/present.ts shapes them per client. */
-export const EVENT_VIEW = (realm: RealmRow): MessageViewOptions => ({
-  applyMarkdown: true,
-  clientGravatar: false,
-  allowEmptyTopicName: true,
-  editHistoryPolicy: String(realmSetting(realm, "message_edit_history_visibility_policy")),
-});
-
-export const senderOf = (app: App, u: UserRow) => ({
-  id: u.id,
-  email: u.email,
-  fullName: u.fullName,
-  avatarUrl: avatarUrl(u, app.config.externalUrl),
-  gravatar: u.avatarSource === "G",
-});
-
 
 const echoOf = (a: SendArgs) => (a.queue_id !== undefined && a.local_id !== undefined ? { queue_id: a.queue_id, local_id: a.local_id } : undefined);
 
@@ -389,27 +361,16 @@ export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: s
 export const notificationBotTx = (app: App, tx: Tx, realm: RealmRow): UserRow =>
   internalBotTx(app, tx, realm, SYSTEM_BOTS.notification);
 
-/** A message from the notification bot, inside the caller's transaction; no permission applies to it. */
-export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { channel: ChannelRow; topic: string } | { to: UserRow }, content: string): number {
-  const bot = notificationBotTx(app, tx, realm);
-  const rendered = renderFor(app, realm, bot, content);
-  if ("channel" in to) {
-    const recipients = subscriberIds(tx.db, to.channel.id);
-    const o: Outgoing = { recipientId: to.channel.recipientId, channel: to.channel, dmUsers: null, topic: to.topic, content, rendered, recipients };
-    return deliverTx(app, tx, realm, bot, o, "Internal", true);
-  }
-  const users = [bot, to.to];
-  const r = store.dmRecipient(tx.db, realm.id, users.map((u) => u.id));
-  const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: users, topic: "", content, rendered, recipients: [to.to.id] };
-  return deliverTx(app, tx, realm, bot, o, "Internal", true);
-}
+/** Where one of the realm's own bots posts: a channel's topic, or a direct-message conversation. With
+ * `recipients`, only those participants receive it (the notification bot keeps no copy of its notes). */
+export type BotTarget = { channel: ChannelRow; topic: string } | { dmUsers: UserRow[]; recipients?: readonly number[] };
 
 /**
- * A message from one of the realm's own bots into a conversation that called on it (the agent
- * answering in a topic or a direct-message conversation it is part of), inside the caller's
- * transaction; the conversation asked for it, so no permission applies.
+ * The one path by which the server itself posts (a notification, a welcome, the agent's or an outgoing
+ * webhook's answer): a message from one of the realm's own bots, inside the caller's transaction. The
+ * server or the conversation asked for it, so no permission applies.
  */
-export function sendBotReplyTx(app: App, tx: Tx, realm: RealmRow, bot: UserRow, to: { channel: ChannelRow; topic: string } | { dmUsers: UserRow[] }, content: string, client: string): number {
+export function sendBotMessageTx(app: App, tx: Tx, realm: RealmRow, bot: UserRow, to: BotTarget, content: string, client: string): number {
   const rendered = renderFor(app, realm, bot, content);
   if ("channel" in to) {
     const recipients = subscriberIds(tx.db, to.channel.id);
@@ -418,52 +379,12 @@ export function sendBotReplyTx(app: App, tx: Tx, realm: RealmRow, bot: UserRow, 
   }
   const ids = to.dmUsers.map((u) => u.id);
   const r = store.dmRecipient(tx.db, realm.id, ids);
-  const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: to.dmUsers, topic: "", content, rendered, recipients: ids };
+  const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: to.dmUsers, topic: "", content, rendered, recipients: to.recipients ?? ids };
   return deliverTx(app, tx, realm, bot, o, client, true);
 }
 
-// ---- Message objects ----
-
-/** Message objects for rows the viewer may see, with four lookups for the whole page. */
-export function messageObjects(
-  app: App,
-  realm: RealmRow,
-  rows: MessageRow[],
-  v: MessageViewOptions,
-  flagsOf: (id: number) => number | undefined,
-): Record<string, unknown>[] {
-  const l = store.messageLookups(app.db, rows);
-  const linkifiers = realmLinkifiers(app, realm);
-  const workspaces = workspaceUuidsByTopic(app.db, realm.id);
-  return rows.map((m) => {
-    const sender = l.users.get(m.senderId)!;
-    const rec = l.recipients.get(m.recipientId)!;
-    const parts: MessageParts = {
-      sender: senderOf(app, sender),
-      recipient:
-        rec.channelId !== null
-          ? { type: "stream", channelId: rec.channelId, name: l.channelNames.get(rec.channelId) ?? "" }
-          : {
-              type: "private",
-              users: rec
-                .dmKey!.split(",")
-                .map((id) => l.users.get(Number(id))!)
-                .map((u) => ({ id: u.id, email: u.email, full_name: u.fullName })),
-            },
-      realmStr: realm.stringId,
-      reactions: l.reactions.get(m.id) ?? [],
-      submessages: l.submessages.get(m.id) ?? [],
-      topicLinks: rec.channelId !== null ? topicLinks(m.topic, linkifiers) : [],
-      isAgentMessage: sender.isBot && sender.botType === EMBEDDED_BOT,
-      workspaceUuid: rec.channelId !== null ? workspaces.get(topicKey(rec.channelId, m.topic)) : undefined,
-    };
-    return toApiMessage(m, parts, v, { flags: flagsOf(m.id) });
-  });
+/** A message from the notification bot to a channel's topic or to one user. */
+export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { channel: ChannelRow; topic: string } | { to: UserRow }, content: string): number {
+  const bot = notificationBotTx(app, tx, realm);
+  return sendBotMessageTx(app, tx, realm, bot, "to" in to ? { dmUsers: [bot, to.to], recipients: [to.to.id] } : to, content, "Internal");
 }
-
-export const viewOptions = (realm: RealmRow, a: { apply_markdown: boolean; client_gravatar: boolean; allow_empty_topic_name: boolean }): MessageViewOptions => ({
-  applyMarkdown: a.apply_markdown,
-  clientGravatar: a.client_gravatar,
-  allowEmptyTopicName: a.allow_empty_topic_name,
-  editHistoryPolicy: String(realmSetting(realm, "message_edit_history_visibility_policy")),
-});

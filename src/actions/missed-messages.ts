@@ -3,36 +3,22 @@
 // notification due after their batching period; the email worker then mails, per conversation, what
 // is still unread and arrived after the user was last active.
 import { createHmac } from "node:crypto";
-import type { App } from "../app";
-import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
+import type { App } from "../context";
+import type { ChannelRow, MessageRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import {
-  missedMessagesMail,
-  narrowUrl,
-  TRIGGERS,
-  UNSUBSCRIBE_KINDS,
-  unsubscribeKindOf,
-  type Conversation,
-  type MissedMessage,
-  type Trigger,
-  type UnsubscribeKind,
-} from "../domain/email";
+import { missedMessagesMail, narrowUrl, TRIGGERS, unsubscribeKindOf, type Conversation, type MissedMessage, type Trigger, type UnsubscribeKind } from "../domain/email";
 import { FLAG } from "../domain/message-flags";
 import { realmSetting } from "../domain/realm-settings";
 import { realmUrl } from "../domain/realms";
 import { userSetting, type UserSettingName } from "../domain/user-settings";
-import { safeEqual } from "../lib/random";
 import * as store from "../store/email";
 import { messageLookups } from "../store/messages";
 import { listMuterIds } from "../store/muted-users";
 import { findRealmById } from "../store/realms";
-import { listUserSubscriptions } from "../store/subscriptions";
 import { findUserGroup, listRecursiveMemberIds } from "../store/user-groups";
 import { findUserById, listUsersByIds } from "../store/users";
 import { queueMailTx } from "./email";
 import { derivedKey } from "./secrets";
-import { setSubscriptionProperties } from "./subscriptions";
-import { updateOwnSettings } from "./user-settings";
 
 /** The message as the send path knows it, with each recipient's initial flags. */
 export interface SentForNotification {
@@ -171,29 +157,10 @@ const absoluteLinks = (html: string, base: string) => html.replace(/\b(href|src)
 
 // ---- Unsubscribing ----
 
-const unsubscribeMac = (app: App, userId: number, kind: string) =>
+export const unsubscribeMac = (app: App, userId: number, kind: string) =>
   createHmac("sha256", derivedKey(app, "unsubscribe")).update(`${userId}:${kind}`).digest("base64url");
 
 /** Zulip's one-click unsubscribe path; the token is a MAC of the user and kind, so links need no table. */
 const unsubscribeLink = (app: App, realmUrl: string, userId: number, kind: UnsubscribeKind) =>
   `${realmUrl}/accounts/unsubscribe/${kind}/${userId}.${unsubscribeMac(app, userId, kind)}/`;
 
-/** The user an unsubscribe link is for, or null when the link is not one confab made. */
-export function unsubscribeTarget(app: App, realm: RealmRow, kind: string, token: string): { user: UserRow; kind: UnsubscribeKind; what: string } | null {
-  if (!(kind in UNSUBSCRIBE_KINDS)) return null;
-  const m = /^(\d+)\.([A-Za-z0-9_-]{43})$/.exec(token);
-  if (!m || !safeEqual(m[2]!, unsubscribeMac(app, Number(m[1]), kind))) return null;
-  const user = findUserById(app.db, Number(m[1]));
-  if (!user?.isActive || user.realmId !== realm.id) return null;
-  const k = kind as UnsubscribeKind;
-  return { user, kind: k, what: UNSUBSCRIBE_KINDS[k].what };
-}
-
-/** Turns one kind of notification email off: the user's setting, and for channels each channel's own email setting. */
-export async function unsubscribe(app: App, realm: RealmRow, user: UserRow, kind: UnsubscribeKind) {
-  await updateOwnSettings(app, realm, user, { [UNSUBSCRIBE_KINDS[kind].setting]: false });
-  if (kind === "channels") {
-    const on = listUserSubscriptions(app.db, user.id).filter((s) => s.active && s.emailNotifications === true);
-    if (on.length) setSubscriptionProperties(app, user, on.map((s) => ({ stream_id: s.channelId, property: "email_notifications", value: false })));
-  }
-}

@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { invalidParam, noSuchUser } from "../domain/errors";

@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { NavigationViewRow, UserRow } from "../db/schema";
 import { ApiError, invalidParam } from "../domain/errors";
 import { toUsers } from "../events/types";

@@ -2,7 +2,7 @@
 // address has an account; an account gets a single-use link that expires; following it sets a new
 // password and ends the person's other sessions. Requests are rate-limited per client address, per
 // email address asked about and per account.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
 import { passwordResetMail } from "../domain/email";

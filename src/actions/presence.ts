@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
 import { legacyPresence, modernPresence, PRESENCE_OFFLINE_THRESHOLD_SECS } from "../domain/presence";

@@ -1,7 +1,7 @@
 // Mobile push registration, answered as a Zulip server without a push notification service answers:
 // APNs/FCM tokens are accepted and kept (a test notification "succeeds" and reaches nobody), while the
 // end-to-end encrypted registration, which needs the service, is refused with Zulip's error.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import { invalidParam, invalidPushToken, noActivePushDevice, pushDeviceNotRecognized, pushServiceNotConfigured, pushTokenMissing } from "../domain/errors";
 import * as store from "../store/push-tokens";

@@ -1,5 +1,5 @@
 // Emoji reactions: POST/DELETE /messages/{id}/reactions with Unicode, realm and Zulip's extra emoji.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { emojiArgumentNeeded, emojiNotFound, invalidEmojiCode, invalidParam, reactionExists, reactionMissing } from "../domain/errors";
 import { FLAG } from "../domain/message-flags";

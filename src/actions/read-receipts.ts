@@ -1,5 +1,5 @@
 // GET /messages/{message_id}/read_receipts: who has read a message.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { readReceiptsDisabled } from "../domain/errors";
 import { realmSetting } from "../domain/realm-settings";

@@ -1,14 +1,14 @@
 // A workspace's README, edited together with Yjs. A client opens it (and gets the document and every
 // cursor), sends updates and awareness changes, and closes it. While any of a user's clients has it
 // open, that user's clients get `ext_readme` events with what the other editors send; after the last
-// one closes, none. The document itself lives in runtime/readme-docs.ts.
-import type { App } from "../app";
+// one closes, none. The document itself lives in lib/readme-docs.ts.
+import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import { invalidParam, readmeClientInUse, readmeNotOpen } from "../domain/errors";
 import { parseBase64, parseClientId, toBase64 } from "../domain/workspaces";
 import { toUsers } from "../events/types";
-import { checkAwareness, ReadmeDocs, ReadmeError } from "../runtime/readme-docs";
-import { readableWorkspace, workspaceDir } from "./workspaces";
+import { checkAwareness, ReadmeDocs, ReadmeError } from "../lib/readme-docs";
+import { readableWorkspace, workspaceDir } from "./workspace-access";
 import { p, type Args } from "../domain/params";
 
 const docs = new WeakMap<App, ReadmeDocs>();

@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { mustBeOwner } from "../domain/errors";
 import { checkDomain, domainExists, noSuchDomain, toApiRealmDomain } from "../domain/realm-domains";

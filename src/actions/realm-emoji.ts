@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, RealmEmojiRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { imageType, notAnImage } from "../domain/avatars";

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rename, rm, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmExportRow, RealmRow, UserRow } from "../db/schema";
 import { mustBeAdmin } from "../domain/errors";
 import type { Archive } from "../domain/realm-archive";
@@ -13,7 +13,7 @@ import { userSetting } from "../domain/user-settings";
 import { messagesFileName, toZulipExport } from "../domain/zulip-export";
 import { toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
-import { deliver } from "../store/deliveries";
+import { writePendingRows } from "../store/lazy-delivery";
 import { uploadFilePath } from "./attachments";
 import * as store from "../store/realm-exports";
 import { listAdminIds, listUsers } from "../store/users";
@@ -29,12 +29,12 @@ const exportsDir = (app: App) => join(app.config.dataDir, "exports");
 
 /**
  * The realm's history. Channel messages are first delivered to every subscriber's rows (see
- * store/deliveries.ts), so the export carries each user's read and starred state.
+ * store/lazy-delivery.ts), so the export carries each user's read and starred state.
  */
 export function realmArchive(app: App, realm: RealmRow, scope: ExportScope): Archive {
   const channels = store.archiveChannels(app.db, realm.id);
   app.tx((tx) => {
-    for (const c of channels) deliver(tx.db, { channelId: c.id });
+    for (const c of channels) writePendingRows(tx.db, { channelId: c.id });
   });
   const users = store.archiveUsers(app.db, realm.id);
   let messages = store.archiveMessages(app.db, realm.id);

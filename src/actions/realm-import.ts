@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, wri
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import { FLAG } from "../domain/message-flags";
 import { pickColor } from "../domain/channels";
@@ -23,7 +23,7 @@ import { insertChannelTx } from "./channels";
 import { renderFor } from "./render";
 import { checkNewRealm, insertRealmTx } from "./realms";
 import { insertUserTx } from "./users";
-import { startDeliveries } from "../store/deliveries";
+import { startDeliveries } from "../store/lazy-delivery";
 import * as messages from "../store/messages";
 import { insertReaction } from "../store/reactions";
 import { updateChannel } from "../store/channels";

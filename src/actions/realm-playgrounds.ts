@@ -1,6 +1,6 @@
 // POST /realm/playgrounds and DELETE /realm/playgrounds/{id}: administrators configure code playgrounds;
 // every change sends the realm's whole list, as Zulip does.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { invalidParam, mustBeAdmin } from "../domain/errors";

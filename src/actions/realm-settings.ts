@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidChannelId, mustBeAdmin, mustBeOwner } from "../domain/errors";
 import {

@@ -2,12 +2,12 @@
 // repository (the CLI), read by plugin installs (`local` source) and by the agent's workspaces.
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, RepositoryRow, UserRow } from "../db/schema";
 import { guestsRefused, invalidParam, mustBeAdmin, noSuchRepository, repositoryNameInUse } from "../domain/errors";
 import { REPOSITORY_LIMITS, repositoryNameProblem, toApiRepository } from "../domain/repositories";
 import { isAdmin, isGuest } from "../domain/roles";
-import * as gitOps from "../runtime/git";
+import * as gitOps from "../lib/git";
 import * as store from "../store/repositories";
 import { p, type Args } from "../domain/params";
 

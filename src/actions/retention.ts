@@ -1,7 +1,7 @@
 // Message retention: messages older than their channel's message_retention_days (or, for a channel
 // that inherits and for direct messages, the realm's) are deleted, with the same delete_message events
 // a deletion by hand sends. -1 keeps messages forever (the default).
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, MessageRow } from "../db/schema";
 import { realmSetting } from "../domain/realm-settings";
 import { listChannels } from "../store/channels";

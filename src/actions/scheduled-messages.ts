@@ -1,7 +1,7 @@
 // Scheduled messages and reminders: stored, listed, edited and removed here; sent when due by
 // `deliverDue`, which the scheduler (runtime/scheduler.ts) calls. Both are Zulip's ScheduledMessage
 // rows, one table and one delivery path.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, ScheduledMessageRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import {

@@ -3,7 +3,7 @@
 // later). Searches index what is waiting first, so they never miss a message; in between, the
 // indexer (runtime/housekeeping.ts) keeps the wait to about a second. Zulip, too, updates its search index
 // outside the send.
-import type { App } from "../app";
+import type { App } from "../context";
 import { textForSearch } from "../render";
 import * as store from "../store/messages";
 

@@ -1,7 +1,7 @@
 // Organization secrets: added by members, sealed before the store sees them, opened only by
 // runSecretEnv when a plugin process or an agent run starts.
 import { createHmac } from "node:crypto";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, SecretRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { botsRefused, guestsRefused, insufficientPermission, invalidParam, noSuchSecret, secretNameInUse } from "../domain/errors";

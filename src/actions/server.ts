@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow } from "../db/schema";
 import { spectatorsAllowed } from "../domain/realm-access";
 import { realmUrl, STATIC_IMAGES } from "../domain/realms";

@@ -2,7 +2,7 @@
 // server-side only as its hash, with an expiry and a CSRF token bound to it. Every change that must
 // sign a person out (sign-out, password change, deactivation of the user or realm) deletes the rows
 // in its own transaction, so a revoked cookie fails on the next request, whichever process revoked it.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, SessionRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { notLoggedIn } from "../domain/errors";

@@ -1,5 +1,5 @@
 // POST /submessage: the widget protocol (Zulip's poll and todo widgets) adds state to a message.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam } from "../domain/errors";
 import { checkWidgetData, widgetTypeOf } from "../domain/submessages";

@@ -1,6 +1,6 @@
 // Subscriptions: joining and leaving channels (for oneself or others), personal channel properties,
 // and per-topic visibility policies.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import {

@@ -1,10 +1,10 @@
 // The agent's use of plugin tools: which tools it may call, and the call itself, forwarded to the
 // plugin by actions/plugins.ts (HTTP POST /tools/<name> on the plugin's socket or address). Only the
 // agent's bot, during a run, calls them; a plugin's disabled_tools are neither listed nor callable.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { AgentRunRow, RealmRow } from "../db/schema";
 import { listPlugins } from "../store/plugins";
-import { callPluginTool } from "./plugins";
+import { callPluginTool } from "./plugin-tools";
 
 /** GET /ext/agent/tools: the tools of the organization's running plugins the agent may call. */
 export function listAgentTools(app: App, realm: RealmRow) {

@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidParam, missingConditional } from "../domain/errors";
 import { userSetting } from "../domain/user-settings";

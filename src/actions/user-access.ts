@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { isGuest } from "../domain/roles";
 import { STATIC_IMAGES } from "../domain/realms";

@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { RealmRow, UserGroupRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";

@@ -1,5 +1,4 @@
-import type { App } from "../app";
-import type { Db } from "../db/client";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { ApiError, emailInUse, invalidParam, mustBeAdmin } from "../domain/errors";
 import { realmSetting, withSetting } from "../domain/realm-settings";
@@ -18,9 +17,8 @@ import { toRealm, toUsers } from "../events/types";
 import { findRealmUserDefaults, saveRealmUserDefaults } from "../store/user-settings";
 import { findUserByEmail, listAdminIds, updateUser } from "../store/users";
 import { checkPassword, hashPassword, passwordChangedTx, verifyPassword } from "./users";
-import { mailEmailChangeTx } from "./email-change";
+import { emailChangeUpdates, mailEmailChangeTx } from "./email-change";
 import { deleteAllDrafts } from "../store/drafts";
-import { revokeSessionsTx } from "./sessions";
 
 const LANGUAGE_RE = /^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$/;
 
@@ -120,9 +118,6 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
   return {};
 }
 
-/** The realm_user updates an email change makes (Zulip sends the two separately). */
-export const emailChangeUpdates = (email: string) => [{ new_email: email }, { delivery_email: email }];
-
 /** PATCH /realm/user_settings_defaults: administrators set what new users start with. */
 export function updateRealmUserDefaults(app: App, realm: RealmRow, user: UserRow, args: Record<string, unknown>) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
@@ -140,12 +135,6 @@ export function updateRealmUserDefaults(app: App, realm: RealmRow, user: UserRow
       tx.emit({ type: "realm_user_settings_defaults", op: "update", property, value }, toRealm(realm.id));
   });
   return {};
-}
-
-/** What a new user of the realm starts with: the realm's defaults as they are at this moment. */
-export function initialUserSettings(db: Db, realm: RealmRow): Record<string, unknown> {
-  const language = realmSetting(realm, "default_language");
-  return withSetting(findRealmUserDefaults(db, realm.id), "default_language", language, USER_SETTINGS.default_language.default);
 }
 
 /** The `user_settings` register state of a user. */

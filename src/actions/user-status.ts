@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { insufficientPermission, invalidParam } from "../domain/errors";
 import { isAdmin } from "../domain/roles";

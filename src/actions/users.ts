@@ -1,17 +1,19 @@
 import { isSystemBot } from "../domain/bots";
-import type { App } from "../app";
+import type { App } from "../context";
+import type { Db } from "../db/client";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { deliver, startDeliveries } from "../store/deliveries";
+import { writePendingRows, startDeliveries } from "../store/lazy-delivery";
 import { forgetRecipients } from "./messages";
 import { ApiError, emailInUse, insufficientPermission, invalidParam, mustBeAdmin, mustBeOwner, noSuchUser } from "../domain/errors";
 import { emailInDomains } from "../domain/realm-domains";
-import { realmSetting } from "../domain/realm-settings";
+import { realmSetting, withSetting } from "../domain/realm-settings";
+import { USER_SETTINGS } from "../domain/user-settings";
+import { findRealmUserDefaults } from "../store/user-settings";
 import { isAdmin, isOwner, isRole, ROLE, ROLES, SYSTEM_GROUPS, type Role } from "../domain/roles";
 import { checkFullName, isValidEmail, toApiUser } from "../domain/users";
 import { toRealm } from "../events/types";
 import { randomToken } from "../lib/random";
-import { initialUserSettings } from "./user-settings";
 import * as store from "../store/users";
 import { emitUserAdded } from "./user-access";
 import { addGroupMembers, listDirectMemberIds, listGroupIdsOfUser, listSystemGroups, removeGroupMembers } from "../store/user-groups";
@@ -20,7 +22,7 @@ import { listRealmDomains } from "../store/realm-domains";
 import { findChannel, listDefaultChannelIds } from "../store/channels";
 import { subscribeUsersTx } from "./subscriptions";
 import { applyProfileData, planProfileData, profileDataOfUser, realmProfileData } from "./profile-fields";
-import { botAudience, botEvent } from "./bots";
+import { botAudience, botEvent } from "../serializers/bots";
 import { announceSettingsNamingUserTx } from "./user-groups";
 import { revokeSessionsTx } from "./sessions";
 import { p, t, type Args } from "../domain/params";
@@ -171,7 +173,7 @@ export function deactivateUser(app: App, user: UserRow) {
   const bots = user.isBot ? [] : store.listOwnedBots(app.db, user.id).filter((b) => b.isActive);
   app.tx((tx) => {
     for (const u of [user, ...bots]) {
-      deliver(tx.db, { userId: u.id }); // what they received so far stays theirs
+      writePendingRows(tx.db, { userId: u.id }); // what they received so far stays theirs
       store.updateUser(tx.db, u.id, { isActive: false });
       tx.emit({ type: "realm_user", op: "update", person: { user_id: u.id, is_active: false } }, toRealm(u.realmId));
       if (u.isBot) tx.emit(botEvent("remove", u), botAudience(tx, u));
@@ -368,4 +370,10 @@ export function updateUserByEmail(app: App, realm: RealmRow, admin: UserRow, ema
   const u = store.findUserByEmail(app.db, admin.realmId, email);
   if (!u) throw noSuchUser();
   return updateUserByAdmin(app, realm, admin, u.id, a);
+}
+
+/** What a new user of the realm starts with: the realm's defaults as they are at this moment. */
+export function initialUserSettings(db: Db, realm: RealmRow): Record<string, unknown> {
+  const language = realmSetting(realm, "default_language");
+  return withSetting(findRealmUserDefaults(db, realm.id), "default_language", language, USER_SETTINGS.default_language.default);
 }

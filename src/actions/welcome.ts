@@ -1,13 +1,13 @@
 // The welcome bot: it greets people who join through an invitation, with the organization's welcome
 // text or the invitation's own (welcome_message_custom_text: null means the organization's, "" none),
 // and it opens a new organization's #general with a note on inviting people.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { SYSTEM_BOTS } from "../domain/bots";
 import { realmSetting } from "../domain/realm-settings";
 import { insertChannelTx } from "./channels";
-import { internalBotTx, sendBotReplyTx } from "./messages";
+import { internalBotTx, sendBotMessageTx } from "./messages";
 import { invalidParam, mustBeAdmin } from "../domain/errors";
 import { isAdmin } from "../domain/roles";
 import { subscribeUsersTx } from "./subscriptions";
@@ -19,7 +19,7 @@ export function sendWelcomeTx(app: App, tx: Tx, realm: RealmRow, user: UserRow, 
   const custom = inviteText ?? (realmSetting(realm, "welcome_message_custom_text") as string);
   const greeting = `Hello, and welcome to ${realm.name}! 👋 Say hi in a channel, or reply here with any question.`;
   const content = custom ? `${greeting}\n\n**A message from your organization:**\n\n${custom}` : greeting;
-  return sendBotReplyTx(app, tx, realm, bot, { dmUsers: [bot, user] }, content, "Internal");
+  return sendBotMessageTx(app, tx, realm, bot, { dmUsers: [bot, user] }, content, "Internal");
 }
 
 /** POST /realm/test_welcome_bot_custom_message: an administrator sees the greeting with this text, as a newcomer would. */
@@ -53,6 +53,6 @@ export function createStarterContentTx(app: App, tx: Tx, realm: RealmRow, owner:
     insertChannelTx(app, tx, realm, owner, { ...c, inviteOnly: false, isWebPublic: false, isDefault: true, settings: {} }),
   ) as [ChannelRow, ChannelRow];
   subscribeUsersTx(app, tx, realm, [general, sandbox], [owner]);
-  sendBotReplyTx(app, tx, realm, welcomeBotTx(app, tx, realm), { channel: general, topic: "welcome to confab" }, starterMessage(realm), "Internal");
+  sendBotMessageTx(app, tx, realm, welcomeBotTx(app, tx, realm), { channel: general, topic: "welcome to confab" }, starterMessage(realm), "Internal");
   return { general, sandbox };
 }

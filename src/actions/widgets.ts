@@ -1,6 +1,6 @@
 // Widgets: documents pushed by a plugin's own bot (the latest kept per widget and scope, events at most
 // once every two seconds per scope, the latest winning), and how each user draws each widget.
-import type { App } from "../app";
+import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { PluginLinkRow, PluginRow, RealmRow, UserRow } from "../db/schema";
 import { documentOrDataNeeded, guestsRefused, invalidParam, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly } from "../domain/errors";
@@ -18,13 +18,13 @@ import {
   type PreferencePatch,
 } from "../domain/widgets";
 import { toUsers, type Audience } from "../events/types";
-import { Throttle } from "../runtime/throttle";
+import { Throttle } from "../lib/throttle";
 import { findChannel } from "../store/channels";
 import { findLink, findPlugin, findPluginByBot, listLinks, listPlugins } from "../store/plugins";
 import { subscriberIds } from "../store/subscriptions";
 import { listUsers } from "../store/users";
 import * as store from "../store/widgets";
-import { canSeePlugin } from "./plugins";
+import { canSeePlugin } from "./plugin-access";
 import { requireHumanMember } from "./secrets";
 import { p, type Args } from "../domain/params";
 

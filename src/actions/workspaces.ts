@@ -1,49 +1,25 @@
 // Topic workspaces: a git worktree of a repository kept by this server, one per topic, on a branch of
 // its own. The agent's runs in that topic work in it, and its README is edited together (readme.ts).
+// Who may read one, and where it lives: workspace-access.ts.
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { ChannelRow, RealmRow, UserRow, WorkspaceRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { insufficientPermission, noSuchWorkspace, repositoryEmpty, topicHasWorkspace, unknownRevision } from "../domain/errors";
+import { insufficientPermission, repositoryEmpty, topicHasWorkspace, unknownRevision } from "../domain/errors";
 import { normalizeTopic } from "../domain/messages";
-import { isAdmin, isGuest } from "../domain/roles";
+import { isAdmin } from "../domain/roles";
 import { toApiWorkspace, workspaceBranch } from "../domain/workspaces";
 import { toUsers } from "../events/types";
-import * as gitOps from "../runtime/git";
+import * as gitOps from "../lib/git";
 import { findChannel } from "../store/channels";
-import { subscriberIds } from "../store/subscriptions";
-import { listUsers } from "../store/users";
 import * as store from "../store/workspaces";
 import { accessChannelById, channelAccess } from "./channels";
 import { unloadReadme } from "./readme";
+import { channelReaderIds, readableWorkspace, workspaceDir } from "./workspace-access";
 import { findRealmRepository, repositoryDir } from "./repositories";
 import { requireHumanMember } from "./secrets";
 import { p, type Args } from "../domain/params";
-
-export const workspaceDir = (app: App, w: WorkspaceRow) => join(app.config.dataDir, "workspaces", w.uuid);
-
-/** Active human users who can read a channel's messages: they hear of its workspaces and the agent's runs there. */
-export function channelReaderIds(app: App, c: ChannelRow): number[] {
-  const subscribed = new Set(subscriberIds(app.db, c.id));
-  return listUsers(app.db, c.realmId)
-    .filter((u) => u.isActive && !u.isBot && (subscribed.has(u.id) || (!c.inviteOnly && !isGuest(u.role))))
-    .map((u) => u.id);
-}
-
-/** A workspace in a channel the user can read, or `Workspace does not exist`. */
-export function readableWorkspace(app: App, user: UserRow, uuid: string): WorkspaceRow {
-  const w = store.findWorkspace(app.db, uuid);
-  const c = w && w.realmId === user.realmId ? findChannel(app.db, w.channelId) : undefined;
-  if (!w || !c || !channelAccess(app, user, c).content) throw noSuchWorkspace();
-  return w;
-}
-
-/** The workspace of a topic, for the agent's turns there. */
-export function topicWorkspace(app: App, channelId: number, topic: string): { uuid: string; dir: string } | null {
-  const w = store.findTopicWorkspace(app.db, channelId, topic);
-  return w ? { uuid: w.uuid, dir: workspaceDir(app, w) } : null;
-}
 
 /**
  * A whole topic moved (renamed, or to another channel): its workspace goes with it, unless the

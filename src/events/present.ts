@@ -1,8 +1,7 @@
 // Per-client shapes, applied when a queue is read: the shared event object stays as the action emitted
 // it, and each queue sees it shaped by its own options (apply_markdown, client_gravatar, capabilities).
 import type { MessageCache } from "./message-cache";
-import type { QueueOptions } from "./queue";
-import type { ServerEvent } from "./types";
+import type { QueueOptions, ServerEvent } from "./types";
 import { resolveNotificationSettings } from "../domain/channels";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/messages";
 

@@ -1,21 +1,6 @@
 import type { MessageCache } from "./message-cache";
 import { present } from "./present";
-import type { ServerEvent } from "./types";
-
-export interface QueueOptions {
-  /** The queue's own id (set by the registry), for what only the sending client sees (local echo). */
-  queueId?: string;
-  userId: number | null; // null: a spectator (unauthenticated register)
-  realmId: number;
-  eventTypes: Set<string> | null; // null: every type
-  allPublicStreams: boolean;
-  /** Decides whether a message event reaches this queue (built from register's `narrow`). */
-  acceptsMessage: ((event: ServerEvent) => boolean) | null;
-  capabilities: Record<string, boolean>;
-  applyMarkdown: boolean;
-  clientGravatar: boolean;
-  idleTimeoutSecs: number;
-}
+import type { QueueOptions, ServerEvent } from "./types";
 
 /**
  * A first-in first-out list in fixed-size chunks. A queue's backlog can reach tens of thousands of

@@ -1,8 +1,8 @@
 import { randomToken } from "../lib/random";
 import type { Logger } from "../lib/log";
 import { MessageCache, type MessagePayload } from "./message-cache";
-import { EventQueue, type QueueOptions } from "./queue";
-import type { Emitted, ServerEvent } from "./types";
+import { EventQueue } from "./queue";
+import type { Emitted, QueueOptions, ServerEvent } from "./types";
 
 /** How many messages the shared cache keeps for queues that have not fetched them yet. */
 const MESSAGE_CACHE_SIZE = 2000;

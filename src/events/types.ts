@@ -20,3 +20,19 @@ export const toUsers = (userIds: readonly number[], o: { publicStreamOf?: number
   ...o,
 });
 export const toRealm = (realmId: number): Audience => ({ kind: "realm", realmId });
+
+/** What a client asked of its event queue at register (its narrow, capabilities, rendering). */
+export interface QueueOptions {
+  /** The queue's own id (set by the registry), for what only the sending client sees (local echo). */
+  queueId?: string;
+  userId: number | null; // null: a spectator (unauthenticated register)
+  realmId: number;
+  eventTypes: Set<string> | null; // null: every type
+  allPublicStreams: boolean;
+  /** Decides whether a message event reaches this queue (built from register's `narrow`). */
+  acceptsMessage: ((event: ServerEvent) => boolean) | null;
+  capabilities: Record<string, boolean>;
+  applyMarkdown: boolean;
+  clientGravatar: boolean;
+  idleTimeoutSecs: number;
+}

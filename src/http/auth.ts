@@ -1,7 +1,7 @@
 import { authenticateApiKey, type ClientIp } from "../actions/auth";
 import { authenticateSession } from "../actions/sessions";
 import { readCookies, SESSION_COOKIE } from "./session";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { badAuthHeader, notBasicAuth, notLoggedIn } from "../domain/errors";
 

@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow, SessionRow, UserRow } from "../db/schema";
 import type { Args, ParamTable } from "../domain/params";
 

@@ -1,4 +1,4 @@
-import type { App } from "../app";
+import type { App } from "../context";
 import type { RealmRow } from "../db/schema";
 import { invalidRealm } from "../domain/errors";
 import { findRealmByStringId, listRealms } from "../store/realms";

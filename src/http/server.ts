@@ -1,6 +1,6 @@
 import { longpollTimeoutSeconds } from "../events/registry";
 import { Elysia } from "elysia";
-import type { App } from "../app";
+import type { App } from "../context";
 import { methodNotAllowed, notFoundEndpoint, notLoggedIn } from "../domain/errors";
 import { clientAddress, parseRange, type AddressRange } from "../lib/addresses";
 import { requestUser } from "./auth";

@@ -3,7 +3,7 @@
 // Django (and so Zulip) requires: a page on another site can make the browser send the cookie, but it
 // can neither read the token nor set that header.
 import type { NewSession } from "../actions/sessions";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { SessionRow } from "../db/schema";
 import { csrfFailed } from "../domain/errors";
 import { safeEqual } from "../lib/random";

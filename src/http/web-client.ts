@@ -3,7 +3,7 @@
 // overrides any of them path for path. Chunk names carry a content hash, so they are cached for a
 // year; index.html is revalidated by ETag on every load. Text files are sent gzipped when accepted.
 import { join, normalize } from "node:path";
-import type { App } from "../app";
+import type { App } from "../context";
 import { freshWebClient, WEB_SOURCE_BUILD } from "./web-build";
 
 let embedded: Map<string, string> | null = null;

@@ -9,17 +9,17 @@ import { mkdirSync, rmSync } from "node:fs";
 import { GroupLedger, signalGroup } from "./process-groups";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import type { App } from "../app";
+import type { App } from "../context";
 import { agentEnabled, agentBot } from "../actions/agent";
 import { beginTurn, endRun, postInRun, recordTurnExit, replyAsAgent, setTurnControl, startRun, type Turn } from "../actions/agent-runs";
 import { outputMessages } from "../domain/agent-runs";
 import { isGuest } from "../domain/roles";
 import { flushReadme, syncReadmeFromFile } from "../actions/readme";
-import { topicWorkspace } from "../actions/workspaces";
+import { topicWorkspace } from "../actions/workspace-access";
 import { failStaleRuns, findAgentBot, findLiveRun, findRun } from "../store/agent-runs";
 import { listRealms } from "../store/realms";
 import { findUserById } from "../store/users";
-import { observeSentMessages, type SentMessage } from "./sent-messages";
+import { observeSentMessages, type SentMessage } from "../actions/message-observers";
 
 /** How long a stopped turn gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 3000;

@@ -9,8 +9,9 @@
 // went. Protocol: one JSON Revocation per line; the server answers "ok" per line it acted on.
 import { chmodSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import type { App } from "../app";
-import { isRevocation, type Revocation } from "../actions/access";
+import type { App } from "../context";
+import { isRevocation } from "../actions/access";
+import type { Revocation } from "../context";
 
 export const controlSocketPath = (dataDir: string) => join(dataDir, "control.sock");
 

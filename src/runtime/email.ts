@@ -2,10 +2,10 @@
 // what waits in the outbox, retrying refusals with a doubling delay. Nothing here runs on a request.
 import type { Transporter } from "nodemailer";
 import { mailMissedMessages } from "../actions/missed-messages";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { EmailOutboxRow } from "../db/schema";
 import * as store from "../store/email";
-import { onMailQueued } from "./outbox-signal";
+import { onMailQueued } from "../actions/outbox-signal";
 import { sendMail, smtpError, smtpTransport } from "./smtp";
 
 const BATCH = 20;

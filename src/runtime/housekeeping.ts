@@ -2,9 +2,9 @@ import { deleteUnreferencedUploads } from "../actions/attachments";
 import { applyRetention } from "../actions/retention";
 import { deleteExpiredSessions } from "../actions/sessions";
 import { syncFullMembers } from "../actions/users";
-import type { App } from "../app";
+import type { App } from "../context";
 import { indexBatch } from "../actions/search-index";
-import { deliverBacklog } from "../store/deliveries";
+import { deliverBacklog } from "../store/lazy-delivery";
 import { listRealms } from "../store/realms";
 
 /** Every minute, subscriptions this many messages behind get their rows written, in chunks this big. */
@@ -15,7 +15,7 @@ const BACKLOG_EVERY_MS = 60_000;
 /**
  * The periodic housekeeping: message retention, uploads no message links (after their grace period), and members whose accounts aged past the realm's
  * waiting period joining role:fullmembers, soon after start and then every `intervalSeconds`; and every
- * minute the rows of subscribers far behind (store/deliveries.ts), a chunk per event-loop turn so
+ * minute the rows of subscribers far behind (store/lazy-delivery.ts), a chunk per event-loop turn so
  * requests keep being served. Returns a stop function.
  */
 export function startHousekeeping(app: App, intervalSeconds: number): () => void {

@@ -3,9 +3,10 @@
 // queues calls, and by a timer for retries and for rows left by a previous run.
 import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
-import type { App } from "../app";
+import type { App } from "../context";
 import type { OutgoingWebhookCallRow } from "../db/schema";
-import { finishOutgoingWebhookCall, onOutgoingWebhookQueued, type CallOutcome } from "../actions/outgoing-webhooks";
+import { onOutgoingWebhookQueued } from "../actions/outgoing-webhooks";
+import { finishOutgoingWebhookCall, type CallOutcome } from "../actions/outgoing-webhook-replies";
 import { BOT_TYPE } from "../domain/bots";
 import { addressPolicy, failureReply, refusal, replyFrom, requestFor, type AddressPolicy, type Trigger } from "../domain/outgoing-webhooks";
 import { findBotService } from "../store/bots";

@@ -2,7 +2,7 @@
 // was down) and then every half second, so each goes out within a second of its time. Rows are marked
 // sent in the transaction that sends them, so a restart never sends one twice.
 import { deliverDue } from "../actions/scheduled-messages";
-import type { App } from "../app";
+import type { App } from "../context";
 
 export function startScheduler(app: App, intervalMs = 500): () => void {
   const run = () => {

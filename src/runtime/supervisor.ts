@@ -13,21 +13,11 @@ import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from "nod
 import { GroupLedger, killGroup, signalGroup } from "./process-groups";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import {
-  attachPluginHost,
-  confirmStartable,
-  detachPluginHost,
-  finalizeRemovals,
-  findPluginRow,
-  listHostedPlugins,
-  pluginCheckout,
-  pluginDir,
-  pluginOutputFile,
-  pluginRunEnv,
-  reviewWaitingPlugin,
-  setPluginState,
-} from "../actions/plugins";
-import type { App } from "../app";
+import { attachPluginHost, detachPluginHost } from "../actions/plugin-host";
+import { findPluginRow, listHostedPlugins, pluginCheckout, pluginDir, pluginOutputFile, pluginRunEnv } from "../actions/plugin-processes";
+import { finalizeRemovals } from "../actions/plugin-removal";
+import { confirmStartable, reviewWaitingPlugin, setPluginState } from "../actions/plugin-states";
+import type { App } from "../context";
 import type { PluginRow } from "../db/schema";
 import { FAILURES_BEFORE_FAILED, isLive } from "../domain/plugins";
 

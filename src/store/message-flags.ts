@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { users, type UserRow } from "../db/schema";
 import { FLAG } from "../domain/message-flags";
-import { deliverForMessages } from "./deliveries";
+import { deliverForMessages } from "./lazy-delivery";
 
 export interface UnreadRow {
   id: number;
@@ -114,3 +114,36 @@ export function messageHolders(db: Db, ids: number[]): number[] {
     .all(JSON.stringify(ids))
     .map((r) => r.id);
 }
+
+/** One user's flags on one message, replaced. */
+export const setFlags = (db: Db, userId: number, messageId: number, flags: number) =>
+  sqliteOf(db).query("UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?").run(flags, userId, messageId);
+
+/** Every one of the users receives every one of the messages (with `flags`), unless they already had it. */
+export const addReceived = (db: Db, userIds: number[], messageIds: number[], flags: number) =>
+  sqliteOf(db)
+    .query("INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) SELECT u.value, m.value, ? FROM json_each(?) u, json_each(?) m")
+    .run(flags, JSON.stringify(userIds), JSON.stringify(messageIds));
+
+/** The users no longer have the messages. */
+export const removeReceived = (db: Db, userIds: number[], messageIds: number[]) =>
+  sqliteOf(db)
+    .query("DELETE FROM user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id IN (SELECT value FROM json_each(?))")
+    .run(JSON.stringify(userIds), JSON.stringify(messageIds));
+
+/** A user's rows of these messages, with what clients need to count one as unread again. */
+export const flagDetails = (db: Db, userId: number, ids: number[]) =>
+  sqliteOf(db)
+    .query<{ id: number; flags: number; topic: string; channel_id: number | null; dm_key: string | null }, [number, string]>(
+      `SELECT m.id, um.flags, m.topic, r.channel_id, r.dm_key FROM user_messages um JOIN messages m ON m.id = um.message_id
+       JOIN recipients r ON r.id = m.recipient_id WHERE um.user_id = ? AND um.message_id IN (SELECT value FROM json_each(?))`,
+    )
+    .all(userId, JSON.stringify(ids));
+
+/** A user's row of one message, if they received it. */
+export const flagsOf = (db: Db, userId: number, messageId: number): { flags: number } | null =>
+  sqliteOf(db).query<{ flags: number }, [number, number]>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?").get(userId, messageId);
+
+/** The newest message a user received, if any. */
+export const newestReceivedId = (db: Db, userId: number): number | null =>
+  sqliteOf(db).query<{ id: number | null }, [number]>("SELECT MAX(message_id) AS id FROM user_messages WHERE user_id = ?").get(userId)?.id ?? null;

@@ -260,3 +260,48 @@ export function highlightMatches(db: Db, match: string | null, rows: MessageRow[
   }
   return out;
 }
+
+/**
+ * Ids of a topic's messages, oldest first, from `fromId` on; with `receivedBy`, only those that user
+ * received (their rows caught up first), else every one (the channel's history is readable).
+ */
+export function listTopicMessageIds(db: Db, recipientId: number, topic: string, o: { fromId?: number; receivedBy: number | null; limit?: number }): number[] {
+  const params: number[] = [];
+  let join = "";
+  if (o.receivedBy !== null) {
+    join = " JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?";
+    params.push(o.receivedBy);
+  }
+  const limit = o.limit === undefined ? [] : [o.limit];
+  return sqliteOf(db)
+    .query<{ id: number }, (number | string)[]>(`SELECT m.id FROM messages m${join} WHERE m.recipient_id = ? AND m.topic = ? AND m.id >= ? ORDER BY m.id${limit.length ? " LIMIT ?" : ""}`)
+    .all(...params, recipientId, topic, o.fromId ?? 0, ...limit)
+    .map((r) => r.id);
+}
+
+/** When each message was sent, by id. */
+export const listMessageDates = (db: Db, ids: number[]): { id: number; d: number }[] =>
+  sqliteOf(db)
+    .query<{ id: number; d: number }, [string]>("SELECT id, date_sent AS d FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id")
+    .all(JSON.stringify(ids));
+
+export const countTopicMessages = (db: Db, recipientId: number, topic: string): number =>
+  sqliteOf(db).query<{ n: number }, [number, string]>("SELECT COUNT(*) AS n FROM messages WHERE recipient_id = ? AND topic = ?").get(recipientId, topic)!.n;
+
+/** Each message's channel (null for a direct message). */
+export const channelsOfMessages = (db: Db, ids: number[]): { id: number; c: number | null }[] =>
+  sqliteOf(db)
+    .query<{ id: number; c: number | null }, [string]>(
+      "SELECT m.id, r.channel_id AS c FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id IN (SELECT value FROM json_each(?))",
+    )
+    .all(JSON.stringify(ids));
+
+/** The direct-message conversations a viewer shares with a user (with `groupsOnly`, those of three or more). */
+export const dmRecipientsWith = (db: Db, viewerId: number, userId: number, groupsOnly: boolean): number[] =>
+  sqliteOf(db)
+    .query<{ r: number }, [number, number]>(
+      `SELECT a.recipient_id AS r FROM dm_members a JOIN dm_members b ON b.recipient_id = a.recipient_id AND b.user_id = ?2
+       WHERE a.user_id = ?1 ${groupsOnly ? "AND (SELECT COUNT(*) FROM dm_members c WHERE c.recipient_id = a.recipient_id) >= 3" : ""}`,
+    )
+    .all(viewerId, userId)
+    .map((r) => r.r);

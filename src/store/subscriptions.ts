@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
-import { deliver, lastMessageId } from "./deliveries";
+import { writePendingRows, lastMessageId } from "./lazy-delivery";
 
 const byKey = new WeakMap<Db, { get(p: { userId: number; channelId: number }): SubscriptionRow | undefined }>();
 
@@ -66,7 +66,7 @@ export function activateSubscriptions(db: Db, rows: { userId: number; channelId:
 
 /** Unsubscribes, after writing the rows of the messages they received while subscribed. */
 export function deactivateSubscriptions(db: Db, channelId: number, userIds: number[]) {
-  deliver(db, { channelId, userIds });
+  writePendingRows(db, { channelId, userIds });
   db.update(subscriptions)
     .set({ active: false })
     .where(and(eq(subscriptions.channelId, channelId), inArray(subscriptions.userId, userIds)))
@@ -84,3 +84,19 @@ export const usedColors = (db: Db, userId: number): Set<string> =>
       .all(userId)
       .map((r) => r.color),
   );
+
+/** The channels a user muted; with `activeOnly`, only among those they are still subscribed to. */
+export const mutedChannelIds = (db: Db, userId: number, o: { activeOnly: boolean }): number[] =>
+  sqliteOf(db)
+    .query<{ c: number }, [number]>(`SELECT channel_id AS c FROM subscriptions WHERE user_id = ?${o.activeOnly ? " AND active = 1" : ""} AND is_muted = 1`)
+    .all(userId)
+    .map((r) => r.c);
+
+/** The recipient ids of the channels a user is subscribed to and muted. */
+export const mutedChannelRecipientIds = (db: Db, userId: number): number[] =>
+  sqliteOf(db)
+    .query<{ r: number }, [number]>(
+      "SELECT c.recipient_id AS r FROM subscriptions s JOIN channels c ON c.id = s.channel_id WHERE s.user_id = ? AND s.active = 1 AND s.is_muted = 1",
+    )
+    .all(userId)
+    .map((r) => r.r);

@@ -1,5 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { sqliteOf, type Db } from "../db/client";
 import { userTopics, type UserTopicRow } from "../db/schema";
 
 /** Sets a user's policy for a topic; policy 0 (none) removes the row. */
@@ -23,3 +23,27 @@ export function moveUserTopics(db: Db, from: { channelId: number; topic: string 
     .where(and(eq(userTopics.channelId, from.channelId), eq(userTopics.topic, from.topic)))
     .run();
 }
+
+/** Whether a channel has a message in a topic other than the empty one. */
+export const hasNamedTopics = (db: Db, recipientId: number): boolean =>
+  !!sqliteOf(db).query("SELECT 1 FROM messages WHERE recipient_id = ? AND topic != '' LIMIT 1").get(recipientId);
+
+/**
+ * A channel's topics with their latest message id, newest first: every one (the channel's history is
+ * readable), or with `receivedBy`, those of the messages that user received.
+ */
+export const listTopicsOf = (db: Db, recipientId: number, receivedBy: number | null): { name: string; max_id: number }[] =>
+  receivedBy === null
+    ? sqliteOf(db)
+        .query<{ name: string; max_id: number }, [number]>("SELECT topic AS name, MAX(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic ORDER BY max_id DESC")
+        .all(recipientId)
+    : sqliteOf(db)
+        .query<{ name: string; max_id: number }, [number, number]>(
+          `SELECT m.topic AS name, MAX(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+           WHERE um.user_id = ? AND m.recipient_id = ? GROUP BY m.topic ORDER BY max_id DESC`,
+        )
+        .all(receivedBy, recipientId);
+
+/** A message's topic as it was spelled (topics compare case-insensitively). */
+export const topicOfMessage = (db: Db, id: number): string | undefined =>
+  sqliteOf(db).query<{ topic: string }, [number]>("SELECT topic FROM messages WHERE id = ?").get(id)?.topic;

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
-import type { Db } from "../db/client";
+import { sqliteOf, type Db } from "../db/client";
 import { preparedPerDb } from "../db/prepared";
 import { users, type UserRow } from "../db/schema";
 
@@ -70,3 +70,13 @@ export const listAdminIds = (db: Db, realmId: number): number[] =>
 /** These users (any realm), in one query. */
 export const listUsersByIds = (db: Db, ids: readonly number[]): UserRow[] =>
   ids.length ? db.select().from(users).where(inArray(users.id, [...ids])).all() : [];
+
+/** Active users of a realm seen since `since` (UNIX seconds) through the API or presence, and its bots. */
+export const recentlyActiveUserIds = (db: Db, realmId: number, since: number): number[] =>
+  sqliteOf(db)
+    .query<{ id: number }, [number, number]>(
+      `SELECT u.id FROM users u LEFT JOIN presences p ON p.user_id = u.id WHERE u.realm_id = ?1 AND u.is_active = 1
+       AND (u.is_bot = 1 OR u.last_active >= ?2 OR p.last_connected_time >= ?2)`,
+    )
+    .all(realmId, since)
+    .map((r) => r.id);

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { importIntoRepository, repositoryDir } from "../../src/actions/repositories";
 import { findRepository } from "../../src/store/repositories";
 import { defaultRealm } from "../../src/http/realm";
-import { git } from "../../src/runtime/git";
+import { git } from "../../src/lib/git";
 import { expectError, ok, type Client } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 

@@ -10,7 +10,7 @@ import { Awareness, applyAwarenessUpdate, encodeAwarenessUpdate, removeAwareness
 import { closeAllReadmes } from "../../src/actions/readme";
 import { importIntoRepository, repositoryDir } from "../../src/actions/repositories";
 import { defaultRealm } from "../../src/http/realm";
-import { git } from "../../src/runtime/git";
+import { git } from "../../src/lib/git";
 import { startAgent, type AgentRuntime } from "../../src/runtime/agent";
 import { expectError, ok, type Client } from "../helpers/client";
 import { waitFor } from "../helpers/wait";

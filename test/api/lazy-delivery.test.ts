@@ -1,20 +1,21 @@
-// Lazy delivery (store/deliveries.ts): a channel send writes rows only for the sender and users whose
+// Lazy delivery (store/lazy-delivery.ts): a channel send writes rows only for the sender and users whose
 // flags say something; every other subscriber's row is written when they next read. These tests check
 // that nobody can tell: flags, unread counts, access, and the audiences of later changes are what they
 // would be had every row been written at send time.
+import { sqliteOf } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
 import { drain } from "../helpers/events";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
-import { deliverBacklog } from "../../src/store/deliveries";
+import { deliverBacklog } from "../../src/store/lazy-delivery";
 
 let s: TestServer;
 let ann: Client, bob: Client, cat: Client;
 let vault: number, other: number;
 
 const rowsOf = (messageId: number) =>
-  s.app.sqlite.query<{ user_id: number; flags: number }, [number]>("SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id").all(messageId);
+  sqliteOf(s.app.db).query<{ user_id: number; flags: number }, [number]>("SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id").all(messageId);
 const send = async (c: Client, to: number, content: string, topic = "t") => (await ok(c.post("/messages", { type: "stream", to, topic, content }))).id as number;
 const queue = async (c: Client, types: string[]) => (await ok(c.post("/register", { event_types: types }))).queue_id as string;
 

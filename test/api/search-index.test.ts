@@ -1,5 +1,6 @@
 // Search indexing in batches (actions/search-index.ts): a send leaves its message to the next batch, and
 // a search indexes whatever is waiting first, so results are never behind the messages.
+import { sqliteOf } from "../../src/db/client";
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
 import { ok } from "../helpers/client";
@@ -9,7 +10,7 @@ let s: TestServer;
 let ann: Client;
 let room: number;
 
-const indexed = (id: number) => !!s.app.sqlite.query("SELECT 1 FROM messages_fts_docsize WHERE id = ?").get(id);
+const indexed = (id: number) => !!sqliteOf(s.app.db).query("SELECT 1 FROM messages_fts_docsize WHERE id = ?").get(id);
 const search = async (word: string) =>
   (await ok(ann.get("/messages", { anchor: "newest", num_before: 20, num_after: 0, narrow: JSON.stringify([{ operator: "search", operand: word }]) }))).messages.map(
     (m: any) => m.id,

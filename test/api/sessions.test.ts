@@ -1,5 +1,6 @@
 // The web client's sessions (docs/sessions.md): cookie sign-in, /json with CSRF, revocation, and the
 // same route table under /json as under /api/v1.
+import { sqliteOf } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { setPassword } from "../../src/actions/users";
 import { findUserById } from "../../src/store/users";
@@ -41,7 +42,7 @@ describe("POST /accounts/login", () => {
     expect(c.get("csrftoken")!.attrs).toBe("Path=/; Max-Age=1209600; SameSite=Lax");
     expect(res.headers.get("cache-control")).toBe("no-store");
     // The token is stored only as its hash.
-    const stored = s.app.sqlite.query("SELECT token_hash FROM sessions").all() as { token_hash: string }[];
+    const stored = sqliteOf(s.app.db).query("SELECT token_hash FROM sessions").all() as { token_hash: string }[];
     expect(stored.map((r) => r.token_hash)).not.toContain(c.get("confab_session")!.value);
   });
 
@@ -244,7 +245,7 @@ describe("Secure cookies and realm deactivation", () => {
       expect(r.code).toBe(0);
       const after = await fetch(`${t.url}/json/users/me`, { headers: { Cookie: cookie } });
       expect(after.status).toBe(401);
-      expect(t.app.sqlite.query("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+      expect(sqliteOf(t.app.db).query("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
     } finally {
       await t.stop();
     }

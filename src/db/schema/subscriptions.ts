@@ -20,7 +20,7 @@ export const subscriptions = sqliteTable(
     audibleNotifications: integer("audible_notifications", { mode: "boolean" }),
     wildcardMentionsNotify: integer("wildcard_mentions_notify", { mode: "boolean" }),
     // The last message id of this channel that has user_messages rows for this subscriber: newer ones are
-    // written when the subscriber next reads (store/deliveries.ts).
+    // written when the subscriber next reads (store/lazy-delivery.ts).
     deliveredThrough: integer("delivered_through").notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.userId, t.channelId] }), index("subscriptions_channel").on(t.channelId, t.active)],

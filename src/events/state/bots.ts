@@ -1,4 +1,4 @@
-import { visibleBots } from "../../actions/bots";
+import { visibleBots } from "../../serializers/bots";
 import type { StateBuilder } from "./types";
 
 /** `realm_bot`: the bots the caller administers (their own; every bot for administrators), with keys. */

@@ -1,8 +1,8 @@
+import { newestReceivedId } from "../../store/message-flags";
 import type { StateBuilder } from "./types";
 
 /** The `message` fetch type: the newest message id the user has received (-1 when none). */
 export const messageState: StateBuilder = ({ app, user }) => {
   if (!user) return { max_message_id: -1 };
-  const r = app.sqlite.query<{ id: number | null }, [number]>("SELECT MAX(message_id) AS id FROM user_messages WHERE user_id = ?").get(user.id);
-  return { max_message_id: r?.id ?? -1 };
+  return { max_message_id: newestReceivedId(app.db, user.id) ?? -1 };
 };

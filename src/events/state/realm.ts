@@ -1,7 +1,7 @@
 import { GIPHY_RATINGS, realmSetting, REALM_SETTING_NAMES, REALM_SETTINGS, VIDEO_CHAT_PROVIDERS, type RealmSettingName } from "../../domain/realm-settings";
 import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from "../../domain/channel-folders";
 import { presentGroupSetting, SYSTEM_GROUP } from "../../domain/group-settings";
-import type { App } from "../../app";
+import type { App } from "../../context";
 import type { RealmRow } from "../../db/schema";
 import { systemGroupIds } from "../../store/user-groups";
 import { PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../../domain/presence";

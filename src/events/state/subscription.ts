@@ -5,6 +5,7 @@ import { isAdmin } from "../../domain/roles";
 import { userSetting, type UserSettingName } from "../../domain/user-settings";
 import { channelStats, listChannels } from "../../store/channels";
 import { listUserSubscriptions, realmSubscribers } from "../../store/subscriptions";
+import { recentlyActiveUserIds } from "../../store/users";
 import type { StateBuilder } from "./types";
 
 /** Channels with this many subscribers or more list only partial_subscribers when include_subscribers is "partial". */
@@ -28,16 +29,7 @@ export const subscriptionState: StateBuilder = ({ app, realm, user, opts }) => {
   const members = include ? realmSubscribers(app.db, realm.id) : null;
   let recent: Set<number> | null = null;
   if (include === "partial") {
-    const since = app.now() - RECENT_SECONDS;
-    recent = new Set(
-      app.sqlite
-        .query<{ id: number }, [number, number]>(
-          `SELECT u.id FROM users u LEFT JOIN presences p ON p.user_id = u.id WHERE u.realm_id = ?1 AND u.is_active = 1
-           AND (u.is_bot = 1 OR u.last_active >= ?2 OR p.last_connected_time >= ?2)`,
-        )
-        .all(realm.id, since)
-        .map((r) => r.id),
-    );
+    recent = new Set(recentlyActiveUserIds(app.db, realm.id, app.now() - RECENT_SECONDS));
   }
   const listing = (c: ChannelRow) => {
     if (!members) return undefined;

@@ -1,4 +1,4 @@
-import type { App } from "../../app";
+import type { App } from "../../context";
 import type { RealmRow, UserRow } from "../../db/schema";
 
 /** What register asked for, as every state builder sees it. */

@@ -3,16 +3,16 @@
 // change something do it on POST, so a mail scanner fetching a link changes nothing. A client that
 // asks for JSON (Accept: application/json) gets the API's answer instead of a page.
 import { confirmEmailChange, openEmailChange } from "../../actions/email-change";
-import { unsubscribe, unsubscribeTarget } from "../../actions/missed-messages";
+import { unsubscribe, unsubscribeTarget } from "../../actions/email-unsubscribe";
 import { openResetLink, requestPasswordReset, resetPassword } from "../../actions/password-reset";
-import type { App } from "../../app";
+import type { App } from "../../context";
 import type { RealmRow } from "../../db/schema";
 import { ApiError } from "../../domain/errors";
 import { realmUrl } from "../../domain/realms";
 import { realmForHost } from "../realm";
 import { failure } from "../respond";
 import { esc, formValues, page, wantsJson } from "./html";
-import type { Page } from "./index";
+import type { Page } from "./page";
 
 const RESET = "/accounts/password/reset";
 const expired = () => page("Link unavailable", "<h1>Link unavailable</h1><p>The confirmation link has expired or been deactivated.</p>", 404);

@@ -8,7 +8,7 @@ import { avatarUrl } from "../../domain/users";
 import { findUserByEmail, findUserById } from "../../store/users";
 import { pageViewer } from "../auth";
 import { realmForHost } from "../realm";
-import type { Page } from "./index";
+import type { Page } from "./page";
 
 const serve: Page["handle"] = (app, _request, { realm, file }) => {
   const m = /^(\d+)\.png$/.exec(file ?? "");

@@ -5,7 +5,7 @@ import { readExportFile } from "../../actions/realm-exports";
 import { notLoggedIn } from "../../domain/errors";
 import { pageViewer } from "../auth";
 import { realmForHost } from "../realm";
-import type { Page } from "./index";
+import type { Page } from "./page";
 
 const serve: Page["handle"] = (app, request, { realm: realmId, random, file }, ip) => {
   const realm = realmForHost(app, request.headers.get("host"));

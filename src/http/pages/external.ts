@@ -8,7 +8,7 @@ import { findIntegration } from "../../integrations";
 import { requestUser } from "../auth";
 import { realmForHost } from "../realm";
 import { success } from "../respond";
-import type { Page } from "./index";
+import type { Page } from "./page";
 
 const external: Page = {
   method: "POST",

@@ -1,6 +1,6 @@
 // The look of confab's few server-rendered pages (invitation sign-up, password reset, email links).
 import { readInput } from "../input";
-import type { App } from "../../app";
+import type { App } from "../../context";
 
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -1,7 +1,7 @@
 // The invitation link: a small form to create an account, and the POST that does it. A client that
 // asks for JSON (Accept: application/json) gets the API answer instead of a page.
 import { acceptInvitation, openInvitation } from "../../actions/invites";
-import type { App } from "../../app";
+import type { App } from "../../context";
 import type { InviteRow, RealmRow } from "../../db/schema";
 import { ApiError } from "../../domain/errors";
 import { realmUrl } from "../../domain/realms";
@@ -10,7 +10,7 @@ import { failure } from "../respond";
 import { esc, formValues, page, wantsJson } from "./html";
 import { startSession } from "../../actions/sessions";
 import { checkOrigin, setSessionCookies } from "../session";
-import type { Page } from "./index";
+import type { Page } from "./page";
 
 function form(realm: RealmRow, invite: InviteRow, error = "", values: Record<string, string> = {}): Response {
   const email = invite.email

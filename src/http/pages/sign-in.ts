@@ -7,7 +7,7 @@ import { p, readParams } from "../../domain/params";
 import { realmForHost } from "../realm";
 import { success } from "../respond";
 import { checkCsrf, checkOrigin, clearSessionCookies, readCookies, SESSION_COOKIE, setSessionCookies } from "../session";
-import type { Page } from "./index";
+import type { Page } from "./page";
 
 const LOGIN_PARAMS = { username: p.str(), password: p.str() };
 

@@ -3,7 +3,7 @@
 import { emojiDataPath, STATIC_IMAGES } from "../../domain/realms";
 import { emojiDataDocument } from "../../render";
 import { circle, drawPng, roundedRect, type Shape } from "../../lib/png";
-import type { Page } from "./index";
+import type { Page } from "./page";
 
 const SQUARE = (inner: string) =>
   `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64">${inner}</svg>`;

@@ -1,12 +1,12 @@
 // Uploaded files at their URLs (/user_uploads/<path_id>), for API clients (HTTP Basic, as Zulip allows
 // on this path), the web client (its session cookie) and for anyone holding a temporary URL. Access is decided in actions/attachments.ts.
 import { accessUpload, uploadFilePath, uploadFromToken } from "../../actions/attachments";
-import type { App } from "../../app";
+import type { App } from "../../context";
 import type { AttachmentRow } from "../../db/schema";
 import { uploadHeaders } from "../../domain/uploads";
 import { pageViewer } from "../auth";
 import { realmForHost } from "../realm";
-import type { Page } from "./index";
+import type { Page } from "./page";
 
 const html = (status: number, text: string) => new Response(`<p>${text}</p>`, { status, headers: { "content-type": "text/html; charset=utf-8", "x-content-type-options": "nosniff" } });
 

@@ -1,10 +1,11 @@
 import { getAgent, makeDraftPlugin } from "../../actions/agent";
-import { cancelRun, getRun, listRuns, requireRun } from "../../actions/agent-runs";
+import { cancelRun, getRun, listRuns } from "../../actions/agent-runs";
+import { requireRun } from "../../actions/run-keys";
 import { publishDraftPlugin } from "../../actions/plugins";
 import { callAgentTool, listAgentTools } from "../../actions/tools";
 import type { UserRow } from "../../db/schema";
 import { RUN_STATES } from "../../domain/agent-runs";
-import type { App } from "../../app";
+import type { App } from "../../context";
 import { parseBasic } from "../auth";
 import { endpoint } from "../endpoint";
 import { p, t } from "../../domain/params";

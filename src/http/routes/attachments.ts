@@ -1,5 +1,5 @@
 import { listAttachments, removeAttachment, temporaryUploadUrl, uploadFile } from "../../actions/attachments";
-import type { App } from "../../app";
+import type { App } from "../../context";
 import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 

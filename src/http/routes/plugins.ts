@@ -1,16 +1,8 @@
-import {
-  addPluginLink,
-  clearPluginSecret,
-  getPlugin,
-  installPlugin,
-  listPlugins,
-  pluginLogs,
-  removePlugin,
-  removePluginLink,
-  restorePlugin,
-  setPluginSecret,
-  updatePlugin,
-} from "../../actions/plugins";
+import { addPluginLink, removePluginLink } from "../../actions/plugin-links";
+import { pluginLogs } from "../../actions/plugin-processes";
+import { removePlugin, restorePlugin } from "../../actions/plugin-removal";
+import { clearPluginSecret, setPluginSecret } from "../../actions/plugin-secrets";
+import { getPlugin, installPlugin, listPlugins, updatePlugin } from "../../actions/plugins";
 import { endpoint } from "../endpoint";
 import { p, t } from "../../domain/params";
 

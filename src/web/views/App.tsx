@@ -19,12 +19,11 @@ import { MessageView } from "./MessageView";
 import { Recent } from "./Recent";
 import { SearchBox } from "./Search";
 import { Sidebar } from "./Sidebar";
-import { ShortcutHelp, useShortcuts } from "./shortcuts";
+import { helpOpen, ShortcutHelp, useShortcuts } from "./shortcuts";
 import { askNotificationPermission, useNotifications } from "./notifications";
 
 const Settings = lazy(() => import("./Settings"));
 export const settingsOpen = signal(false);
-export const helpOpen = signal(false);
 const inviteLink = signal<string | null>(null);
 
 async function invite() {

@@ -1,4 +1,5 @@
 // Zulip's main keyboard shortcuts: c, x, r, Esc, j/k, n, /, ? (and a few more listed in the help).
+import { signal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { Modal } from "../ui/Modal";
 import { term } from "../store/narrow";
@@ -6,7 +7,9 @@ import { go, topicHref, view } from "../store/router";
 import { isMutedTopic, subs, unread } from "../store/state";
 import { composeOpen, openCompose } from "./Compose";
 import { getMessage, replyTo } from "./actions";
-import { helpOpen } from "./App";
+
+/** Whether the shortcut help is shown (`?`, or the user menu in App.tsx). */
+export const helpOpen = signal(false);
 
 const KEYS: [string, string][] = [
   ["c", "New message in this channel / topic"],

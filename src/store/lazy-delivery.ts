@@ -32,7 +32,7 @@ export const hasPending = (db: Db, userId: number): boolean =>
  * user's (before reading or changing their rows), a channel's (before changing who received its
  * messages), or some users' in one channel (before they unsubscribe).
  */
-export function deliver(db: Db, where: { userId: number } | { channelId: number; userIds?: number[] }) {
+export function writePendingRows(db: Db, where: { userId: number } | { channelId: number; userIds?: number[] }) {
   const s = sqliteOf(db);
   const last = lastMessageId(db);
   const [cond, params]: [string, (number | string)[]] =
@@ -62,7 +62,7 @@ export function deliverForMessages(db: Db, ids: number[]) {
       "SELECT DISTINCT c.id FROM messages m JOIN channels c ON c.recipient_id = m.recipient_id WHERE m.id IN (SELECT value FROM json_each(?))",
     )
     .all(JSON.stringify(ids));
-  for (const c of channels) deliver(db, { channelId: c.id });
+  for (const c of channels) writePendingRows(db, { channelId: c.id });
 }
 
 /**

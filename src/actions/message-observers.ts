@@ -1,7 +1,7 @@
 // Observers of messages people send, told once the message is committed: long-lived helpers (the
 // agent) react to conversations without the send path knowing them. Nothing here may throw into the
 // sender, and nothing runs inside the send's transaction.
-import type { App } from "../app";
+import type { App } from "../context";
 
 export interface SentMessage {
   realmId: number;

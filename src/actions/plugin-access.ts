@@ -1,0 +1,67 @@
+// Who sees and who manages a plugin install, and the plugin object they are shown.
+import type { App } from "../context";
+import type { Db } from "../db/client";
+import type { PluginRow, RealmRow, UserRow } from "../db/schema";
+import type { Tx } from "../db/tx";
+import { mustBeAdmin, noSuchPlugin } from "../domain/errors";
+import { isDiscardedDraft, removalIsFinal, toApiPlugin } from "../domain/plugins";
+import { isGuest } from "../domain/roles";
+import { toUsers, type Audience } from "../events/types";
+import * as store from "../store/plugins";
+import { hasRealmPermission } from "../store/permissions";
+import { listUsers } from "../store/users";
+import { requireHumanMember } from "./secrets";
+
+// ---- Who sees and manages ----
+
+const isDraftOwner = (user: UserRow, p: PluginRow) => p.state === "draft" && (p.madeBy ?? p.installedBy) === user.id;
+
+/** Drafts are seen by the person they are made for; other installs by every member (not guests). */
+export const canSeePlugin = (user: UserRow, p: PluginRow) => (p.state === "draft" ? isDraftOwner(user, p) : !isGuest(user.role));
+
+/** Who hears of an install: the draft's person, or the organization's active members and bots (not guests). */
+export function pluginAudience(db: Db, p: PluginRow): Audience {
+  if (p.state === "draft") return toUsers([p.madeBy ?? p.installedBy].filter((x): x is number => x !== null));
+  return toUsers(listUsers(db, p.realmId).filter((u) => u.isActive && !isGuest(u.role)).map((u) => u.id));
+}
+
+/**
+ * `actor` null is the server's operator (CLI, runtime). Installing and managing plugins takes a human
+ * member of the realm's can_manage_plugins_group (administrators by default), or the person a draft is
+ * made for.
+ */
+export function requireManager(app: App, realm: RealmRow, actor: UserRow | null, p?: PluginRow) {
+  if (!actor) return;
+  requireHumanMember(actor);
+  if (!hasRealmPermission(app.db, realm, actor, "can_manage_plugins_group") && !(p && isDraftOwner(actor, p))) throw mustBeAdmin();
+}
+
+/** An install of the realm the user may see; a removal older than a week is gone. */
+export function pluginFor(app: App, realm: RealmRow, user: UserRow | null, id: number, o: { final?: boolean } = {}): PluginRow {
+  const p = store.findPlugin(app.db, id);
+  if (!p || p.realmId !== realm.id || (user && !canSeePlugin(user, p)) || isDiscardedDraft(p)) throw noSuchPlugin();
+  if (!o.final && removalIsFinal(p, app.now())) throw noSuchPlugin();
+  return p;
+}
+
+export function managed(app: App, realm: RealmRow, actor: UserRow | null, id: number): PluginRow {
+  if (actor) requireHumanMember(actor);
+  const p = pluginFor(app, realm, actor, id);
+  requireManager(app, realm, actor, p);
+  return p;
+}
+
+// ---- The plugin object ----
+
+export function pluginObjects(db: Db, rows: PluginRow[]) {
+  const ids = rows.map((r) => r.id);
+  const slots = store.listSlots(db, ids);
+  const links = store.listLinks(db, ids);
+  return rows.map((p) => toApiPlugin(p, slots.filter((s) => s.installId === p.id), links.filter((l) => l.installId === p.id)));
+}
+
+export const pluginObject = (db: Db, p: PluginRow) => pluginObjects(db, [p])[0]!;
+
+export function announcePluginTx(tx: Tx, p: PluginRow) {
+  tx.emit({ type: "ext_plugin", op: "update", plugin: pluginObject(tx.db, p) }, pluginAudience(tx.db, p));
+}

@@ -1,0 +1,42 @@
+// A plugin install's links: a declared kind tied to a channel or a channel and topic.
+import type { App } from "../context";
+import type { RealmRow, UserRow } from "../db/schema";
+import { invalidChannelId, invalidParam, noSuchLink, pluginAlreadyRemoved } from "../domain/errors";
+import { toApiLink } from "../domain/plugins";
+import * as store from "../store/plugins";
+import { findChannel } from "../store/channels";
+import { deleteDocumentsOfLink } from "../store/widgets";
+import { accessChannelById } from "./channels";
+import { announcePluginTx, managed } from "./plugin-access";
+
+/** POST /ext/plugins/{install_id}/links: a link of a declared kind to a channel (topic null) or a channel and topic. */
+export function addPluginLink(app: App, realm: RealmRow, actor: UserRow | null, id: number, a: { kind: string; value: string; stream_id: number; topic?: string | null }) {
+  const p = managed(app, realm, actor, id);
+  if (p.state === "removed") throw pluginAlreadyRemoved();
+  if (!(p.manifest.provides.links ?? []).some((l) => l.kind === a.kind)) throw invalidParam(`Unknown link kind '${a.kind}'`);
+  if ([...a.value].length > 200) throw invalidParam("value is too long (limit: 200 characters)");
+  if (actor) accessChannelById(app, actor, a.stream_id, { content: true });
+  else if (findChannel(app.db, a.stream_id)?.realmId !== realm.id) throw invalidChannelId();
+  const topic = a.topic ?? null;
+  if (topic !== null && [...topic].length > app.config.limits.maxTopicLength) throw invalidParam(`topic is too long (limit: ${app.config.limits.maxTopicLength} characters)`);
+  if (store.listLinks(app.db, [p.id]).some((l) => l.kind === a.kind && l.value === a.value && l.streamId === a.stream_id && l.topic === topic))
+    throw invalidParam("The plugin already has this link");
+  return app.tx((tx) => {
+    const link = store.insertLink(tx.db, { installId: p.id, kind: a.kind, value: a.value, streamId: a.stream_id, topic });
+    announcePluginTx(tx, p);
+    return { link: toApiLink(link) };
+  });
+}
+
+/** DELETE /ext/plugins/{install_id}/links/{link_id}. */
+export function removePluginLink(app: App, realm: RealmRow, actor: UserRow | null, id: number, linkId: number) {
+  const p = managed(app, realm, actor, id);
+  const link = store.findLink(app.db, linkId);
+  if (!link || link.installId !== p.id) throw noSuchLink();
+  app.tx((tx) => {
+    store.deleteLink(tx.db, link.id);
+    deleteDocumentsOfLink(tx.db, link.id); // the link's widget documents go with it
+    announcePluginTx(tx, p);
+  });
+  return {};
+}

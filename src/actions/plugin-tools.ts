@@ -1,0 +1,54 @@
+// Calling a running plugin's tools for the agent.
+import Ajv from "ajv";
+import type { App } from "../context";
+import type { RealmRow, UserRow } from "../db/schema";
+import { invalidParam } from "../domain/errors";
+import { requireHumanMember } from "./secrets";
+import { pluginFor } from "./plugin-access";
+import { pluginToolsSocket } from "./plugin-processes";
+
+// ---- Tools ----
+
+const toolInputs = new Map<string, ReturnType<Ajv["compile"]>>();
+
+/**
+ * Calls one of a running plugin's tools for the agent: declared in its manifest, not among its
+ * `disabled_tools`, the input checked against the tool's `input` schema. The plugin answers an HTTP
+ * POST /tools/<name> with body {"install_id", "input"}: a remote plugin at its address, a process on
+ * the Unix socket in EXT_TOOLS_SOCKET. Resolves to the JSON it answers with.
+ */
+export async function callPluginTool(app: App, realm: RealmRow, actor: UserRow | null, id: number, tool: string, input: unknown, o: { timeoutMs?: number } = {}) {
+  if (actor) requireHumanMember(actor);
+  const p = pluginFor(app, realm, actor, id);
+  const spec = (p.manifest.provides.tools ?? []).find((t) => t.name === tool);
+  if (!spec) throw invalidParam(`Unknown tool '${tool}'`);
+  if (p.disabledTools.includes(tool)) throw invalidParam(`Tool '${tool}' is turned off for the agent`);
+  if (p.state !== "running") throw invalidParam(`Plugin '${p.name}' is not running`);
+  if (spec.input) {
+    const key = `${p.id}:${p.revision}:${tool}`;
+    let check = toolInputs.get(key);
+    if (!check) toolInputs.set(key, (check = new Ajv({ strict: false }).compile(spec.input)));
+    if (!check(input)) throw invalidParam(`Invalid input for tool '${tool}': ${check.errors![0]!.instancePath || "input"} ${check.errors![0]!.message}`);
+  }
+  const remote = p.sourceKind === "remote";
+  const url = remote ? `${p.source}/tools/${encodeURIComponent(tool)}` : `http://plugin/tools/${encodeURIComponent(tool)}`;
+  let res: Response;
+  try {
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ install_id: p.id, input }),
+      signal: AbortSignal.timeout(o.timeoutMs ?? 60_000),
+      ...(remote ? {} : { unix: pluginToolsSocket(app, p.id) }),
+    });
+  } catch (e) {
+    throw invalidParam(`Tool '${tool}' did not answer: ${(e as Error).message}`);
+  }
+  const text = await res.text();
+  if (!res.ok) throw invalidParam(`Tool '${tool}' failed: HTTP ${res.status}${text ? `: ${text.split("\n")[0]!.slice(0, 200)}` : ""}`);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw invalidParam(`Tool '${tool}' answered with something other than JSON`);
+  }
+}

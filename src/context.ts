@@ -1,0 +1,35 @@
+// The one context object every action, route and runtime helper receives. Its type sits below the
+// actions so that they can name it; src/app.ts assembles it (and may import actions to do so).
+import type { Config } from "./config";
+import type { Db } from "./db/client";
+import type { ReadCache } from "./db/read-cache";
+import type { Tx, TxOptions, Writer } from "./db/tx";
+import type { QueueRegistry } from "./events/registry";
+import type { Logger } from "./lib/log";
+import type { FailureLimiter } from "./lib/rate-limit";
+
+/** Rights lost: a user's credentials changed or they were deactivated, or a realm was deactivated. */
+export type Revocation = { userId: number } | { realmId: number };
+
+export interface App {
+  config: Config;
+  /** The store-facing handle: actions pass it (or tx.db) to src/store, which alone queries. */
+  db: Db;
+  writer: Writer;
+  /** Hot lookups (realm by host, user by email) kept while the database is unchanged; not for use inside tx. */
+  reads: ReadCache;
+  queues: QueueRegistry;
+  log: Logger;
+  /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
+  loginFailures: FailureLimiter;
+  /**
+   * A user or realm lost its rights: ends their queues and long-polls here (actions/access.ts), then
+   * tells `onRevoke` (the CLI forwards it to the running server).
+   */
+  revoke(r: Revocation): void;
+  /** Runs one change: checks, writes and emits synchronously; events are delivered after COMMIT. */
+  tx<T>(fn: (tx: Tx) => T, opts?: TxOptions): T;
+  /** The one clock actions read (UNIX seconds); fixed at creation (tests hand in a settable one). */
+  readonly now: () => number;
+  close(): void;
+}

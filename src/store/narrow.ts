@@ -1,0 +1,39 @@
+// The messages a compiled narrow selects (domain/narrow.ts compiles GET /messages' narrow to SQL
+// conditions): by id, around an anchor, the first unread. Each row is an id and the viewer's flags.
+import { sqliteOf, type Db } from "../db/client";
+import type { CompiledNarrow } from "../domain/narrow";
+
+export interface NarrowRow {
+  id: number;
+  flags: number;
+}
+
+const selectFrom = (c: CompiledNarrow, extra: string[] = []) =>
+  `SELECT ${c.idCol} AS id, ${c.flagsCol} AS flags FROM ${c.from} WHERE ${[...c.where, ...extra].join(" AND ") || "1"}`;
+
+/** The narrow's messages among these ids, oldest first. */
+export const rowsWithIds = (db: Db, c: CompiledNarrow, ids: number[]): NarrowRow[] =>
+  sqliteOf(db)
+    .query<NarrowRow, any[]>(`${selectFrom(c, [`${c.idCol} IN (SELECT value FROM json_each(?))`])} ORDER BY ${c.idCol}`)
+    .all(...c.params, JSON.stringify(ids));
+
+/** Up to `limit` of the narrow's messages at or below `bound` (null: the newest), oldest first. */
+export const rowsBefore = (db: Db, c: CompiledNarrow, bound: number | null, limit: number): NarrowRow[] =>
+  sqliteOf(db)
+    .query<NarrowRow, any[]>(`${selectFrom(c, bound === null ? [] : [`${c.idCol} <= ?`])} ORDER BY ${c.idCol} DESC LIMIT ?`)
+    .all(...c.params, ...(bound === null ? [] : [bound]), limit)
+    .reverse();
+
+/** Up to `limit` of the narrow's messages at or above `bound` (null: the oldest), oldest first. */
+export const rowsAfter = (db: Db, c: CompiledNarrow, bound: number | null, limit: number): NarrowRow[] =>
+  sqliteOf(db)
+    .query<NarrowRow, any[]>(`${selectFrom(c, bound === null ? [] : [`${c.idCol} >= ?`])} ORDER BY ${c.idCol} ASC LIMIT ?`)
+    .all(...c.params, ...(bound === null ? [] : [bound]), limit);
+
+/** The narrow's message with this id, if it has it. */
+export const rowsAt = (db: Db, c: CompiledNarrow, id: number): NarrowRow[] =>
+  sqliteOf(db).query<NarrowRow, any[]>(selectFrom(c, [`${c.idCol} = ?`])).all(...c.params, id);
+
+/** The oldest unread message of a narrow compiled over the viewer's rows (forceUserMessages). */
+export const firstUnreadId = (db: Db, c: CompiledNarrow): number | undefined =>
+  sqliteOf(db).query<{ id: number }, any[]>(`${selectFrom(c, ["(um.flags & 1) = 0"])} ORDER BY ${c.idCol} ASC LIMIT 1`).get(...c.params)?.id;
