@@ -188,7 +188,7 @@ describe("the web client", () => {
     const cara = await newMember(confab, "Cara");
     const { context, page } = await signedIn(cara.email, cara.password);
     // (page code below runs in the browser; the test's own types have no DOM)
-    const background = () => page.evaluate(() => getComputedStyle((globalThis as any).document.body).backgroundColor as string);
+    const background = () => page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.body).backgroundColor as string);
     const light = await background();
     await api(confab, cara, "PATCH", "/settings", { color_scheme: 2 }); // from another client: arrives as an event
     await page.waitForFunction(() => (globalThis as any).document.documentElement.dataset.theme === "dark", undefined, { timeout: WAIT });
