@@ -3,7 +3,7 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { invalidParam } from "../domain/errors";
+import { flagNotEditable, invalidFlag } from "../domain/errors";
 import { EDITABLE_FLAGS, FLAG, MENTION_MASK, NON_EDITABLE_FLAGS } from "../domain/message-flags";
 import { dmKeyMembers } from "../domain/messages";
 import { toUsers } from "../events/types";
@@ -21,8 +21,8 @@ export const MAX_UNREAD_MESSAGES = 50000;
 
 function flagBit(flag: string): number {
   if ((EDITABLE_FLAGS as readonly string[]).includes(flag)) return FLAG[flag as keyof typeof FLAG];
-  if (NON_EDITABLE_FLAGS.includes(flag)) throw invalidParam(`Flag not editable: '${flag}'`);
-  throw invalidParam(`Invalid flag: '${flag}'`);
+  if (NON_EDITABLE_FLAGS.includes(flag)) throw flagNotEditable(flag);
+  throw invalidFlag(flag);
 }
 
 /** Details clients need to count a message as unread again (Zulip's message_details). */

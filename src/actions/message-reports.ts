@@ -2,7 +2,7 @@
 // behind a spoiler, in the organization's moderation request channel.
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidParam } from "../domain/errors";
+import { explanationRequired, moderationRequestChannelMustSpecified } from "../domain/errors";
 import { globalTime, silentMention, truncated, unusedFence } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
 import { messageNarrowUrl } from "../render/urls";
@@ -23,10 +23,10 @@ export const reportParams = {
 };
 
 export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: number, a: Args<typeof reportParams>) {
-  if (a.report_type === "other" && a.description === "") throw invalidParam("An explanation is required.");
+  if (a.report_type === "other" && a.description === "") throw explanationRequired();
   const channelId = Number(realmSetting(realm, "moderation_request_channel_id"));
   const moderation = channelId > 0 ? findChannel(app.db, channelId) : undefined;
-  if (!moderation || moderation.realmId !== realm.id || moderation.isArchived) throw invalidParam("Moderation request channel must be specified to enable message reporting.");
+  if (!moderation || moderation.realmId !== realm.id || moderation.isArchived) throw moderationRequestChannelMustSpecified();
   const { message, channel } = accessMessage(app, realm, reporter, id);
   const [sender] = listUsersByIds(app.db, [message.senderId]);
   const when = globalTime(message.dateSent);

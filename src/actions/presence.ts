@@ -1,6 +1,6 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidParam } from "../domain/errors";
+import { invalidStatus, noPresenceData } from "../domain/errors";
 import { legacyPresence, modernPresence, PRESENCE_OFFLINE_THRESHOLD_SECS } from "../domain/presence";
 import { toRealm } from "../events/types";
 import * as store from "../store/presence";
@@ -24,7 +24,7 @@ export type PresenceUpdate = Args<typeof presenceParams>;
  * event) only when others would see a change: the user comes online, or turns active from idle.
  */
 export function updatePresence(app: App, user: UserRow, u: PresenceUpdate) {
-  if (u.status !== "active" && u.status !== "idle") throw invalidParam(`Invalid status: ${u.status}`);
+  if (u.status !== "active" && u.status !== "idle") throw invalidStatus(u.status);
   const now = app.now();
   app.tx((tx) => {
     const prev = store.findPresence(tx.db, user.id);
@@ -75,7 +75,7 @@ export function getRealmPresence(app: App, realm: RealmRow) {
 export function getUserPresence(app: App, viewer: UserRow, idOrEmail: string) {
   const target = userByIdOrEmail(app, viewer, idOrEmail);
   const p = store.findPresence(app.db, target.id);
-  if (!p) throw invalidParam(`No presence data for ${target.email}`);
+  if (!p) throw noPresenceData(target.email);
   const { website, aggregated } = legacyPresence(p);
   // This endpoint's entries carry only status and timestamp.
   return { presence: { website: { status: website.status, timestamp: website.timestamp }, aggregated: { status: aggregated.status, timestamp: aggregated.timestamp } } };

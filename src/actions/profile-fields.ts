@@ -2,7 +2,7 @@ import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { ProfileFieldRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { invalidParam, mustBeAdmin } from "../domain/errors";
+import { fieldIdNotFound, fieldLabelAlreadyExists, fieldTypeNotSupportedDisplay, hintTooLongLimitCharacters, invalidFieldType, invalidFieldOrderMapping, labelCannotBlank, mustBeAdmin, nameTooLongLimitCharacters, onlyCustomProfileFieldsCan } from "../domain/errors";
 import {
   checkFieldData,
   checkFieldValue,
@@ -42,24 +42,24 @@ type NewField = Args<typeof newFieldParams>;
 function checkField(app: App, realm: RealmRow, type: number, a: Args<typeof fieldPatchParams>, except?: ProfileFieldRow) {
   const name = (a.name ?? "").trim();
   const hint = a.hint ?? "";
-  if (!name) throw invalidParam("Label cannot be blank.");
-  if ([...name].length > MAX_FIELD_NAME_LENGTH) throw invalidParam(`name is too long (limit: ${MAX_FIELD_NAME_LENGTH} characters)`);
-  if ([...hint].length > MAX_FIELD_HINT_LENGTH) throw invalidParam(`hint is too long (limit: ${MAX_FIELD_HINT_LENGTH} characters)`);
+  if (!name) throw labelCannotBlank();
+  if ([...name].length > MAX_FIELD_NAME_LENGTH) throw nameTooLongLimitCharacters(MAX_FIELD_NAME_LENGTH);
+  if ([...hint].length > MAX_FIELD_HINT_LENGTH) throw hintTooLongLimitCharacters(MAX_FIELD_HINT_LENGTH);
   const fieldData = checkFieldData(type, a.field_data);
   if (a.display_in_profile_summary) {
-    if (NOT_IN_SUMMARY.includes(type)) throw invalidParam("Field type not supported for display in profile summary.");
+    if (NOT_IN_SUMMARY.includes(type)) throw fieldTypeNotSupportedDisplay();
     const shown = store.listProfileFields(app.db, realm.id).filter((f) => f.displayInProfileSummary && f.id !== except?.id).length;
-    if (shown >= MAX_SUMMARY_FIELDS) throw invalidParam(`Only ${MAX_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`);
+    if (shown >= MAX_SUMMARY_FIELDS) throw onlyCustomProfileFieldsCan(MAX_SUMMARY_FIELDS);
   }
   const same = store.findProfileFieldByName(app.db, realm.id, name);
-  if (same && same.id !== except?.id) throw invalidParam("A field with that label already exists.");
+  if (same && same.id !== except?.id) throw fieldLabelAlreadyExists();
   return { name, hint, fieldData };
 }
 
 /** POST /realm/profile_fields: administrators add a field; the realm gets the new field list. */
 export function createField(app: App, realm: RealmRow, user: UserRow, a: NewField) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
-  if (!PROFILE_FIELD_TYPE_IDS.includes(a.field_type)) throw invalidParam("Invalid field type.");
+  if (!PROFILE_FIELD_TYPE_IDS.includes(a.field_type)) throw invalidFieldType();
   const { name, hint, fieldData } = checkField(app, realm, a.field_type, a);
   return app.tx((tx) => {
     const f = store.insertProfileField(tx.db, {
@@ -81,7 +81,7 @@ export function createField(app: App, realm: RealmRow, user: UserRow, a: NewFiel
 function fieldFor(app: App, realm: RealmRow, user: UserRow, id: number): ProfileFieldRow {
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const field = store.findProfileField(app.db, realm.id, id);
-  if (!field) throw invalidParam(`Field id ${id} not found.`);
+  if (!field) throw fieldIdNotFound(id);
   return field;
 }
 
@@ -127,7 +127,7 @@ export function reorderFields(app: App, realm: RealmRow, user: UserRow, order: n
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const ids = store.listProfileFields(app.db, realm.id).map((f) => f.id);
   if (order.length !== ids.length || new Set(order).size !== order.length || order.some((id) => !ids.includes(id)))
-    throw invalidParam("Invalid order mapping.");
+    throw invalidFieldOrderMapping();
   app.tx((tx) => {
     order.forEach((id, i) => store.setFieldOrder(tx.db, id, i + 1));
     announce(tx, realm.id);
@@ -141,7 +141,7 @@ export type ProfileChange = { field: ProfileFieldRow; value: string | null };
 export function planProfileData(app: App, realm: RealmRow, _target: UserRow, data: { id: number; value: unknown }[]): ProfileChange[] {
   return data.map(({ id, value }) => {
     const field = store.findProfileField(app.db, realm.id, id);
-    if (!field) throw invalidParam(`Field id ${id} not found.`);
+    if (!field) throw fieldIdNotFound(id);
     if (value === null || value === "" || (Array.isArray(value) && !value.length)) return { field, value: null };
     const exists = (uid: number) => activeUserIdsAmong(app.db, realm.id, [uid]).has(uid);
     return { field, value: checkFieldValue(field, value, exists) };

@@ -4,7 +4,7 @@
 // one closes, none. The document itself lives in lib/readme-docs.ts.
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
-import { invalidParam, readmeClientInUse, readmeNotOpen } from "../domain/errors";
+import { invalidParam, nothingToChange, readmeClientInUse, readmeNotOpen } from "../domain/errors";
 import { parseBase64, parseClientId, toBase64 } from "../domain/workspaces";
 import { toUsers } from "../events/types";
 import { checkAwareness, ReadmeDocs, ReadmeError } from "../lib/readme-docs";
@@ -78,7 +78,7 @@ export const editReadmeParams = { client: p.str(), update: p.str().optional(), a
 /** PATCH /ext/workspaces/{workspace_uuid}/readme: a client's Yjs update and/or awareness update. */
 export function editReadme(app: App, user: UserRow, uuid: string, a: Args<typeof editReadmeParams>) {
   const client = openClient(app, user, uuid, a.client);
-  if (a.update === undefined && a.awareness === undefined) throw invalidParam("Nothing to change");
+  if (a.update === undefined && a.awareness === undefined) throw nothingToChange();
   const update = a.update === undefined ? null : parseBase64(a.update, "update");
   const cursor = a.awareness === undefined ? null : parseBase64(a.awareness, "awareness update");
   const d = docsOf(app);

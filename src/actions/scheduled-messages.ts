@@ -4,17 +4,7 @@
 import type { App } from "../context";
 import type { RealmRow, ScheduledMessageRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import {
-  ApiError,
-  deliveryTimeNotInFuture,
-  invalidParam,
-  nothingToChange,
-  realmDeactivated,
-  reminderNotFound,
-  scheduledMessageAlreadySent,
-  scheduledMessageNotFound,
-  userDeactivated,
-} from "../domain/errors";
+import { ApiError, deliveryTimeNotInFuture, invalidDataTypeChannel, maximumReminderNoteLengthCharacters, nothingToChange, realmDeactivated, recipientRequiredWhenUpdatingType, reminderNotFound, scheduledMessageAlreadySent, scheduledMessageNotFound, topicRequiredWhenUpdatingScheduled, userDeactivated } from "../domain/errors";
 import {
   MAX_REMINDER_NOTE_LENGTH,
   reminderContent,
@@ -57,7 +47,7 @@ function checkFuture(app: App, at: number) {
 /** The send checks of POST /messages for this audience; `to` as stored: [channel id], or the recipients. */
 function checkAudience(app: App, realm: RealmRow, sender: UserRow, type: "stream" | "private", to: Recipient, topic: string | undefined, content: string) {
   const ids = Array.isArray(to) ? to : [to];
-  if (type === "stream" && ids.length !== 1) throw invalidParam("Invalid data type for channel");
+  if (type === "stream" && ids.length !== 1) throw invalidDataTypeChannel();
   const c: CheckedSend = checkSend(app, realm, sender, { type, to: type === "stream" ? ids[0] : ids, content, topic });
   const stored = c.channel ? [c.channel.id] : c.participants.filter((u) => u.id !== sender.id).map((u) => u.id);
   return { c, to: stored.length ? stored : [sender.id] };
@@ -110,8 +100,8 @@ export const editScheduleParams = {
 export function editScheduledMessage(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof editScheduleParams>, client = "API") {
   if (a.type === undefined && a.to === undefined && a.topic === undefined && a.content === undefined && a.scheduled_delivery_timestamp === undefined)
     throw nothingToChange();
-  if (a.type !== undefined && a.to === undefined) throw invalidParam("Recipient required when updating type of scheduled message.");
-  if (a.type !== undefined && apiType(a.type) === "stream" && a.topic === undefined) throw invalidParam("Topic required when updating scheduled message type to stream.");
+  if (a.type !== undefined && a.to === undefined) throw recipientRequiredWhenUpdatingType();
+  if (a.type !== undefined && apiType(a.type) === "stream" && a.topic === undefined) throw topicRequiredWhenUpdatingScheduled();
   if (a.scheduled_delivery_timestamp !== undefined) checkFuture(app, a.scheduled_delivery_timestamp);
   const row = store.findScheduledMessage(app.db, user.id, "send_later", id);
   if (!row) throw scheduledMessageNotFound();
@@ -181,7 +171,7 @@ export const reminderParams = {
 export function createReminder(app: App, realm: RealmRow, user: UserRow, a: Args<typeof reminderParams>, client = "API") {
   checkFuture(app, a.scheduled_delivery_timestamp);
   const note = a.note === undefined ? null : a.note.replace(/^\n+/, "").trimEnd();
-  if (note !== null && [...note].length > MAX_REMINDER_NOTE_LENGTH) throw invalidParam(`Maximum reminder note length: ${MAX_REMINDER_NOTE_LENGTH} characters`);
+  if (note !== null && [...note].length > MAX_REMINDER_NOTE_LENGTH) throw maximumReminderNoteLengthCharacters(MAX_REMINDER_NOTE_LENGTH);
   const content = reminderText(app, realm, user, a.message_id, note || null);
   const rendered = renderFor(app, realm, user, content);
   return app.tx((tx) => {

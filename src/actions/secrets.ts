@@ -4,7 +4,7 @@ import { createHmac } from "node:crypto";
 import type { App } from "../context";
 import type { RealmRow, SecretRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { botsRefused, guestsRefused, insufficientPermission, invalidParam, noSuchSecret, secretNameInUse } from "../domain/errors";
+import { botsRefused, guestsRefused, insufficientPermission, invalidParam, noSuchSecret, noteTooLongLimitCharacters, nothingToChange, secretNameInUse } from "../domain/errors";
 import { isAdmin, isGuest } from "../domain/roles";
 import { checkSecretValue, secretHint, secretNameProblem, SECRET_LIMITS, toApiSecret } from "../domain/secrets";
 import { toUsers, type Audience } from "../events/types";
@@ -77,7 +77,7 @@ export function runSecretEnv(app: App, realmId: number, names: readonly string[]
 // ---- Changes ----
 
 function checkNote(note: string) {
-  if ([...note].length > SECRET_LIMITS.note) throw invalidParam(`note is too long (limit: ${SECRET_LIMITS.note} characters)`);
+  if ([...note].length > SECRET_LIMITS.note) throw noteTooLongLimitCharacters(SECRET_LIMITS.note);
 }
 
 /**
@@ -123,7 +123,7 @@ export const updateSecretParams = { secret: p.str().optional(), note: p.str().op
 /** PATCH /ext/secrets/{name}: a new value (recording who replaced it and when) and/or a new note; by administrators or the one who added it. */
 export function updateSecret(app: App, realm: RealmRow, actor: UserRow | null, name: string, a: Args<typeof updateSecretParams>) {
   const row = secretForChange(app, realm, actor, name);
-  if (a.secret === undefined && a.note === undefined) throw invalidParam("Nothing to change");
+  if (a.secret === undefined && a.note === undefined) throw nothingToChange();
   if (a.secret !== undefined) checkSecretValue(a.secret);
   if (a.note !== undefined) checkNote(a.note);
   const patch: Partial<SecretRow> = {};

@@ -12,16 +12,7 @@ import {
   type SubscriptionProperty,
   type TopicsPolicy,
 } from "../domain/channels";
-import {
-  cannotSubscribeOthers,
-  channelAlreadyExists,
-  incompatibleParameters,
-  insufficientPermission,
-  invalidChannelId,
-  invalidParam,
-  noSuchUser,
-  unauthorizedPrincipal,
-} from "../domain/errors";
+import { cannotSubscribeOthers, channelAlreadyExists, channelsDoNotExist, colorNotValidHexColor, incompatibleParameters, insufficientPermission, invalidChannelId, invalidUserId, noSuchUser, notBoolean, notSubscribedChannelId, unableAccessChannel, unauthorizedPrincipal, unknownSubscriptionProperty } from "../domain/errors";
 import type { GroupSettingValue } from "../domain/group-settings";
 import { normalizeTopic } from "../domain/messages";
 import { isAdmin, isGuest } from "../domain/roles";
@@ -167,7 +158,7 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Subscrib
   for (const s of a.subscriptions) {
     const name = s.name.trim();
     if (s.color !== undefined) {
-      if (!HEX_COLOR.test(s.color)) throw invalidParam("color is not a valid hex color code");
+      if (!HEX_COLOR.test(s.color)) throw colorNotValidHexColor();
       colors.set(name.toLowerCase(), s.color);
     }
     if (seen.has(name.toLowerCase())) continue;
@@ -177,7 +168,7 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Subscrib
       const access = channelAccess(app, actor, c);
       if (others && access.metadata && !canAddSubscribers(app, realm, actor, c)) throw cannotSubscribeOthers();
       if (!(others ? access.metadata : access.content)) {
-        if (a.authorization_errors_fatal) throw invalidParam(`Unable to access channel (${c.name}).`);
+        if (a.authorization_errors_fatal) throw unableAccessChannel(c.name);
         unauthorized.push(c.name);
         continue;
       }
@@ -248,7 +239,7 @@ export function createChannel(app: App, realm: RealmRow, actor: UserRow, a: Crea
   checkCanCreate(app, realm, actor, spec);
   const users = a.subscribers.map((id) => {
     const u = findUserById(app.db, id);
-    if (!u || u.realmId !== realm.id || !u.isActive) throw invalidParam(`Invalid user ID: ${id}`);
+    if (!u || u.realmId !== realm.id || !u.isActive) throw invalidUserId(id);
     return u;
   });
   if (users.some((u) => u.id !== actor.id) && !isAdmin(actor.role) && !hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group"))
@@ -269,7 +260,7 @@ export function unsubscribe(app: App, realm: RealmRow, actor: UserRow, a: { subs
   const notRemoved: string[] = [];
   for (const name of a.subscriptions) {
     const c = channelStore.findChannelByName(app.db, realm.id, name);
-    if (!c || !channelAccess(app, actor, c).metadata) throw invalidParam(`Channel(s) (${name}) do not exist`);
+    if (!c || !channelAccess(app, actor, c).metadata) throw channelsDoNotExist(name);
     if (others && !canRemoveSubscribers(app, actor, c)) throw insufficientPermission();
     channels.push(c);
   }
@@ -334,14 +325,14 @@ const HEX_COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 export function setSubscriptionProperties(app: App, user: UserRow, data: { stream_id: number; property: string; value: unknown }[]) {
   const changes = data.map((d) => {
     const kind = (SUBSCRIPTION_PROPERTIES as Record<string, string>)[d.property];
-    if (!kind) throw invalidParam(`Unknown subscription property: ${d.property}`);
+    if (!kind) throw unknownSubscriptionProperty(d.property);
     const c = channelStore.findChannel(app.db, d.stream_id);
     if (!c || c.realmId !== user.realmId) throw invalidChannelId();
-    if (!store.isSubscribed(app.db, user.id, c.id)) throw invalidParam(`Not subscribed to channel ID ${c.id}`);
+    if (!store.isSubscribed(app.db, user.id, c.id)) throw notSubscribedChannelId(c.id);
     const v = d.value;
-    if (kind === "color" && (typeof v !== "string" || !HEX_COLOR.test(v))) throw invalidParam("color is not a valid hex color code");
-    if (kind === "bool" && typeof v !== "boolean") throw invalidParam(`${d.property} is not a boolean`);
-    if (kind === "nullableBool" && v !== null && typeof v !== "boolean") throw invalidParam(`${d.property} is not a boolean`);
+    if (kind === "color" && (typeof v !== "string" || !HEX_COLOR.test(v))) throw colorNotValidHexColor();
+    if (kind === "bool" && typeof v !== "boolean") throw notBoolean(d.property);
+    if (kind === "nullableBool" && v !== null && typeof v !== "boolean") throw notBoolean(d.property);
     return { c, property: d.property as SubscriptionProperty, value: v };
   });
   app.tx((tx) => {

@@ -3,7 +3,7 @@
 import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { PluginLinkRow, PluginRow, RealmRow, UserRow } from "../db/schema";
-import { documentOrDataNeeded, guestsRefused, invalidParam, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly } from "../domain/errors";
+import { documentOrDataNeeded, guestsRefused, itemTooLongLimitCharacters, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly, widgetBelongsOrganizationNotLink, widgetNotLinksKind } from "../domain/errors";
 import { widgetDefaults } from "../domain/plugins";
 import { isGuest } from "../domain/roles";
 import {
@@ -111,9 +111,9 @@ export function pushWidget(app: App, bot: UserRow, a: WidgetPush) {
     if (a.link_id === undefined) throw missingConditional("link_id");
     link = findLink(app.db, a.link_id);
     if (!link || link.installId !== p.id) throw noSuchLink();
-    if (spec.link_kinds && !spec.link_kinds.includes(link.kind)) throw invalidParam(`Widget '${a.widget}' is not for links of kind '${link.kind}'`);
-  } else if (a.link_id !== undefined) throw invalidParam(`Widget '${a.widget}' belongs to the organization, not to a link`);
-  if ([...a.item].length > WIDGET_LIMITS.item) throw invalidParam(`item is too long (limit: ${WIDGET_LIMITS.item} characters)`);
+    if (spec.link_kinds && !spec.link_kinds.includes(link.kind)) throw widgetNotLinksKind(a.widget, link.kind);
+  } else if (a.link_id !== undefined) throw widgetBelongsOrganizationNotLink(a.widget);
+  if ([...a.item].length > WIDGET_LIMITS.item) throw itemTooLongLimitCharacters(WIDGET_LIMITS.item);
   if (a.document === undefined && a.data === undefined) throw documentOrDataNeeded();
   if (a.document) checkDocument(spec, a.widget, a.document);
   const scope: store.WidgetScope = { installId: p.id, widget: a.widget, linkId: link?.id ?? 0, item: a.item };

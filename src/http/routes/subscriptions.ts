@@ -1,6 +1,6 @@
 import { isUserSubscribed, listSubscriptions, mutedTopicParams, muteTopicLegacy, setSubscriptionProperties, setTopicVisibility, subscribe, topicVisibilityParams, unsubscribe, updateSubscriptions } from "../../actions/subscriptions";
 import type { GroupSettingValue } from "../../domain/group-settings";
-import { invalidParam } from "../../domain/errors";
+import { invalid } from "../../domain/errors";
 import { endpoint } from "../endpoint";
 import { p, t, Param } from "../../domain/params";
 import { creationParams, pickChannelSettings, ZULIP_CHANNEL_PERMISSIONS } from "./channels";
@@ -14,7 +14,7 @@ const includeSubscribers = () =>
     const s = String(raw).replace(/^"(.*)"$/, "$1");
     if (s === "true" || s === "false") return s === "true";
     if (s === "partial") return s;
-    throw invalidParam(`Invalid ${n}`);
+    throw invalid(n);
   }, "boolean or partial");
 
 export default [
