@@ -11,7 +11,7 @@ import {
   type ChannelStats,
   type TopicsPolicy,
 } from "../domain/channels";
-import { badRetentionDays, canCreateTopicGroupMust, channelAlreadyExists, channelArchived, defaultChannelCannotPrivate, enableConfigurationAllMessagesChannel, insufficientPermission, invalidChannelId, invalidChannelName, mustBeAdmin, mustBeOwner, notAuthorizedForQuery, privateChannelsCannotMadeDefault, webPublicChannelsNotEnabled } from "../domain/errors";
+import { badRetentionDays, canCreateTopicGroupMust, channelAlreadyExists, channelArchived, defaultChannelCannotBePrivate, enableConfigurationAllMessagesChannel, insufficientPermission, invalidChannelId, invalidChannelName, mustBeAdmin, mustBeOwner, notAuthorizedForQuery, privateChannelsCannotBeMadeDefault, webPublicChannelsNotEnabled } from "../domain/errors";
 import { checkGroupSetting, type GroupSettingValue } from "../domain/group-settings";
 import { topicForClient } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
@@ -207,7 +207,7 @@ export function checkCanCreate(app: App, realm: RealmRow, user: UserRow, spec: C
   if (spec.messageRetentionDays !== undefined && spec.messageRetentionDays !== "realm_default" && user.role !== 100)
     throw mustBeOwner();
   if (spec.isDefault && !isAdmin(user.role)) throw mustBeAdmin();
-  if (spec.isDefault && spec.inviteOnly) throw defaultChannelCannotPrivate();
+  if (spec.isDefault && spec.inviteOnly) throw defaultChannelCannotBePrivate();
   if (spec.folderId != null) activeChannelFolder(app, realm.id, spec.folderId);
 }
 
@@ -330,7 +330,7 @@ export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: numb
       emit(n, v);
     }
     if (p.is_default_stream !== undefined) {
-      if (p.is_default_stream && c.inviteOnly) throw privateChannelsCannotMadeDefault();
+      if (p.is_default_stream && c.inviteOnly) throw privateChannelsCannotBeMadeDefault();
       if (p.is_default_stream) store.addDefaultChannel(tx.db, realm.id, c.id);
       else store.removeDefaultChannel(tx.db, realm.id, c.id);
       tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
@@ -362,7 +362,7 @@ export function archiveChannel(app: App, realm: RealmRow, user: UserRow, id: num
 export function addDefaultStream(app: App, realm: RealmRow, user: UserRow, id: number) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const { channel } = accessChannelById(app, user, id);
-  if (channel.inviteOnly) throw privateChannelsCannotMadeDefault();
+  if (channel.inviteOnly) throw privateChannelsCannotBeMadeDefault();
   app.tx((tx) => {
     store.addDefaultChannel(tx.db, realm.id, channel.id);
     tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));

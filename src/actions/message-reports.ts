@@ -2,7 +2,7 @@
 // behind a spoiler, in the organization's moderation request channel.
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { explanationRequired, moderationRequestChannelMustSpecified } from "../domain/errors";
+import { explanationRequired, moderationRequestChannelMustBeSpecified } from "../domain/errors";
 import { globalTime, silentMention, truncated, unusedFence } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
 import { messageNarrowUrl } from "../render/urls";
@@ -26,7 +26,7 @@ export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: 
   if (a.report_type === "other" && a.description === "") throw explanationRequired();
   const channelId = Number(realmSetting(realm, "moderation_request_channel_id"));
   const moderation = channelId > 0 ? findChannel(app.db, channelId) : undefined;
-  if (!moderation || moderation.realmId !== realm.id || moderation.isArchived) throw moderationRequestChannelMustSpecified();
+  if (!moderation || moderation.realmId !== realm.id || moderation.isArchived) throw moderationRequestChannelMustBeSpecified();
   const { message, channel } = accessMessage(app, realm, reporter, id);
   const [sender] = listUsersByIds(app.db, [message.senderId]);
   const when = globalTime(message.dateSent);

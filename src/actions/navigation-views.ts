@@ -1,6 +1,6 @@
 import type { App } from "../context";
 import type { NavigationViewRow, UserRow } from "../db/schema";
-import { builtViewsCannotHaveCustom, customViewsMustHaveValid, fragmentCannotBlank, nameCannotBlank, nameTooLongLimitCharacters, navigationViewAlreadyExists, navigationViewDoesNotExist, navigationViewNotFound, noNewDataSupplied } from "../domain/errors";
+import { builtViewsCannotHaveCustom, customViewsMustHaveValid, fragmentCannotBeBlank, nameCannotBeBlank, nameTooLongLimitCharacters, navigationViewAlreadyExists, navigationViewDoesNotExist, navigationViewNotFound, noNewDataSupplied } from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/navigation-views";
 import { p, type Args } from "../domain/params";
@@ -33,7 +33,7 @@ function checkName(app: App, user: UserRow, fragment: string, name: string | und
     throw customViewsMustHaveValid();
   }
   const n = name.trim();
-  if (!n) throw nameCannotBlank();
+  if (!n) throw nameCannotBeBlank();
   if ([...n].length > MAX_VIEW_NAME_LENGTH) throw nameTooLongLimitCharacters(MAX_VIEW_NAME_LENGTH);
   const other = store.findViewByName(app.db, user.id, n);
   if (other && other.id !== current?.id) throw navigationViewAlreadyExists();
@@ -46,7 +46,7 @@ export const addNavigationViewParams = { fragment: p.str(), is_pinned: p.bool(),
 
 export function addNavigationView(app: App, user: UserRow, a: Args<typeof addNavigationViewParams>) {
   const fragment = a.fragment.trim();
-  if (!fragment) throw fragmentCannotBlank();
+  if (!fragment) throw fragmentCannotBeBlank();
   if (store.findView(app.db, user.id, fragment)) throw navigationViewAlreadyExists();
   const name = checkName(app, user, fragment, a.name);
   app.tx((tx) => {

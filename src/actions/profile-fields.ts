@@ -2,7 +2,7 @@ import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { ProfileFieldRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { fieldIdNotFound, fieldLabelAlreadyExists, fieldTypeNotSupportedDisplay, hintTooLongLimitCharacters, invalidFieldType, invalidFieldOrderMapping, labelCannotBlank, mustBeAdmin, nameTooLongLimitCharacters, onlyCustomProfileFieldsCan } from "../domain/errors";
+import { fieldIdNotFound, fieldLabelAlreadyExists, fieldTypeNotSupportedDisplay, hintTooLongLimitCharacters, invalidFieldType, invalidFieldOrderMapping, labelCannotBeBlank, mustBeAdmin, nameTooLongLimitCharacters, onlyCustomProfileFieldsCan } from "../domain/errors";
 import {
   checkFieldData,
   checkFieldValue,
@@ -42,7 +42,7 @@ type NewField = Args<typeof newFieldParams>;
 function checkField(app: App, realm: RealmRow, type: number, a: Args<typeof fieldPatchParams>, except?: ProfileFieldRow) {
   const name = (a.name ?? "").trim();
   const hint = a.hint ?? "";
-  if (!name) throw labelCannotBlank();
+  if (!name) throw labelCannotBeBlank();
   if ([...name].length > MAX_FIELD_NAME_LENGTH) throw nameTooLongLimitCharacters(MAX_FIELD_NAME_LENGTH);
   if ([...hint].length > MAX_FIELD_HINT_LENGTH) throw hintTooLongLimitCharacters(MAX_FIELD_HINT_LENGTH);
   const fieldData = checkFieldData(type, a.field_data);

@@ -1,6 +1,6 @@
 import type { App } from "../context";
 import type { SavedSnippetRow, UserRow } from "../db/schema";
-import { contentCannotEmpty, contentMustNotContainNull, noNewDataSupplied, savedSnippetNotFound, titleCannotEmpty, titleTooLongLimitCharacters } from "../domain/errors";
+import { contentCannotBeEmpty, contentMustNotContainNull, noNewDataSupplied, savedSnippetNotFound, titleCannotBeEmpty, titleTooLongLimitCharacters } from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/saved-snippets";
 import { p, type Args } from "../domain/params";
@@ -11,13 +11,13 @@ export const toApiSnippet = (s: SavedSnippetRow) => ({ id: s.id, title: s.title,
 
 function checkTitle(title: string) {
   const t = title.trim();
-  if (!t) throw titleCannotEmpty();
+  if (!t) throw titleCannotBeEmpty();
   if ([...t].length > MAX_SNIPPET_TITLE_LENGTH) throw titleTooLongLimitCharacters(MAX_SNIPPET_TITLE_LENGTH);
   return t;
 }
 
 function checkContent(content: string) {
-  if (!content.trim()) throw contentCannotEmpty();
+  if (!content.trim()) throw contentCannotBeEmpty();
   if (content.includes("\0")) throw contentMustNotContainNull();
   return content;
 }

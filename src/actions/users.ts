@@ -5,7 +5,7 @@ import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { writePendingRows, startDeliveries } from "../store/lazy-delivery";
 import { forgetRecipients } from "./messages";
-import { cannotReactivateBotWhoseOwner, emailInUse, emailNotAllowedOrganization, insufficientPermission, invalidEmailAddress, invalidNewEmailAddress, invalidParam, invalidRole, lastOwner, lastUser, mustBeAdmin, mustBeOwner, noSuchUser, ownerPermissionCannotRemovedFrom, passwordTooShort, targetUserDeactivated, userAlreadyActive, userAlreadyDeactivated } from "../domain/errors";
+import { cannotReactivateBotWhoseOwner, emailInUse, emailNotAllowedOrganization, insufficientPermission, invalidEmailAddress, invalidNewEmailAddress, invalidParam, invalidRole, lastOwner, lastUser, mustBeAdmin, mustBeOwner, noSuchUser, ownerPermissionCannotBeRemoved, passwordTooShort, targetUserDeactivated, userAlreadyActive, userAlreadyDeactivated } from "../domain/errors";
 import { emailInDomains } from "../domain/realm-domains";
 import { realmSetting, withSetting } from "../domain/realm-settings";
 import { USER_SETTINGS } from "../domain/user-settings";
@@ -279,7 +279,7 @@ export function updateUserByAdmin(app: App, realm: RealmRow, actor: UserRow, id:
   }
   if (a.role !== undefined && a.role !== target.role) {
     if ((a.role === ROLE.owner || isOwner(target.role)) && !isOwner(actor.role)) throw mustBeOwner();
-    if (isLastOwner(app, target)) throw ownerPermissionCannotRemovedFrom();
+    if (isLastOwner(app, target)) throw ownerPermissionCannotBeRemoved();
     patch.role = a.role;
     events.push({ role: a.role });
   }

@@ -1,5 +1,5 @@
 import type { DraftRow } from "../db/schema";
-import { draftsSyncDisabled, messageMustNotContainNull, messageMustNotEmpty, mustSpecifyExactly1Channel, timestampMustNotNegative, topicMustNotContainNull } from "./errors";
+import { draftsSyncDisabled, messageMustNotContainNull, messageMustNotBeEmpty, mustSpecifyExactly1Channel, timestampMustNotBeNegative, topicMustNotContainNull } from "./errors";
 
 export type DraftType = "" | "stream" | "private";
 export interface DraftInput {
@@ -20,9 +20,9 @@ export const toApiDraft = (d: DraftRow) => ({ id: d.id, type: d.type, to: d.to, 
  */
 export function normalizeDraft(d: DraftInput, now: number, maxTopicLength: number) {
   const content = d.content.replace(/\s+$/, "").replace(/^\n+/, "");
-  if (!content) throw messageMustNotEmpty();
+  if (!content) throw messageMustNotBeEmpty();
   if (content.includes("\0")) throw messageMustNotContainNull();
-  if (d.timestamp !== undefined && d.timestamp < 0) throw timestampMustNotNegative();
+  if (d.timestamp !== undefined && d.timestamp < 0) throw timestampMustNotBeNegative();
   let topic = "";
   let to: number[] = [];
   if (d.type === "stream") {

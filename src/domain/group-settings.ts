@@ -1,6 +1,6 @@
 // A group-setting value (contract: "Group-setting value"): a user group id, or an anonymous
 // collection of users and groups. Every can_*_group setting of realms, user groups and channels holds one.
-import { cannotBeSetTo, groupDeactivated, invalidUserGroup, invalidUserGroupId, invalidUserId, mustSystemUserGroup, userGroupNameCannotExceed, userGroupNameCannotStart, userGroupNameCantEmpty } from "./errors";
+import { cannotBeSetTo, groupDeactivated, invalidUserGroup, invalidUserGroupId, invalidUserId, mustBeSystemUserGroup, userGroupNameCannotExceed, userGroupNameCannotStart, userGroupNameCantBeEmpty } from "./errors";
 
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 export type GroupMembersValue = Exclude<GroupSettingValue, number>;
@@ -92,7 +92,7 @@ export function checkGroupSetting(setting: string, value: GroupSettingValue, con
     checkSystemGroupRules(setting, g, config);
     return v;
   }
-  if (config.requireSystemGroup) throw mustSystemUserGroup(setting);
+  if (config.requireSystemGroup) throw mustBeSystemUserGroup(setting);
   for (const id of v.direct_members) if (!lookup.activeUser(id)) throw invalidUserId(id);
   for (const id of v.direct_subgroups) {
     const g = lookup.group(id);
@@ -103,7 +103,7 @@ export function checkGroupSetting(setting: string, value: GroupSettingValue, con
 }
 
 function checkSystemGroupRules(setting: string, g: { name: string; isSystemGroup: boolean }, c: PermissionConfig) {
-  if (c.requireSystemGroup && !g.isSystemGroup) throw mustSystemUserGroup(setting);
+  if (c.requireSystemGroup && !g.isSystemGroup) throw mustBeSystemUserGroup(setting);
   if (!g.isSystemGroup) return;
   if (!c.allowInternet && g.name === SYSTEM_GROUP.internet) throw cannotBeSetTo(setting, g.name);
   if (!c.allowOwners && g.name === SYSTEM_GROUP.owners) throw cannotBeSetTo(setting, g.name);
@@ -129,7 +129,7 @@ export function presentGroupSetting(v: GroupSettingValue, inactive: ReadonlySet<
 export const MAX_GROUP_NAME_LENGTH = 100;
 const RESERVED_PREFIXES = ["@", "role:", "user:", "stream:", "channel:"];
 export function checkGroupName(name: string): string {
-  if (!name.trim()) throw userGroupNameCantEmpty();
+  if (!name.trim()) throw userGroupNameCantBeEmpty();
   if ([...name].length > MAX_GROUP_NAME_LENGTH) throw userGroupNameCannotExceed(MAX_GROUP_NAME_LENGTH);
   const prefix = RESERVED_PREFIXES.find((p) => name.startsWith(p));
   if (prefix) throw userGroupNameCannotStart(prefix);

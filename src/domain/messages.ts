@@ -2,7 +2,7 @@
 import { unprintableAt } from "../lib/text";
 import type { MessageRow } from "../db/schema";
 import { flagList } from "./message-flags";
-import { invalidCharacterTopicPosition, messageMustNotContainNull, messageMustNotEmpty } from "./errors";
+import { invalidCharacterTopicPosition, messageMustNotContainNull, messageMustNotBeEmpty } from "./errors";
 
 /** What clients without empty_topic_name support see instead of the empty topic (realm_empty_topic_display_name). */
 export const EMPTY_TOPIC_DISPLAY_NAME = "general chat";
@@ -18,7 +18,7 @@ export function truncate(s: string, max: number, marker: string): string {
 /** Cleans message content (Zulip's normalize_body): no trailing space, not empty, no NULs, truncated. */
 export function normalizeContent(content: string, maxLength: number): string {
   const body = content.trimEnd();
-  if (!body) throw messageMustNotEmpty();
+  if (!body) throw messageMustNotBeEmpty();
   if (body.includes("\x00")) throw messageMustNotContainNull();
   return truncate(body, maxLength, "\n[message truncated]");
 }

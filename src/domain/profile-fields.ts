@@ -1,5 +1,5 @@
 import type { ProfileFieldRow } from "../db/schema";
-import { fieldDataOrderNotInteger, fieldDataTextCannotBlank, fieldMustHaveLeastOne, invalidParam, malformedUrlPattern, subtypeRequired } from "./errors";
+import { fieldDataOrderNotInteger, fieldDataTextCannotBeBlank, fieldMustHaveLeastOne, invalidParam, malformedUrlPattern, subtypeRequired } from "./errors";
 
 // Custom profile field types, with Zulip's ids and names.
 export const PROFILE_FIELD_TYPES = {
@@ -38,7 +38,7 @@ export function checkFieldData(type: number, data: Record<string, unknown> | und
     if (!data || !Object.keys(data).length) throw fieldMustHaveLeastOne();
     for (const [key, opt] of Object.entries(data)) {
       const o = opt as { text?: unknown; order?: unknown } | null;
-      if (!o || typeof o.text !== "string" || !o.text.trim()) throw fieldDataTextCannotBlank(key);
+      if (!o || typeof o.text !== "string" || !o.text.trim()) throw fieldDataTextCannotBeBlank(key);
       if (typeof o.order !== "string" || !/^\d+$/.test(o.order)) throw fieldDataOrderNotInteger(key);
     }
     return JSON.stringify(data);
