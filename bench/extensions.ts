@@ -69,7 +69,7 @@ async function seed(ctx: BenchContext, dataDir: string): Promise<{ owner: Cred; 
     mkdirSync(src, { recursive: true });
     writeFileSync(join(src, "manifest.json"), JSON.stringify(MANIFEST));
     writeFileSync(join(src, "run.sh"), RUN_SH);
-    const { repository } = await createRepository(app, first.realm, null, { name: "bench" });
+    const { repository } = await createRepository(app, first.realm, null, { name: "bench", description: "" });
     await importIntoRepository(app, first.realm, null, repository.id, src);
     let botId = 0;
     for (let i = 0; i < PLUGINS; i++) {

@@ -34,7 +34,7 @@ async function seed(dataDir: string, tmp: string) {
     const src = join(tmp, "project");
     mkdirSync(src, { recursive: true });
     writeFileSync(join(src, "README.md"), "# Project\n\nWritten together.\n");
-    const { repository } = await createRepository(app, first.realm, null, { name: "project" });
+    const { repository } = await createRepository(app, first.realm, null, { name: "project", description: "" });
     await importIntoRepository(app, first.realm, null, repository.id, src);
     return { owner: { id: first.owner.id, email: first.owner.email, key: first.owner.apiKey }, users, repositoryId: repository.id };
   } finally {

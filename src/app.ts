@@ -19,6 +19,8 @@ export interface AppOptions {
   log?: Logger;
   /** Hears every revocation after it took effect in this process. */
   onRevoke?: (r: Revocation) => void;
+  /** The clock `app.now()` reads; only code in this process can pass one (the test server's is settable). */
+  now?: () => number;
 }
 
 export { databasePath } from "./config";
@@ -73,7 +75,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
       opts.onRevoke?.(r);
     },
     tx: (fn, opts) => writer.run(fn, opts),
-    now: () => Math.floor(Date.now() / 1000),
+    now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
     close() {
       writer.flush();
       queues.close();

@@ -34,6 +34,7 @@ export interface App {
   revoke(r: Revocation): void;
   /** Runs one change: checks, writes and emits synchronously; events are delivered after COMMIT. */
   tx<T>(fn: (tx: Tx) => T, opts?: TxOptions): T;
-  now(): number; // UNIX seconds
+  /** The one clock actions read (UNIX seconds); fixed at creation (tests hand in a settable one). */
+  readonly now: () => number;
   close(): void;
 }

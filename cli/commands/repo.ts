@@ -11,7 +11,7 @@ export function register(program: Command) {
     .action(
       action((name: string, opts) =>
         usingApp(opts, async (app) => {
-          const { repository } = await createRepository(app, realmOption(app, opts.realm), null, { name, description: opts.description });
+          const { repository } = await createRepository(app, realmOption(app, opts.realm), null, { name, description: opts.description ?? "" });
           console.log(`repository ${repository.id} created: ${repository.name}`);
         }),
       ),

@@ -8,23 +8,12 @@ import type { App } from "../context";
 import type { AttachmentRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { realmSetting } from "../domain/realm-settings";
-import {
-  fileTooLarge,
-  invalidAttachment,
-  noFile,
-  oneFileOnly,
-  quotaExceeded,
-  safeFileName,
-  toApiAttachment,
-  uploadContentType,
-  uploadForbidden,
-  uploadNotFound,
-  uploadUrl,
-} from "../domain/uploads";
+import { safeFileName, toApiAttachment, uploadContentType, uploadUrl } from "../domain/uploads";
 import { toUsers } from "../events/types";
 import { randomToken, safeEqual } from "../lib/random";
 import * as store from "../store/attachments";
 import { accessMessage } from "./message-fetch";
+import { fileTooLarge, invalidAttachment, noFile, oneFileOnly, quotaExceeded, uploadForbidden, uploadNotFound } from "../domain/errors";
 
 const MIB = 1024 * 1024;
 const DAY = 86400;

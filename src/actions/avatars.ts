@@ -2,12 +2,13 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { avatarChangesDisabled, avatarTooLarge, imageType, MAX_AVATAR_MIB, notAnImage, oneAvatar } from "../domain/avatars";
+import { imageType, MAX_AVATAR_MIB } from "../domain/avatars";
 import { realmSetting } from "../domain/realm-settings";
 import { isAdmin } from "../domain/roles";
 import { avatarUrl } from "../domain/users";
 import { toRealm } from "../events/types";
 import { updateUser } from "../store/users";
+import { avatarChangesDisabled, avatarTooLarge, notAnImage, oneAvatar } from "../domain/errors";
 
 /** Where a user's uploaded avatar lives, under the data directory. */
 const avatarFile = (app: App, realmId: number, userId: number) => join(app.config.dataDir, "avatars", String(realmId), String(userId));
@@ -34,7 +35,7 @@ export async function uploadAvatar(app: App, realm: RealmRow, user: UserRow, fil
   checkMayChange(realm, user);
   if (files.length !== 1) throw oneAvatar();
   const file = files[0]!;
-  if (file.size > MAX_AVATAR_MIB * 1024 * 1024) throw avatarTooLarge();
+  if (file.size > MAX_AVATAR_MIB * 1024 * 1024) throw avatarTooLarge(MAX_AVATAR_MIB);
   const bytes = new Uint8Array(await file.arrayBuffer());
   if (!imageType(bytes)) throw notAnImage();
   const path = avatarFile(app, realm.id, user.id);

@@ -2,13 +2,12 @@
 // pairs, as Zulip serves them to python-zulip-api's get_storage/update_storage and the bots' StateHandler.
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
-import { invalidParam } from "../domain/errors";
+import { keyMissing, requestExceedsStorageLimitCharacters } from "../domain/errors";
 import * as store from "../store/bot-storage";
 
 /** Zulip's USER_STATE_SIZE_LIMIT: characters of keys and values together. */
 export const STORAGE_LIMIT = 10_000_000;
 
-const keyMissing = () => invalidParam("Key does not exist.");
 
 export function getStorage(app: App, user: UserRow, keys?: string[]) {
   if (!keys?.length) return { storage: Object.fromEntries(store.listStorage(app.db, user.id).map((e) => [e.key, e.value])) };
@@ -22,7 +21,7 @@ export function updateStorage(app: App, user: UserRow, storage: Record<string, s
   const old = store.storageEntries(app.db, user.id, entries.map(([k]) => k));
   const growth = entries.reduce((n, [k, v]) => n + k.length + v.length - (old.has(k) ? k.length + old.get(k)!.length : 0), 0);
   const size = store.storageSize(app.db, user.id) + growth;
-  if (size > STORAGE_LIMIT) throw invalidParam(`Request exceeds storage limit by ${size - STORAGE_LIMIT} characters. The limit is ${STORAGE_LIMIT} characters.`);
+  if (size > STORAGE_LIMIT) throw requestExceedsStorageLimitCharacters(size - STORAGE_LIMIT, STORAGE_LIMIT);
   app.tx((tx) => entries.forEach(([k, v]) => store.putStorage(tx.db, user.id, k, v)), { keepsLookups: true });
   return {};
 }

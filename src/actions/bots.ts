@@ -1,7 +1,7 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { BOT_TYPE, type BotService } from "../domain/bots";
-import { insufficientPermission, invalidEmail, invalidParam } from "../domain/errors";
+import { failedChangeOwnerBotsCant, failedChangeOwnerNoSuch, failedChangeOwnerUserDeactivated, guestsRefused, insufficientPermission, invalidBotType, invalidEmail, invalidInterfaceType, invalidParam, noSuchBot, payloadUrlNotUrl, servicePayloadUrlNotUrl, targetUserDeactivated, usernameAlreadyUse } from "../domain/errors";
 import { realmUrl } from "../domain/realms";
 import { isAdmin, isGuest } from "../domain/roles";
 import { avatarUrl, checkFullName, isValidEmail } from "../domain/users";
@@ -12,30 +12,42 @@ import { hasRealmPermission } from "../store/permissions";
 import { findUserByEmail, findUserById, listAdminIds, listUsers, updateUser } from "../store/users";
 import { deactivateUser, insertUserTx } from "./users";
 import { botAudience, botEvent } from "../serializers/bots";
+import { p, Param, type Args } from "../domain/params";
 
 /** A bot the actor may administer: its owner or an administrator (Zulip's access_bot_by_id). */
 function botForAdmin(app: App, actor: UserRow, id: number): UserRow {
   const bot = findUserById(app.db, id);
-  if (!bot || bot.realmId !== actor.realmId || !bot.isBot) throw invalidParam("No such bot");
+  if (!bot || bot.realmId !== actor.realmId || !bot.isBot) throw noSuchBot();
   if (!isAdmin(actor.role) && bot.botOwnerId !== actor.id) throw insufficientPermission();
   return bot;
 }
 
-export interface NewBot {
-  full_name: string;
-  short_name: string;
-  bot_type: number;
-  payload_url?: string;
-  interface_type: number;
-}
+/** Zulip declares payload URLs as JSON strings; clients send them encoded or bare, so both are read. */
+const url = () =>
+  new Param<string>((raw) => {
+    try {
+      const v = JSON.parse(String(raw));
+      if (typeof v === "string") return v;
+    } catch {}
+    return String(raw);
+  }, "string");
+
+export const newBotParams = {
+  full_name: p.str(),
+  short_name: p.str(),
+  bot_type: p.int().optional(1),
+  payload_url: url().optional(),
+  interface_type: p.int().optional(1),
+};
+export type NewBot = Args<typeof newBotParams>;
 
 /**
  * POST /bots: generic and outgoing webhook bots need can_create_bots_group; incoming webhook bots
  * either that or can_create_write_only_bots_group. The bot's email is <short_name>-bot@<bot domain>.
  */
 export function createBot(app: App, realm: RealmRow, owner: UserRow, a: NewBot) {
-  if (isGuest(owner.role)) throw invalidParam("Not allowed for guest users");
-  if (![BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook].includes(a.bot_type as never)) throw invalidParam("Invalid bot type");
+  if (isGuest(owner.role)) throw guestsRefused();
+  if (![BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook].includes(a.bot_type as never)) throw invalidBotType();
   const may =
     hasRealmPermission(app.db, realm, owner, "can_create_bots_group") ||
     (a.bot_type === BOT_TYPE.incomingWebhook && hasRealmPermission(app.db, realm, owner, "can_create_write_only_bots_group"));
@@ -46,11 +58,11 @@ export function createBot(app: App, realm: RealmRow, owner: UserRow, a: NewBot) 
   const domain = new URL(realmUrl(app.config.externalUrl, realm.stringId)).hostname;
   const email = `${short}-bot@${domain}`;
   if (!short || !isValidEmail(email)) throw invalidEmail();
-  if (findUserByEmail(app.db, realm.id, email)) throw invalidParam("Username already in use");
+  if (findUserByEmail(app.db, realm.id, email)) throw usernameAlreadyUse();
   let service: BotService | undefined;
   if (a.bot_type === BOT_TYPE.outgoingWebhook) {
-    if (!a.payload_url || !/^https?:\/\/\S+$/i.test(a.payload_url)) throw invalidParam("payload_url is not a URL");
-    if (![1, 2].includes(a.interface_type)) throw invalidParam("Invalid interface type");
+    if (!a.payload_url || !/^https?:\/\/\S+$/i.test(a.payload_url)) throw payloadUrlNotUrl();
+    if (![1, 2].includes(a.interface_type)) throw invalidInterfaceType();
     service = { base_url: a.payload_url, token: randomToken(32), interface: a.interface_type };
   }
   return app.tx((tx) => {
@@ -84,12 +96,13 @@ export function listOwnBots(app: App, user: UserRow) {
   };
 }
 
-export interface BotPatch {
-  full_name?: string;
-  bot_owner_id?: number;
-  service_payload_url?: string;
-  service_interface?: number;
-}
+export const botPatchParams = {
+  full_name: p.str().optional(),
+  bot_owner_id: p.int().optional(),
+  service_payload_url: url().optional(),
+  service_interface: p.int().optional(),
+};
+type BotPatch = Args<typeof botPatchParams>;
 
 /** PATCH /bots/{bot_id}: name, owner and outgoing webhook service, by the owner or an administrator. */
 export function updateBot(app: App, realm: RealmRow, actor: UserRow, id: number, a: BotPatch) {
@@ -102,16 +115,16 @@ export function updateBot(app: App, realm: RealmRow, actor: UserRow, id: number,
   }
   if (a.bot_owner_id !== undefined && a.bot_owner_id !== bot.botOwnerId) {
     const owner = findUserById(app.db, a.bot_owner_id);
-    if (!owner || owner.realmId !== realm.id) throw invalidParam("Failed to change owner, no such user");
-    if (!owner.isActive) throw invalidParam("Failed to change owner, user is deactivated");
-    if (owner.isBot) throw invalidParam("Failed to change owner, bots can't own other bots");
+    if (!owner || owner.realmId !== realm.id) throw failedChangeOwnerNoSuch();
+    if (!owner.isActive) throw failedChangeOwnerUserDeactivated();
+    if (owner.isBot) throw failedChangeOwnerBotsCant();
     patch.botOwnerId = owner.id;
   }
   let service: BotService | undefined;
   if (bot.botType === BOT_TYPE.outgoingWebhook && (a.service_payload_url !== undefined || a.service_interface !== undefined)) {
     const current = findBotService(app.db, bot.id)!;
-    if (a.service_payload_url !== undefined && !/^https?:\/\/\S+$/i.test(a.service_payload_url)) throw invalidParam("service_payload_url is not a URL");
-    if (a.service_interface !== undefined && ![1, 2].includes(a.service_interface)) throw invalidParam("Invalid interface type");
+    if (a.service_payload_url !== undefined && !/^https?:\/\/\S+$/i.test(a.service_payload_url)) throw servicePayloadUrlNotUrl();
+    if (a.service_interface !== undefined && ![1, 2].includes(a.service_interface)) throw invalidInterfaceType();
     service = { ...current, base_url: a.service_payload_url ?? current.base_url, interface: a.service_interface ?? current.interface };
   }
   if (!Object.keys(patch).length && !service) return {};
@@ -140,7 +153,7 @@ export function updateBot(app: App, realm: RealmRow, actor: UserRow, id: number,
 /** DELETE /bots/{bot_id}: deactivates the bot. */
 export function deactivateBot(app: App, actor: UserRow, id: number) {
   const bot = botForAdmin(app, actor, id);
-  if (!bot.isActive) throw invalidParam("User is deactivated");
+  if (!bot.isActive) throw targetUserDeactivated();
   deactivateUser(app, bot);
   return {};
 }

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
-import { insufficientPermission, invalidChannelId, invalidParam } from "../domain/errors";
+import { insufficientPermission, invalidChannelId, noSuchBot } from "../domain/errors";
 import { isAdmin } from "../domain/roles";
 import { findUserById } from "../store/users";
 import { accessChannelById, hasChannelPermission } from "./channels";
@@ -16,7 +16,7 @@ export function channelEmailAddress(app: App, user: UserRow, channelId: number, 
   let sender = "gateway";
   if (senderId !== undefined && senderId !== user.id) {
     const bot = findUserById(app.db, senderId);
-    if (!bot || bot.realmId !== user.realmId || !bot.isBot) throw invalidParam("No such bot");
+    if (!bot || bot.realmId !== user.realmId || !bot.isBot) throw noSuchBot();
     if (bot.botOwnerId !== user.id && !isAdmin(user.role)) throw insufficientPermission();
     sender = String(bot.id);
   } else if (senderId !== undefined) sender = String(user.id);

@@ -2,13 +2,14 @@
 // one in folder_id (actions/channels.ts checks it through activeChannelFolder).
 import type { App } from "../context";
 import type { ChannelFolderRow, RealmRow, UserRow } from "../db/schema";
-import { checkChannelFolderName, toApiChannelFolder } from "../domain/channel-folders";
+import { checkChannelFolderName, MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH, toApiChannelFolder } from "../domain/channel-folders";
 import { cleanDescription } from "../domain/channels";
 import { channelFolderNameInUse, channelFolderNotEmpty, invalidChannelFolderId, invalidOrderMapping, mustBeAdmin } from "../domain/errors";
 import { isAdmin } from "../domain/roles";
 import { toRealm } from "../events/types";
 import * as store from "../store/channel-folders";
 import { renderPlain } from "./render";
+import { p, type Args } from "../domain/params";
 
 /** A folder of the realm, or Zulip's `Invalid channel folder ID`. */
 function folderOf(app: App, realmId: number, id: number): ChannelFolderRow {
@@ -36,8 +37,13 @@ export function listChannelFolders(app: App, user: UserRow, includeArchived: boo
   return { channel_folders: folders.map(toApiChannelFolder) };
 }
 
+const name = () => p.str({ max: MAX_CHANNEL_FOLDER_NAME_LENGTH });
+const description = () => p.str({ max: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH });
+
+export const createChannelFolderParams = { name: name(), description: description().optional("") };
+
 /** POST /channel_folders/create: a new folder, placed after the others. */
-export function createChannelFolder(app: App, realm: RealmRow, admin: UserRow, a: { name: string; description: string }) {
+export function createChannelFolder(app: App, realm: RealmRow, admin: UserRow, a: Args<typeof createChannelFolderParams>) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
   const name = checkChannelFolderName(a.name);
   checkNameFree(app, realm.id, name);
@@ -57,12 +63,18 @@ export function createChannelFolder(app: App, realm: RealmRow, admin: UserRow, a
   });
 }
 
+export const updateChannelFolderParams = {
+  name: name().optional(),
+  description: description().optional(),
+  is_archived: p.bool().optional(),
+};
+
 /**
  * PATCH /channel_folders/{id}: name, description, archived or not. Each property that changes is one
  * channel_folder/update event, as Zulip sends them. A folder is archived only once no channel that is
  * not archived is in it; unarchiving needs its name to be free again.
  */
-export function updateChannelFolder(app: App, realm: RealmRow, admin: UserRow, id: number, a: { name?: string; description?: string; is_archived?: boolean }) {
+export function updateChannelFolder(app: App, realm: RealmRow, admin: UserRow, id: number, a: Args<typeof updateChannelFolderParams>) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
   const f = folderOf(app, realm.id, id);
   const name = a.name !== undefined ? checkChannelFolderName(a.name) : undefined;

@@ -11,17 +11,7 @@ import {
   type ChannelStats,
   type TopicsPolicy,
 } from "../domain/channels";
-import {
-  channelAlreadyExists,
-  channelArchived,
-  insufficientPermission,
-  invalidChannelId,
-  invalidChannelName,
-  invalidParam,
-  mustBeAdmin,
-  mustBeOwner,
-  notAuthorizedForQuery,
-} from "../domain/errors";
+import { badRetentionDays, canCreateTopicGroupMust, channelAlreadyExists, channelArchived, defaultChannelCannotBePrivate, enableConfigurationAllMessagesChannel, insufficientPermission, invalidChannelId, invalidChannelName, mustBeAdmin, mustBeOwner, notAuthorizedForQuery, privateChannelsCannotBeMadeDefault, webPublicChannelsNotEnabled } from "../domain/errors";
 import { checkGroupSetting, type GroupSettingValue } from "../domain/group-settings";
 import { topicForClient } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
@@ -202,14 +192,14 @@ export function checkChannelSetting(app: App, realm: RealmRow, name: ChannelPerm
 export function retentionDays(v: ChannelSpec["messageRetentionDays"]): number | null {
   if (v === undefined || v === "realm_default" || v === null) return null;
   if (v === "unlimited") return -1;
-  if (!Number.isInteger(v) || v < 1) throw invalidParam("Bad value for 'message_retention_days': " + v);
+  if (!Number.isInteger(v) || v < 1) throw badRetentionDays(v);
   return v;
 }
 
 /** The checks Zulip makes before creating a channel: permission by kind, web-public conditions, retention, folder. */
 export function checkCanCreate(app: App, realm: RealmRow, user: UserRow, spec: ChannelSpec) {
   if (spec.isWebPublic) {
-    if (!realmSetting(realm, "enable_spectator_access")) throw invalidParam("Web-public channels are not enabled.");
+    if (!realmSetting(realm, "enable_spectator_access")) throw webPublicChannelsNotEnabled();
     if (!hasRealmPermission(app.db, realm, user, "can_create_web_public_channel_group")) throw insufficientPermission();
   } else if (spec.inviteOnly) {
     if (!hasRealmPermission(app.db, realm, user, "can_create_private_channel_group")) throw insufficientPermission();
@@ -217,7 +207,7 @@ export function checkCanCreate(app: App, realm: RealmRow, user: UserRow, spec: C
   if (spec.messageRetentionDays !== undefined && spec.messageRetentionDays !== "realm_default" && user.role !== 100)
     throw mustBeOwner();
   if (spec.isDefault && !isAdmin(user.role)) throw mustBeAdmin();
-  if (spec.isDefault && spec.inviteOnly) throw invalidParam("A default channel cannot be private.");
+  if (spec.isDefault && spec.inviteOnly) throw defaultChannelCannotBePrivate();
   if (spec.folderId != null) activeChannelFolder(app, realm.id, spec.folderId);
 }
 
@@ -230,7 +220,7 @@ export function insertChannelTx(app: App, tx: Tx, realm: RealmRow, creator: User
   const settings: Record<string, unknown> = {};
   for (const [n, v] of Object.entries(spec.settings)) if (v !== undefined) settings[n] = checkChannelSetting(app, realm, n as ChannelPermission, v);
   if (spec.inviteOnly && !historyPublic && settings.can_create_topic_group !== undefined && settings.can_create_topic_group !== systemGroupIds(tx.db, realm.id)["role:everyone"])
-    throw invalidParam("'can_create_topic_group' must be 'role:everyone' for private channels with protected history.");
+    throw canCreateTopicGroupMust();
   const c = store.insertChannel(tx.db, {
     realmId: realm.id,
     name,
@@ -278,14 +268,14 @@ export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: numb
   if (!admin) throw insufficientPermission();
   if (c.isArchived && p.is_archived !== false) throw channelArchived();
   if (p.message_retention_days !== undefined && user.role !== 100) throw mustBeOwner();
-  if (p.is_web_public && !realmSetting(realm, "enable_spectator_access")) throw invalidParam("Web-public channels are not enabled.");
+  if (p.is_web_public && !realmSetting(realm, "enable_spectator_access")) throw webPublicChannelsNotEnabled();
   if (p.is_web_public && !hasRealmPermission(app.db, realm, user, "can_create_web_public_channel_group")) throw insufficientPermission();
   if (p.is_default_stream !== undefined && !isAdmin(user.role)) throw mustBeAdmin();
   // A folder that is not archived, or null: out of its folder.
   if (p.folder_id != null) activeChannelFolder(app, realm.id, p.folder_id);
   const settings: Partial<Record<ChannelPermission, GroupSettingValue>> = {};
   for (const [n, v] of Object.entries(p.settings)) if (v !== undefined) settings[n as ChannelPermission] = checkChannelSetting(app, realm, n as ChannelPermission, v);
-  if (p.topics_policy === "empty_topic_only" && topicStore.hasNamedTopics(app.db, c.recipientId)) throw invalidParam("To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.");
+  if (p.topics_policy === "empty_topic_only" && topicStore.hasNamedTopics(app.db, c.recipientId)) throw enableConfigurationAllMessagesChannel();
   const name = p.new_name !== undefined ? checkChannelName(p.new_name, app.config.limits.maxStreamNameLength) : undefined;
   if (name !== undefined && name !== c.name) {
     const other = store.findChannelByName(app.db, realm.id, name);
@@ -340,7 +330,7 @@ export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: numb
       emit(n, v);
     }
     if (p.is_default_stream !== undefined) {
-      if (p.is_default_stream && c.inviteOnly) throw invalidParam("Private channels cannot be made default.");
+      if (p.is_default_stream && c.inviteOnly) throw privateChannelsCannotBeMadeDefault();
       if (p.is_default_stream) store.addDefaultChannel(tx.db, realm.id, c.id);
       else store.removeDefaultChannel(tx.db, realm.id, c.id);
       tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
@@ -372,7 +362,7 @@ export function archiveChannel(app: App, realm: RealmRow, user: UserRow, id: num
 export function addDefaultStream(app: App, realm: RealmRow, user: UserRow, id: number) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const { channel } = accessChannelById(app, user, id);
-  if (channel.inviteOnly) throw invalidParam("Private channels cannot be made default.");
+  if (channel.inviteOnly) throw privateChannelsCannotBeMadeDefault();
   app.tx((tx) => {
     store.addDefaultChannel(tx.db, realm.id, channel.id);
     tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));

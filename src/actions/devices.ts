@@ -1,6 +1,6 @@
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
-import { invalidParam } from "../domain/errors";
+import { invalidDeviceId } from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/devices";
 
@@ -29,7 +29,7 @@ export function registerDevice(app: App, user: UserRow) {
 /** POST /remove_client_device: at logout the client removes its record (level 470). */
 export function removeDevice(app: App, user: UserRow, id: number) {
   const row = store.findDevice(app.db, user.id, id);
-  if (!row) throw invalidParam("Invalid device ID");
+  if (!row) throw invalidDeviceId();
   app.tx((tx) => {
     store.deleteDevice(tx.db, row.id);
     tx.emit({ type: "device", op: "remove", device_id: row.id }, toUsers([user.id]));

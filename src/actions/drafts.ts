@@ -1,7 +1,7 @@
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
-import { normalizeDraft, draftNotFound, draftsSyncDisabled, toApiDraft, type DraftInput } from "../domain/drafts";
-import { invalidRecipientId } from "../domain/errors";
+import { normalizeDraft, toApiDraft, type DraftInput } from "../domain/drafts";
+import { draftNotFound, draftsSyncDisabled, invalidRecipientId } from "../domain/errors";
 import { userSetting } from "../domain/user-settings";
 import { toUsers } from "../events/types";
 import * as store from "../store/drafts";

@@ -4,8 +4,7 @@ import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { emailChangedMail, emailChangeMail } from "../domain/email";
-import { emailInUse, invalidParam } from "../domain/errors";
-import { linkExpired } from "../domain/invites";
+import { emailAddressChangesDisabledOrganization, emailInUse, linkExpired } from "../domain/errors";
 import { realmSetting } from "../domain/realm-settings";
 import { realmUrl } from "../domain/realms";
 import { isAdmin } from "../domain/roles";
@@ -35,7 +34,7 @@ export function confirmEmailChange(app: App, realm: RealmRow, token: string): { 
     const found = openEmailChange(app, realm, token);
     if (!found) throw linkExpired();
     const { user, newEmail } = found;
-    if (realmSetting(realm, "email_changes_disabled") && !isAdmin(user.role)) throw invalidParam("Email address changes are disabled in this organization.");
+    if (realmSetting(realm, "email_changes_disabled") && !isAdmin(user.role)) throw emailAddressChangesDisabledOrganization();
     if (findUserByEmail(tx.db, realm.id, newEmail)) throw emailInUse(newEmail);
     useEmailTokens(tx.db, user.id, "email_change", app.now());
     updateUser(tx.db, user.id, { email: newEmail });

@@ -9,20 +9,25 @@ import { STATE_BUILDERS, type RegisterOptions } from "../events/state";
 import { versionFields } from "../version";
 import { spectatorsAllowed } from "../domain/realm-access";
 import { catchUp } from "./catch-up";
+import { p, Param, t, type Args } from "../domain/params";
 
-export interface RegisterArgs {
-  apply_markdown: boolean;
-  client_gravatar: boolean | undefined;
-  include_subscribers: boolean | "partial" | undefined;
-  slim_presence: boolean;
-  presence_history_limit_days: number | undefined;
-  event_types: string[] | undefined;
-  all_public_streams: boolean;
-  client_capabilities: Record<string, boolean>;
-  fetch_event_types: string[] | undefined;
-  narrow: [string, string][];
-  idle_queue_timeout: number | "mobile" | undefined;
-}
+/** Seconds, or "mobile" (zulip-flutter sends it JSON-encoded, others as plain text). */
+const seconds = p.int({ min: 10, max: 7 * 24 * 3600 });
+const idleQueueTimeout = new Param<number | "mobile">((raw, n) => (raw === "mobile" || raw === '"mobile"' ? "mobile" : seconds.parse(raw, n)), "integer or \"mobile\"");
+
+export const registerParams = {
+  apply_markdown: p.bool().optional(false),
+  client_gravatar: p.bool().optional(),
+  include_subscribers: p.json(t.union<boolean | "partial">(t.bool(), t.enum(["partial"] as const))).optional(),
+  slim_presence: p.bool().optional(false),
+  presence_history_limit_days: p.int({ min: 0 }).optional(),
+  event_types: p.strList().optional(),
+  all_public_streams: p.bool().optional(false),
+  client_capabilities: p.json(t.dict(t.bool())).optional(() => ({})),
+  fetch_event_types: p.strList().optional(),
+  narrow: p.json(t.list(t.list(t.str()))).optional(() => []),
+  idle_queue_timeout: idleQueueTimeout.optional(),
+};
 
 /** The idle lifetime asked for as "mobile": an app in the background keeps its queue for a day. */
 const MOBILE_IDLE_QUEUE_TIMEOUT_SECS = 24 * 3600;
@@ -31,12 +36,13 @@ const MOBILE_IDLE_QUEUE_TIMEOUT_SECS = 24 * 3600;
  * POST /register: a queue and the initial state, built in one synchronous stretch so no event can
  * fall between the snapshot and the queue.
  */
-export function register(app: App, realm: RealmRow, user: UserRow | null, a: RegisterArgs) {
+export function register(app: App, realm: RealmRow, user: UserRow | null, a: Args<typeof registerParams>) {
   if (!user) {
     if (a.client_gravatar === true) throw anonymousParam("client_gravatar");
     if (a.include_subscribers === true) throw anonymousParam("include_subscribers");
     if (!spectatorsAllowed(realm)) throw notLoggedIn();
   }
+  const narrow = a.narrow as [string, string][]; // [operator, operand] pairs, as the event narrow reads them
   const opts: RegisterOptions = {
     applyMarkdown: a.apply_markdown,
     clientGravatar: a.client_gravatar ?? user !== null,
@@ -45,7 +51,7 @@ export function register(app: App, realm: RealmRow, user: UserRow | null, a: Reg
     presenceHistoryLimitDays: a.presence_history_limit_days ?? 14,
     allPublicStreams: a.all_public_streams,
     capabilities: a.client_capabilities,
-    narrow: a.narrow,
+    narrow,
   };
   const idleTimeoutSecs = a.idle_queue_timeout === "mobile" ? MOBILE_IDLE_QUEUE_TIMEOUT_SECS : (a.idle_queue_timeout ?? app.config.events.idleQueueTimeoutSeconds);
   const queue = user
@@ -54,7 +60,7 @@ export function register(app: App, realm: RealmRow, user: UserRow | null, a: Reg
         realmId: realm.id,
         eventTypes: a.event_types ? new Set(a.event_types) : null,
         allPublicStreams: a.all_public_streams,
-        acceptsMessage: a.narrow.length ? messageNarrowPredicate(a.narrow) : null,
+        acceptsMessage: narrow.length ? messageNarrowPredicate(narrow) : null,
         capabilities: a.client_capabilities,
         applyMarkdown: a.apply_markdown,
         clientGravatar: opts.clientGravatar,
@@ -88,7 +94,9 @@ function ownQueue(app: App, user: UserRow, id: string): EventQueue {
 }
 
 /** GET /events: acknowledges through last_event_id, then answers what is pending or waits for it. */
-export async function getEvents(app: App, user: UserRow, a: { queue_id: string; last_event_id?: number; dont_block: boolean }) {
+export const getEventsParams = { queue_id: p.str(), last_event_id: p.int().optional(), dont_block: p.bool().optional(false) };
+
+export async function getEvents(app: App, user: UserRow, a: Args<typeof getEventsParams>) {
   const q = ownQueue(app, user, a.queue_id);
   q.lastActivity = Date.now();
   if (a.last_event_id !== undefined) q.prune(a.last_event_id);

@@ -3,7 +3,7 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { BOT_TYPE } from "../domain/bots";
-import { ApiError, anomalousWebhookPayload, invalidParam, malformedJson, missingEventHeader, notIncomingWebhookBot, unsupportedWebhookEvent } from "../domain/errors";
+import { anomalousWebhookPayload, ApiError, botHasNoOwnerSend, invalidParam, malformedJson, missingEventHeader, notIncomingWebhookBot, notList, notString, notValidJson, unsupportedWebhookEvent } from "../domain/errors";
 import { PayloadError, type Integration, type WebhookResult } from "../integrations/types";
 import { findUserById } from "../store/users";
 import { sendMessage, sendNotificationTx } from "./messages";
@@ -50,7 +50,7 @@ export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integrat
     if (only && !only.some((re) => re.test(event))) continue;
     if (exclude?.some((re) => re.test(event))) continue;
     if (stream === null) {
-      if (bot.botOwnerId === null) throw invalidParam("This bot has no owner to send to; give the webhook URL a stream");
+      if (bot.botOwnerId === null) throw botHasNoOwnerSend();
       sendMessage(app, realm, bot, { type: "private", to: [bot.botOwnerId], content: m.content }, client);
       continue;
     }
@@ -112,11 +112,11 @@ function patternList(params: URLSearchParams, name: string): RegExp[] | null {
   try {
     list = JSON.parse(raw);
   } catch {
-    throw invalidParam(`${name} is not valid JSON`);
+    throw notValidJson(name);
   }
-  if (!Array.isArray(list)) throw invalidParam(`${name} is not a list`);
+  if (!Array.isArray(list)) throw notList(name);
   return list.map((p, i) => {
-    if (typeof p !== "string") throw invalidParam(`${name}[${i}] is not a string`);
+    if (typeof p !== "string") throw notString(name, i);
     return globToRegExp(p);
   });
 }

@@ -4,20 +4,10 @@ import { queueMailTx, requireEmail } from "./email";
 import { invitationMail } from "../domain/email";
 import type { ChannelRow, InviteRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { emailInUse, insufficientPermission, invalidParam, mustBeOwner } from "../domain/errors";
-import {
-  DEFAULT_INVITE_MINUTES,
-  invalidInviteChannel,
-  invitationFailed,
-  invitationRevoked,
-  inviteLink,
-  linkExpired,
-  noSuchInvitation,
-  parseInviteeEmails,
-  toApiInvite,
-} from "../domain/invites";
+import { botsRefused, cannotSubscribeOthers, emailInUse, guestsRefused, insufficientPermission, invalidInviteChannel, invitationFailed, invitationRevoked, linkExpired, mustBeOwner, mustOrganizationAdministrator, mustSpecifyLeastOneEmail, noSuchInvitation, passwordTooShort, pleaseEnterValidEmailAddress } from "../domain/errors";
+import { DEFAULT_INVITE_MINUTES, inviteLink, MAX_WELCOME_TEXT_LENGTH, parseInviteeEmails, toApiInvite } from "../domain/invites";
 import { realmUrl } from "../domain/realms";
-import { isAdmin, isGuest, ROLE, type Role } from "../domain/roles";
+import { isAdmin, isGuest, ROLE, ROLES, type Role } from "../domain/roles";
 import { isValidEmail } from "../domain/users";
 import { toRealm, toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
@@ -30,26 +20,30 @@ import { accessChannelById } from "./channels";
 import { canAddSubscribers, subscribeUsersTx } from "./subscriptions";
 import { groupForUpdate } from "./user-groups";
 import { checkEmailAllowed, hashPassword, insertUserTx } from "./users";
+import { p, t, type Args } from "../domain/params";
 
-export interface InviteOptions {
-  invite_expires_in_minutes?: number | null;
-  invite_as: Role;
-  stream_ids: number[];
-  group_ids: number[];
-  include_realm_default_subscriptions: boolean;
-  welcome_message_custom_text?: string | null;
-}
+/** What every invitation may promise the account it creates. */
+const inviteOptionParams = {
+  invite_expires_in_minutes: p.json(t.nullable(t.int({ min: 1 }))).optional(),
+  invite_as: p.intEnum(ROLES).optional(400),
+  group_ids: p.intList().optional(() => []),
+  include_realm_default_subscriptions: p.bool().optional(false),
+  welcome_message_custom_text: p.str({ max: MAX_WELCOME_TEXT_LENGTH }).optional(),
+};
+export const multiuseInviteParams = { stream_ids: p.intList().optional(() => []), ...inviteOptionParams };
+export const inviteParams = { invitee_emails: p.str(), stream_ids: p.intList(), notify_referrer_on_join: p.bool().optional(true), ...inviteOptionParams };
+type InviteOptions = Args<typeof multiuseInviteParams>;
 
 /** Invitations are for members: guests may not invite, and bots do not use these endpoints. */
 function checkInviter(user: UserRow) {
-  if (isGuest(user.role)) throw invalidParam("Not allowed for guest users");
-  if (user.isBot) throw invalidParam("This endpoint does not accept bot requests.");
+  if (isGuest(user.role)) throw guestsRefused();
+  if (user.isBot) throw botsRefused();
 }
 
 /** Owners are invited only by owners; other roles above the caller's own need an administrator. */
 function checkRole(user: UserRow, invitedAs: Role, requireAdmin: boolean) {
   if (invitedAs === ROLE.owner && user.role !== ROLE.owner) throw mustBeOwner();
-  if (requireAdmin && !isAdmin(user.role)) throw invalidParam("Must be an organization administrator");
+  if (requireAdmin && !isAdmin(user.role)) throw mustOrganizationAdministrator();
 }
 
 /**
@@ -67,9 +61,9 @@ function checkOptions(app: App, realm: RealmRow, user: UserRow, a: InviteOptions
     }
   });
   if (channels.some((c) => !defaults.has(c.id) && !canAddSubscribers(app, realm, user, c)))
-    throw invalidParam("You do not have permission to subscribe other users to channels.");
+    throw cannotSubscribeOthers();
   for (const id of a.group_ids) groupForUpdate(app.db, realm, user, id, ["can_add_members_group"]);
-  if (a.welcome_message_custom_text != null && !isAdmin(user.role)) throw invalidParam("Must be an organization administrator");
+  if (a.welcome_message_custom_text != null && !isAdmin(user.role)) throw mustOrganizationAdministrator();
 }
 
 function newInvite(app: App, tx: Tx, realm: RealmRow, user: UserRow, a: InviteOptions, email: string | null, notify = false): InviteRow {
@@ -114,12 +108,12 @@ export function createMultiuseInvite(app: App, realm: RealmRow, user: UserRow, a
  * POST /invites: one invitation per address, mailed. Addresses that do not validate stop everything;
  * addresses that already have an account are skipped and reported (INVITATION_FAILED).
  */
-export function inviteByEmail(app: App, realm: RealmRow, user: UserRow, a: InviteOptions & { invitee_emails: string; notify_referrer_on_join: boolean }) {
+export function inviteByEmail(app: App, realm: RealmRow, user: UserRow, a: Args<typeof inviteParams>) {
   checkInviter(user);
   if (!hasRealmPermission(app.db, realm, user, "can_invite_users_group")) throw insufficientPermission();
   // As Zulip: moderators and above are invited by email only by administrators.
   checkRole(user, a.invite_as, a.invite_as <= ROLE.moderator);
-  if (!a.invitee_emails.trim()) throw invalidParam("You must specify at least one email address.");
+  if (!a.invitee_emails.trim()) throw mustSpecifyLeastOneEmail();
   requireEmail(app);
   const emails = parseInviteeEmails(a.invitee_emails);
   checkOptions(app, realm, user, a);
@@ -133,24 +127,19 @@ export function inviteByEmail(app: App, realm: RealmRow, user: UserRow, a: Invit
         invalid.push([email, "Outside your domain.", false]);
       }
   }
-  if (invalid.length) throw invitationFailed("Some emails did not validate, so we didn't send any invitations.", invalid, false);
+  if (invalid.length) throw invitationFailed("invalid", invalid);
   const skipped: [string, string, boolean][] = [];
   const fresh = emails.filter((email) => {
     const existing = findUserByEmail(app.db, realm.id, email);
     if (existing) skipped.push([email, existing.isActive ? "Already has an account." : "Account has been deactivated.", !existing.isActive]);
     return !existing;
   });
-  if (!fresh.length) throw invitationFailed("We weren't able to invite anyone.", skipped, false);
+  if (!fresh.length) throw invitationFailed("none", skipped);
   app.tx((tx) => {
     for (const email of fresh) mailInvitationTx(app, tx, realm, user, newInvite(app, tx, realm, user, a, email, a.notify_referrer_on_join));
     invitesChanged(tx, realm, user.id);
   });
-  if (skipped.length)
-    throw invitationFailed(
-      "Some of those addresses are already using Zulip, so we didn't send them an invitation. We did send invitations to everyone else!",
-      skipped,
-      true,
-    );
+  if (skipped.length) throw invitationFailed("some", skipped);
   return {};
 }
 
@@ -228,10 +217,10 @@ export function openInvitation(app: App, realm: RealmRow, key: string): InviteRo
 export async function acceptInvitation(app: App, realm: RealmRow, key: string, a: { email?: string; full_name: string; password: string }) {
   const invite = openInvitation(app, realm, key);
   const email = invite.email ?? (a.email ?? "").trim();
-  if (!isValidEmail(email)) throw invalidParam("Please enter a valid email address.");
+  if (!isValidEmail(email)) throw pleaseEnterValidEmailAddress();
   checkEmailAllowed(app, realm, email);
   if (findUserByEmail(app.db, realm.id, email)) throw emailInUse(email);
-  if (a.password.length < 6) throw invalidParam("The password is too short.");
+  if (a.password.length < 6) throw passwordTooShort();
   const passwordHash = await hashPassword(a.password);
   return app.tx((tx) => {
     const again = openInvitation(app, realm, key); // the hash took a while: still open?

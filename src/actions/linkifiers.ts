@@ -1,21 +1,20 @@
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { ApiError, invalidParam, mustBeAdmin } from "../domain/errors";
+import { invalidParam, linkifierNotFound, linkifierPatternRealmAlreadyExists, mustBeAdmin, orderedListMustEnumerateAll } from "../domain/errors";
 import { checkLinkifier, toApiLinkifier } from "../domain/linkifiers";
 import { isAdmin } from "../domain/roles";
 import { toRealm } from "../events/types";
 import * as store from "../store/linkifiers";
 import { forgetLinkifiers } from "./render";
 
-const notFound = () => new ApiError("BAD_REQUEST", "Linkifier not found.", 400);
 
 function check(app: App, admin: UserRow, pattern: string, urlTemplate: string, exceptId?: number) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
   const bad = checkLinkifier(pattern, urlTemplate);
   if (bad) throw invalidParam(bad);
   const same = store.findLinkifierByPattern(app.db, admin.realmId, pattern);
-  if (same && same.id !== exceptId) throw invalidParam("Linkifier with this Pattern and Realm already exists.");
+  if (same && same.id !== exceptId) throw linkifierPatternRealmAlreadyExists();
 }
 
 /** Every change re-sends the realm's whole ordered list, as Zulip does, and drops the renderer's copy. */
@@ -37,7 +36,7 @@ export function addLinkifier(app: App, admin: UserRow, pattern: string, urlTempl
 }
 
 export function updateLinkifier(app: App, admin: UserRow, id: number, pattern: string, urlTemplate: string) {
-  if (!store.findLinkifier(app.db, admin.realmId, id)) throw notFound();
+  if (!store.findLinkifier(app.db, admin.realmId, id)) throw linkifierNotFound();
   check(app, admin, pattern, urlTemplate, id);
   app.tx((tx) => {
     store.updateLinkifier(tx.db, id, { pattern, urlTemplate });
@@ -48,7 +47,7 @@ export function updateLinkifier(app: App, admin: UserRow, id: number, pattern: s
 
 export function removeLinkifier(app: App, admin: UserRow, id: number) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
-  if (!store.findLinkifier(app.db, admin.realmId, id)) throw notFound();
+  if (!store.findLinkifier(app.db, admin.realmId, id)) throw linkifierNotFound();
   app.tx((tx) => {
     store.deleteLinkifier(tx.db, id);
     emitAll(app, tx, admin.realmId);
@@ -61,7 +60,7 @@ export function reorderLinkifiers(app: App, admin: UserRow, ids: number[]) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
   const current = store.listLinkifiers(app.db, admin.realmId);
   const same = ids.length === current.length && new Set(ids).size === ids.length && current.every((l) => ids.includes(l.id));
-  if (!same) throw invalidParam("The ordered list must enumerate all existing linkifiers exactly once");
+  if (!same) throw orderedListMustEnumerateAll();
   app.tx((tx) => {
     ids.forEach((id, order) => store.updateLinkifier(tx.db, id, { order }));
     emitAll(app, tx, admin.realmId);

@@ -51,19 +51,22 @@ import { catchUp } from "./catch-up";
 import { accessMessage, canReadChannelHistory } from "./message-fetch";
 import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages";
 import { realmLinkifiers, renderFor } from "./render";
+import { p, t, type Args } from "../domain/params";
 
 /** Zulip lets an edit that started just inside the limit through. */
 const EDIT_GRACE_SECONDS = 10;
 
-export interface EditArgs {
-  topic?: string;
-  propagate_mode: "change_one" | "change_later" | "change_all";
-  send_notification_to_old_thread: boolean;
-  send_notification_to_new_thread: boolean;
-  content?: string;
-  prev_content_sha256?: string;
-  stream_id?: number;
-}
+export const editParams = {
+  topic: p.str().optional().alias("subject"),
+  propagate_mode: p.enum(["change_one", "change_later", "change_all"] as const).optional("change_one" as const),
+  send_notification_to_old_thread: p.bool().optional(false),
+  send_notification_to_new_thread: p.bool().optional(true),
+  content: p.str().optional(),
+  prev_content_sha256: p.str().optional(),
+  stream_id: p.int().optional(),
+};
+
+export type EditArgs = Args<typeof editParams>;
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 const limit = (realm: RealmRow, name: "message_content_edit_limit_seconds" | "move_messages_within_stream_limit_seconds" | "move_messages_between_streams_limit_seconds" | "message_content_delete_limit_seconds") =>

@@ -36,6 +36,7 @@ import { findUserByEmail, findUserById } from "../store/users";
 import { catchUp } from "./catch-up";
 import { catchUpSearch } from "./search-index";
 import { messageObjects, viewOptions } from "./message-objects";
+import { p, t, type Args } from "../domain/params";
 
 export const MAX_MESSAGES_PER_FETCH = 5000;
 /** Zulip's anchor for `newest`: larger than any message id. */
@@ -134,20 +135,25 @@ function narrowTerms(app: App, realm: RealmRow, viewer: UserRow | null, narrow: 
 
 // ---- The fetch ----
 
-export interface FetchArgs {
-  anchor?: string;
-  include_anchor?: boolean;
-  num_before?: number;
-  num_after?: number;
-  narrow: unknown;
-  client_gravatar: boolean;
-  apply_markdown: boolean;
-  use_first_unread_anchor?: boolean;
-  message_ids?: number[];
-  allow_empty_topic_name: boolean;
-  anchor_date?: string;
-  exclude_thread_replies: boolean;
-}
+/** A narrow: a JSON list of {operator, operand, negated} objects or [operator, operand] pairs (checked by domain/narrow.ts). */
+export const narrowParam = () => p.json(t.any());
+
+export const fetchParams = {
+  anchor: p.str().optional(),
+  include_anchor: p.bool().optional(),
+  num_before: p.int({ min: 0 }).optional(),
+  num_after: p.int({ min: 0 }).optional(),
+  narrow: narrowParam().optional(() => []),
+  client_gravatar: p.bool().optional(true),
+  apply_markdown: p.bool().optional(true),
+  use_first_unread_anchor: p.bool().optional(),
+  message_ids: p.json(t.list(t.int({ min: 0 }), { max: MAX_MESSAGES_PER_FETCH, unique: true })).optional(),
+  allow_empty_topic_name: p.bool().optional(false),
+  anchor_date: p.str().optional(),
+  exclude_thread_replies: p.bool().optional(false),
+};
+
+export type FetchArgs = Args<typeof fetchParams>;
 
 function parseAnchor(app: App, a: FetchArgs): number | "first_unread" {
   if (a.use_first_unread_anchor) return "first_unread";
@@ -276,8 +282,13 @@ function present(app: App, realm: RealmRow, rows: NarrowRow[], view: MessageView
   return objects;
 }
 
+export const getMessageParams = {
+  apply_markdown: p.bool().optional(true),
+  allow_empty_topic_name: p.bool().optional(false),
+};
+
 /** GET /messages/{message_id}. */
-export function getMessage(app: App, realm: RealmRow, viewer: UserRow | null, id: number, a: { apply_markdown: boolean; allow_empty_topic_name: boolean }) {
+export function getMessage(app: App, realm: RealmRow, viewer: UserRow | null, id: number, a: Args<typeof getMessageParams>) {
   const access = accessMessage(app, realm, viewer, id);
   const view = viewOptions(realm, { ...a, client_gravatar: false });
   const [message] = messageObjects(app, realm, [access.message], view, () => shownFlags(access.flags, !viewer));

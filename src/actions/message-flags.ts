@@ -3,7 +3,7 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { invalidParam } from "../domain/errors";
+import { flagNotEditable, invalidFlag } from "../domain/errors";
 import { EDITABLE_FLAGS, FLAG, MENTION_MASK, NON_EDITABLE_FLAGS } from "../domain/message-flags";
 import { dmKeyMembers } from "../domain/messages";
 import { toUsers } from "../events/types";
@@ -13,15 +13,16 @@ import { isSubscribed, mutedChannelIds } from "../store/subscriptions";
 import { listUserTopics } from "../store/topics";
 import { accessChannelById } from "./channels";
 import { catchUp } from "./catch-up";
-import { accessMessage, narrowRange } from "./message-fetch";
+import { accessMessage, MAX_MESSAGES_PER_FETCH, narrowParam, narrowRange } from "./message-fetch";
+import { p, t, type Args } from "../domain/params";
 
 /** Zulip caps the unread messages register reports; beyond it old_unreads_missing is set. */
 export const MAX_UNREAD_MESSAGES = 50000;
 
 function flagBit(flag: string): number {
   if ((EDITABLE_FLAGS as readonly string[]).includes(flag)) return FLAG[flag as keyof typeof FLAG];
-  if (NON_EDITABLE_FLAGS.includes(flag)) throw invalidParam(`Flag not editable: '${flag}'`);
-  throw invalidParam(`Invalid flag: '${flag}'`);
+  if (NON_EDITABLE_FLAGS.includes(flag)) throw flagNotEditable(flag);
+  throw invalidFlag(flag);
 }
 
 /** Details clients need to count a message as unread again (Zulip's message_details). */
@@ -63,8 +64,12 @@ function notSubscribed(app: App, user: UserRow, ids: number[]): { keep: number[]
   return { keep, channels: [...channels].sort((a, b) => a - b) };
 }
 
+const op = () => p.enum(["add", "remove"] as const);
+
+export const flagsParams = { messages: p.intList({ max: MAX_MESSAGES_PER_FETCH }), op: op(), flag: p.str() };
+
 /** POST /messages/flags. */
-export function updateMessageFlags(app: App, realm: RealmRow, user: UserRow, a: { messages: number[]; op: "add" | "remove"; flag: string }) {
+export function updateMessageFlags(app: App, realm: RealmRow, user: UserRow, a: Args<typeof flagsParams>) {
   flagBit(a.flag);
   catchUp(app, user);
   const received = store.receivedIds(app.db, user.id, a.messages);
@@ -82,13 +87,18 @@ export function updateMessageFlags(app: App, realm: RealmRow, user: UserRow, a: 
   });
 }
 
+export const flagsForNarrowParams = {
+  anchor: p.str(),
+  include_anchor: p.bool().optional(true),
+  num_before: p.int({ min: 0 }),
+  num_after: p.int({ min: 0 }),
+  narrow: narrowParam(),
+  op: op(),
+  flag: p.str(),
+};
+
 /** POST /messages/flags/narrow: the same change over a range of a narrow. */
-export function updateMessageFlagsForNarrow(
-  app: App,
-  realm: RealmRow,
-  user: UserRow,
-  a: { anchor: string; include_anchor: boolean; num_before: number; num_after: number; narrow: unknown; op: "add" | "remove"; flag: string },
-) {
+export function updateMessageFlagsForNarrow(app: App, realm: RealmRow, user: UserRow, a: Args<typeof flagsForNarrowParams>) {
   flagBit(a.flag);
   const r = narrowRange(app, realm, user, a);
   let ids = r.rows.map((x) => x.id);

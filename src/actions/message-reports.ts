@@ -2,7 +2,7 @@
 // behind a spoiler, in the organization's moderation request channel.
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidParam } from "../domain/errors";
+import { explanationRequired, moderationRequestChannelMustBeSpecified } from "../domain/errors";
 import { globalTime, silentMention, truncated, unusedFence } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
 import { messageNarrowUrl } from "../render/urls";
@@ -11,16 +11,22 @@ import { findRecipient } from "../store/messages";
 import { listUsersByIds } from "../store/users";
 import { accessMessage } from "./message-fetch";
 import { sendNotificationTx, topicsPolicyOf } from "./messages";
+import { p, type Args } from "../domain/params";
 
 export const REPORT_REASONS = { spam: "Spam", harassment: "Harassment", inappropriate: "Inappropriate content", norms: "Violates community norms", other: "Other reason" } as const;
 export type ReportType = keyof typeof REPORT_REASONS;
 export const MAX_REPORT_DESCRIPTION = 1000;
 
-export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: number, a: { report_type: ReportType; description: string }) {
-  if (a.report_type === "other" && a.description === "") throw invalidParam("An explanation is required.");
+export const reportParams = {
+  report_type: p.enum(Object.keys(REPORT_REASONS) as ReportType[]),
+  description: p.str({ max: MAX_REPORT_DESCRIPTION }).optional(""),
+};
+
+export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: number, a: Args<typeof reportParams>) {
+  if (a.report_type === "other" && a.description === "") throw explanationRequired();
   const channelId = Number(realmSetting(realm, "moderation_request_channel_id"));
   const moderation = channelId > 0 ? findChannel(app.db, channelId) : undefined;
-  if (!moderation || moderation.realmId !== realm.id || moderation.isArchived) throw invalidParam("Moderation request channel must be specified to enable message reporting.");
+  if (!moderation || moderation.realmId !== realm.id || moderation.isArchived) throw moderationRequestChannelMustBeSpecified();
   const { message, channel } = accessMessage(app, realm, reporter, id);
   const [sender] = listUsersByIds(app.db, [message.senderId]);
   const when = globalTime(message.dateSent);

@@ -47,22 +47,24 @@ import { messageSent } from "./message-observers";
 import { channelEmailRecipients, scheduleMissedMessagesTx } from "./missed-messages";
 import { queueOutgoingWebhooksTx } from "./outgoing-webhooks";
 import { findTopicWorkspace } from "../store/workspaces";
+import { p, type Args } from "../domain/params";
 
 /** Wildcard mentions reaching more users than this need can_mention_many_users_group (Zulip's limit). */
 const WILDCARD_MENTION_THRESHOLD = 15;
 
 // ---- Addressing ----
 
-export interface SendArgs {
-  type: "stream" | "channel" | "private" | "direct";
-  /** As parsed by the route (p.jsonOrText): an id, a name, a list, or emails joined by commas. */
-  to: unknown;
-  content: string;
-  topic?: string;
-  queue_id?: string;
-  local_id?: string;
-  read_by_sender?: boolean;
-}
+export const sendParams = {
+  type: p.enum(["stream", "channel", "private", "direct"] as const),
+  to: p.jsonOrText(),
+  content: p.str(),
+  topic: p.str().optional().alias("subject"),
+  queue_id: p.str().optional(),
+  local_id: p.str().optional(),
+  read_by_sender: p.bool().optional(),
+};
+
+export type SendArgs = Args<typeof sendParams>;
 
 function channelTarget(app: App, realm: RealmRow, raw: unknown): ChannelRow {
   let to = raw;

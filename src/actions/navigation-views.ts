@@ -1,8 +1,9 @@
 import type { App } from "../context";
 import type { NavigationViewRow, UserRow } from "../db/schema";
-import { ApiError, invalidParam } from "../domain/errors";
+import { builtViewsCannotHaveCustom, customViewsMustHaveValid, fragmentCannotBeBlank, nameCannotBeBlank, nameTooLongLimitCharacters, navigationViewAlreadyExists, navigationViewDoesNotExist, navigationViewNotFound, noNewDataSupplied } from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/navigation-views";
+import { p, type Args } from "../domain/params";
 
 /** Views every client has; they may be pinned but not renamed. */
 export const BUILT_IN_VIEWS = [
@@ -24,27 +25,29 @@ export const toApiView = (v: NavigationViewRow) => (v.name === null ? { fragment
 
 function checkName(app: App, user: UserRow, fragment: string, name: string | undefined, current?: NavigationViewRow): string | null {
   if (isBuiltIn(fragment)) {
-    if (name !== undefined) throw invalidParam("Built-in views cannot have a custom name");
+    if (name !== undefined) throw builtViewsCannotHaveCustom();
     return null;
   }
   if (name === undefined) {
     if (current) return current.name;
-    throw invalidParam("Custom views must have a valid name");
+    throw customViewsMustHaveValid();
   }
   const n = name.trim();
-  if (!n) throw invalidParam("name cannot be blank");
-  if ([...n].length > MAX_VIEW_NAME_LENGTH) throw invalidParam(`name is too long (limit: ${MAX_VIEW_NAME_LENGTH} characters)`);
+  if (!n) throw nameCannotBeBlank();
+  if ([...n].length > MAX_VIEW_NAME_LENGTH) throw nameTooLongLimitCharacters(MAX_VIEW_NAME_LENGTH);
   const other = store.findViewByName(app.db, user.id, n);
-  if (other && other.id !== current?.id) throw invalidParam("Navigation view already exists.");
+  if (other && other.id !== current?.id) throw navigationViewAlreadyExists();
   return n;
 }
 
 export const listNavigationViews = (app: App, user: UserRow) => ({ navigation_views: store.listViews(app.db, user.id).map(toApiView) });
 
-export function addNavigationView(app: App, user: UserRow, a: { fragment: string; is_pinned: boolean; name?: string }) {
+export const addNavigationViewParams = { fragment: p.str(), is_pinned: p.bool(), name: p.str().optional() };
+
+export function addNavigationView(app: App, user: UserRow, a: Args<typeof addNavigationViewParams>) {
   const fragment = a.fragment.trim();
-  if (!fragment) throw invalidParam("fragment cannot be blank");
-  if (store.findView(app.db, user.id, fragment)) throw invalidParam("Navigation view already exists.");
+  if (!fragment) throw fragmentCannotBeBlank();
+  if (store.findView(app.db, user.id, fragment)) throw navigationViewAlreadyExists();
   const name = checkName(app, user, fragment, a.name);
   app.tx((tx) => {
     const row = store.insertView(tx.db, { userId: user.id, fragment, isPinned: a.is_pinned, name });
@@ -53,10 +56,12 @@ export function addNavigationView(app: App, user: UserRow, a: { fragment: string
   return {};
 }
 
-export function editNavigationView(app: App, user: UserRow, fragment: string, a: { is_pinned?: boolean; name?: string }) {
+export const editNavigationViewParams = { is_pinned: p.bool().optional(), name: p.str().optional() };
+
+export function editNavigationView(app: App, user: UserRow, fragment: string, a: Args<typeof editNavigationViewParams>) {
   const row = store.findView(app.db, user.id, fragment);
-  if (!row) throw new ApiError("NOT_FOUND", "Navigation view does not exist.", 404);
-  if (a.is_pinned === undefined && a.name === undefined) throw invalidParam("No new data supplied");
+  if (!row) throw navigationViewNotFound();
+  if (a.is_pinned === undefined && a.name === undefined) throw noNewDataSupplied();
   const name = checkName(app, user, fragment, a.name, row);
   const data: Record<string, unknown> = {};
   if (a.is_pinned !== undefined && a.is_pinned !== row.isPinned) data.is_pinned = a.is_pinned;
@@ -71,7 +76,7 @@ export function editNavigationView(app: App, user: UserRow, fragment: string, a:
 
 export function removeNavigationView(app: App, user: UserRow, fragment: string) {
   const row = store.findView(app.db, user.id, fragment);
-  if (!row) throw new ApiError("BAD_REQUEST", "Navigation view does not exist.", 404);
+  if (!row) throw navigationViewDoesNotExist();
   app.tx((tx) => {
     store.deleteView(tx.db, row.id);
     tx.emit({ type: "navigation_view", op: "remove", fragment }, toUsers([user.id]));

@@ -4,9 +4,8 @@
 // email address asked about and per account.
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidParam } from "../domain/errors";
+import { linkExpired, twoPasswordFieldsDidntMatch } from "../domain/errors";
 import { passwordResetMail } from "../domain/email";
-import { linkExpired } from "../domain/invites";
 import { realmUrl } from "../domain/realms";
 import { FailureLimiter } from "../lib/rate-limit";
 import { useEmailTokens } from "../store/email";
@@ -62,7 +61,7 @@ export function openResetLink(app: App, realm: RealmRow, uidb64: string, token: 
 /** Sets the new password from a reset link, uses up the user's reset links and ends their other sessions. */
 export async function resetPassword(app: App, realm: RealmRow, uidb64: string, token: string, password: string, confirm: string) {
   if (!openResetLink(app, realm, uidb64, token)) throw linkExpired();
-  if (password !== confirm) throw invalidParam("The two password fields didn't match.");
+  if (password !== confirm) throw twoPasswordFieldsDidntMatch();
   checkPassword(password);
   const passwordHash = await hashPassword(password);
   return app.tx((tx) => {

@@ -1,7 +1,7 @@
 // A plugin install's links: a declared kind tied to a channel or a channel and topic.
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidChannelId, invalidParam, noSuchLink, pluginAlreadyRemoved } from "../domain/errors";
+import { invalidChannelId, noSuchLink, pluginAlreadyHasLink, pluginAlreadyRemoved, topicTooLongLimitCharacters, unknownLinkKind, valueTooLong } from "../domain/errors";
 import { toApiLink } from "../domain/plugins";
 import * as store from "../store/plugins";
 import { findChannel } from "../store/channels";
@@ -13,14 +13,14 @@ import { announcePluginTx, managed } from "./plugin-access";
 export function addPluginLink(app: App, realm: RealmRow, actor: UserRow | null, id: number, a: { kind: string; value: string; stream_id: number; topic?: string | null }) {
   const p = managed(app, realm, actor, id);
   if (p.state === "removed") throw pluginAlreadyRemoved();
-  if (!(p.manifest.provides.links ?? []).some((l) => l.kind === a.kind)) throw invalidParam(`Unknown link kind '${a.kind}'`);
-  if ([...a.value].length > 200) throw invalidParam("value is too long (limit: 200 characters)");
+  if (!(p.manifest.provides.links ?? []).some((l) => l.kind === a.kind)) throw unknownLinkKind(a.kind);
+  if ([...a.value].length > 200) throw valueTooLong();
   if (actor) accessChannelById(app, actor, a.stream_id, { content: true });
   else if (findChannel(app.db, a.stream_id)?.realmId !== realm.id) throw invalidChannelId();
   const topic = a.topic ?? null;
-  if (topic !== null && [...topic].length > app.config.limits.maxTopicLength) throw invalidParam(`topic is too long (limit: ${app.config.limits.maxTopicLength} characters)`);
+  if (topic !== null && [...topic].length > app.config.limits.maxTopicLength) throw topicTooLongLimitCharacters(app.config.limits.maxTopicLength);
   if (store.listLinks(app.db, [p.id]).some((l) => l.kind === a.kind && l.value === a.value && l.streamId === a.stream_id && l.topic === topic))
-    throw invalidParam("The plugin already has this link");
+    throw pluginAlreadyHasLink();
   return app.tx((tx) => {
     const link = store.insertLink(tx.db, { installId: p.id, kind: a.kind, value: a.value, streamId: a.stream_id, topic });
     announcePluginTx(tx, p);

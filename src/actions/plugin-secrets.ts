@@ -1,7 +1,7 @@
 // A plugin install's secret slots: values set and cleared by its managers, sealed before they are stored.
 import type { App } from "../context";
 import type { PluginRow, RealmRow, UserRow } from "../db/schema";
-import { invalidParam, pluginAlreadyRemoved } from "../domain/errors";
+import { pluginAlreadyRemoved, unknownSecret } from "../domain/errors";
 import { checkSecretValue, secretHint } from "../domain/secrets";
 import * as store from "../store/plugins";
 import { sealValue } from "./secrets";
@@ -12,7 +12,7 @@ import { replanTx } from "./plugin-states";
 export const slotContext = (installId: number, name: string) => `plugin:${installId}:${name}`;
 
 function declaredSlot(p: PluginRow, name: string) {
-  if (!(p.manifest.provides.secrets ?? []).some((s) => s.name === name)) throw invalidParam(`Unknown secret '${name}'`);
+  if (!(p.manifest.provides.secrets ?? []).some((s) => s.name === name)) throw unknownSecret(name);
 }
 
 /** POST /ext/plugins/{install_id}/secrets/{name}: a value for a secret slot; never shown again. */

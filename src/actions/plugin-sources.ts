@@ -4,7 +4,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../context";
 import type { RealmRow } from "../db/schema";
-import { invalidParam, missingConditional } from "../domain/errors";
+import { couldNotFetch, couldNotReach, invalidManifestNotValidJson, invalidSourcePath, missingConditional, manifestMissing, noCommit, pluginRequiresConfabServer, pluginRequiresPluginWhichNot, shaMustCommitHash, sourceMustCodehostOwnerRepository, sourceMustPluginServicesHttp, unknownCodeHost } from "../domain/errors";
 import { checkManifest, type Manifest } from "../domain/plugin-manifest";
 import * as gitOps from "../lib/git";
 import * as store from "../store/plugins";
@@ -30,12 +30,12 @@ interface Fetched {
 }
 
 function parseManifest(text: string | null, where: string): Manifest {
-  if (text === null) throw invalidParam(`No ${MANIFEST_FILE} in ${where}`);
+  if (text === null) throw manifestMissing(MANIFEST_FILE, where);
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    throw invalidParam(`Invalid manifest: ${MANIFEST_FILE} in ${where} is not valid JSON`);
+    throw invalidManifestNotValidJson(MANIFEST_FILE, where);
   }
   return checkManifest(json);
 }
@@ -43,13 +43,13 @@ function parseManifest(text: string | null, where: string): Manifest {
 /** `a/b/` → `a/b`; no `..`, no absolute paths. */
 function cleanPath(path: string): string {
   const parts = path.split("/").filter((x) => x && x !== ".");
-  if (parts.some((x) => x === "..")) throw invalidParam("Invalid source_path");
+  if (parts.some((x) => x === "..")) throw invalidSourcePath();
   return parts.join("/");
 }
 
 async function fromRepository(repo: string, rev: string, sourcePath: string, label: string): Promise<Omit<Fetched, "source" | "sourceRepositoryId">> {
   const sha = await gitOps.resolveCommit(repo, rev);
-  if (!sha) throw invalidParam(`No commit '${rev}' in ${label}`);
+  if (!sha) throw noCommit(rev, label);
   const manifestPath = sourcePath ? `${sourcePath}/${MANIFEST_FILE}` : MANIFEST_FILE;
   const manifest = parseManifest(await gitOps.readFileAt(repo, sha, manifestPath), `${label}${sourcePath ? `/${sourcePath}` : ""} at ${sha.slice(0, 12)}`);
   return { manifest, sourcePath, sha, checkout: (dest) => gitOps.exportCommit(repo, sha, dest) };
@@ -67,31 +67,31 @@ export async function fetchSource(app: App, realm: RealmRow, a: SourceArgs): Pro
     }
     case "codehost": {
       const m = /^([a-z0-9.-]+)\/([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(a.source ?? "");
-      if (!m || m[2]!.startsWith(".") || m[3]!.startsWith(".")) throw invalidParam("source must be <codehost>/<owner>/<repository>");
+      if (!m || m[2]!.startsWith(".") || m[3]!.startsWith(".")) throw sourceMustCodehostOwnerRepository();
       const [, host, owner, name] = m;
       const base = app.config.plugins.codehosts.find((c) => c.startsWith(`${host}=`))?.slice(host!.length + 1);
-      if (!base) throw invalidParam(`Unknown code host '${host}'`);
+      if (!base) throw unknownCodeHost(host);
       if (!a.sha) throw missingConditional("sha");
-      if (!/^[0-9a-f]{7,40}$/.test(a.sha)) throw invalidParam("sha must be a commit hash");
+      if (!/^[0-9a-f]{7,40}$/.test(a.sha)) throw shaMustCommitHash();
       const mirror = join(app.config.dataDir, "codehost", host!, owner!, `${name}.git`);
       mkdirSync(join(mirror, ".."), { recursive: true });
       try {
         await gitOps.mirror(`${base.replace(/\/+$/, "")}/${owner}/${name}`, mirror);
       } catch (e) {
-        throw invalidParam(`Could not fetch ${a.source}: ${(e as Error).message}`);
+        throw couldNotFetch(a.source, (e as Error).message);
       }
       const f = await fromRepository(mirror, a.sha, sourcePath, a.source!);
       return { ...f, source: a.source!, sourceRepositoryId: null };
     }
     case "remote": {
       const address = (a.source ?? "").replace(/\/+$/, "");
-      if (!/^https?:\/\/[^\s/]+(\/\S*)?$/i.test(address)) throw invalidParam("source must be the plugin service's http(s) address");
+      if (!/^https?:\/\/[^\s/]+(\/\S*)?$/i.test(address)) throw sourceMustPluginServicesHttp();
       let text: string | null;
       try {
         const res = await fetch(`${address}/${MANIFEST_FILE}`, { signal: AbortSignal.timeout(10_000) });
         text = res.ok ? await res.text() : null;
       } catch (e) {
-        throw invalidParam(`Could not reach ${address}: ${(e as Error).message}`);
+        throw couldNotReach(address, (e as Error).message);
       }
       return { manifest: parseManifest(text, address), source: address, sourceRepositoryId: null, sourcePath: "", sha: "" };
     }
@@ -101,10 +101,10 @@ export async function fetchSource(app: App, realm: RealmRow, a: SourceArgs): Pro
 export function checkRequires(app: App, realm: RealmRow, m: Manifest, version: string) {
   for (const [name, range] of Object.entries(m.requires ?? {})) {
     if (name === "confab") {
-      if (!Bun.semver.satisfies(version, range)) throw invalidParam(`Plugin requires confab ${range}; this server is ${version}`);
+      if (!Bun.semver.satisfies(version, range)) throw pluginRequiresConfabServer(range, version);
       continue;
     }
     const ok = store.listPlugins(app.db, realm.id).some((p) => p.plugin === name && !p.dateRemoved && p.state !== "draft" && Bun.semver.satisfies(p.version, range));
-    if (!ok) throw invalidParam(`Plugin requires plugin '${name}' ${range}, which is not installed`);
+    if (!ok) throw pluginRequiresPluginWhichNot(name, range);
   }
 }

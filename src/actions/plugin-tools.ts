@@ -2,7 +2,7 @@
 import type Ajv from "ajv";
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidParam } from "../domain/errors";
+import { invalidInputTool, pluginNotRunning, toolAnsweredSomethingOtherThan, toolDidNotAnswer, toolFailedHttp, toolTurnedOffAgent, unknownTool } from "../domain/errors";
 import { requireHumanMember } from "./secrets";
 import { pluginFor } from "./plugin-access";
 import { pluginToolsSocket } from "./plugin-processes";
@@ -21,14 +21,14 @@ export async function callPluginTool(app: App, realm: RealmRow, actor: UserRow |
   if (actor) requireHumanMember(actor);
   const p = pluginFor(app, realm, actor, id);
   const spec = (p.manifest.provides.tools ?? []).find((t) => t.name === tool);
-  if (!spec) throw invalidParam(`Unknown tool '${tool}'`);
-  if (p.disabledTools.includes(tool)) throw invalidParam(`Tool '${tool}' is turned off for the agent`);
-  if (p.state !== "running") throw invalidParam(`Plugin '${p.name}' is not running`);
+  if (!spec) throw unknownTool(tool);
+  if (p.disabledTools.includes(tool)) throw toolTurnedOffAgent(tool);
+  if (p.state !== "running") throw pluginNotRunning(p.name);
   if (spec.input) {
     const key = `${p.id}:${p.revision}:${tool}`;
     let check = toolInputs.get(key);
     if (!check) toolInputs.set(key, (check = new (require("ajv") as typeof import("ajv")).default({ strict: false }).compile(spec.input))); // ajv loads on first use, not at start
-    if (!check(input)) throw invalidParam(`Invalid input for tool '${tool}': ${check.errors![0]!.instancePath || "input"} ${check.errors![0]!.message}`);
+    if (!check(input)) throw invalidInputTool(tool, check.errors![0]!.instancePath || "input", check.errors![0]!.message);
   }
   const remote = p.sourceKind === "remote";
   const url = remote ? `${p.source}/tools/${encodeURIComponent(tool)}` : `http://plugin/tools/${encodeURIComponent(tool)}`;
@@ -42,13 +42,13 @@ export async function callPluginTool(app: App, realm: RealmRow, actor: UserRow |
       ...(remote ? {} : { unix: pluginToolsSocket(app, p.id) }),
     });
   } catch (e) {
-    throw invalidParam(`Tool '${tool}' did not answer: ${(e as Error).message}`);
+    throw toolDidNotAnswer(tool, (e as Error).message);
   }
   const text = await res.text();
-  if (!res.ok) throw invalidParam(`Tool '${tool}' failed: HTTP ${res.status}${text ? `: ${text.split("\n")[0]!.slice(0, 200)}` : ""}`);
+  if (!res.ok) throw toolFailedHttp(tool, res.status, text ? `: ${text.split("\n")[0]!.slice(0, 200)}` : "");
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    throw invalidParam(`Tool '${tool}' answered with something other than JSON`);
+    throw toolAnsweredSomethingOtherThan(tool);
   }
 }

@@ -7,7 +7,7 @@ import type { App } from "../context";
 import type { PluginRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { BOT_TYPE } from "../domain/bots";
-import { guestsRefused, invalidParam, pluginAlreadyRemoved } from "../domain/errors";
+import { guestsRefused, invalidManifestName, invalidManifestRunMissing, pluginAlreadyRemoved, pluginNotDraft } from "../domain/errors";
 import { applySettings, applyWidgetDefaults, checkDisabledTools, isDiscardedDraft, removalIsFinal } from "../domain/plugins";
 import { realmUrl } from "../domain/realms";
 import { isGuest } from "../domain/roles";
@@ -73,10 +73,10 @@ export async function installPlugin(app: App, realm: RealmRow, actor: UserRow | 
   requireManager(app, realm, actor);
   const f = await fetchSource(app, realm, a);
   const m = f.manifest;
-  if (a.source_kind !== "remote" && !m.run) throw invalidParam("Invalid manifest: run is missing");
+  if (a.source_kind !== "remote" && !m.run) throw invalidManifestRunMissing();
   checkRequires(app, realm, m, CONFAB_VERSION);
   const name = checkFullName(m.name);
-  if (!name.ok) throw invalidParam(`Invalid manifest: name ${name.msg}`);
+  if (!name.ok) throw invalidManifestName(name.msg);
   const settings = applySettings(m, {}, a.settings ?? {});
   // The files at the pinned commit go to a scratch directory first, and into place once the install exists.
   const scratch = join(app.config.dataDir, "plugins", `.new-${randomToken(8)}`);
@@ -138,7 +138,7 @@ export async function installPlugin(app: App, realm: RealmRow, actor: UserRow | 
 /** The agent's draft becomes an install like any other (waiting or starting): by its person or an administrator. */
 export function publishDraftPlugin(app: App, realm: RealmRow, actor: UserRow | null, id: number) {
   const p = managed(app, realm, actor, id);
-  if (p.state !== "draft") throw invalidParam("Plugin is not a draft");
+  if (p.state !== "draft") throw pluginNotDraft();
   const row = app.tx((tx) => {
     // Everyone who may see it now learns of it; its person already knew.
     const plan = plannedState(tx.db, p);

@@ -1,27 +1,30 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidParam } from "../domain/errors";
+import { invalidStatus, noPresenceData } from "../domain/errors";
 import { legacyPresence, modernPresence, PRESENCE_OFFLINE_THRESHOLD_SECS } from "../domain/presence";
 import { toRealm } from "../events/types";
 import * as store from "../store/presence";
 import { updateUser } from "../store/users";
 import { userByIdOrEmail } from "./users";
+import { p, type Args } from "../domain/params";
 
-export interface PresenceUpdate {
-  status: string;
-  ping_only: boolean;
-  new_user_input: boolean;
-  slim_presence: boolean;
-  last_update_id?: number;
-  history_limit_days?: number;
-}
+export const presenceParams = {
+  status: p.str(),
+  ping_only: p.bool().optional(false),
+  new_user_input: p.bool().optional(false),
+  slim_presence: p.bool().optional(false),
+  last_update_id: p.int().optional(),
+  history_limit_days: p.int({ min: 0 }).optional(),
+};
+
+export type PresenceUpdate = Args<typeof presenceParams>;
 
 /**
  * POST /users/me/presence. Every ping records the connection; the realm hears of it (a `presence`
  * event) only when others would see a change: the user comes online, or turns active from idle.
  */
 export function updatePresence(app: App, user: UserRow, u: PresenceUpdate) {
-  if (u.status !== "active" && u.status !== "idle") throw invalidParam(`Invalid status: ${u.status}`);
+  if (u.status !== "active" && u.status !== "idle") throw invalidStatus(u.status);
   const now = app.now();
   app.tx((tx) => {
     const prev = store.findPresence(tx.db, user.id);
@@ -72,7 +75,7 @@ export function getRealmPresence(app: App, realm: RealmRow) {
 export function getUserPresence(app: App, viewer: UserRow, idOrEmail: string) {
   const target = userByIdOrEmail(app, viewer, idOrEmail);
   const p = store.findPresence(app.db, target.id);
-  if (!p) throw invalidParam(`No presence data for ${target.email}`);
+  if (!p) throw noPresenceData(target.email);
   const { website, aggregated } = legacyPresence(p);
   // This endpoint's entries carry only status and timestamp.
   return { presence: { website: { status: website.status, timestamp: website.timestamp }, aggregated: { status: aggregated.status, timestamp: aggregated.timestamp } } };

@@ -2,7 +2,7 @@ import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { ProfileFieldRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { invalidParam, mustBeAdmin } from "../domain/errors";
+import { fieldIdNotFound, fieldLabelAlreadyExists, fieldTypeNotSupportedDisplay, hintTooLongLimitCharacters, invalidFieldType, invalidFieldOrderMapping, labelCannotBeBlank, mustBeAdmin, nameTooLongLimitCharacters, onlyCustomProfileFieldsCan } from "../domain/errors";
 import {
   checkFieldData,
   checkFieldValue,
@@ -16,6 +16,7 @@ import { isAdmin } from "../domain/roles";
 import { toRealm } from "../events/types";
 import * as store from "../store/profile-fields";
 import { activeUserIdsAmong } from "../store/users";
+import { p, t, type Args } from "../domain/params";
 
 const MAX_SUMMARY_FIELDS = 2;
 const NOT_IN_SUMMARY: readonly number[] = [PROFILE_FIELD_TYPES.LONG_TEXT.id, PROFILE_FIELD_TYPES.USER.id];
@@ -26,38 +27,39 @@ export const listFields = (app: App, realm: RealmRow) => ({ custom_fields: store
 const announce = (tx: Tx, realmId: number) =>
   tx.emit({ type: "custom_profile_fields", fields: store.listProfileFields(tx.db, realmId).map(toApiProfileField) }, toRealm(realmId));
 
-export interface NewField {
-  name?: string;
-  hint?: string;
-  field_type: number;
-  field_data?: Record<string, unknown>;
-  display_in_profile_summary?: boolean;
-  required?: boolean;
-  editable_by_user?: boolean;
-}
+export const fieldPatchParams = {
+  name: p.str().optional(),
+  hint: p.str().optional(),
+  field_data: p.json(t.dict(t.any())).optional(),
+  display_in_profile_summary: p.bool().optional(),
+  required: p.bool().optional(),
+  editable_by_user: p.bool().optional(),
+};
+export const newFieldParams = { field_type: p.int(), ...fieldPatchParams };
+type NewField = Args<typeof newFieldParams>;
 
 /** A field's label, hint, data and summary flag checked as Zulip checks them; `except` is the field being edited. */
-function checkField(app: App, realm: RealmRow, type: number, a: Omit<NewField, "field_type">, except?: ProfileFieldRow) {
+function checkField(app: App, realm: RealmRow, type: number, a: Args<typeof fieldPatchParams>, except?: ProfileFieldRow) {
   const name = (a.name ?? "").trim();
   const hint = a.hint ?? "";
-  if (!name) throw invalidParam("Label cannot be blank.");
-  if ([...name].length > MAX_FIELD_NAME_LENGTH) throw invalidParam(`name is too long (limit: ${MAX_FIELD_NAME_LENGTH} characters)`);
-  if ([...hint].length > MAX_FIELD_HINT_LENGTH) throw invalidParam(`hint is too long (limit: ${MAX_FIELD_HINT_LENGTH} characters)`);
+  if (!name) throw labelCannotBeBlank();
+  if ([...name].length > MAX_FIELD_NAME_LENGTH) throw nameTooLongLimitCharacters(MAX_FIELD_NAME_LENGTH);
+  if ([...hint].length > MAX_FIELD_HINT_LENGTH) throw hintTooLongLimitCharacters(MAX_FIELD_HINT_LENGTH);
   const fieldData = checkFieldData(type, a.field_data);
   if (a.display_in_profile_summary) {
-    if (NOT_IN_SUMMARY.includes(type)) throw invalidParam("Field type not supported for display in profile summary.");
+    if (NOT_IN_SUMMARY.includes(type)) throw fieldTypeNotSupportedDisplay();
     const shown = store.listProfileFields(app.db, realm.id).filter((f) => f.displayInProfileSummary && f.id !== except?.id).length;
-    if (shown >= MAX_SUMMARY_FIELDS) throw invalidParam(`Only ${MAX_SUMMARY_FIELDS} custom profile fields can be displayed in the profile summary.`);
+    if (shown >= MAX_SUMMARY_FIELDS) throw onlyCustomProfileFieldsCan(MAX_SUMMARY_FIELDS);
   }
   const same = store.findProfileFieldByName(app.db, realm.id, name);
-  if (same && same.id !== except?.id) throw invalidParam("A field with that label already exists.");
+  if (same && same.id !== except?.id) throw fieldLabelAlreadyExists();
   return { name, hint, fieldData };
 }
 
 /** POST /realm/profile_fields: administrators add a field; the realm gets the new field list. */
 export function createField(app: App, realm: RealmRow, user: UserRow, a: NewField) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
-  if (!PROFILE_FIELD_TYPE_IDS.includes(a.field_type)) throw invalidParam("Invalid field type.");
+  if (!PROFILE_FIELD_TYPE_IDS.includes(a.field_type)) throw invalidFieldType();
   const { name, hint, fieldData } = checkField(app, realm, a.field_type, a);
   return app.tx((tx) => {
     const f = store.insertProfileField(tx.db, {
@@ -79,7 +81,7 @@ export function createField(app: App, realm: RealmRow, user: UserRow, a: NewFiel
 function fieldFor(app: App, realm: RealmRow, user: UserRow, id: number): ProfileFieldRow {
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const field = store.findProfileField(app.db, realm.id, id);
-  if (!field) throw invalidParam(`Field id ${id} not found.`);
+  if (!field) throw fieldIdNotFound(id);
   return field;
 }
 
@@ -87,7 +89,7 @@ function fieldFor(app: App, realm: RealmRow, user: UserRow, id: number): Profile
  * PATCH /realm/profile_fields/{id} (Zulip serves it; its OpenAPI file leaves it out, python-zulip-api's
  * update_realm_profile_field calls it): what is not sent stays; the type never changes.
  */
-export function updateField(app: App, realm: RealmRow, user: UserRow, id: number, a: Omit<NewField, "field_type">) {
+export function updateField(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof fieldPatchParams>) {
   const field = fieldFor(app, realm, user, id);
   const merged = {
     name: a.name ?? field.name,
@@ -125,7 +127,7 @@ export function reorderFields(app: App, realm: RealmRow, user: UserRow, order: n
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const ids = store.listProfileFields(app.db, realm.id).map((f) => f.id);
   if (order.length !== ids.length || new Set(order).size !== order.length || order.some((id) => !ids.includes(id)))
-    throw invalidParam("Invalid order mapping.");
+    throw invalidFieldOrderMapping();
   app.tx((tx) => {
     order.forEach((id, i) => store.setFieldOrder(tx.db, id, i + 1));
     announce(tx, realm.id);
@@ -139,7 +141,7 @@ export type ProfileChange = { field: ProfileFieldRow; value: string | null };
 export function planProfileData(app: App, realm: RealmRow, _target: UserRow, data: { id: number; value: unknown }[]): ProfileChange[] {
   return data.map(({ id, value }) => {
     const field = store.findProfileField(app.db, realm.id, id);
-    if (!field) throw invalidParam(`Field id ${id} not found.`);
+    if (!field) throw fieldIdNotFound(id);
     if (value === null || value === "" || (Array.isArray(value) && !value.length)) return { field, value: null };
     const exists = (uid: number) => activeUserIdsAmong(app.db, realm.id, [uid]).has(uid);
     return { field, value: checkFieldValue(field, value, exists) };

@@ -3,19 +3,19 @@
 // end-to-end encrypted registration, which needs the service, is refused with Zulip's error.
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
-import { invalidParam, invalidPushToken, noActivePushDevice, pushDeviceNotRecognized, pushServiceNotConfigured, pushTokenMissing } from "../domain/errors";
+import { invalidApnsToken, invalidAppId, invalidPushToken, noActivePushDevice, pushDeviceNotRecognized, pushServiceNotConfigured, pushTokenMissing } from "../domain/errors";
 import * as store from "../store/push-tokens";
 
 type Kind = "apns" | "fcm";
 
 function checkToken(kind: Kind, token: string) {
   if (token === "" || token.length > 4096) throw invalidPushToken();
-  if (kind === "apns" && !/^(?:[0-9a-fA-F]{2})+$/.test(token)) throw invalidParam("Invalid APNS token");
+  if (kind === "apns" && !/^(?:[0-9a-fA-F]{2})+$/.test(token)) throw invalidApnsToken();
 }
 
 export function addPushToken(app: App, user: UserRow, kind: Kind, token: string, appId?: string) {
   checkToken(kind, token);
-  if (appId !== undefined && !/^[.a-zA-Z0-9-]+$/.test(appId)) throw invalidParam("Invalid app ID");
+  if (appId !== undefined && !/^[.a-zA-Z0-9-]+$/.test(appId)) throw invalidAppId();
   app.tx((tx) => store.savePushToken(tx.db, user.id, kind, token, appId ?? null, app.now()));
   return {};
 }

@@ -1,7 +1,7 @@
 // Emoji reactions: POST/DELETE /messages/{id}/reactions with Unicode, realm and Zulip's extra emoji.
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { emojiArgumentNeeded, emojiNotFound, invalidEmojiCode, invalidParam, reactionExists, reactionMissing } from "../domain/errors";
+import { emojiArgumentNeeded, emojiNotFound, invalidCustomEmoji, invalidEmojiCode, invalidEmojiName, invalidEmojiType, reactionExists, reactionMissing } from "../domain/errors";
 import { FLAG } from "../domain/message-flags";
 import { toUsers } from "../events/types";
 import { emojiByCode, emojiByName } from "../render";
@@ -9,6 +9,7 @@ import { insertHistorical, messageRecipients } from "../store/message-flags";
 import * as store from "../store/reactions";
 import { findActiveEmoji } from "../store/realm-emoji";
 import { accessMessage } from "./message-fetch";
+import { p, type Args } from "../domain/params";
 
 /** Zulip's one extra emoji, its own logo. */
 const ZULIP_EXTRA = "zulip";
@@ -25,10 +26,10 @@ interface Emoji {
  * by code and type, checked against each other.
  */
 function resolveEmoji(app: App, realm: RealmRow, name: string | undefined, code: string | undefined, type: string | undefined): Emoji {
-  if (type !== undefined && !REACTION_TYPES.includes(type)) throw invalidParam("Invalid emoji type.");
+  if (type !== undefined && !REACTION_TYPES.includes(type)) throw invalidEmojiType();
   const custom = name !== undefined ? findActiveEmoji(app.db, realm.id, name) : undefined;
   if (type === "realm_emoji" || (type === undefined && code === undefined && custom)) {
-    if (!custom || (code !== undefined && code !== String(custom.id))) throw invalidParam("Invalid custom emoji.");
+    if (!custom || (code !== undefined && code !== String(custom.id))) throw invalidCustomEmoji();
     return { name: custom.name, code: String(custom.id), type: "realm_emoji" };
   }
   if (code === undefined) {
@@ -41,13 +42,13 @@ function resolveEmoji(app: App, realm: RealmRow, name: string | undefined, code:
   const t = type ?? (code === ZULIP_EXTRA ? "zulip_extra_emoji" : "unicode_emoji");
   if (t === "zulip_extra_emoji") {
     if (code !== ZULIP_EXTRA) throw invalidEmojiCode();
-    if (name !== undefined && name !== ZULIP_EXTRA) throw invalidParam("Invalid emoji name.");
+    if (name !== undefined && name !== ZULIP_EXTRA) throw invalidEmojiName();
     return { name: ZULIP_EXTRA, code, type: t };
   }
   const u = emojiByCode(code);
   if (!u) throw invalidEmojiCode();
   // As in Zulip, a name sent with the code must be one of that emoji's names (canonical or alias).
-  if (name !== undefined && emojiByName(name)?.emoji_code !== u.emoji_code) throw invalidParam("Invalid emoji name.");
+  if (name !== undefined && emojiByName(name)?.emoji_code !== u.emoji_code) throw invalidEmojiName();
   return { name: name ?? u.emoji_name, code: u.emoji_code, type: t };
 }
 
@@ -68,8 +69,14 @@ function emitReaction(app: App, tx: Parameters<Parameters<App["tx"]>[0]>[0], rea
   );
 }
 
+export const addReactionParams = {
+  emoji_name: p.str(),
+  emoji_code: p.str().optional(),
+  reaction_type: p.str().optional(),
+};
+
 /** POST /messages/{message_id}/reactions. */
-export function addReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: { emoji_name: string; emoji_code?: string; reaction_type?: string }) {
+export function addReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof addReactionParams>) {
   const access = accessMessage(app, realm, user, id);
   const e = resolveEmoji(app, realm, a.emoji_name, a.emoji_code, a.reaction_type);
   if (store.findReaction(app.db, id, user.id, e.type, e.code)) throw reactionExists();
@@ -82,8 +89,14 @@ export function addReaction(app: App, realm: RealmRow, user: UserRow, id: number
   return {};
 }
 
+export const removeReactionParams = {
+  emoji_name: p.str().optional(),
+  emoji_code: p.str().optional(),
+  reaction_type: p.str().optional(),
+};
+
 /** DELETE /messages/{message_id}/reactions. */
-export function removeReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: { emoji_name?: string; emoji_code?: string; reaction_type?: string }) {
+export function removeReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof removeReactionParams>) {
   const access = accessMessage(app, realm, user, id);
   if (a.emoji_name === undefined && a.emoji_code === undefined) throw emojiArgumentNeeded();
   const row =

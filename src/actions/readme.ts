@@ -4,11 +4,12 @@
 // one closes, none. The document itself lives in lib/readme-docs.ts.
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
-import { invalidParam, readmeClientInUse, readmeNotOpen } from "../domain/errors";
+import { invalidParam, nothingToChange, readmeClientInUse, readmeNotOpen } from "../domain/errors";
 import { parseBase64, parseClientId, toBase64 } from "../domain/workspaces";
 import { toUsers } from "../events/types";
 import { checkAwareness, ReadmeDocs, ReadmeError } from "../lib/readme-docs";
 import { readableWorkspace, workspaceDir } from "./workspace-access";
+import { p, type Args } from "../domain/params";
 
 const docs = new WeakMap<App, ReadmeDocs>();
 
@@ -50,11 +51,13 @@ function openClient(app: App, user: UserRow, uuid: string, clientText: string): 
   return client;
 }
 
+export const openReadmeParams = { client: p.str(), awareness: p.str().optional() };
+
 /**
  * POST /ext/workspaces/{workspace_uuid}/readme: opens the README for a client and answers the document's
  * state and the other viewers' cursors; with `awareness`, the client's own cursor, which the others get.
  */
-export function openReadme(app: App, user: UserRow, uuid: string, a: { client: string; awareness?: string }) {
+export function openReadme(app: App, user: UserRow, uuid: string, a: Args<typeof openReadmeParams>) {
   const w = readableWorkspace(app, user, uuid);
   const client = parseClientId(a.client);
   const cursor = a.awareness === undefined ? null : parseBase64(a.awareness, "awareness update");
@@ -70,10 +73,12 @@ export function openReadme(app: App, user: UserRow, uuid: string, a: { client: s
   return { state: toBase64(opened.state), awareness: toBase64(opened.awareness) };
 }
 
+export const editReadmeParams = { client: p.str(), update: p.str().optional(), awareness: p.str().optional() };
+
 /** PATCH /ext/workspaces/{workspace_uuid}/readme: a client's Yjs update and/or awareness update. */
-export function editReadme(app: App, user: UserRow, uuid: string, a: { client: string; update?: string; awareness?: string }) {
+export function editReadme(app: App, user: UserRow, uuid: string, a: Args<typeof editReadmeParams>) {
   const client = openClient(app, user, uuid, a.client);
-  if (a.update === undefined && a.awareness === undefined) throw invalidParam("Nothing to change");
+  if (a.update === undefined && a.awareness === undefined) throw nothingToChange();
   const update = a.update === undefined ? null : parseBase64(a.update, "update");
   const cursor = a.awareness === undefined ? null : parseBase64(a.awareness, "awareness update");
   const d = docsOf(app);
@@ -85,8 +90,10 @@ export function editReadme(app: App, user: UserRow, uuid: string, a: { client: s
   return {};
 }
 
+export const closeReadmeParams = { client: p.str(), awareness: p.str().optional() };
+
 /** DELETE /ext/workspaces/{workspace_uuid}/readme: the client leaves; the other viewers see its cursor go. */
-export function closeReadme(app: App, user: UserRow, uuid: string, a: { client: string; awareness?: string }) {
+export function closeReadme(app: App, user: UserRow, uuid: string, a: Args<typeof closeReadmeParams>) {
   const client = openClient(app, user, uuid, a.client);
   const cursor = a.awareness === undefined ? null : parseBase64(a.awareness, "awareness update");
   const d = docsOf(app);

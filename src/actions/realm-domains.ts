@@ -1,7 +1,7 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { mustBeOwner } from "../domain/errors";
-import { checkDomain, domainExists, noSuchDomain, toApiRealmDomain } from "../domain/realm-domains";
+import { domainExists, mustBeOwner, noSuchDomain } from "../domain/errors";
+import { checkDomain, toApiRealmDomain } from "../domain/realm-domains";
 import { realmSetting, withSetting } from "../domain/realm-settings";
 import { isOwner } from "../domain/roles";
 import { toRealm } from "../events/types";

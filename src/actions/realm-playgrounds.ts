@@ -3,21 +3,28 @@
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { invalidParam, mustBeAdmin } from "../domain/errors";
+import { invalidParam, invalidPlayground, mustBeAdmin, realmPlaygroundRealmPygmentsLanguage } from "../domain/errors";
 import { checkPlayground, toApiPlayground } from "../domain/realm-playgrounds";
 import { isAdmin } from "../domain/roles";
 import { toRealm } from "../events/types";
 import * as store from "../store/realm-playgrounds";
+import { p, type Args } from "../domain/params";
 
 const emitAll = (tx: Tx, realmId: number) =>
   tx.emit({ type: "realm_playgrounds", realm_playgrounds: store.listPlaygrounds(tx.db, realmId).map(toApiPlayground) }, toRealm(realmId));
 
-export function addPlayground(app: App, admin: UserRow, a: { name: string; pygments_language: string; url_template: string }) {
+export const addPlaygroundParams = {
+  name: p.str({ max: 50 }),
+  pygments_language: p.str({ max: 40 }),
+  url_template: p.str(),
+};
+
+export function addPlayground(app: App, admin: UserRow, a: Args<typeof addPlaygroundParams>) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
   const bad = checkPlayground(a.name, a.pygments_language, a.url_template);
   if (bad) throw invalidParam(bad);
   if (store.findPlaygroundByName(app.db, admin.realmId, a.pygments_language, a.name))
-    throw invalidParam("Realm playground with this Realm, Pygments language and Name already exists.");
+    throw realmPlaygroundRealmPygmentsLanguage();
   return app.tx((tx) => {
     const row = store.insertPlayground(tx.db, { realmId: admin.realmId, name: a.name, pygmentsLanguage: a.pygments_language, urlTemplate: a.url_template });
     emitAll(tx, admin.realmId);
@@ -27,7 +34,7 @@ export function addPlayground(app: App, admin: UserRow, a: { name: string; pygme
 
 export function removePlayground(app: App, admin: UserRow, id: number) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
-  if (!store.findPlayground(app.db, admin.realmId, id)) throw invalidParam("Invalid playground");
+  if (!store.findPlayground(app.db, admin.realmId, id)) throw invalidPlayground();
   app.tx((tx) => {
     store.deletePlayground(tx.db, id);
     emitAll(tx, admin.realmId);

@@ -1,14 +1,7 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidChannelId, mustBeAdmin, mustBeOwner } from "../domain/errors";
-import {
-  canonicalGroupSetting,
-  checkGroupSetting,
-  presentGroupSetting,
-  previousValueMismatch,
-  sameGroupSetting,
-  type GroupSettingValue,
-} from "../domain/group-settings";
+import { invalidChannelId, mustBeAdmin, mustBeOwner, previousValueMismatch } from "../domain/errors";
+import { canonicalGroupSetting, checkGroupSetting, presentGroupSetting, sameGroupSetting, type GroupSettingValue } from "../domain/group-settings";
 import { fromWire, realmSetting, REALM_SETTINGS, withSetting, type RealmSettingDef, type RealmSettingName } from "../domain/realm-settings";
 import { isAdmin, isOwner } from "../domain/roles";
 import { toRealm } from "../events/types";

@@ -1,7 +1,7 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { invalidParam } from "../domain/errors";
+import { invalidParam, organizationNameRequired, subdomainAlreadyUse, subdomainMayContainOnlyLowercase } from "../domain/errors";
 import { ROLE, SYSTEM_GROUPS } from "../domain/roles";
 import { randomToken } from "../lib/random";
 import { findRealmByStringId, insertRealm, listRealms, updateRealm } from "../store/realms";
@@ -21,9 +21,9 @@ export interface NewRealm {
 const STRING_ID_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?)?$/;
 
 export function checkNewRealm(app: App, r: NewRealm) {
-  if (!STRING_ID_RE.test(r.stringId)) throw invalidParam("Subdomain may contain only lowercase letters, digits and dashes");
-  if (findRealmByStringId(app.db, r.stringId)) throw invalidParam(`Subdomain '${r.stringId}' is already in use`);
-  if (!r.name.trim()) throw invalidParam("Organization name is required");
+  if (!STRING_ID_RE.test(r.stringId)) throw subdomainMayContainOnlyLowercase();
+  if (findRealmByStringId(app.db, r.stringId)) throw subdomainAlreadyUse(r.stringId);
+  if (!r.name.trim()) throw organizationNameRequired();
 }
 
 /** A realm and its system groups (inside the caller's transaction), without users yet. */

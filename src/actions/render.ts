@@ -3,7 +3,7 @@
 import type { App } from "../context";
 import { realmEmojiByName } from "./realm-emoji";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidParam } from "../domain/errors";
+import { messageMustNotBeEmpty } from "../domain/errors";
 import { realmUrl } from "../domain/realms";
 import { renderMarkdown, type Linkifier, type RenderContext, type Rendered } from "../render";
 import { listLinkifiers } from "../store/linkifiers";
@@ -33,6 +33,6 @@ export const renderPlain = (app: App, realm: RealmRow, content: string): string 
 
 /** POST /messages/render. */
 export function renderPreview(app: App, realm: RealmRow, user: UserRow, content: string) {
-  if (!content.trim()) throw invalidParam("Message must not be empty");
+  if (!content.trim()) throw messageMustNotBeEmpty();
   return { rendered: renderFor(app, realm, user, content).html };
 }

@@ -4,11 +4,12 @@ import { existsSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { App } from "../context";
 import type { RealmRow, RepositoryRow, UserRow } from "../db/schema";
-import { guestsRefused, invalidParam, mustBeAdmin, noSuchRepository, repositoryNameInUse } from "../domain/errors";
+import { descriptionTooLongLimitCharacters, guestsRefused, invalidParam, mustBeAdmin, noSuchRepository, notDirectory, repositoryNameInUse } from "../domain/errors";
 import { REPOSITORY_LIMITS, repositoryNameProblem, toApiRepository } from "../domain/repositories";
 import { isAdmin, isGuest } from "../domain/roles";
 import * as gitOps from "../lib/git";
 import * as store from "../store/repositories";
+import { p, type Args } from "../domain/params";
 
 export const MANIFEST_FILE = "manifest.json";
 
@@ -51,14 +52,16 @@ export async function getRepository(app: App, realm: RealmRow, actor: UserRow | 
   };
 }
 
+export const createRepositoryParams = { name: p.str(), description: p.str().optional("") };
+
 /** POST /ext/repositories: an empty repository (branch `main`); administrators. */
-export async function createRepository(app: App, realm: RealmRow, actor: UserRow | null, a: { name: string; description?: string }) {
+export async function createRepository(app: App, realm: RealmRow, actor: UserRow | null, a: Args<typeof createRepositoryParams>) {
   requireAdmin(actor);
   const problem = repositoryNameProblem(a.name);
   if (problem) throw invalidParam(problem);
-  const description = a.description ?? "";
+  const description = a.description;
   if ([...description].length > REPOSITORY_LIMITS.description)
-    throw invalidParam(`description is too long (limit: ${REPOSITORY_LIMITS.description} characters)`);
+    throw descriptionTooLongLimitCharacters(REPOSITORY_LIMITS.description);
   if (store.findRepositoryByName(app.db, realm.id, a.name)) throw repositoryNameInUse(a.name);
   const row = app.tx((tx) => {
     if (store.findRepositoryByName(tx.db, realm.id, a.name)) throw repositoryNameInUse(a.name);
@@ -98,7 +101,7 @@ export async function importIntoRepository(
   requireAdmin(actor);
   const repo = findRealmRepository(app, realm, ref);
   const source = resolve(path);
-  if (!existsSync(source) || !statSync(source).isDirectory()) throw invalidParam(`${path} is not a directory`);
+  if (!existsSync(source) || !statSync(source).isDirectory()) throw notDirectory(path);
   const dir = repositoryDir(app, repo);
   if (gitOps.isRepository(source)) await gitOps.fetchAll(dir, source);
   else {

@@ -1,30 +1,32 @@
 import type { App } from "../context";
 import type { SavedSnippetRow, UserRow } from "../db/schema";
-import { ApiError, invalidParam } from "../domain/errors";
+import { contentCannotBeEmpty, contentMustNotContainNull, noNewDataSupplied, savedSnippetNotFound, titleCannotBeEmpty, titleTooLongLimitCharacters } from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/saved-snippets";
+import { p, type Args } from "../domain/params";
 
 export const MAX_SNIPPET_TITLE_LENGTH = 60;
 
 export const toApiSnippet = (s: SavedSnippetRow) => ({ id: s.id, title: s.title, content: s.content, date_created: s.dateCreated });
-const notFound = () => new ApiError("BAD_REQUEST", "Saved snippet does not exist.", 404);
 
 function checkTitle(title: string) {
   const t = title.trim();
-  if (!t) throw invalidParam("Title cannot be empty.");
-  if ([...t].length > MAX_SNIPPET_TITLE_LENGTH) throw invalidParam(`title is too long (limit: ${MAX_SNIPPET_TITLE_LENGTH} characters)`);
+  if (!t) throw titleCannotBeEmpty();
+  if ([...t].length > MAX_SNIPPET_TITLE_LENGTH) throw titleTooLongLimitCharacters(MAX_SNIPPET_TITLE_LENGTH);
   return t;
 }
 
 function checkContent(content: string) {
-  if (!content.trim()) throw invalidParam("Content cannot be empty.");
-  if (content.includes("\0")) throw invalidParam("Content must not contain null bytes");
+  if (!content.trim()) throw contentCannotBeEmpty();
+  if (content.includes("\0")) throw contentMustNotContainNull();
   return content;
 }
 
 export const listSavedSnippets = (app: App, user: UserRow) => ({ saved_snippets: store.listSnippets(app.db, user.id).map(toApiSnippet) });
 
-export function createSavedSnippet(app: App, user: UserRow, a: { title: string; content: string }) {
+export const createSavedSnippetParams = { title: p.str(), content: p.str() };
+
+export function createSavedSnippet(app: App, user: UserRow, a: Args<typeof createSavedSnippetParams>) {
   const title = checkTitle(a.title);
   const content = checkContent(a.content);
   return app.tx((tx) => {
@@ -34,10 +36,12 @@ export function createSavedSnippet(app: App, user: UserRow, a: { title: string; 
   });
 }
 
-export function editSavedSnippet(app: App, user: UserRow, id: number, a: { title?: string; content?: string }) {
+export const editSavedSnippetParams = { title: p.str().optional(), content: p.str().optional() };
+
+export function editSavedSnippet(app: App, user: UserRow, id: number, a: Args<typeof editSavedSnippetParams>) {
   const row = store.findSnippet(app.db, user.id, id);
-  if (!row) throw notFound();
-  if (a.title === undefined && a.content === undefined) throw invalidParam("No new data supplied");
+  if (!row) throw savedSnippetNotFound();
+  if (a.title === undefined && a.content === undefined) throw noNewDataSupplied();
   const patch = { ...(a.title !== undefined && { title: checkTitle(a.title) }), ...(a.content !== undefined && { content: checkContent(a.content) }) };
   app.tx((tx) => {
     const updated = store.updateSnippet(tx.db, row.id, patch);
@@ -48,7 +52,7 @@ export function editSavedSnippet(app: App, user: UserRow, id: number, a: { title
 
 export function deleteSavedSnippet(app: App, user: UserRow, id: number) {
   const row = store.findSnippet(app.db, user.id, id);
-  if (!row) throw notFound();
+  if (!row) throw savedSnippetNotFound();
   app.tx((tx) => {
     store.deleteSnippet(tx.db, row.id);
     tx.emit({ type: "saved_snippets", op: "remove", saved_snippet_id: row.id }, toUsers([user.id]));

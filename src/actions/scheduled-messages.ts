@@ -4,17 +4,7 @@
 import type { App } from "../context";
 import type { RealmRow, ScheduledMessageRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import {
-  ApiError,
-  deliveryTimeNotInFuture,
-  invalidParam,
-  nothingToChange,
-  realmDeactivated,
-  reminderNotFound,
-  scheduledMessageAlreadySent,
-  scheduledMessageNotFound,
-  userDeactivated,
-} from "../domain/errors";
+import { ApiError, deliveryTimeNotInFuture, invalidDataTypeChannel, maximumReminderNoteLengthCharacters, nothingToChange, realmDeactivated, recipientRequiredWhenUpdatingType, reminderNotFound, scheduledMessageAlreadySent, scheduledMessageNotFound, topicRequiredWhenUpdatingScheduled, userDeactivated } from "../domain/errors";
 import {
   MAX_REMINDER_NOTE_LENGTH,
   reminderContent,
@@ -31,16 +21,22 @@ import { findUserById, listUsersByIds } from "../store/users";
 import { accessMessage } from "./message-fetch";
 import { checkSend, sendMessage, sendNotificationTx, type CheckedSend } from "./messages";
 import { renderFor } from "./render";
+import { p, t, type Args } from "../domain/params";
 
 type Recipient = number | number[];
-export interface ScheduleArgs {
-  type: "stream" | "channel" | "private" | "direct";
-  to: Recipient;
-  content: string;
-  topic?: string;
-  scheduled_delivery_timestamp: number;
-  read_by_sender?: boolean;
-}
+const messageType = () => p.enum(["direct", "channel", "stream", "private"] as const);
+/** A channel's id (alone or in a list) or the direct message's user ids. */
+const recipient = () => p.json(t.union<Recipient>(t.int(), t.list(t.int())));
+
+export const scheduleParams = {
+  type: messageType(),
+  to: recipient(),
+  content: p.str(),
+  topic: p.str().optional(),
+  scheduled_delivery_timestamp: p.int(),
+  read_by_sender: p.bool().optional(),
+};
+export type ScheduleArgs = Args<typeof scheduleParams>;
 
 const apiType = (t: ScheduleArgs["type"]) => (t === "channel" || t === "stream" ? "stream" : "private");
 
@@ -51,7 +47,7 @@ function checkFuture(app: App, at: number) {
 /** The send checks of POST /messages for this audience; `to` as stored: [channel id], or the recipients. */
 function checkAudience(app: App, realm: RealmRow, sender: UserRow, type: "stream" | "private", to: Recipient, topic: string | undefined, content: string) {
   const ids = Array.isArray(to) ? to : [to];
-  if (type === "stream" && ids.length !== 1) throw invalidParam("Invalid data type for channel");
+  if (type === "stream" && ids.length !== 1) throw invalidDataTypeChannel();
   const c: CheckedSend = checkSend(app, realm, sender, { type, to: type === "stream" ? ids[0] : ids, content, topic });
   const stored = c.channel ? [c.channel.id] : c.participants.filter((u) => u.id !== sender.id).map((u) => u.id);
   return { c, to: stored.length ? stored : [sender.id] };
@@ -92,20 +88,20 @@ export function createScheduledMessage(app: App, realm: RealmRow, user: UserRow,
   });
 }
 
-export interface EditScheduleArgs {
-  type?: ScheduleArgs["type"];
-  to?: Recipient;
-  content?: string;
-  topic?: string;
-  scheduled_delivery_timestamp?: number;
-}
+export const editScheduleParams = {
+  type: messageType().optional(),
+  to: recipient().optional(),
+  content: p.str().optional(),
+  topic: p.str().optional(),
+  scheduled_delivery_timestamp: p.int().optional(),
+};
 
 /** PATCH /scheduled_messages/{id}: any of audience, topic, content and time; a failed one needs a new time. */
-export function editScheduledMessage(app: App, realm: RealmRow, user: UserRow, id: number, a: EditScheduleArgs, client = "API") {
+export function editScheduledMessage(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof editScheduleParams>, client = "API") {
   if (a.type === undefined && a.to === undefined && a.topic === undefined && a.content === undefined && a.scheduled_delivery_timestamp === undefined)
     throw nothingToChange();
-  if (a.type !== undefined && a.to === undefined) throw invalidParam("Recipient required when updating type of scheduled message.");
-  if (a.type !== undefined && apiType(a.type) === "stream" && a.topic === undefined) throw invalidParam("Topic required when updating scheduled message type to stream.");
+  if (a.type !== undefined && a.to === undefined) throw recipientRequiredWhenUpdatingType();
+  if (a.type !== undefined && apiType(a.type) === "stream" && a.topic === undefined) throw topicRequiredWhenUpdatingScheduled();
   if (a.scheduled_delivery_timestamp !== undefined) checkFuture(app, a.scheduled_delivery_timestamp);
   const row = store.findScheduledMessage(app.db, user.id, "send_later", id);
   if (!row) throw scheduledMessageNotFound();
@@ -165,11 +161,17 @@ function reminderText(app: App, realm: RealmRow, user: UserRow, messageId: numbe
   return reminderContent({ id: message.id, content: message.content, sender, url, where }, note, app.config.limits.maxMessageLength);
 }
 
+export const reminderParams = {
+  message_id: p.int(),
+  scheduled_delivery_timestamp: p.int(),
+  note: p.str().optional(),
+};
+
 /** POST /reminders: the notification bot reminds the user of a message they can read, at the given time. */
-export function createReminder(app: App, realm: RealmRow, user: UserRow, a: { message_id: number; scheduled_delivery_timestamp: number; note?: string }, client = "API") {
+export function createReminder(app: App, realm: RealmRow, user: UserRow, a: Args<typeof reminderParams>, client = "API") {
   checkFuture(app, a.scheduled_delivery_timestamp);
   const note = a.note === undefined ? null : a.note.replace(/^\n+/, "").trimEnd();
-  if (note !== null && [...note].length > MAX_REMINDER_NOTE_LENGTH) throw invalidParam(`Maximum reminder note length: ${MAX_REMINDER_NOTE_LENGTH} characters`);
+  if (note !== null && [...note].length > MAX_REMINDER_NOTE_LENGTH) throw maximumReminderNoteLengthCharacters(MAX_REMINDER_NOTE_LENGTH);
   const content = reminderText(app, realm, user, a.message_id, note || null);
   const rendered = renderFor(app, realm, user, content);
   return app.tx((tx) => {

@@ -4,13 +4,14 @@ import { createHmac } from "node:crypto";
 import type { App } from "../context";
 import type { RealmRow, SecretRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { botsRefused, guestsRefused, insufficientPermission, invalidParam, noSuchSecret, secretNameInUse } from "../domain/errors";
+import { botsRefused, guestsRefused, insufficientPermission, invalidParam, noSuchSecret, noteTooLongLimitCharacters, nothingToChange, secretNameInUse } from "../domain/errors";
 import { isAdmin, isGuest } from "../domain/roles";
 import { checkSecretValue, secretHint, secretNameProblem, SECRET_LIMITS, toApiSecret } from "../domain/secrets";
 import { toUsers, type Audience } from "../events/types";
 import { decrypt, encrypt, loadKey } from "../lib/crypto";
 import * as store from "../store/secrets";
 import { listUsers } from "../store/users";
+import { p, type Args } from "../domain/params";
 
 // ---- Who: the extension layer's human members ----
 
@@ -76,7 +77,7 @@ export function runSecretEnv(app: App, realmId: number, names: readonly string[]
 // ---- Changes ----
 
 function checkNote(note: string) {
-  if ([...note].length > SECRET_LIMITS.note) throw invalidParam(`note is too long (limit: ${SECRET_LIMITS.note} characters)`);
+  if ([...note].length > SECRET_LIMITS.note) throw noteTooLongLimitCharacters(SECRET_LIMITS.note);
 }
 
 /**
@@ -97,8 +98,10 @@ export function listSecrets(app: App, realm: RealmRow, user: UserRow | null) {
   return { secrets: store.listSecrets(app.db, realm.id).map(toApiSecret) };
 }
 
+export const addSecretParams = { name: p.str(), secret: p.str(), note: p.str().optional("") };
+
 /** POST /ext/secrets: a new secret; its value is never shown again. */
-export function addSecret(app: App, realm: RealmRow, actor: UserRow | null, a: { name: string; secret: string; note: string }) {
+export function addSecret(app: App, realm: RealmRow, actor: UserRow | null, a: Args<typeof addSecretParams>) {
   if (actor) requireHumanMember(actor);
   const problem = secretNameProblem(a.name);
   if (problem) throw invalidParam(problem);
@@ -115,10 +118,12 @@ export function addSecret(app: App, realm: RealmRow, actor: UserRow | null, a: {
   });
 }
 
+export const updateSecretParams = { secret: p.str().optional(), note: p.str().optional() };
+
 /** PATCH /ext/secrets/{name}: a new value (recording who replaced it and when) and/or a new note; by administrators or the one who added it. */
-export function updateSecret(app: App, realm: RealmRow, actor: UserRow | null, name: string, a: { secret?: string; note?: string }) {
+export function updateSecret(app: App, realm: RealmRow, actor: UserRow | null, name: string, a: Args<typeof updateSecretParams>) {
   const row = secretForChange(app, realm, actor, name);
-  if (a.secret === undefined && a.note === undefined) throw invalidParam("Nothing to change");
+  if (a.secret === undefined && a.note === undefined) throw nothingToChange();
   if (a.secret !== undefined) checkSecretValue(a.secret);
   if (a.note !== undefined) checkNote(a.note);
   const patch: Partial<SecretRow> = {};

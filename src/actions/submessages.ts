@@ -1,18 +1,21 @@
 // POST /submessage: the widget protocol (Zulip's poll and todo widgets) adds state to a message.
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidParam } from "../domain/errors";
+import { cannotAttachSubmessageMessage } from "../domain/errors";
 import { checkWidgetData, widgetTypeOf } from "../domain/submessages";
 import { toUsers } from "../events/types";
 import { messageRecipients } from "../store/message-flags";
 import * as store from "../store/submessages";
 import { accessMessage } from "./message-fetch";
+import { p, type Args } from "../domain/params";
 
-export function addSubmessage(app: App, realm: RealmRow, user: UserRow, a: { message_id: number; msg_type: string; content: string }) {
+export const submessageParams = { message_id: p.int(), msg_type: p.str(), content: p.str() };
+
+export function addSubmessage(app: App, realm: RealmRow, user: UserRow, a: Args<typeof submessageParams>) {
   const { message, channel } = accessMessage(app, realm, user, a.message_id);
   const isAuthor = message.senderId === user.id;
   // Everyone who can read the message may take part, but its sender attaches the first submessage.
-  if (!isAuthor && !store.hasSubmessageFrom(app.db, message.id, message.senderId)) throw invalidParam("You cannot attach a submessage to this message.");
+  if (!isAuthor && !store.hasSubmessageFrom(app.db, message.id, message.senderId)) throw cannotAttachSubmessageMessage();
   checkWidgetData(widgetTypeOf(store.firstWidgetSubmessage(app.db, message.id)?.content), a.content, isAuthor);
   app.tx((tx) => {
     const row = store.insertSubmessage(tx.db, { messageId: message.id, senderId: user.id, msgType: a.msg_type, content: a.content });

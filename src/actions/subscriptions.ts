@@ -12,16 +12,7 @@ import {
   type SubscriptionProperty,
   type TopicsPolicy,
 } from "../domain/channels";
-import {
-  cannotSubscribeOthers,
-  channelAlreadyExists,
-  incompatibleParameters,
-  insufficientPermission,
-  invalidChannelId,
-  invalidParam,
-  noSuchUser,
-  unauthorizedPrincipal,
-} from "../domain/errors";
+import { cannotSubscribeOthers, channelAlreadyExists, channelsDoNotExist, colorNotValidHexColor, incompatibleParameters, insufficientPermission, invalidChannelId, invalidUserId, noSuchUser, notBoolean, notSubscribedChannelId, unableAccessChannel, unauthorizedPrincipal, unknownSubscriptionProperty } from "../domain/errors";
 import type { GroupSettingValue } from "../domain/group-settings";
 import { normalizeTopic } from "../domain/messages";
 import { isAdmin, isGuest } from "../domain/roles";
@@ -45,6 +36,7 @@ import {
   type ChannelSpec,
 } from "./channels";
 import { forgetRecipients, sendNotificationTx } from "./messages";
+import { p, type Args } from "../domain/params";
 
 /** May this user add others to the channel? Realm-wide permission, the channel's group, or channel administration. */
 export function canAddSubscribers(app: App, realm: RealmRow, user: UserRow, c: ChannelRow): boolean {
@@ -166,7 +158,7 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Subscrib
   for (const s of a.subscriptions) {
     const name = s.name.trim();
     if (s.color !== undefined) {
-      if (!HEX_COLOR.test(s.color)) throw invalidParam("color is not a valid hex color code");
+      if (!HEX_COLOR.test(s.color)) throw colorNotValidHexColor();
       colors.set(name.toLowerCase(), s.color);
     }
     if (seen.has(name.toLowerCase())) continue;
@@ -176,7 +168,7 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Subscrib
       const access = channelAccess(app, actor, c);
       if (others && access.metadata && !canAddSubscribers(app, realm, actor, c)) throw cannotSubscribeOthers();
       if (!(others ? access.metadata : access.content)) {
-        if (a.authorization_errors_fatal) throw invalidParam(`Unable to access channel (${c.name}).`);
+        if (a.authorization_errors_fatal) throw unableAccessChannel(c.name);
         unauthorized.push(c.name);
         continue;
       }
@@ -247,7 +239,7 @@ export function createChannel(app: App, realm: RealmRow, actor: UserRow, a: Crea
   checkCanCreate(app, realm, actor, spec);
   const users = a.subscribers.map((id) => {
     const u = findUserById(app.db, id);
-    if (!u || u.realmId !== realm.id || !u.isActive) throw invalidParam(`Invalid user ID: ${id}`);
+    if (!u || u.realmId !== realm.id || !u.isActive) throw invalidUserId(id);
     return u;
   });
   if (users.some((u) => u.id !== actor.id) && !isAdmin(actor.role) && !hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group"))
@@ -268,7 +260,7 @@ export function unsubscribe(app: App, realm: RealmRow, actor: UserRow, a: { subs
   const notRemoved: string[] = [];
   for (const name of a.subscriptions) {
     const c = channelStore.findChannelByName(app.db, realm.id, name);
-    if (!c || !channelAccess(app, actor, c).metadata) throw invalidParam(`Channel(s) (${name}) do not exist`);
+    if (!c || !channelAccess(app, actor, c).metadata) throw channelsDoNotExist(name);
     if (others && !canRemoveSubscribers(app, actor, c)) throw insufficientPermission();
     channels.push(c);
   }
@@ -333,14 +325,14 @@ const HEX_COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 export function setSubscriptionProperties(app: App, user: UserRow, data: { stream_id: number; property: string; value: unknown }[]) {
   const changes = data.map((d) => {
     const kind = (SUBSCRIPTION_PROPERTIES as Record<string, string>)[d.property];
-    if (!kind) throw invalidParam(`Unknown subscription property: ${d.property}`);
+    if (!kind) throw unknownSubscriptionProperty(d.property);
     const c = channelStore.findChannel(app.db, d.stream_id);
     if (!c || c.realmId !== user.realmId) throw invalidChannelId();
-    if (!store.isSubscribed(app.db, user.id, c.id)) throw invalidParam(`Not subscribed to channel ID ${c.id}`);
+    if (!store.isSubscribed(app.db, user.id, c.id)) throw notSubscribedChannelId(c.id);
     const v = d.value;
-    if (kind === "color" && (typeof v !== "string" || !HEX_COLOR.test(v))) throw invalidParam("color is not a valid hex color code");
-    if (kind === "bool" && typeof v !== "boolean") throw invalidParam(`${d.property} is not a boolean`);
-    if (kind === "nullableBool" && v !== null && typeof v !== "boolean") throw invalidParam(`${d.property} is not a boolean`);
+    if (kind === "color" && (typeof v !== "string" || !HEX_COLOR.test(v))) throw colorNotValidHexColor();
+    if (kind === "bool" && typeof v !== "boolean") throw notBoolean(d.property);
+    if (kind === "nullableBool" && v !== null && typeof v !== "boolean") throw notBoolean(d.property);
     return { c, property: d.property as SubscriptionProperty, value: v };
   });
   app.tx((tx) => {
@@ -372,8 +364,14 @@ export function setSubscriptionProperties(app: App, user: UserRow, data: { strea
 
 // ---- Topic visibility ----
 
+export const topicVisibilityParams = {
+  stream_id: p.int(),
+  topic: p.str(),
+  visibility_policy: p.intEnum([0, 1, 2, 3] as const),
+};
+
 /** POST /user_topics: mute, unmute, follow or reset a topic for the caller. */
-export function setTopicVisibility(app: App, user: UserRow, a: { stream_id: number; topic: string; visibility_policy: number }) {
+export function setTopicVisibility(app: App, user: UserRow, a: Args<typeof topicVisibilityParams>) {
   const { channel } = accessChannelById(app, user, a.stream_id, { content: true, archived: true });
   const topic = normalizeTopic(a.topic, app.config.limits.maxTopicLength);
   const now = app.now();
@@ -388,8 +386,15 @@ export function setTopicVisibility(app: App, user: UserRow, a: { stream_id: numb
 const INHERIT = 0;
 const MUTED = 1;
 
+export const mutedTopicParams = {
+  stream_id: p.int().optional(),
+  stream: p.str().optional(),
+  topic: p.str(),
+  op: p.enum(["add", "remove"] as const),
+};
+
 /** PATCH /users/me/subscriptions/muted_topics: Zulip's older form, a channel by id or name; "remove" resets the topic. */
-export function muteTopicLegacy(app: App, user: UserRow, a: { stream_id?: number; stream?: string; topic: string; op: "add" | "remove" }) {
+export function muteTopicLegacy(app: App, user: UserRow, a: Args<typeof mutedTopicParams>) {
   if ((a.stream_id === undefined) === (a.stream === undefined)) throw incompatibleParameters(["stream_id", "stream"]);
   const channelId = a.stream_id ?? accessChannelByName(app, user, a.stream!).channel.id;
   return setTopicVisibility(app, user, { stream_id: channelId, topic: a.topic, visibility_policy: a.op === "add" ? MUTED : INHERIT });

@@ -1,6 +1,6 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidParam, missingConditional } from "../domain/errors";
+import { emptyList, invalidRecipientUserId, missingConditional } from "../domain/errors";
 import { userSetting } from "../domain/user-settings";
 import { toUsers } from "../events/types";
 import { subscriberIds } from "../store/subscriptions";
@@ -8,14 +8,17 @@ import { findUserById, listUsersByIds } from "../store/users";
 import { accessChannelById } from "./channels";
 import { accessMessage } from "./message-fetch";
 import { findRecipient } from "../store/messages";
+import { p, type Args } from "../domain/params";
 
-export interface TypingArgs {
-  type: "direct" | "private" | "stream" | "channel";
-  op: "start" | "stop";
-  to?: number[];
-  stream_id?: number;
-  topic?: string;
-}
+export const typingParams = {
+  type: p.enum(["direct", "private", "stream", "channel"] as const).optional("direct" as const),
+  op: p.enum(["start", "stop"] as const),
+  to: p.intList().optional(),
+  stream_id: p.int().optional(),
+  topic: p.str().optional(),
+};
+
+export type TypingArgs = Args<typeof typingParams>;
 
 const receivesTyping = (u: UserRow) => u.isActive && userSetting(u, "receives_typing_notifications") === true;
 
@@ -28,11 +31,11 @@ export function sendTyping(app: App, sender: UserRow, a: TypingArgs) {
   const who = { user_id: sender.id, email: sender.email };
   if (a.type === "direct" || a.type === "private") {
     if (a.to === undefined) throw missingConditional("to");
-    if (!a.to.length) throw invalidParam("Empty 'to' list");
+    if (!a.to.length) throw emptyList();
     const people = new Map<number, UserRow>([[sender.id, sender]]);
     for (const id of a.to) {
       const u = findUserById(app.db, id);
-      if (!u || u.realmId !== sender.realmId) throw invalidParam(`Invalid user ID ${id}`);
+      if (!u || u.realmId !== sender.realmId) throw invalidRecipientUserId(id);
       people.set(u.id, u);
     }
     const recipients = [...people.values()].map((u) => ({ user_id: u.id, email: u.email }));

@@ -2,42 +2,18 @@ import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { RealmRow, UserGroupRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { ApiError, insufficientPermission, invalidParam, noSuchUser } from "../domain/errors";
-import {
-  canonicalGroupSetting,
-  checkGroupName,
-  checkGroupSetting,
-  groupDeactivated,
-  invalidUserGroup,
-  invalidUserGroupId,
-  invalidUserId,
-  presentGroupSetting,
-  previousValueMismatch,
-  sameGroupSetting,
-  USER_GROUP_PERMISSION_NAMES,
-  USER_GROUP_PERMISSIONS,
-  type GroupSettingLookup,
-  type GroupSettingValue,
-  type UserGroupPermission,
-} from "../domain/group-settings";
+import { alreadyMember, alreadySubgroup, canOnlyChangeNameDeactivated, groupDeactivated, groupExists, groupInUse, insufficientPermission, invalidUserGroup, invalidUserGroupId, invalidUserId, noNewDataSupplied, noSuchUser, notForGuests, nothingToDoForMembers, nothingToDoForSubgroups, notMember, notSubgroup, previousValueMismatch, subgroupCycle } from "../domain/errors";
+import { canonicalGroupSetting, checkGroupName, checkGroupSetting, presentGroupSetting, sameGroupSetting, USER_GROUP_PERMISSION_NAMES, USER_GROUP_PERMISSIONS, type GroupSettingLookup, type GroupSettingValue, type UserGroupPermission } from "../domain/group-settings";
 import { REALM_GROUP_SETTING_NAMES } from "../domain/realm-settings";
 import { isGuest } from "../domain/roles";
-import {
-  alreadyMember,
-  alreadySubgroup,
-  groupExists,
-  notForGuests,
-  notMember,
-  notSubgroup,
-  subgroupCycle,
-  toApiUserGroup,
-} from "../domain/user-groups";
+import { toApiUserGroup } from "../domain/user-groups";
 import { toRealm } from "../events/types";
 import { hasRealmPermission, inGroupSetting, userGroupSetting } from "../store/permissions";
 import { channelSettings, listChannels } from "../store/channels";
 import { realmGroupSetting } from "../store/realm-settings";
 import * as store from "../store/user-groups";
 import { activeUserIdsAmong, findUserById, listInactiveUserIds } from "../store/users";
+import { p, type Args } from "../domain/params";
 
 export type SettingChange = { new: GroupSettingValue; old?: GroupSettingValue };
 
@@ -198,12 +174,12 @@ export function updateUserGroupProps(app: App, realm: RealmRow, user: UserRow, i
   const db = app.db;
   const changes = Object.entries(a.settings).filter(([, v]) => v !== undefined) as [UserGroupPermission, SettingChange][];
   if (a.name === undefined && a.description === undefined && a.deactivated === undefined && !changes.length)
-    throw invalidParam("No new data supplied");
+    throw noNewDataSupplied();
   const g = groupForUpdate(db, realm, user, id, ["can_manage_group"], true);
   if (a.deactivated === true && !g.deactivated) checkNotInUse(db, realm, g);
   const deactivatedAfter = a.deactivated ?? g.deactivated;
   if (deactivatedAfter && (a.description !== undefined || changes.length))
-    throw invalidParam("You can only change name of deactivated user groups");
+    throw canOnlyChangeNameDeactivated();
   const data: Record<string, unknown> = {};
   const patch: Partial<UserGroupRow> = {};
   if (a.name !== undefined && a.name !== g.name) {
@@ -278,7 +254,7 @@ function checkNotInUse(db: Db, realm: RealmRow, g: UserGroupRow) {
   }
   const realmSettings = REALM_GROUP_SETTING_NAMES.filter((n) => uses(realmGroupSetting(db, realm, n)));
   if (realmSettings.length) objections.push({ type: "realm", settings: realmSettings });
-  if (objections.length) throw new ApiError("CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.", 400, { objections });
+  if (objections.length) throw groupInUse(objections);
 }
 
 export interface MemberChange {
@@ -294,7 +270,7 @@ export function updateGroupMembers(app: App, realm: RealmRow, user: UserRow, id:
   const addSubs = a.add_subgroups ?? [];
   const delSubs = a.delete_subgroups ?? [];
   if (!a.add.length && !a.delete.length && !addSubs.length && !delSubs.length)
-    throw invalidParam('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
+    throw nothingToDoForMembers();
   const self = (ids: number[]) => ids.length === 1 && ids[0] === user.id;
   if (a.add.length) groupForUpdate(db, realm, user, id, self(a.add) ? ["can_join_group", "can_add_members_group"] : ["can_add_members_group"]);
   if (a.delete.length) groupForUpdate(db, realm, user, id, self(a.delete) ? ["can_leave_group", "can_remove_members_group"] : ["can_remove_members_group"]);
@@ -318,9 +294,11 @@ export function updateGroupMembers(app: App, realm: RealmRow, user: UserRow, id:
   return {};
 }
 
+export const subgroupsParams = { add: p.intList().optional(() => []), delete: p.intList().optional(() => []) };
+
 /** POST /user_groups/{id}/subgroups: allowed on deactivated groups too (level 391). */
-export function updateSubgroups(app: App, realm: RealmRow, user: UserRow, id: number, a: { add: number[]; delete: number[] }) {
-  if (!a.add.length && !a.delete.length) throw invalidParam('Nothing to do. Specify at least one of "add" or "delete".');
+export function updateSubgroups(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof subgroupsParams>) {
+  if (!a.add.length && !a.delete.length) throw nothingToDoForSubgroups();
   const subs = planSubgroups(app.db, realm, user, id, a.add, a.delete);
   app.tx((tx) => applySubgroups(tx, realm, id, subs));
   return {};

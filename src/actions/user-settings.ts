@@ -1,6 +1,6 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { ApiError, emailInUse, invalidParam, mustBeAdmin } from "../domain/errors";
+import { emailAddressChangesDisabledOrganization, emailInUse, invalidAddress, invalidDefaultLanguage, invalidEmailBatchingPeriodSeconds, invalidParam, mustBeAdmin, nameChangesDisabledOrganization, notRecognizedTimeZone, pleaseFillOutAllFields, wrongPassword } from "../domain/errors";
 import { realmSetting, withSetting } from "../domain/realm-settings";
 import { isAdmin } from "../domain/roles";
 import { checkFullName, isValidEmail } from "../domain/users";
@@ -25,14 +25,14 @@ const LANGUAGE_RE = /^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$/;
 /** Checks values the parameter types cannot: language codes, time zones. */
 function checkSettingValues(values: [UserSettingName, unknown][]) {
   for (const [name, v] of values) {
-    if (name === "default_language" && !LANGUAGE_RE.test(String(v))) throw invalidParam("Invalid default_language");
+    if (name === "default_language" && !LANGUAGE_RE.test(String(v))) throw invalidDefaultLanguage();
     if (name === "email_notifications_batching_period_seconds" && ((v as number) <= 0 || (v as number) > 7 * 24 * 3600))
-      throw invalidParam(`Invalid email batching period: ${v} seconds`);
+      throw invalidEmailBatchingPeriodSeconds(v);
     if (name === "timezone" && v !== "") {
       try {
         new Intl.DateTimeFormat("en", { timeZone: String(v) });
       } catch {
-        throw invalidParam("Not a recognized time zone");
+        throw notRecognizedTimeZone();
       }
     }
   }
@@ -66,15 +66,15 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
   const people: Record<string, unknown>[] = [];
   let newEmail: string | null = null;
   if (a.full_name !== undefined && a.full_name.trim() !== user.fullName) {
-    if (realmSetting(realm, "name_changes_disabled") && !isAdmin(user.role)) throw invalidParam("Name changes are disabled in this organization.");
+    if (realmSetting(realm, "name_changes_disabled") && !isAdmin(user.role)) throw nameChangesDisabledOrganization();
     const name = checkFullName(a.full_name);
     if (!name.ok) throw invalidParam(name.msg);
     patch.fullName = name.name;
     people.push({ full_name: name.name });
   }
   if (a.email !== undefined && a.email.toLowerCase() !== user.email.toLowerCase()) {
-    if (realmSetting(realm, "email_changes_disabled") && !isAdmin(user.role)) throw invalidParam("Email address changes are disabled in this organization.");
-    if (!isValidEmail(a.email)) throw invalidParam("Invalid address.");
+    if (realmSetting(realm, "email_changes_disabled") && !isAdmin(user.role)) throw emailAddressChangesDisabledOrganization();
+    if (!isValidEmail(a.email)) throw invalidAddress();
     if (findUserByEmail(app.db, realm.id, a.email)) throw emailInUse(a.email);
     // With email, the new address is confirmed by a link mailed to it (as Zulip); without, it changes at once.
     if (app.config.email.enabled) newEmail = a.email;
@@ -84,9 +84,9 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
     }
   }
   if (a.new_password !== undefined || a.old_password !== undefined) {
-    if (a.old_password === undefined) throw invalidParam("Please fill out all fields.");
-    if (a.new_password === undefined) throw invalidParam("Please fill out all fields.");
-    if (!(await verifyPassword(user, a.old_password))) throw new ApiError("BAD_REQUEST", "Wrong password!");
+    if (a.old_password === undefined) throw pleaseFillOutAllFields();
+    if (a.new_password === undefined) throw pleaseFillOutAllFields();
+    if (!(await verifyPassword(user, a.old_password))) throw wrongPassword();
     checkPassword(a.new_password);
     patch.passwordHash = await hashPassword(a.new_password);
   }

@@ -1,41 +1,43 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { insufficientPermission, invalidParam } from "../domain/errors";
+import { clientDidNotPassAny, clientMustPassEmojiName, emojiDoesNotExist, insufficientPermission, emojiCodeMismatch, statusTextTooLongLimit } from "../domain/errors";
 import { isAdmin } from "../domain/roles";
 import { MAX_STATUS_TEXT_LENGTH, toApiUserStatus } from "../domain/user-status";
 import { toRealm } from "../events/types";
 import { emojiByName } from "../render";
 import { findUserStatus, saveUserStatus } from "../store/user-status";
 import { userInRealm } from "./users";
+import { p, type Args } from "../domain/params";
 
-export interface StatusChange {
-  status_text?: string;
-  away?: boolean;
-  emoji_name?: string;
-  emoji_code?: string;
-  reaction_type?: string;
-}
+export const statusParams = {
+  status_text: p.str().optional(),
+  away: p.bool().optional(),
+  emoji_name: p.str().optional(),
+  emoji_code: p.str().optional(),
+  reaction_type: p.str().optional(),
+};
+export type StatusChange = Args<typeof statusParams>;
 
 /** POST /users/me/status (and, by administrators, /users/{user_id}/status): only what is passed changes. */
 export function updateStatus(app: App, realm: RealmRow, user: UserRow, a: StatusChange) {
   const text = a.status_text?.trim();
   if (a.away === undefined && text === undefined && a.emoji_name === undefined && a.emoji_code === undefined && a.reaction_type === undefined)
-    throw invalidParam("Client did not pass any new values.");
+    throw clientDidNotPassAny();
   if (text !== undefined && [...text].length > MAX_STATUS_TEXT_LENGTH)
-    throw invalidParam(`status_text is too long (limit: ${MAX_STATUS_TEXT_LENGTH} characters)`);
+    throw statusTextTooLongLimit(MAX_STATUS_TEXT_LENGTH);
   if (a.emoji_name === undefined && (a.emoji_code !== undefined || a.reaction_type !== undefined))
-    throw invalidParam("Client must pass emoji_name if they pass either emoji_code or reaction_type.");
+    throw clientMustPassEmojiName();
   let emoji: { emoji_name: string; emoji_code: string; reaction_type: string } | undefined;
   if (a.emoji_name === "") emoji = { emoji_name: "", emoji_code: "", reaction_type: "" };
   else if (a.emoji_name !== undefined) {
     const type = a.reaction_type ?? "unicode_emoji";
     if (type === "unicode_emoji") {
       const found = emojiByName(a.emoji_name);
-      if (!found) throw invalidParam(`Emoji '${a.emoji_name}' does not exist`);
-      if (a.emoji_code !== undefined && a.emoji_code !== found.emoji_code) throw invalidParam("Invalid emoji code.");
+      if (!found) throw emojiDoesNotExist(a.emoji_name);
+      if (a.emoji_code !== undefined && a.emoji_code !== found.emoji_code) throw emojiCodeMismatch();
       emoji = { emoji_name: a.emoji_name, emoji_code: found.emoji_code, reaction_type: type };
     } else {
-      if (!a.emoji_code) throw invalidParam("Invalid emoji code.");
+      if (!a.emoji_code) throw emojiCodeMismatch();
       emoji = { emoji_name: a.emoji_name, emoji_code: a.emoji_code, reaction_type: type };
     }
   }

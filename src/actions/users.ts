@@ -5,12 +5,12 @@ import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { writePendingRows, startDeliveries } from "../store/lazy-delivery";
 import { forgetRecipients } from "./messages";
-import { ApiError, emailInUse, insufficientPermission, invalidParam, mustBeAdmin, mustBeOwner, noSuchUser } from "../domain/errors";
+import { cannotReactivateBotWhoseOwner, emailInUse, emailNotAllowedOrganization, insufficientPermission, invalidEmailAddress, invalidNewEmailAddress, invalidParam, invalidRole, lastOwner, lastUser, mustBeAdmin, mustBeOwner, noSuchUser, ownerPermissionCannotBeRemoved, passwordTooShort, targetUserDeactivated, userAlreadyActive, userAlreadyDeactivated } from "../domain/errors";
 import { emailInDomains } from "../domain/realm-domains";
 import { realmSetting, withSetting } from "../domain/realm-settings";
 import { USER_SETTINGS } from "../domain/user-settings";
 import { findRealmUserDefaults } from "../store/user-settings";
-import { isAdmin, isOwner, isRole, ROLE, SYSTEM_GROUPS, type Role } from "../domain/roles";
+import { isAdmin, isOwner, isRole, ROLE, ROLES, SYSTEM_GROUPS, type Role } from "../domain/roles";
 import { checkFullName, isValidEmail, toApiUser } from "../domain/users";
 import { toRealm } from "../events/types";
 import { randomToken } from "../lib/random";
@@ -25,6 +25,7 @@ import { applyProfileData, planProfileData, profileDataOfUser, realmProfileData 
 import { botAudience, botEvent } from "../serializers/bots";
 import { announceSettingsNamingUserTx } from "./user-groups";
 import { revokeSessionsTx } from "./sessions";
+import { p, t, type Args } from "../domain/params";
 
 export interface NewUser {
   email: string;
@@ -39,10 +40,10 @@ export interface NewUser {
 export const hashPassword = (password: string) => Bun.password.hash(password, { algorithm: "argon2id" });
 
 export function checkNewUser(app: App, realm: RealmRow, u: NewUser) {
-  if (!isValidEmail(u.email)) throw invalidParam(`Invalid email '${u.email}'`);
+  if (!isValidEmail(u.email)) throw invalidEmailAddress(u.email);
   const name = checkFullName(u.fullName);
   if (!name.ok) throw invalidParam(name.msg);
-  if (u.role !== undefined && !isRole(u.role)) throw invalidParam("Invalid role");
+  if (u.role !== undefined && !isRole(u.role)) throw invalidRole();
   if (store.findUserByEmail(app.db, realm.id, u.email)) throw emailInUse(u.email);
 }
 
@@ -140,7 +141,7 @@ export async function setPassword(app: App, user: UserRow, password: string) {
 }
 
 export function checkPassword(password: string) {
-  if (password.length < 6) throw new ApiError("BAD_REQUEST", "The password is too short.");
+  if (password.length < 6) throw passwordTooShort();
 }
 
 /**
@@ -156,8 +157,6 @@ export function passwordChangedTx(app: App, tx: Tx, user: UserRow, passwordHash:
   if (o.endSessions) app.revoke({ userId: user.id });
 }
 
-const lastUser = () => new ApiError("CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only user.", 400, { entity: "user", is_last_owner: false });
-const lastOwner = () => new ApiError("CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only organization owner", 400, { entity: "organization owner", is_last_owner: true });
 const isLastOwner = (app: App, user: UserRow) =>
   isOwner(user.role) && !user.isBot && store.countActiveHumanOwners(app.db, user.realmId) <= 1;
 
@@ -167,7 +166,7 @@ const isLastOwner = (app: App, user: UserRow) =>
  * nothing while deactivated.
  */
 export function deactivateUser(app: App, user: UserRow) {
-  if (!user.isActive) throw invalidParam("User is already deactivated");
+  if (!user.isActive) throw userAlreadyDeactivated();
   if (isLastOwner(app, user)) throw lastOwner();
   const bots = user.isBot ? [] : store.listOwnedBots(app.db, user.id).filter((b) => b.isActive);
   app.tx((tx) => {
@@ -187,7 +186,7 @@ export function deactivateUser(app: App, user: UserRow) {
 /** DELETE /users/{user_id}: administrators deactivate users (owners only by owners). */
 export function deactivateUserByAdmin(app: App, actor: UserRow, id: number) {
   const target = userForAdmin(app, actor, id, { bots: false });
-  if (!target.isActive) throw invalidParam("User is deactivated");
+  if (!target.isActive) throw targetUserDeactivated();
   if (isOwner(target.role) && !isOwner(actor.role)) throw mustBeOwner();
   deactivateUser(app, target);
   return {};
@@ -203,9 +202,9 @@ export function deactivateOwnAccount(app: App, user: UserRow) {
 /** POST /users/{user_id}/reactivate. */
 export function reactivateUser(app: App, actor: UserRow, id: number) {
   const target = userForAdmin(app, actor, id, { bots: true });
-  if (target.isActive) throw invalidParam("User is already active");
+  if (target.isActive) throw userAlreadyActive();
   if (target.isBot && target.botOwnerId !== null && !store.findUserById(app.db, target.botOwnerId)?.isActive)
-    throw invalidParam("Cannot reactivate a bot whose owner is deactivated");
+    throw cannotReactivateBotWhoseOwner();
   app.tx((tx) => reactivateUserTx(app, tx, target));
   return {};
 }
@@ -229,12 +228,14 @@ function userForAdmin(app: App, actor: UserRow, id: number, o: { bots: boolean }
   return target;
 }
 
+export const createUserParams = { email: p.str(), password: p.str(), full_name: p.str() };
+
 /** POST /users: administrators create accounts with a password. */
-export async function createUserByAdmin(app: App, realm: RealmRow, actor: UserRow, a: { email: string; password: string; full_name: string }) {
+export async function createUserByAdmin(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof createUserParams>) {
   if (!isAdmin(actor.role)) throw mustBeAdmin();
-  if (!isValidEmail(a.email)) throw invalidParam(`Invalid email '${a.email}'`);
+  if (!isValidEmail(a.email)) throw invalidEmailAddress(a.email);
   checkEmailAllowed(app, realm, a.email);
-  if (a.password.length < 6) throw invalidParam("The password is too short.");
+  if (a.password.length < 6) throw passwordTooShort();
   checkNewUser(app, realm, { email: a.email, fullName: a.full_name });
   const passwordHash = await hashPassword(a.password);
   const row = app.tx((tx) => {
@@ -250,15 +251,17 @@ export async function createUserByAdmin(app: App, realm: RealmRow, actor: UserRo
 /** Where the realm restricts emails to its domains, an address outside them is refused. */
 export function checkEmailAllowed(app: App, realm: RealmRow, email: string) {
   if (realmSetting(realm, "emails_restricted_to_domains") !== true) return;
-  if (!emailInDomains(email, listRealmDomains(app.db, realm.id))) throw invalidParam(`Email '${email}' not allowed in this organization`);
+  if (!emailInDomains(email, listRealmDomains(app.db, realm.id))) throw emailNotAllowedOrganization(email);
 }
 
-export interface UserPatch {
-  full_name?: string;
-  role?: Role;
-  new_email?: string;
-  profile_data?: { id: number; value: unknown }[];
-}
+/** What an administrator may change of a user (PATCH /users/{user_id} or /users/{email}). */
+export const userPatchParams = {
+  full_name: p.str().optional(),
+  role: p.intEnum(ROLES).optional(),
+  new_email: p.str().optional(),
+  profile_data: p.json(t.list(t.object({ id: t.int(), value: t.any() }))).optional(),
+};
+export type UserPatch = Args<typeof userPatchParams>;
 
 /**
  * PATCH /users/{user_id}: administrators change a user's name, role, email and profile fields. Only
@@ -276,12 +279,12 @@ export function updateUserByAdmin(app: App, realm: RealmRow, actor: UserRow, id:
   }
   if (a.role !== undefined && a.role !== target.role) {
     if ((a.role === ROLE.owner || isOwner(target.role)) && !isOwner(actor.role)) throw mustBeOwner();
-    if (isLastOwner(app, target)) throw invalidParam("The owner permission cannot be removed from the only organization owner.");
+    if (isLastOwner(app, target)) throw ownerPermissionCannotBeRemoved();
     patch.role = a.role;
     events.push({ role: a.role });
   }
   if (a.new_email !== undefined && a.new_email.toLowerCase() !== target.email.toLowerCase()) {
-    if (!isValidEmail(a.new_email)) throw invalidParam("Invalid new email address.");
+    if (!isValidEmail(a.new_email)) throw invalidNewEmailAddress();
     if (store.findUserByEmail(app.db, realm.id, a.new_email)) throw emailInUse(a.new_email);
     patch.email = a.new_email;
     events.push({ new_email: a.new_email }, { delivery_email: a.new_email });
@@ -311,11 +314,16 @@ export function ownUser(app: App, user: UserRow) {
   return { ...me, max_message_id: -1 };
 }
 
-type ViewArgs = { client_gravatar: boolean; include_custom_profile_fields: boolean };
+export const userViewParams = {
+  client_gravatar: p.bool().optional(true),
+  include_custom_profile_fields: p.bool().optional(false),
+};
+export const listUsersParams = { ...userViewParams, user_ids: p.intList().optional() };
+type ViewArgs = Args<typeof userViewParams>;
 const viewOf = (app: App, a: ViewArgs) => ({ externalUrl: app.config.externalUrl, clientGravatar: a.client_gravatar });
 
 /** GET /users: the realm's users (all of them, or those in user_ids). */
-export function listRealmUsers(app: App, viewer: UserRow, a: ViewArgs & { user_ids?: number[] }) {
+export function listRealmUsers(app: App, viewer: UserRow, a: Args<typeof listUsersParams>) {
   const wanted = a.user_ids ? new Set(a.user_ids) : null;
   const o = viewOf(app, a);
   const profile = a.include_custom_profile_fields ? realmProfileData(app.db, viewer.realmId) : null;

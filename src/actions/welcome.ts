@@ -8,7 +8,7 @@ import { SYSTEM_BOTS } from "../domain/bots";
 import { realmSetting } from "../domain/realm-settings";
 import { insertChannelTx } from "./channels";
 import { internalBotTx, sendBotMessageTx } from "./messages";
-import { invalidParam, mustBeAdmin } from "../domain/errors";
+import { customWelcomeMessageCannotBeEmpty, mustBeAdmin } from "../domain/errors";
 import { isAdmin } from "../domain/roles";
 import { subscribeUsersTx } from "./subscriptions";
 
@@ -25,7 +25,7 @@ export function sendWelcomeTx(app: App, tx: Tx, realm: RealmRow, user: UserRow, 
 /** POST /realm/test_welcome_bot_custom_message: an administrator sees the greeting with this text, as a newcomer would. */
 export function sendTestWelcome(app: App, realm: RealmRow, admin: UserRow, text: string) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
-  if (!text.trim()) throw invalidParam("Custom welcome message cannot be empty.");
+  if (!text.trim()) throw customWelcomeMessageCannotBeEmpty();
   return { message_id: app.tx((tx) => sendWelcomeTx(app, tx, realm, admin, text)) };
 }
 

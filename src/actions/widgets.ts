@@ -3,7 +3,7 @@
 import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { PluginLinkRow, PluginRow, RealmRow, UserRow } from "../db/schema";
-import { documentOrDataNeeded, guestsRefused, invalidParam, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly } from "../domain/errors";
+import { documentOrDataNeeded, guestsRefused, itemTooLongLimitCharacters, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly, widgetBelongsOrganizationNotLink, widgetNotLinksKind } from "../domain/errors";
 import { widgetDefaults } from "../domain/plugins";
 import { isGuest } from "../domain/roles";
 import {
@@ -26,6 +26,7 @@ import { listUsers } from "../store/users";
 import * as store from "../store/widgets";
 import { canSeePlugin } from "./plugin-access";
 import { requireHumanMember } from "./secrets";
+import { p, type Args } from "../domain/params";
 
 /** The contract's limit: at most one ext_widget event per scope every two seconds. */
 export const WIDGET_EVENT_INTERVAL_MS = 2000;
@@ -110,9 +111,9 @@ export function pushWidget(app: App, bot: UserRow, a: WidgetPush) {
     if (a.link_id === undefined) throw missingConditional("link_id");
     link = findLink(app.db, a.link_id);
     if (!link || link.installId !== p.id) throw noSuchLink();
-    if (spec.link_kinds && !spec.link_kinds.includes(link.kind)) throw invalidParam(`Widget '${a.widget}' is not for links of kind '${link.kind}'`);
-  } else if (a.link_id !== undefined) throw invalidParam(`Widget '${a.widget}' belongs to the organization, not to a link`);
-  if ([...a.item].length > WIDGET_LIMITS.item) throw invalidParam(`item is too long (limit: ${WIDGET_LIMITS.item} characters)`);
+    if (spec.link_kinds && !spec.link_kinds.includes(link.kind)) throw widgetNotLinksKind(a.widget, link.kind);
+  } else if (a.link_id !== undefined) throw widgetBelongsOrganizationNotLink(a.widget);
+  if ([...a.item].length > WIDGET_LIMITS.item) throw itemTooLongLimitCharacters(WIDGET_LIMITS.item);
   if (a.document === undefined && a.data === undefined) throw documentOrDataNeeded();
   if (a.document) checkDocument(spec, a.widget, a.document);
   const scope: store.WidgetScope = { installId: p.id, widget: a.widget, linkId: link?.id ?? 0, item: a.item };
@@ -149,8 +150,10 @@ const preferenceOf = (db: Db, user: UserRow, p: PluginRow, widget: string) => {
   return toApiPreference(p.manifest, widget, widgetDefaults(p.manifest, p.widgetDefaults)[widget]!, stored);
 };
 
+export const getWidgetParams = { link_id: p.int().optional(), item: p.str().optional("") };
+
 /** GET /ext/widgets/{install_id}/{widget}: the latest document of one scope (null before the first push) and the caller's preference. */
-export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: { link_id?: number; item: string }) {
+export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: Args<typeof getWidgetParams>) {
   if (isGuest(user.role)) throw guestsRefused();
   const p = visiblePlugin(app, realm, user, installId);
   const spec = widgetSpec(p.manifest, widget);

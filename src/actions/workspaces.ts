@@ -19,6 +19,7 @@ import { unloadReadme } from "./readme";
 import { channelReaderIds, readableWorkspace, workspaceDir } from "./workspace-access";
 import { findRealmRepository, repositoryDir } from "./repositories";
 import { requireHumanMember } from "./secrets";
+import { p, type Args } from "../domain/params";
 
 /**
  * A whole topic moved (renamed, or to another channel): its workspace goes with it, unless the
@@ -71,8 +72,10 @@ export async function createWorkspace(app: App, realm: RealmRow, user: UserRow, 
   }
 }
 
+export const listWorkspacesParams = { stream_id: p.int().optional(), topic: p.str().optional() };
+
 /** GET /ext/workspaces: the workspaces of channels the user can read. */
-export function listWorkspaces(app: App, realm: RealmRow, user: UserRow, a: { stream_id?: number; topic?: string }) {
+export function listWorkspaces(app: App, realm: RealmRow, user: UserRow, a: Args<typeof listWorkspacesParams>) {
   requireHumanMember(user);
   const readable = new Map<number, boolean>();
   const canRead = (channelId: number) => {

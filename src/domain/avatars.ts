@@ -1,4 +1,4 @@
-import { invalidParam } from "./errors";
+import { avatarChangesDisabled, avatarTooLarge, notAnImage, oneAvatar } from "./errors";
 
 export const MAX_AVATAR_MIB = 5;
 
@@ -13,7 +13,3 @@ export function imageType(head: Uint8Array): string | null {
   return null;
 }
 
-export const avatarChangesDisabled = () => invalidParam("Avatar changes are disabled in this organization.");
-export const notAnImage = () => invalidParam("Could not decode image; did you upload an image file?");
-export const avatarTooLarge = () => invalidParam(`Uploaded file is larger than the allowed limit of ${MAX_AVATAR_MIB} MiB`);
-export const oneAvatar = () => invalidParam("You must upload exactly one avatar.");

@@ -1,7 +1,7 @@
 // Channel folders (Zulip 11, level 389): limits, name rules and the ChannelFolder object.
 import { unprintableAt } from "../lib/text";
 import type { ChannelFolderRow } from "../db/schema";
-import { invalidParam } from "./errors";
+import { channelFolderNameCantBeEmpty, invalidCharacterChannelFolderName } from "./errors";
 
 /** Zulip's limits, announced in register as max_channel_folder_name_length / _description_length. */
 export const MAX_CHANNEL_FOLDER_NAME_LENGTH = 60;
@@ -10,9 +10,9 @@ export const MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH = 1024;
 /** Checks and cleans a folder name (Zulip's check_channel_folder_name, less uniqueness); returns it trimmed. */
 export function checkChannelFolderName(name: string): string {
   const n = name.trim();
-  if (!n) throw invalidParam("Channel folder name can't be empty.");
+  if (!n) throw channelFolderNameCantBeEmpty();
   const bad = unprintableAt(n);
-  if (bad) throw invalidParam(`Invalid character in channel folder name, at position ${bad}.`);
+  if (bad) throw invalidCharacterChannelFolderName(bad);
   return n;
 }
 

@@ -1,7 +1,7 @@
 // Channels (Zulip's streams): permission settings, names, and the stream / subscription objects.
 import { unprintableAt } from "../lib/text";
 import type { ChannelRow, SubscriptionRow } from "../db/schema";
-import { invalidParam } from "./errors";
+import { channelNameCantBeEmpty, channelNameTooLongLimit, invalidCharacterChannelNamePosition } from "./errors";
 import { permission, presentGroupSetting, type GroupSettingValue, type PermissionConfig } from "./group-settings";
 
 /** A channel's permission settings, in Zulip's field order (can_create_topic_group: contract, level 441). */
@@ -32,10 +32,10 @@ export const POST_POLICY = { everyone: 1, admins: 2, fullMembers: 3, moderators:
 /** Checks and cleans a channel name (Zulip's check_stream_name); returns the trimmed name. */
 export function checkChannelName(name: string, maxLength: number): string {
   const n = name.trim();
-  if (!n) throw invalidParam("Channel name can't be empty.");
-  if ([...n].length > maxLength) throw invalidParam(`Channel name too long (limit: ${maxLength} characters).`);
+  if (!n) throw channelNameCantBeEmpty();
+  if ([...n].length > maxLength) throw channelNameTooLongLimit(maxLength);
   const bad = unprintableAt(n);
-  if (bad) throw invalidParam(`Invalid character in channel name, at position ${bad}.`);
+  if (bad) throw invalidCharacterChannelNamePosition(bad);
   return n;
 }
 

@@ -1,5 +1,5 @@
 import type { DraftRow } from "../db/schema";
-import { ApiError, invalidParam } from "./errors";
+import { draftsSyncDisabled, messageMustNotContainNull, messageMustNotBeEmpty, mustSpecifyExactly1Channel, timestampMustNotBeNegative, topicMustNotContainNull } from "./errors";
 
 export type DraftType = "" | "stream" | "private";
 export interface DraftInput {
@@ -12,8 +12,6 @@ export interface DraftInput {
 
 export const toApiDraft = (d: DraftRow) => ({ id: d.id, type: d.type, to: d.to, topic: d.topic, content: d.content, timestamp: d.timestamp });
 
-export const draftNotFound = () => new ApiError("BAD_REQUEST", "Draft does not exist", 404);
-export const draftsSyncDisabled = () => invalidParam("User has disabled synchronizing drafts.");
 
 /**
  * The contract's rules for one draft, as Zulip applies them: no null bytes, non-empty content, exactly
@@ -22,15 +20,15 @@ export const draftsSyncDisabled = () => invalidParam("User has disabled synchron
  */
 export function normalizeDraft(d: DraftInput, now: number, maxTopicLength: number) {
   const content = d.content.replace(/\s+$/, "").replace(/^\n+/, "");
-  if (!content) throw invalidParam("Message must not be empty");
-  if (content.includes("\0")) throw invalidParam("Message must not contain null bytes");
-  if (d.timestamp !== undefined && d.timestamp < 0) throw invalidParam("Timestamp must not be negative.");
+  if (!content) throw messageMustNotBeEmpty();
+  if (content.includes("\0")) throw messageMustNotContainNull();
+  if (d.timestamp !== undefined && d.timestamp < 0) throw timestampMustNotBeNegative();
   let topic = "";
   let to: number[] = [];
   if (d.type === "stream") {
-    if (d.topic.includes("\0")) throw invalidParam("Topic must not contain null bytes");
+    if (d.topic.includes("\0")) throw topicMustNotContainNull();
     topic = [...d.topic].slice(0, maxTopicLength).join("");
-    if (d.to.length !== 1) throw invalidParam("Must specify exactly 1 channel ID for channel messages");
+    if (d.to.length !== 1) throw mustSpecifyExactly1Channel();
     to = d.to;
   } else if (d.type === "private") {
     to = [...new Set(d.to)].sort((a, b) => a - b);

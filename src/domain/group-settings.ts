@@ -1,6 +1,6 @@
 // A group-setting value (contract: "Group-setting value"): a user group id, or an anonymous
 // collection of users and groups. Every can_*_group setting of realms, user groups and channels holds one.
-import { ApiError, invalidParam } from "./errors";
+import { cannotBeSetTo, groupDeactivated, invalidUserGroup, invalidUserGroupId, invalidUserId, mustBeSystemUserGroup, userGroupNameCannotExceed, userGroupNameCannotStart, userGroupNameCantBeEmpty } from "./errors";
 
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 export type GroupMembersValue = Exclude<GroupSettingValue, number>;
@@ -65,12 +65,6 @@ export interface GroupSettingLookup {
   nobodyGroupId: number;
 }
 
-export const invalidUserGroup = () => invalidParam("Invalid user group");
-export const invalidUserGroupId = (id: number) => invalidParam(`Invalid user group ID: ${id}`);
-export const invalidUserId = (id: number) => invalidParam(`Invalid user ID: ${id}`);
-export const groupDeactivated = () => invalidParam("User group is deactivated.");
-const cannotBeSetTo = (setting: string, group: string) => invalidParam(`'${setting}' setting cannot be set to '${group}' group.`);
-export const previousValueMismatch = () => new ApiError("EXPECTATION_MISMATCH", "'old' value does not match the expected value.", 400);
 
 /**
  * Zulip's canonical form: an object naming exactly one group and no users is that group's id, and an
@@ -98,7 +92,7 @@ export function checkGroupSetting(setting: string, value: GroupSettingValue, con
     checkSystemGroupRules(setting, g, config);
     return v;
   }
-  if (config.requireSystemGroup) throw invalidParam(`'${setting}' must be a system user group.`);
+  if (config.requireSystemGroup) throw mustBeSystemUserGroup(setting);
   for (const id of v.direct_members) if (!lookup.activeUser(id)) throw invalidUserId(id);
   for (const id of v.direct_subgroups) {
     const g = lookup.group(id);
@@ -109,7 +103,7 @@ export function checkGroupSetting(setting: string, value: GroupSettingValue, con
 }
 
 function checkSystemGroupRules(setting: string, g: { name: string; isSystemGroup: boolean }, c: PermissionConfig) {
-  if (c.requireSystemGroup && !g.isSystemGroup) throw invalidParam(`'${setting}' must be a system user group.`);
+  if (c.requireSystemGroup && !g.isSystemGroup) throw mustBeSystemUserGroup(setting);
   if (!g.isSystemGroup) return;
   if (!c.allowInternet && g.name === SYSTEM_GROUP.internet) throw cannotBeSetTo(setting, g.name);
   if (!c.allowOwners && g.name === SYSTEM_GROUP.owners) throw cannotBeSetTo(setting, g.name);
@@ -135,9 +129,9 @@ export function presentGroupSetting(v: GroupSettingValue, inactive: ReadonlySet<
 export const MAX_GROUP_NAME_LENGTH = 100;
 const RESERVED_PREFIXES = ["@", "role:", "user:", "stream:", "channel:"];
 export function checkGroupName(name: string): string {
-  if (!name.trim()) throw invalidParam("User group name can't be empty!");
-  if ([...name].length > MAX_GROUP_NAME_LENGTH) throw invalidParam(`User group name cannot exceed ${MAX_GROUP_NAME_LENGTH} characters.`);
+  if (!name.trim()) throw userGroupNameCantBeEmpty();
+  if ([...name].length > MAX_GROUP_NAME_LENGTH) throw userGroupNameCannotExceed(MAX_GROUP_NAME_LENGTH);
   const prefix = RESERVED_PREFIXES.find((p) => name.startsWith(p));
-  if (prefix) throw invalidParam(`User group name cannot start with '${prefix}'.`);
+  if (prefix) throw userGroupNameCannotStart(prefix);
   return name;
 }

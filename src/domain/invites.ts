@@ -1,5 +1,5 @@
 import type { InviteRow } from "../db/schema";
-import { ApiError, invalidParam } from "./errors";
+import { invalidInviteChannel, invitationRevoked, linkExpired, noSuchInvitation } from "./errors";
 
 /** Zulip's INVITATION_LINK_VALIDITY_MINUTES default: ten days. */
 export const DEFAULT_INVITE_MINUTES = 14400;
@@ -31,11 +31,4 @@ export function parseInviteeEmails(raw: string): string[] {
   return [...out];
 }
 
-export const noSuchInvitation = () => invalidParam("No such invitation");
-export const invitationRevoked = () => invalidParam("Invitation has already been revoked");
-export const invalidInviteChannel = (id: number) => invalidParam(`Invalid channel ID ${id}. No invites were sent.`);
-export const linkExpired = () => invalidParam("The confirmation link has expired or been deactivated.");
 
-/** Zulip's INVITATION_FAILED: per-address errors [email, reason, deactivated], and whether any were sent. */
-export const invitationFailed = (msg: string, errors: [string, string, boolean][], sent: boolean) =>
-  new ApiError("INVITATION_FAILED", msg, 400, { errors, sent_invitations: sent, license_limit_reached: false, daily_limit_reached: false });

@@ -2,7 +2,7 @@
 import { unprintableAt } from "../lib/text";
 import type { MessageRow } from "../db/schema";
 import { flagList } from "./message-flags";
-import { invalidParam } from "./errors";
+import { invalidCharacterTopicPosition, messageMustNotContainNull, messageMustNotBeEmpty } from "./errors";
 
 /** What clients without empty_topic_name support see instead of the empty topic (realm_empty_topic_display_name). */
 export const EMPTY_TOPIC_DISPLAY_NAME = "general chat";
@@ -18,8 +18,8 @@ export function truncate(s: string, max: number, marker: string): string {
 /** Cleans message content (Zulip's normalize_body): no trailing space, not empty, no NULs, truncated. */
 export function normalizeContent(content: string, maxLength: number): string {
   const body = content.trimEnd();
-  if (!body) throw invalidParam("Message must not be empty");
-  if (body.includes("\x00")) throw invalidParam("Message must not contain null bytes");
+  if (!body) throw messageMustNotBeEmpty();
+  if (body.includes("\x00")) throw messageMustNotContainNull();
   return truncate(body, maxLength, "\n[message truncated]");
 }
 
@@ -27,7 +27,7 @@ export function normalizeContent(content: string, maxLength: number): string {
 export function normalizeTopic(topic: string, maxLength: number): string {
   const t = truncate(topic.trim(), maxLength, "...");
   const bad = unprintableAt(t);
-  if (bad) throw invalidParam(`Invalid character in topic, at position ${bad}!`);
+  if (bad) throw invalidCharacterTopicPosition(bad);
   return t;
 }
 

@@ -1,7 +1,7 @@
 // The plugin manifest (`manifest.json` at the top of a plugin's directory): its JSON schema, checked
 // with ajv, and the types the rest of the extension layer reads. A refusal names the field at fault.
 import type { default as Ajv, ErrorObject } from "ajv";
-import { invalidParam } from "./errors";
+import { invalidManifest } from "./errors";
 
 export const NAV_VALUES = ["shown", "menu", "hidden"] as const;
 export const BLOCK_TYPES = ["list", "table", "stats", "text", "chart"] as const;
@@ -170,10 +170,10 @@ export function checkManifest(value: unknown): Manifest {
   validator ??= new ((import.meta as unknown as { require: (id: string) => typeof import("ajv") }).require("ajv")).default({ strict: false, allErrors: false }).compile(SCHEMA); // loaded on first use, not at start
   if (!validator(value)) {
     const e = validator.errors![0]!;
-    throw invalidParam(`Invalid manifest: ${fieldOf(e)} ${problemOf(e)}`);
+    throw invalidManifest(fieldOf(e), problemOf(e));
   }
   const m = value as Manifest;
-  const bad = (field: string, problem: string) => invalidParam(`Invalid manifest: ${field} ${problem}`);
+  const bad = (field: string, problem: string) => invalidManifest(field, problem);
   // What a schema cannot say: unique names across entries, and bounds that make sense.
   const dup = <T>(list: T[] | undefined, name: (x: T) => string, field: string) => {
     const seen = new Set<string>();

@@ -1,6 +1,6 @@
 // Plugin installs: the one table of states and moves, requirements, and the `plugin` object.
 import type { PluginLinkRow, PluginRow, PluginSecretRow } from "../db/schema";
-import { invalidParam } from "./errors";
+import { pluginSettingProblem, unknownSetting, unknownTool, unknownWidget, widgetDefaultsNavMustOne } from "./errors";
 import { NAV_VALUES, settingValueProblem, type Manifest } from "./plugin-manifest";
 
 export const PLUGIN_STATES = ["waiting", "starting", "running", "failed", "removed", "draft"] as const;
@@ -53,13 +53,13 @@ export function applySettings(m: Manifest, stored: Record<string, unknown>, patc
   const out = { ...stored };
   for (const [k, v] of Object.entries(patch)) {
     const f = fields.get(k);
-    if (!f) throw invalidParam(`Unknown setting '${k}'`);
+    if (!f) throw unknownSetting(k);
     if (v === null) {
       delete out[k];
       continue;
     }
     const problem = settingValueProblem(f, v);
-    if (problem) throw invalidParam(`Setting '${k}' ${problem}`);
+    if (problem) throw pluginSettingProblem(k, problem);
     out[k] = v;
   }
   return out;
@@ -92,8 +92,8 @@ export function widgetDefaults(m: Manifest, stored: PluginRow["widgetDefaults"])
 export function applyWidgetDefaults(m: Manifest, stored: PluginRow["widgetDefaults"], patch: Record<string, { nav?: string; column?: boolean }>) {
   const out = { ...stored };
   for (const [key, v] of Object.entries(patch)) {
-    if (!m.provides.widgets?.[key]) throw invalidParam(`Unknown widget '${key}'`);
-    if (v.nav !== undefined && !(NAV_VALUES as readonly string[]).includes(v.nav)) throw invalidParam(`widget_defaults["${key}"]["nav"] must be one of ${NAV_VALUES.join(", ")}`);
+    if (!m.provides.widgets?.[key]) throw unknownWidget(key);
+    if (v.nav !== undefined && !(NAV_VALUES as readonly string[]).includes(v.nav)) throw widgetDefaultsNavMustOne(key, NAV_VALUES.join(", "));
     out[key] = { ...out[key], ...v };
   }
   return out;
@@ -101,7 +101,7 @@ export function applyWidgetDefaults(m: Manifest, stored: PluginRow["widgetDefaul
 
 export function checkDisabledTools(m: Manifest, tools: string[]): string[] {
   const known = new Set((m.provides.tools ?? []).map((t) => t.name));
-  for (const t of tools) if (!known.has(t)) throw invalidParam(`Unknown tool '${t}'`);
+  for (const t of tools) if (!known.has(t)) throw unknownTool(t);
   return [...new Set(tools)];
 }
 

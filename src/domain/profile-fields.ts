@@ -1,5 +1,5 @@
 import type { ProfileFieldRow } from "../db/schema";
-import { invalidParam } from "./errors";
+import { fieldDataOrderNotInteger, fieldDataTextCannotBeBlank, fieldMustHaveLeastOne, invalidParam, malformedUrlPattern, subtypeRequired } from "./errors";
 
 // Custom profile field types, with Zulip's ids and names.
 export const PROFILE_FIELD_TYPES = {
@@ -35,19 +35,19 @@ export const toApiProfileField = (f: ProfileFieldRow) => ({
 /** field_data as stored (JSON text): select fields need their options, external accounts their subtype. */
 export function checkFieldData(type: number, data: Record<string, unknown> | undefined): string {
   if (type === T.SELECT) {
-    if (!data || !Object.keys(data).length) throw invalidParam("Field must have at least one choice.");
+    if (!data || !Object.keys(data).length) throw fieldMustHaveLeastOne();
     for (const [key, opt] of Object.entries(data)) {
       const o = opt as { text?: unknown; order?: unknown } | null;
-      if (!o || typeof o.text !== "string" || !o.text.trim()) throw invalidParam(`field_data["${key}"]["text"] cannot be blank.`);
-      if (typeof o.order !== "string" || !/^\d+$/.test(o.order)) throw invalidParam(`field_data["${key}"]["order"] is not an integer`);
+      if (!o || typeof o.text !== "string" || !o.text.trim()) throw fieldDataTextCannotBeBlank(key);
+      if (typeof o.order !== "string" || !/^\d+$/.test(o.order)) throw fieldDataOrderNotInteger(key);
     }
     return JSON.stringify(data);
   }
   if (type === T.EXTERNAL_ACCOUNT) {
     const subtype = data?.subtype;
-    if (typeof subtype !== "string" || !subtype) throw invalidParam("Subtype is required.");
+    if (typeof subtype !== "string" || !subtype) throw subtypeRequired();
     if (subtype === "custom" && (typeof data?.url_pattern !== "string" || !String(data.url_pattern).includes("%(username)s")))
-      throw invalidParam("Malformed URL pattern.");
+      throw malformedUrlPattern();
     return JSON.stringify(data);
   }
   return "";

@@ -1,5 +1,5 @@
 import type { RealmDomainRow } from "../db/schema";
-import { invalidParam } from "./errors";
+import { domainExists, invalidDomain, noSuchDomain } from "./errors";
 
 export const toApiRealmDomain = (d: RealmDomainRow) => ({ domain: d.domain, allow_subdomains: d.allowSubdomains });
 
@@ -21,12 +21,10 @@ function domainProblem(domain: string): string | null {
 export function checkDomain(raw: string): string {
   const domain = raw.trim().toLowerCase();
   const problem = domainProblem(domain);
-  if (problem) throw invalidParam(`Invalid domain: ${problem}`);
+  if (problem) throw invalidDomain(problem);
   return domain;
 }
 
-export const domainExists = (domain: string) => invalidParam(`The domain ${domain} is already a part of your organization.`);
-export const noSuchDomain = (domain: string) => invalidParam(`No entry found for domain ${domain}.`);
 
 /** Whether an email address's domain is one of the realm's allowed domains. */
 export function emailInDomains(email: string, domains: RealmDomainRow[]): boolean {

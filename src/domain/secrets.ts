@@ -1,6 +1,6 @@
 // Organization secrets: the name rules, the hint, and the `secret` object members see.
 import type { SecretRow } from "../db/schema";
-import { invalidParam } from "./errors";
+import { argumentCannotBeEmpty, tooLongLimitCharacters } from "./errors";
 
 export const SECRET_LIMITS = { name: 64, value: 4096, note: 200, hintFrom: 16 } as const;
 
@@ -32,8 +32,8 @@ export function secretNameProblem(name: string): string | null {
 /** A value of 1 to 4096 characters (code points), kept exactly as sent. */
 export function checkSecretValue(value: string, name = "secret") {
   const n = [...value].length;
-  if (n === 0) throw invalidParam(`${name} cannot be empty`);
-  if (n > SECRET_LIMITS.value) throw invalidParam(`${name} is too long (limit: ${SECRET_LIMITS.value} characters)`);
+  if (n === 0) throw argumentCannotBeEmpty(name);
+  if (n > SECRET_LIMITS.value) throw tooLongLimitCharacters(name, SECRET_LIMITS.value);
 }
 
 /** The last four characters of a value of 16 characters or more; otherwise nothing. */

@@ -1,6 +1,6 @@
 // Zulip's message widgets (/poll, /todo): the widget a message's content starts, as the submessage
 // Zulip's server attaches when the message is sent, and the checks on the submessages clients add.
-import { invalidParam } from "./errors";
+import { cantEditQuestionUnlessAuthor, dataNotDict, invalidJsonSubmessage, invalidParam, invalidPollData, unknownTypeData } from "./errors";
 
 export type WidgetType = "poll" | "todo";
 export interface WidgetContent {
@@ -57,17 +57,17 @@ export function checkWidgetData(widget: WidgetType | null, content: string, isAu
   try {
     data = JSON.parse(content);
   } catch {
-    throw invalidParam("Invalid json for submessage");
+    throw invalidJsonSubmessage();
   }
   if (!widget) return;
-  if (typeof data !== "object" || data === null || Array.isArray(data)) throw invalidParam("data is not a dict");
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw dataNotDict();
   const d = data as Record<string, unknown>;
   const table = widget === "poll" ? POLL_FIELDS : TODO_LIST_FIELDS;
   const fields = typeof d.type === "string" ? table[d.type] : undefined;
-  if (!fields) throw invalidParam(`Unknown type for ${widget} data: ${String(d.type)}`);
+  if (!fields) throw unknownTypeData(widget, String(d.type));
   checkFields(d, fields);
-  if (widget === "poll" && d.type === "vote" && d.vote !== 1 && d.vote !== -1) throw invalidParam("Invalid poll data");
-  if (widget === "poll" && d.type === "question" && !isAuthor) throw invalidParam("You can't edit a question unless you are the author.");
+  if (widget === "poll" && d.type === "vote" && d.vote !== 1 && d.vote !== -1) throw invalidPollData();
+  if (widget === "poll" && d.type === "question" && !isAuthor) throw cantEditQuestionUnlessAuthor();
 }
 
 /** The widget a message's first widget submessage declared, if any. */

@@ -1,6 +1,6 @@
 // Uploaded files: names, types, how they are served, and the attachment object.
 import type { AttachmentRow } from "../db/schema";
-import { ApiError, invalidParam } from "./errors";
+import { fileTooLarge, noFile, oneFileOnly, quotaExceeded } from "./errors";
 
 /** Zulip's sanitize_name: letters, digits, `_.-` kept; spaces and dashes runs become one dash. */
 export function safeFileName(name: string): string {
@@ -71,11 +71,4 @@ export const toApiAttachment = (a: AttachmentRow, messages: { id: number; dateSe
 
 export const uploadUrl = (pathId: string) => `/user_uploads/${pathId.split("/").map(encodeURIComponent).join("/")}`;
 
-export const noFile = () => invalidParam("You must specify a file to upload");
-export const oneFileOnly = () => invalidParam("You may only upload one file at a time");
-export const fileTooLarge = (mib: number) => invalidParam(`Uploaded file is larger than the allowed limit of ${mib} MiB`);
-export const quotaExceeded = () => invalidParam("Upload would exceed your organization's upload quota.");
-export const invalidAttachment = () => new ApiError("BAD_REQUEST", "Invalid attachment", 400);
 // Zulip answers these with an HTML page; through the API they come as JSON with the same status and words.
-export const uploadNotFound = () => new ApiError("BAD_REQUEST", "File not found.", 404);
-export const uploadForbidden = () => new ApiError("BAD_REQUEST", "You are not authorized to view this file.", 403);

@@ -1,6 +1,6 @@
 import type { UserGroupRow } from "../db/schema";
 import { presentGroupSetting, USER_GROUP_PERMISSION_NAMES, type GroupSettingValue, type UserGroupPermission } from "./group-settings";
-import { invalidParam } from "./errors";
+import { alreadyMember, alreadySubgroup, groupExists, notForGuests, notMember, notSubgroup, subgroupCycle } from "./errors";
 
 export interface UserGroupView {
   /** Active direct members, sorted. */
@@ -29,10 +29,3 @@ export function toApiUserGroup(g: UserGroupRow, v: UserGroupView) {
   return out;
 }
 
-export const notForGuests = () => invalidParam("Not allowed for guest users");
-export const groupExists = (name: string) => invalidParam(`User group '${name}' already exists.`);
-export const alreadyMember = (id: number) => invalidParam(`User ${id} is already a member of this group`);
-export const notMember = (id: number) => invalidParam(`There is no member '${id}' in this user group`);
-export const alreadySubgroup = (id: number) => invalidParam(`User group ${id} is already a subgroup of this group.`);
-export const notSubgroup = (id: number) => invalidParam(`User group ${id} is not a subgroup of this group.`);
-export const subgroupCycle = (id: number) => invalidParam(`User group ${id} is already a subgroup of one of the passed subgroups.`);

@@ -1,7 +1,7 @@
 // Widget documents and per-user widget preferences: checked against the plugin contract (the shape of a
 // document) and the plugin's manifest (its widgets, figures, facets and alerts).
 import type { WidgetDocumentRow, WidgetPreferenceRow } from "../db/schema";
-import { invalidParam } from "./errors";
+import { alertsMustNumberFrom, widgetDocumentProblem, documentTooLargeLimitBytes, filtersMustOne, invalidFieldReset, unknownAlertWidget, unknownFacetWidget, unknownFigureWidget, unknownWidget } from "./errors";
 import { BLOCK_TYPES, type Manifest, type WidgetSpec } from "./plugin-manifest";
 
 export const WIDGET_LIMITS = { item: 200, label: 100, blocks: 50, items: 500, documentBytes: 256 * 1024, prefLabel: 24, position: 999 } as const;
@@ -10,7 +10,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 
 export function widgetSpec(m: Manifest, key: string): WidgetSpec {
   const spec = m.provides.widgets?.[key];
-  if (!spec) throw invalidParam(`Unknown widget '${key}'`);
+  if (!spec) throw unknownWidget(key);
   return spec;
 }
 
@@ -20,7 +20,7 @@ export function widgetSpec(m: Manifest, key: string): WidgetSpec {
  * with a known type). Nothing else.
  */
 export function checkDocument(spec: WidgetSpec, key: string, doc: Record<string, unknown>): Record<string, unknown> {
-  const bad = (where: string, problem: string) => invalidParam(`document${where} ${problem}`);
+  const bad = (where: string, problem: string) => widgetDocumentProblem(where, problem);
   for (const k of Object.keys(doc)) if (!["version", "data", "rest", "blocks"].includes(k)) throw bad(`["${k}"]`, "is not a widget document field");
   if ("version" in doc && !(Number.isInteger(doc.version) && (doc.version as number) >= 1)) throw bad('["version"]', "must be a positive integer");
   if ("data" in doc && !isObject(doc.data)) throw bad('["data"]', "is not a dict");
@@ -29,7 +29,7 @@ export function checkDocument(spec: WidgetSpec, key: string, doc: Record<string,
     if (!isObject(rest)) throw bad('["rest"]', "is not a dict");
     for (const k of Object.keys(rest)) if (k !== "figure" && k !== "sizer") throw bad(`["rest"]["${k}"]`, "is not a widget document field");
     for (const k of ["figure", "sizer"]) if (k in rest && typeof rest[k] !== "string") throw bad(`["rest"]["${k}"]`, "is not a string");
-    if (typeof rest.figure === "string" && !(spec.figures ?? []).includes(rest.figure)) throw invalidParam(`Unknown figure '${rest.figure}' for widget '${key}'`);
+    if (typeof rest.figure === "string" && !(spec.figures ?? []).includes(rest.figure)) throw unknownFigureWidget(rest.figure, key);
   }
   if ("blocks" in doc) {
     const blocks = doc.blocks;
@@ -48,7 +48,7 @@ export function checkDocument(spec: WidgetSpec, key: string, doc: Record<string,
       });
     });
   }
-  if (JSON.stringify(doc).length > WIDGET_LIMITS.documentBytes) throw invalidParam(`document is too large (limit: ${WIDGET_LIMITS.documentBytes} bytes)`);
+  if (JSON.stringify(doc).length > WIDGET_LIMITS.documentBytes) throw documentTooLargeLimitBytes(WIDGET_LIMITS.documentBytes);
   return doc;
 }
 
@@ -110,7 +110,7 @@ const COLUMN: Record<PreferenceField, keyof Stored> = {
 export function applyPreference(spec: WidgetSpec, key: string, stored: Stored, a: PreferencePatch, now: number): Stored {
   const out = { ...stored };
   for (const name of a.reset ?? []) {
-    if (!(PREFERENCE_FIELDS as readonly string[]).includes(name)) throw invalidParam(`Invalid field in reset: '${name}'`);
+    if (!(PREFERENCE_FIELDS as readonly string[]).includes(name)) throw invalidFieldReset(name);
     out[COLUMN[name as PreferenceField]] = null as never;
   }
   if (a.shown !== undefined) out.shown = a.shown;
@@ -121,8 +121,8 @@ export function applyPreference(spec: WidgetSpec, key: string, stored: Stored, a
     const filters: Record<string, string> = {};
     for (const [facet, v] of Object.entries(a.filters)) {
       const f = spec.facets?.[facet];
-      if (!f) throw invalidParam(`Unknown facet '${facet}' for widget '${key}'`);
-      if (typeof v !== "string" || !f.values.includes(v)) throw invalidParam(`filters["${facet}"] must be one of ${f.values.join(", ")}`);
+      if (!f) throw unknownFacetWidget(facet, key);
+      if (typeof v !== "string" || !f.values.includes(v)) throw filtersMustOne(facet, f.values.join(", "));
       filters[facet] = v;
     }
     out.filters = filters;
@@ -131,14 +131,14 @@ export function applyPreference(spec: WidgetSpec, key: string, stored: Stored, a
     const alerts: Record<string, number> = {};
     for (const [alert, v] of Object.entries(a.alerts)) {
       const al = spec.alerts?.[alert];
-      if (!al) throw invalidParam(`Unknown alert '${alert}' for widget '${key}'`);
-      if (typeof v !== "number" || !Number.isFinite(v) || v < al.min || v > al.max) throw invalidParam(`alerts["${alert}"] must be a number from ${al.min} to ${al.max}`);
+      if (!al) throw unknownAlertWidget(alert, key);
+      if (typeof v !== "number" || !Number.isFinite(v) || v < al.min || v > al.max) throw alertsMustNumberFrom(alert, al.min, al.max);
       alerts[alert] = v;
     }
     out.alerts = alerts;
   }
   if (a.rest_figure !== undefined) {
-    if (!(spec.figures ?? []).includes(a.rest_figure)) throw invalidParam(`Unknown figure '${a.rest_figure}' for widget '${key}'`);
+    if (!(spec.figures ?? []).includes(a.rest_figure)) throw unknownFigureWidget(a.rest_figure, key);
     out.restFigure = a.rest_figure;
   }
   // The first opening is kept; false marks it new again.

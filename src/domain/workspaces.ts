@@ -1,6 +1,6 @@
 // Topic workspaces: the `workspace` object and the README's wire encodings.
 import type { WorkspaceRow } from "../db/schema";
-import { invalidParam } from "./errors";
+import { invalid, invalidClient } from "./errors";
 
 export const toApiWorkspace = (w: WorkspaceRow) => ({
   workspace_uuid: w.uuid,
@@ -20,13 +20,13 @@ export const topicKey = (channelId: number, topic: string) => `${channelId}\n${t
 
 /** A Yjs client id, sent in decimal (Yjs draws them from 32 bits). */
 export function parseClientId(s: string): number {
-  if (!/^\d{1,10}$/.test(s) || Number(s) > 0xffffffff) throw invalidParam("Invalid client");
+  if (!/^\d{1,10}$/.test(s) || Number(s) > 0xffffffff) throw invalidClient();
   return Number(s);
 }
 
 /** Standard base64 (the encoding of every Yjs and awareness update on the wire). */
 export function parseBase64(s: string, what: string): Uint8Array {
-  if (!s || s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) throw invalidParam(`Invalid ${what}`);
+  if (!s || s.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(s)) throw invalid(what);
   return new Uint8Array(Buffer.from(s, "base64"));
 }
 

@@ -1,6 +1,6 @@
 import type { App } from "../context";
 import type { RealmRow, SessionRow, UserRow } from "../db/schema";
-import type { Args, ParamTable } from "./params";
+import type { Args, ParamTable } from "../domain/params";
 
 /**
  * Who may call: an API user, anyone, anyone with an optional user (spectator register). The user is

@@ -1,4 +1,4 @@
-import { invalidParam, malformedBody, requestTooLarge } from "../domain/errors";
+import { malformedBody, requestBodyNestedTooDeeply, requestTooLarge } from "../domain/errors";
 import { MAX_JSON_DEPTH, parseJson, TooDeep } from "../lib/json";
 
 /**
@@ -34,7 +34,7 @@ export async function readInput(req: Request, url: URL, maxBytes: number): Promi
         const text = new TextDecoder().decode(bytes);
         body = text.trim() ? parseJson(text) : {};
       } catch (e) {
-        if (e instanceof TooDeep) throw invalidParam(`The request body is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`);
+        if (e instanceof TooDeep) throw requestBodyNestedTooDeeply(MAX_JSON_DEPTH);
         throw malformedBody();
       }
       if (typeof body !== "object" || body === null || Array.isArray(body)) throw malformedBody();

@@ -10,7 +10,7 @@ import { checkCsrf, readCookies, SESSION_COOKIE } from "./session";
 import { serveWebClient } from "./web-client";
 import type { Endpoint } from "./endpoint";
 import { readInput } from "./input";
-import { PATH_REST, readParams } from "./params";
+import { PATH_REST, readParams } from "../domain/params";
 import { realmForHost } from "./realm";
 import { failure, success } from "./respond";
 import { pages } from "./pages";

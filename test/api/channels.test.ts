@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -15,7 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const events = async (c: Client, queue_id: string) => (await ok(c.get("/events", { queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 
 describe("POST /channels/create", () => {
   test("creates a public channel, subscribes, answers its id; stream and subscription events", async () => {
@@ -23,7 +23,7 @@ describe("POST /channels/create", () => {
     const qa = await ok(ann.post("/register", { event_types: ["stream", "subscription"] }));
     const r = await ok(ann.post("/channels/create", { name: "design", description: "All about *design*", subscribers: [ann.userId, bob.userId] }));
     expect(typeof r.id).toBe("number");
-    const evs = await events(bob, q.queue_id);
+    const evs = await drain(bob, q.queue_id);
     expect(evs.find((e) => e.type === "stream" && e.op === "create").streams[0]).toMatchObject({ stream_id: r.id, name: "design", invite_only: false });
     const add = evs.find((e) => e.type === "subscription" && e.op === "add");
     expect(add.subscriptions[0]).toMatchObject({ stream_id: r.id, name: "design", is_muted: false, in_home_view: true, desktop_notifications: null });
@@ -32,11 +32,11 @@ describe("POST /channels/create", () => {
     // The notification bot notes the creation in the channel's "channel events" topic.
     expect(evs.find((e) => e.type === "message").message).toMatchObject({ subject: "channel events", display_recipient: "design" });
     // Those subscribed together learn of each other from their own subscription; others get peer_add.
-    expect((await events(ann, qa.queue_id)).some((e) => e.op === "peer_add")).toBe(false);
+    expect((await drain(ann, qa.queue_id)).some((e) => e.op === "peer_add")).toBe(false);
     const qo = await ok(s.owner.post("/register", { event_types: ["subscription"] }));
     const carl = await s.newUser();
     await ok(carl.post("/users/me/subscriptions", { subscriptions: [{ name: "design" }] }));
-    expect(await events(s.owner, qo.queue_id)).toEqual([expect.objectContaining({ op: "peer_add", stream_ids: [r.id], user_ids: [carl.userId] })]);
+    expect(await drain(s.owner, qo.queue_id)).toEqual([expect.objectContaining({ op: "peer_add", stream_ids: [r.id], user_ids: [carl.userId] })]);
   });
 
   test("a duplicate name, a bad name and a guest are refused", async () => {
@@ -68,11 +68,11 @@ describe("channels", () => {
     await expectError(bob.patch(`/streams/${id}`, { description: "x" }), 400, "BAD_REQUEST", "Insufficient permission");
     const q = await ok(bob.post("/register", { event_types: ["stream"] }));
     await ok(ann.patch(`/streams/${id}`, { description: "Operations", new_name: "operations" }));
-    const evs = await events(bob, q.queue_id);
+    const evs = await drain(bob, q.queue_id);
     expect(evs.map((e) => e.property)).toEqual(["name", "description"]);
     expect(evs[1]).toMatchObject({ value: "Operations", rendered_description: "<p>Operations</p>" });
     await ok(ann.delete(`/streams/${id}`));
-    const after = await events(bob, q.queue_id);
+    const after = await drain(bob, q.queue_id);
     expect(after.at(-1)).toMatchObject({ type: "stream", op: "delete", stream_ids: [id] });
     const q2 = await ok(bob.post("/register", { fetch_event_types: ["stream"], client_capabilities: { archived_channels: true } }));
     expect(q2.streams.find((x: any) => x.stream_id === id)).toMatchObject({ is_archived: true });
@@ -110,7 +110,7 @@ describe("subscriptions", () => {
     }));
     const sub = (await ok(ann.get("/users/me/subscriptions"))).subscriptions.find((x: any) => x.stream_id === id);
     expect(sub).toMatchObject({ color: "#123456", is_muted: true, in_home_view: false, desktop_notifications: true, push_notifications: null });
-    const evs = await events(ann, q.queue_id);
+    const evs = await drain(ann, q.queue_id);
     expect(evs.map((e) => [e.property, e.value])).toEqual([["color", "#123456"], ["in_home_view", false], ["is_muted", true], ["desktop_notifications", true]]);
     await expectError(ann.post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: id, property: "color", value: "red" }] }), 400, "BAD_REQUEST",
       "color is not a valid hex color code");

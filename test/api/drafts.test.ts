@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 let s: TestServer;
@@ -16,8 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const drain = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events;
 
 describe("drafts", () => {
   test("the three types and their to rules; timestamps filled; register and events", async () => {

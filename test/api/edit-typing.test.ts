@@ -2,6 +2,7 @@
 // that conversation (channel subscribers but the editor; every direct-message participant).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 let s: TestServer;
@@ -19,8 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const drain = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 
 describe("edit typing", () => {
   test("channel message: subscribers but the editor hear start and stop", async () => {

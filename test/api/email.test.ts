@@ -17,28 +17,17 @@ setDefaultTimeout(30_000);
 const form = (url: string, fields: Record<string, string>, headers: Record<string, string> = {}) =>
   fetch(url, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(fields) });
 
-/** Moves the app's clock forward (everything reads it: send times, batching periods, link expiry, retries). */
-function clockOf(s: TestServer) {
-  const realNow = s.app.now;
-  let offset = 0;
-  s.app.now = () => realNow() + offset;
-  return { advance: (seconds: number) => void (offset += seconds), restore: () => void (s.app.now = realNow) };
-}
-
 const to = (address: string) => (m: ReceivedMail) => m.to.includes(address);
 
 describe("password reset", () => {
   let s: TestServer;
   let smtp: SmtpSink;
-  let clock: ReturnType<typeof clockOf>;
   const RESET = () => `${s.url}/accounts/password/reset/`;
   beforeAll(async () => {
     smtp = await startSmtpSink();
     s = await startServer({ env: smtp.env });
-    clock = clockOf(s);
   });
   afterAll(async () => {
-    clock.restore();
     await s.stop();
     await smtp.stop();
   });
@@ -101,7 +90,7 @@ describe("password reset", () => {
     expect((await form(otherUser, { new_password1: "hijacked-1", new_password2: "hijacked-1" })).status).toBe(404);
     expect((await fetch(`${RESET()}${uid}/short/`)).status).toBe(404);
 
-    clock.advance(25 * 3600);
+    s.clock.advance(25 * 3600);
     expect((await fetch(link)).status).toBe(404);
     const late = await form(link, { new_password1: "too-late-1", new_password2: "too-late-1" }, { Accept: "application/json" });
     expect(await late.json()).toMatchObject({ result: "error", msg: "The confirmation link has expired or been deactivated." });
@@ -147,7 +136,6 @@ describe("password reset: rate limits", () => {
 describe("missed-message notifications", () => {
   let s: TestServer;
   let smtp: SmtpSink;
-  let clock: ReturnType<typeof clockOf>;
   let alice: Client;
   let bob: Client;
   let carol: Client;
@@ -155,14 +143,12 @@ describe("missed-message notifications", () => {
   beforeAll(async () => {
     smtp = await startSmtpSink();
     s = await startServer({ env: smtp.env });
-    clock = clockOf(s);
     alice = await s.newUser({ name: "Alice Archer", email: "alice@example.com" });
     bob = await s.newUser({ name: "Bob Baker", email: "bob@example.com" });
     carol = await s.newUser({ name: "Carol Cook", email: "carol@example.com" });
     channelId = (await ok(alice.post("/channels/create", { name: "design", subscribers: [alice.userId, bob.userId, carol.userId] }))).id;
   });
   afterAll(async () => {
-    clock.restore();
     await s.stop();
     await smtp.stop();
   });
@@ -174,7 +160,7 @@ describe("missed-message notifications", () => {
     await dm(alice, bob, "Are you coming to the **review**?");
     await dm(alice, bob, "It starts at noon.");
     expect(await smtp.settle(to("bob@example.com"), 300)).toEqual([]); // the batching period (120 s) is not over
-    clock.advance(121);
+    s.clock.advance(121);
     const mail = await smtp.next(to("bob@example.com"));
     expect(mail.subject).toBe("DMs with Alice Archer [Confab]");
     expect(mail.text).toContain("> Are you coming to the **review**?");
@@ -182,7 +168,7 @@ describe("missed-message notifications", () => {
     expect(mail.html).toContain("<strong>review</strong>");
     expect(linkIn(mail, `${s.url}/#narrow/dm/`)).toMatch(new RegExp(`/#narrow/dm/${alice.userId}-Alice-Archer/near/\\d+$`));
     expect(rawHeader(mail, "List-Unsubscribe")).toContain("/accounts/unsubscribe/missed_messages/");
-    clock.advance(600);
+    s.clock.advance(600);
     expect(await smtp.settle(to("bob@example.com"), 300)).toEqual([]); // once
   });
 
@@ -191,15 +177,15 @@ describe("missed-message notifications", () => {
     await ok(carol.post("/messages/flags", { messages: [id], op: "add", flag: "read" }));
     await dm(alice, bob, "seen while active");
     await ok(bob.post("/users/me/presence", { status: "active", new_user_input: true, ping_only: true }));
-    clock.advance(121);
+    s.clock.advance(121);
     expect(await smtp.settle((m) => m.to.includes("carol@example.com") || m.to.includes("bob@example.com"), 400)).toEqual([]);
   });
 
   test("mentions: personal, group and wildcard (per the user's setting); plain channel messages are not mailed", async () => {
-    clock.advance(10); // after Bob's last activity
+    s.clock.advance(10); // after Bob's last activity
     await say(alice, "plans", "nothing for anyone in particular");
     await say(alice, "plans", "@**Carol Cook** can you check the mockups?");
-    clock.advance(121);
+    s.clock.advance(121);
     const mention = await smtp.next(to("carol@example.com"));
     expect(mention.subject).toBe("#design > plans [Confab]");
     expect(mention.text).toContain("Alice Archer (mentioned you):");
@@ -209,13 +195,13 @@ describe("missed-message notifications", () => {
 
     const group = await ok(alice.post("/user_groups/create", { name: "reviewers", description: "", members: [carol.userId] }));
     await say(alice, "plans", "@*reviewers* please look");
-    clock.advance(121);
+    s.clock.advance(121);
     expect((await smtp.next(to("carol@example.com"))).text).toContain("Alice Archer (mentioned @reviewers):");
     expect(group.group_id).toBeGreaterThan(0);
 
     await ok(carol.patch("/settings", { wildcard_mentions_notify: false }));
     await say(alice, "plans", "@**all** meeting moved");
-    clock.advance(121);
+    s.clock.advance(121);
     expect((await smtp.next(to("bob@example.com"))).text).toContain("Alice Archer (mentioned everyone):");
     expect(await smtp.settle(to("carol@example.com"), 200)).toEqual([]);
   });
@@ -224,7 +210,7 @@ describe("missed-message notifications", () => {
     await ok(bob.post("/user_topics", { stream_id: channelId, topic: "launch", visibility_policy: 3 }));
     await ok(carol.post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: channelId, property: "email_notifications", value: true }] }));
     await say(alice, "launch", "we ship on Friday");
-    clock.advance(121);
+    s.clock.advance(121);
     const followed = await smtp.next(to("bob@example.com"));
     expect(followed.text).toContain("we ship on Friday");
     expect(rawHeader(followed, "List-Unsubscribe")).toContain("/accounts/unsubscribe/followed_topics/");
@@ -239,14 +225,14 @@ describe("missed-message notifications", () => {
     const subs = await ok(carol.get("/users/me/subscriptions"));
     expect(subs.subscriptions.find((x: any) => x.stream_id === channelId).email_notifications).toBe(false);
     await say(alice, "launch", "another update");
-    clock.advance(121);
+    s.clock.advance(121);
     expect(await smtp.settle(to("carol@example.com"), 300)).toEqual([]);
   });
 
   test("content hidden where the organization or the user turns it off", async () => {
     await ok(bob.patch("/settings", { message_content_in_email_notifications: false }));
     await dm(alice, bob, "secret plans inside");
-    clock.advance(121);
+    s.clock.advance(121);
     const hidden = await smtp.next(to("bob@example.com"));
     expect(hidden.subject).toBe("New messages [Confab]");
     expect(hidden.text).not.toContain("secret plans");
@@ -256,7 +242,7 @@ describe("missed-message notifications", () => {
 
     await ok(s.owner.patch("/realm", { message_content_allowed_in_email_notifications: false }));
     await dm(alice, bob, "more secret plans");
-    clock.advance(121);
+    s.clock.advance(121);
     const byRealm = await smtp.next(to("bob@example.com"));
     expect(byRealm.text).not.toContain("secret plans");
     expect(byRealm.text).toContain("because your organization turned it off");
@@ -265,7 +251,7 @@ describe("missed-message notifications", () => {
 
   test("the unsubscribe link turns direct-message and mention emails off; forged links are refused", async () => {
     await dm(alice, bob, "one more");
-    clock.advance(121);
+    s.clock.advance(121);
     const mail = await smtp.next(to("bob@example.com"));
     const link = linkIn(mail, `${s.url}/accounts/unsubscribe/missed_messages/`);
     expect((await fetch(link.replace(/\.[A-Za-z0-9_-]+\/$/, ".forged/"))).status).toBe(404);
@@ -275,7 +261,7 @@ describe("missed-message notifications", () => {
     const state = await ok(bob.post("/register", { fetch_event_types: ["user_settings"] }));
     expect(state.user_settings.enable_offline_email_notifications).toBe(false);
     await dm(alice, bob, "you will not hear of this");
-    clock.advance(121);
+    s.clock.advance(121);
     expect(await smtp.settle(to("bob@example.com"), 300)).toEqual([]);
   });
 });
@@ -283,14 +269,11 @@ describe("missed-message notifications", () => {
 describe("the outbox", () => {
   let s: TestServer;
   let smtp: SmtpSink;
-  let clock: ReturnType<typeof clockOf>;
   beforeAll(async () => {
     smtp = await startSmtpSink();
     s = await startServer({ env: { ...smtp.env, CONFAB_EMAIL_MAX_ATTEMPTS: "3" } });
-    clock = clockOf(s);
   });
   afterAll(async () => {
-    clock.restore();
     await s.stop();
     await smtp.stop();
   });
@@ -299,7 +282,7 @@ describe("the outbox", () => {
     smtp.refuseNext(1);
     await ok(s.owner.post("/invites", { invitee_emails: "retry@example.com", stream_ids: [] }));
     expect(await smtp.settle(to("retry@example.com"), 500)).toEqual([]);
-    clock.advance(61); // email.retry_delay_seconds
+    s.clock.advance(61); // email.retry_delay_seconds
     const mail = await smtp.next(to("retry@example.com"));
     expect(mail.subject).toContain("invited you to join Confab");
   });
@@ -309,7 +292,7 @@ describe("the outbox", () => {
     await ok(s.owner.post("/invites", { invitee_emails: "doomed@example.com", stream_ids: [] }));
     for (const wait of [60, 120, 240]) {
       await Bun.sleep(300);
-      clock.advance(wait + 1);
+      s.clock.advance(wait + 1);
     }
     await Bun.sleep(500);
     expect(await smtp.settle(to("doomed@example.com"), 100)).toEqual([]);
@@ -346,10 +329,8 @@ describe("the outbox across a restart", () => {
     await ok(s.owner.post("/invites", { invitee_emails: "later@example.com", stream_ids: [] }));
     await Bun.sleep(500); // the first attempt fails
     await s.stop({ keepData: true });
-    const app = createApp(loadConfig({ dataDir: s.dataDir, port: 0 }, { ...smtp.env, CONFAB_LOG_LEVEL: "error" }), { batching: true });
+    const app = createApp(loadConfig({ dataDir: s.dataDir, port: 0 }, { ...smtp.env, CONFAB_LOG_LEVEL: "error" }), { batching: true, now: () => Math.floor(Date.now() / 1000) + 61 }); // the retry is due
     const stop = startEmailWorker(app, 100);
-    const realNow = app.now;
-    app.now = () => realNow() + 61; // the retry is due
     try {
       expect((await smtp.next(to("later@example.com"))).subject).toContain("invited you to join Confab");
     } finally {
@@ -418,10 +399,7 @@ describe("email off (the default)", () => {
     expect(await posted.json()).toMatchObject({ result: "error", msg });
     const ann = await s.newUser({ email: "off@example.com" });
     await ok(s.owner.post("/messages", { type: "direct", to: [ann.userId], content: "hello" }));
-    const clock = clockOf(s);
-    clock.advance(3600);
-    expect(await smtp.settle(() => true, 500)).toEqual([]);
-    clock.restore();
+    expect(await s.clock.during(3600, () => smtp.settle(() => true, 500))).toEqual([]);
     const cli = await run(["email", "test", "someone@example.com", "--data-dir", s.dataDir]);
     expect(cli.code).toBe(1);
     expect(cli.stderr).toContain("email is not configured");

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as tar from "tar";
 import { expectError, ok, type Client } from "../helpers/client";
+import { eventsUntil } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 let s: TestServer;
@@ -32,22 +33,6 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-/** Events of these types on the queue until `done` says enough (bounded wait). */
-async function eventsUntil(c: Client, q: Record<string, any>, done: (events: any[]) => boolean): Promise<any[]> {
-  const seen: any[] = [];
-  let last = -1;
-  const deadline = Date.now() + 20_000;
-  while (!done(seen)) {
-    if (Date.now() > deadline) throw new Error(`timed out; events so far: ${JSON.stringify(seen)}`);
-    const { events } = await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: last, dont_block: true }));
-    for (const e of events) {
-      seen.push(e);
-      last = Math.max(last, e.id);
-    }
-    if (!done(seen)) await Bun.sleep(50);
-  }
-  return seen;
-}
 
 /** The archive at an export URL, unpacked, as the named JSON files. */
 async function download(c: Client, url: string) {
@@ -80,14 +65,14 @@ describe("realm exports", () => {
     const q = await ok(admin.post("/register", { event_types: JSON.stringify(["realm_export"]) }));
     const qOwner = await ok(s.owner.post("/register", { event_types: JSON.stringify(["realm_export"]) }));
     const { id } = await ok(admin.post("/export/realm"));
-    const events = await eventsUntil(admin, q, (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)));
+    const events = await eventsUntil(admin, q, "the export to finish", (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)), 20_000);
     const first = events[0].exports.find((x: any) => x.id === id);
     expect(first).toMatchObject({ id, acting_user_id: admin.userId, export_type: 1, pending: true, export_url: null, failed_timestamp: null, deleted_timestamp: null });
     const done = events.at(-1).exports.find((x: any) => x.id === id);
     expect(done).toMatchObject({ pending: false, failed_timestamp: null, export_type: 1 });
     expect(done.export_url).toMatch(new RegExp(`/user_avatars/exports/\\d+/[^/]+/zulip-export-[a-z0-9]+\\.tar\\.gz$`));
     // The owner, another administrator, hears of it too; the list agrees with the events.
-    await eventsUntil(s.owner, qOwner, (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)));
+    await eventsUntil(s.owner, qOwner, "the export to finish", (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)), 20_000);
     expect((await ok(admin.get("/export/realm"))).exports).toEqual([done]);
 
     // A member's credentials, or none, get nothing; an administrator gets the archive.
@@ -117,11 +102,11 @@ describe("realm exports", () => {
     expect(before).toContainEqual({ user_id: ann.userId, consented: false });
     const q = await ok(admin.post("/register", { event_types: JSON.stringify(["realm_export_consent", "realm_export"]) }));
     await ok(ann.patch("/settings", { allow_private_data_export: true }));
-    await eventsUntil(admin, q, (es) => es.some((e) => e.type === "realm_export_consent" && e.user_id === ann.userId && e.consented === true));
+    await eventsUntil(admin, q, "the consent event", (es) => es.some((e) => e.type === "realm_export_consent" && e.user_id === ann.userId && e.consented === true), 20_000);
     expect((await ok(admin.get("/export/realm/consents"))).export_consents).toContainEqual({ user_id: ann.userId, consented: true });
 
     const { id } = await ok(admin.post("/export/realm", { export_type: 2 }));
-    const events = await eventsUntil(admin, q, (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)));
+    const events = await eventsUntil(admin, q, "the export to finish", (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)), 20_000);
     const done = events.at(-1).exports.find((x: any) => x.id === id);
     const a = await unpack(await download(admin, done.export_url));
     const contents = a.json("messages-000001.json").zerver_message.map((m: any) => m.content);
@@ -136,7 +121,7 @@ describe("realm exports", () => {
     try {
       const q = await ok(admin.post("/register", { event_types: JSON.stringify(["realm_export"]) }));
       const { id } = await ok(admin.post("/export/realm"));
-      const events = await eventsUntil(admin, q, (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)));
+      const events = await eventsUntil(admin, q, "the export to finish", (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)), 20_000);
       const failed = events.at(-1).exports.find((x: any) => x.id === id);
       expect(failed).toMatchObject({ pending: false, export_url: null, deleted_timestamp: null });
       expect(failed.failed_timestamp).toBeGreaterThan(failed.export_time);

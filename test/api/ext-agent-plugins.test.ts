@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startAgent, type AgentRuntime } from "../../src/runtime/agent";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 import { eventually, fixtureManifest, install, pluginRepository } from "../fixtures/plugins/helpers";
 
@@ -99,8 +100,7 @@ describe("plugins the agent makes", () => {
       expect((await ok(other.get("/ext/plugins"))).plugins.map((p: any) => p.id)).not.toContain(id);
       await expectError(other.get(`/ext/plugins/${id}`), 404, "BAD_REQUEST", /.+/);
     }
-    const heard = async (c: Client, q: any) =>
-      (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events.filter((e: any) => e.type === "ext_plugin" && (e.plugin?.id ?? e.install_id) === id);
+    const heard = async (c: Client, q: any) => (await drain(c, q, "ext_plugin")).filter((e) => (e.plugin?.id ?? e.install_id) === id);
     expect((await heard(ann, qa)).map((e: any) => [e.op, e.plugin.state])).toEqual([["add", "draft"]]);
     expect(await heard(bob, qb)).toEqual([]);
     // Its person installs it; from then on it follows the normal states and everyone sees it.

@@ -7,6 +7,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { expectError, ok, type Client } from "../helpers/client";
+import { waitFor } from "../helpers/wait";
+import { eventsUntil } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 import { startAgent, type AgentRuntime } from "../../src/runtime/agent";
 
@@ -62,15 +64,6 @@ const inTopic = (topic: string) => [{ operator: "channel", operand: channel }, {
 const report = (m: any) => JSON.parse(/```json\n([\s\S]*)\n```/.exec(m.content)![1]!);
 const decode = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).map(([k, v]) => [k, Buffer.from(v, "base64").toString()]));
 
-async function waitFor<T>(fn: () => Promise<T | undefined> | T | undefined, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v !== undefined && v !== null && v !== false) return v;
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await Bun.sleep(50);
-  }
-}
 const runOf = async (c: Client, id: number) => (await ok(c.get(`/ext/agent/runs/${id}`))).run;
 /** Whether a process runs (a zombie waiting for its parent to collect it has ended). */
 const alive = (pid: number) => {
@@ -130,10 +123,7 @@ describe("runs and their environment", () => {
     // date_used set, and members heard of it; the run's start reached the bystander.
     const secret = (await ok(bob.get("/ext/secrets"))).secrets.find((x: any) => x.name === "API_TOKEN");
     expect(secret.date_used).toBeGreaterThanOrEqual(secret.date_added);
-    const events = await waitFor(async () => {
-      const evs = (await ok(bob.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events;
-      return evs.some((e: any) => e.type === "ext_agent_run" && e.run.exit_status === 0) ? evs : undefined;
-    });
+    const events = await eventsUntil(bob, q, "the run's exit", (evs) => evs.some((e) => e.type === "ext_agent_run" && e.run.exit_status === 0), 15_000);
     expect(events.filter((e: any) => e.type === "ext_secret")).toContainEqual(expect.objectContaining({ op: "update", secret: expect.objectContaining({ name: "API_TOKEN", date_used: secret.date_used }) }));
     const runEvents = events.filter((e: any) => e.type === "ext_agent_run");
     expect(runEvents[0]).toMatchObject({ op: "add", run: { id: first.run.id, state: "running", turns: 0 } });
@@ -221,11 +211,11 @@ describe("failures, timeouts and shutdown", () => {
     const dir = mkdtempSync(join(tmpdir(), "confab-agent-"));
     const pids = join(dir, "pids.json");
     await mention(ann, "slow", `sleep ${pids}`);
-    const { agent, child } = await waitFor(() => (existsSync(pids) ? JSON.parse(readFileSync(pids, "utf8")) : undefined));
+    const { agent, child } = await waitFor("the agent's pid file", () => (existsSync(pids) ? JSON.parse(readFileSync(pids, "utf8")) : undefined), 15_000);
     expect(alive(agent) && alive(child)).toBe(true);
     const msgs = await agentMessages(ann, inTopic("slow"), 2);
     expect(msgs.map((m) => m.content)).toEqual(["sleeping", "The agent's turn took longer than 4 seconds and was stopped."]);
-    await waitFor(() => !alive(agent) && !alive(child));
+    await waitFor("the agent and its child to end", () => !alive(agent) && !alive(child), 15_000);
     expect((await ok(ann.get("/ext/agent/runs", { topic: "slow" }))).runs[0]).toMatchObject({ state: "failed", exit_status: null });
   });
 
@@ -233,7 +223,7 @@ describe("failures, timeouts and shutdown", () => {
     const dir = mkdtempSync(join(tmpdir(), "confab-agent-"));
     const pids = join(dir, "pids.json");
     await mention(admin, "shutdown", `sleep ${pids}`);
-    const { agent, child } = await waitFor(() => (existsSync(pids) ? JSON.parse(readFileSync(pids, "utf8")) : undefined));
+    const { agent, child } = await waitFor("the agent's pid file", () => (existsSync(pids) ? JSON.parse(readFileSync(pids, "utf8")) : undefined), 15_000);
     const run = (await ok(admin.get("/ext/agent/runs", { topic: "shutdown" }))).runs[0];
     await rt.stop();
     expect(alive(agent) || alive(child)).toBe(false);
@@ -269,10 +259,10 @@ describe("with no agent.command", () => {
       const agent = (await ok(c.get("/ext/agent"))).agent;
       expect(agent.enabled).toBe(false);
       await ok(c.post("/messages", { type: "stream", to: ch, topic: "t", content: "@**Agent** are you there?" }));
-      const answer = await waitFor(async () => {
+      const answer = await waitFor("the agent's answer", async () => {
         const { messages } = await ok(c.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, apply_markdown: false, narrow: JSON.stringify([{ operator: "channel", operand: ch }]) }));
         return messages.find((m: any) => m.sender_id === agent.user_id);
-      });
+      }, 15_000);
       expect(answer.is_agent_message).toBe(true);
       expect(answer.content).toStartWith("The agent is off:");
       expect((await ok(c.get("/ext/agent/runs"))).runs).toEqual([]);
@@ -292,10 +282,10 @@ describe("examples/echo-agent.ts", () => {
       const ch = (await ok(c.post("/channels/create", { name: "try", subscribers: [c.userId] }))).id;
       const agent = (await ok(c.get("/ext/agent"))).agent;
       const { id } = await ok(c.post("/messages", { type: "stream", to: ch, topic: "hello", content: "@**Agent** good morning" }));
-      const answer = await waitFor(async () => {
+      const answer = await waitFor("the agent's answer", async () => {
         const { messages } = await ok(c.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, apply_markdown: false, narrow: JSON.stringify([{ operator: "channel", operand: ch }]) }));
         return messages.find((m: any) => m.sender_id === agent.user_id);
-      });
+      }, 15_000);
       expect(answer.content).toStartWith("Eve Example, you said: good morning");
       const asked = (await ok(c.get(`/messages/${id}`))).message;
       expect(asked.reactions).toEqual([expect.objectContaining({ emoji_name: "eyes", user_id: agent.user_id })]);

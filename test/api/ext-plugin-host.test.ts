@@ -12,6 +12,7 @@ import { callPluginTool } from "../../src/actions/plugin-tools";
 import { defaultRealm } from "../../src/http/realm";
 import { git } from "../../src/lib/git";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 import { eventually, FIXTURES, fixtureManifest, install, pluginRepository } from "../fixtures/plugins/helpers";
 
@@ -39,10 +40,7 @@ afterAll(async () => {
 const plugin = async (c: Client, id: number) => (await ok(c.get(`/ext/plugins/${id}`))).plugin;
 const until = (id: number, check: (p: any) => boolean, ms?: number) => eventually(() => plugin(ann, id), check, ms);
 const logs = async (id: number) => (await ok(admin.get(`/ext/plugins/${id}/logs`, { lines: 1000 }))).lines as string[];
-const states = async (c: Client, q: any, id: number) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events
-    .filter((e: any) => e.type === "ext_plugin" && e.plugin?.id === id)
-    .map((e: any) => e.plugin.state);
+const states = async (c: Client, q: any, id: number) => (await drain(c, q, "ext_plugin")).filter((e) => e.plugin?.id === id).map((e) => e.plugin.state);
 const sha16 = (v: string) => createHash("sha256").update(v).digest("hex").slice(0, 16);
 const alive = (pid: number) => {
   try {

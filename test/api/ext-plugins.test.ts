@@ -7,6 +7,7 @@ import { defaultRealm } from "../../src/http/realm";
 import { findUserById } from "../../src/store/users";
 import { findRepository } from "../../src/store/repositories";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 import { fixtureManifest, install, pluginRepository } from "../fixtures/plugins/helpers";
 
@@ -42,9 +43,6 @@ beforeAll(async () => {
   channelId = (await ok(admin.post("/channels/create", { name: "builds", subscribers: [admin.userId!] }))).id;
 });
 afterAll(() => s.stop());
-
-const drain = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events.filter((e: any) => e.type === "ext_plugin");
 
 describe("install", () => {
   test("from a local repository: every field of the plugin object, its own bot, an event to members", async () => {
@@ -86,8 +84,8 @@ describe("install", () => {
     const bot = (await ok(ann.get(`/users/${plugin.bot_user_id}`))).user;
     expect(bot).toMatchObject({ full_name: "CI status", is_bot: true, bot_type: 1, bot_owner_id: null, is_active: true });
     expect(bot.email).toMatch(/^ci-status-bot@/);
-    expect(await drain(ann, qs[0]!)).toEqual([{ type: "ext_plugin", op: "add", plugin, id: expect.any(Number) }]);
-    expect(await drain(guest, qs[1]!)).toEqual([]);
+    expect(await drain(ann, qs[0]!, "ext_plugin")).toEqual([{ type: "ext_plugin", op: "add", plugin, id: expect.any(Number) }]);
+    expect(await drain(guest, qs[1]!, "ext_plugin")).toEqual([]);
     expect((await ok(ann.get("/ext/plugins"))).plugins).toContainEqual(plugin);
     expect((await ok(ann.get(`/ext/plugins/${plugin.id}`))).plugin).toEqual(plugin);
     expect((await ok(ann.post("/register", { fetch_event_types: ["ext_plugin"] }))).ext_plugins).toContainEqual(plugin);
@@ -166,7 +164,7 @@ describe("changing an install", () => {
     const q = await ok(ann.post("/register", { event_types: ["ext_plugin"] }));
     const r = await ok(admin.patch(`/ext/plugins/${id}`, { settings: { interval: 120, mode: "loud", notify: true } }));
     expect(r.plugin.settings).toEqual({ branch: "main", interval: 120, mode: "loud", notify: true });
-    expect((await drain(ann, q)).map((e: any) => [e.op, e.plugin.settings.interval])).toEqual([["update", 120]]);
+    expect((await drain(ann, q, "ext_plugin")).map((e: any) => [e.op, e.plugin.settings.interval])).toEqual([["update", 120]]);
     expect((await ok(admin.patch(`/ext/plugins/${id}`, { settings: { interval: null, branch: "dev" } }))).plugin.settings).toEqual({ branch: "dev", interval: 60, mode: "loud", notify: true });
     const bad: [object, string][] = [
       [{ colour: "red" }, "Unknown setting 'colour'"],
@@ -239,7 +237,7 @@ describe("removal and restore", () => {
     expect(restored).toMatchObject({ state: "waiting", detail: "Missing organization secret 'SHARED_TOKEN'", date_removed: null, settings: { mode: "quiet" }, links: [link] });
     expect(restored.secrets[0]).toMatchObject({ name: "TOKEN", set: true });
     expect((await ok(ann.get(`/users/${plugin.bot_user_id}`))).user.is_active).toBe(true);
-    expect((await drain(ann, q)).map((e: any) => [e.op, e.plugin.state])).toEqual([
+    expect((await drain(ann, q, "ext_plugin")).map((e: any) => [e.op, e.plugin.state])).toEqual([
       ["update", "removed"],
       ["update", "waiting"],
     ]);
@@ -250,16 +248,15 @@ describe("removal and restore", () => {
   test("a week after removal, restore is refused and the install is gone from lists", async () => {
     const { plugin } = await ok(install(admin, repo, "silent"));
     await ok(admin.delete(`/ext/plugins/${plugin.id}`));
-    const realNow = s.app.now;
     try {
-      s.app.now = () => realNow() + 7 * 24 * 3600 - 60;
+      s.clock.advance(7 * 24 * 3600 - 60);
       expect((await ok(admin.get(`/ext/plugins/${plugin.id}`))).plugin.state).toBe("removed");
-      s.app.now = () => realNow() + 7 * 24 * 3600 + 60;
+      s.clock.advance(120);
       await expectError(admin.post(`/ext/plugins/${plugin.id}/restore`), 400, "BAD_REQUEST", "This plugin was removed more than a week ago; its removal is final");
       await expectError(admin.get(`/ext/plugins/${plugin.id}`), 404, "BAD_REQUEST", "Plugin does not exist");
       expect((await ok(admin.get("/ext/plugins"))).plugins.map((p: any) => p.id)).not.toContain(plugin.id);
     } finally {
-      s.app.now = realNow;
+      s.clock.reset();
     }
   });
 });
@@ -281,8 +278,8 @@ describe("drafts", () => {
     expect((await ok(ann.get(`/ext/plugins/${plugin.id}`))).plugin.state).toBe("draft");
     await expectError(admin.get(`/ext/plugins/${plugin.id}`), 404, "BAD_REQUEST", "Plugin does not exist");
     expect((await ok(admin.get("/ext/plugins"))).plugins.map((p: any) => p.id)).not.toContain(plugin.id);
-    expect(await drain(admin, q)).toEqual([]);
-    expect((await drain(ann, qa)).map((e: any) => [e.op, e.plugin.id])).toEqual([["add", plugin.id]]);
+    expect(await drain(admin, q, "ext_plugin")).toEqual([]);
+    expect((await drain(ann, qa, "ext_plugin")).map((e: any) => [e.op, e.plugin.id])).toEqual([["add", plugin.id]]);
     // Its person may change it, though not an administrator.
     await ok(ann.patch(`/ext/plugins/${plugin.id}`, { disabled_tools: [] }));
   });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 let s: TestServer;
@@ -25,8 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const events = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events.filter((e: any) => e.type !== "heartbeat");
+const events = async (c: Client, q: Record<string, any>) => (await drain(c, q)).filter((e) => e.type !== "heartbeat");
 
 const add = (c: Client, name: string, secret = "value-1", note?: string) => c.post("/ext/secrets", { name, secret, ...(note === undefined ? {} : { note }) });
 

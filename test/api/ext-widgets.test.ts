@@ -4,6 +4,7 @@
 // preferences exactly as the contract says, and register state.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 import { botClient, install, pluginRepository } from "../fixtures/plugins/helpers";
 
@@ -40,8 +41,7 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 const queue = (c: Client) => ok(c.post("/register", { event_types: ["ext_widget", "ext_widget_preference"] }));
-const events = async (c: Client, q: any, type = "ext_widget") =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events.filter((e: any) => e.type === type);
+const events = (c: Client, q: any, type = "ext_widget") => drain(c, q, type);
 const DOC = { version: 1, data: { failing: 2 }, rest: { figure: "failing", sizer: "count" }, blocks: [{ type: "list", label: "Builds", items: [{ key: "b1", title: "Build 1" }] }] };
 
 describe("pushing", () => {
@@ -175,13 +175,7 @@ describe("reading and preferences", () => {
     await ok(ann.patch(path, { seen: true }));
     const seen = (await ok(ann.get(`/ext/widgets/${id}/builds`, { link_id: web }))).preference.seen;
     expect(seen).toEqual(expect.any(Number));
-    const realNow = s.app.now;
-    s.app.now = () => realNow() + 3600;
-    try {
-      await ok(ann.patch(path, { seen: true }));
-    } finally {
-      s.app.now = realNow;
-    }
+    await s.clock.during(3600, () => ok(ann.patch(path, { seen: true })));
     expect((await ok(ann.get(`/ext/widgets/${id}/builds`, { link_id: web }))).preference.seen).toBe(seen);
     await ok(ann.patch(path, { seen: false }));
     expect((await ok(ann.get(`/ext/widgets/${id}/builds`, { link_id: web }))).preference.seen).toBeNull();

@@ -13,6 +13,8 @@ import { defaultRealm } from "../../src/http/realm";
 import { git } from "../../src/lib/git";
 import { startAgent, type AgentRuntime } from "../../src/runtime/agent";
 import { expectError, ok, type Client } from "../helpers/client";
+import { waitFor } from "../helpers/wait";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 const AGENT = join(import.meta.dir, "..", "fixtures", "agents", "test-agent.ts");
@@ -53,19 +55,9 @@ afterAll(async () => {
 
 const b64 = (u: Uint8Array) => Buffer.from(u).toString("base64");
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, "base64"));
-const pending = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events.filter((e: any) => e.type !== "heartbeat");
+const pending = async (c: Client, q: Record<string, any>) => (await drain(c, q)).filter((e) => e.type !== "heartbeat");
 const worktree = (uuid: string) => join(s.dataDir, "workspaces", uuid);
 
-async function waitFor<T>(fn: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error("timed out waiting");
-    await Bun.sleep(25);
-  }
-}
 
 /** One editing client: its own Y.Doc and awareness, and its user's event queue. */
 class Editor {
@@ -184,7 +176,7 @@ describe("workspaces", () => {
       await b.pull();
       expect(a.text).toBe(b.text);
       expect(a.text).toBe("ob's title\n# Project\nAnn's line\nAnn again\n");
-      await waitFor(() => readFileSync(join(worktree(uuid), "README.md"), "utf8") === a.text);
+      await waitFor("the worktree's README.md to match the editors", () => readFileSync(join(worktree(uuid), "README.md"), "utf8") === a.text, 15_000, 25);
       await a.close();
       await b.close();
     });
@@ -267,13 +259,13 @@ describe("workspaces", () => {
     await a.open();
     await a.edit((t) => t.insert(t.length, "typed before the turn\n"));
     const turn = await ok(ann.post("/messages", { type: "stream", to: channel, topic: "Design", content: "@**Agent** readme added by the agent" }));
-    const answer = await waitFor(async () => {
+    const answer = await waitFor("the agent's answer", async () => {
       const { messages } = await ok(ann.get("/messages", { anchor: "newest", num_before: 5, num_after: 0, apply_markdown: false, narrow: JSON.stringify([{ operator: "channel", operand: channel }]) }));
       return messages.find((m: any) => m.id > turn.id && m.is_agent_message);
-    });
+    }, 15_000, 25);
     expect(answer.content).toBe(`wrote README.md in ${worktree(uuid)}`);
     expect(answer.workspace_uuid).toBe(uuid);
-    await waitFor(async () => (await a.pull(), a.text.endsWith("typed before the turn\nadded by the agent\n")));
+    await waitFor("the agent's line in the editor", async () => (await a.pull(), a.text.endsWith("typed before the turn\nadded by the agent\n")), 15_000, 25);
     await a.close();
   });
 

@@ -23,8 +23,7 @@ describe("role:fullmembers and waiting_period_threshold", () => {
     expect(await isFull(old.userId!)).toBe(false);
     const q = await ok(s.owner.post("/register", { event_types: ["user_group"] }));
 
-    const realNow = s.app.now;
-    s.app.now = () => realNow() + 4 * DAY;
+    s.clock.advance(4 * DAY);
     try {
       const fresh = await s.newUser(); // joined "now", four days on
       expect(syncFullMembers(s.app, findRealmById(s.app.db, 1)!)).toBe(1);
@@ -37,7 +36,7 @@ describe("role:fullmembers and waiting_period_threshold", () => {
       await ok(s.owner.patch("/realm", { waiting_period_threshold: 0 }));
       expect(await isFull(fresh.userId!)).toBe(true);
     } finally {
-      s.app.now = realNow;
+      s.clock.reset();
     }
   });
 });

@@ -5,6 +5,7 @@
 import { sqliteOf } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 import { deliverBacklog } from "../../src/store/lazy-delivery";
@@ -17,7 +18,6 @@ const rowsOf = (messageId: number) =>
   sqliteOf(s.app.db).query<{ user_id: number; flags: number }, [number]>("SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id").all(messageId);
 const send = async (c: Client, to: number, content: string, topic = "t") => (await ok(c.post("/messages", { type: "stream", to, topic, content }))).id as number;
 const queue = async (c: Client, types: string[]) => (await ok(c.post("/register", { event_types: types }))).queue_id as string;
-const events = async (c: Client, queue_id: string) => (await ok(c.get("/events", { queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 
 beforeAll(async () => {
   s = await startServer();
@@ -96,13 +96,13 @@ describe("changes to a message reach subscribers who have not read it", () => {
     const id = await send(ann, vault, "plain");
     await ok(ann.post(`/messages/${id}/reactions`, { emoji_name: "octopus" }));
     await ok(ann.patch(`/messages/${id}`, { content: "now for @**Bob Lazy**" }));
-    let evs = await events(bob, q);
+    let evs = await drain(bob, q);
     expect(evs.map((e) => e.type)).toEqual(["reaction", "update_message"]);
     expect(evs[1].flags).toEqual(["mentioned"]);
     expect((await ok(bob.get(`/messages/${id}`))).message.flags).toEqual(["mentioned"]);
     const id2 = await send(ann, vault, "short-lived");
     await ok(ann.delete(`/messages/${id2}`));
-    evs = await events(bob, q);
+    evs = await drain(bob, q);
     expect(evs.at(-1)).toMatchObject({ type: "delete_message", message_id: id2 });
   });
 
@@ -110,7 +110,7 @@ describe("changes to a message reach subscribers who have not read it", () => {
     const q = await queue(bob, ["delete_message"]);
     const id = await send(ann, vault, "moving out", "mover");
     await ok(ann.patch(`/messages/${id}`, { stream_id: other, propagate_mode: "change_one" }));
-    expect((await events(bob, q)).at(-1)).toMatchObject({ type: "delete_message", message_id: id });
+    expect((await drain(bob, q)).at(-1)).toMatchObject({ type: "delete_message", message_id: id });
     await expectError(bob.get(`/messages/${id}`), 400, "BAD_REQUEST", "Invalid message(s)");
     expect((await ok(cat.get(`/messages/${id}`))).message.id).toBe(id);
   });

@@ -3,7 +3,7 @@
 // printed by fast-check on failure; FC_SEED replays it, FC_RUNS runs longer.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
-import { MAX_LIST_ITEMS } from "../../src/http/params";
+import { MAX_LIST_ITEMS } from "../../src/domain/params";
 import { routes } from "../../src/http/routes";
 import { MAX_JSON_DEPTH } from "../../src/lib/json";
 import { ok } from "../helpers/client";

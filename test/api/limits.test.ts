@@ -3,9 +3,10 @@
 // ceilings that tell "bounded" from "stalled" (the issue measured 7-23 s); bench/limits.ts measures them.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { connect } from "node:net";
-import { MAX_LIST_ITEMS } from "../../src/http/params";
+import { MAX_LIST_ITEMS } from "../../src/domain/params";
 import { MAX_JSON_DEPTH } from "../../src/lib/json";
 import { expectError, ok, type Client } from "../helpers/client";
+import { closeQueue, register } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 /** Far below the seconds a stalled server took, far above what a loaded test machine adds. */
@@ -161,12 +162,12 @@ describe("failed logins lock no one else out", () => {
 });
 
 describe("event queue bounds", () => {
-  const register = (c: Client) => ok(c.post("/register", { event_types: ["message"] }));
+  const MESSAGES = { event_types: ["message"] };
 
   test("a user holds at most max_queues_per_user queues: registering more drops the least recently used", async () => {
     const u = await s.newUser();
     const queues: string[] = [];
-    for (let i = 0; i < 8; i++) queues.push((await register(u)).queue_id);
+    for (let i = 0; i < 8; i++) queues.push((await register(u, MESSAGES)).queue_id);
     for (const q of queues.slice(0, 3)) await expectError(u.get("/events", { queue_id: q, dont_block: true }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${q}`);
     for (const q of queues.slice(3)) await ok(u.get("/events", { queue_id: q, dont_block: true }));
     expect(s.app.queues.queuesOfUser(u.userId!).size).toBe(5);
@@ -174,12 +175,12 @@ describe("event queue bounds", () => {
 
   test("at most max_held_polls_per_user polls wait: another answers the longest-waiting one with a heartbeat", async () => {
     const u = await s.newUser();
-    const qs = [await register(u), await register(u), await register(u)];
+    const qs = [await register(u, MESSAGES), await register(u, MESSAGES), await register(u, MESSAGES)];
     const polls = qs.map((q) => u.get("/events", { queue_id: q.queue_id, last_event_id: q.last_event_id }));
     const first = await Promise.race([polls[0]!, Bun.sleep(1000).then(() => null)]);
     expect(first?.events).toEqual([{ type: "heartbeat", id: 0 }]);
-    await ok(u.delete("/events", { queue_id: qs[1]!.queue_id }));
-    await ok(u.delete("/events", { queue_id: qs[2]!.queue_id }));
+    await closeQueue(u, qs[1]!);
+    await closeQueue(u, qs[2]!);
     await Promise.all(polls);
   });
 });

@@ -1,8 +1,8 @@
 // PATCH /messages/{id} (content, topic, channel moves, propagate_mode, notifications, limits and
 // permissions), the edit-history shapes, DELETE /messages/{id} and delete_topic.
-import { sqliteOf } from "../../src/db/client";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -12,7 +12,6 @@ let town: number, attic: number;
 
 const send = async (c: Client, to: number, topic: string, content: string) => (await ok(c.post("/messages", { type: "stream", to, topic, content }))).id as number;
 const get = async (c: Client, id: number, extra: Record<string, unknown> = {}) => (await ok(c.get(`/messages/${id}`, extra))).message;
-const events = async (c: Client, queue_id: string) => (await ok(c.get("/events", { queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 const topicIds = async (c: Client, channel: number, topic: string) =>
   (await ok(c.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: JSON.stringify([{ operator: "channel", operand: channel }, { operator: "topic", operand: topic }]) }))).messages.map(
     (m: any) => m.id,
@@ -34,7 +33,7 @@ describe("content edits", () => {
     const q = await ok(bob.post("/register", { event_types: ["update_message"] }));
     await ok(ann.patch(`/messages/${id}`, { content: "second draft @**Bob Editor**" }));
     await ok(ann.patch(`/messages/${id}`, { content: "third draft" }));
-    const [e1, e2] = await events(bob, q.queue_id);
+    const [e1, e2] = await drain(bob, q.queue_id);
     expect(e1).toMatchObject({
       type: "update_message", user_id: ann.userId, message_id: id, message_ids: [id], rendering_only: false,
       orig_content: "first draft", orig_rendered_content: "<p>first draft</p>", content: "second draft @**Bob Editor**",
@@ -72,8 +71,7 @@ describe("content edits", () => {
     expect((await get(ann, id, { apply_markdown: false })).content).toBe("(deleted)");
     await ok(s.owner.patch("/realm", { message_content_edit_limit_seconds: 1 }));
     const old = await send(ann, town, "perm", "old");
-    sqliteOf(s.app.db).run(`UPDATE messages SET date_sent = date_sent - 3600 WHERE id = ${old}`);
-    await expectError(ann.patch(`/messages/${old}`, { content: "late" }), 400, "BAD_REQUEST", "The time limit for editing this message has passed");
+    await s.clock.during(3600, () => expectError(ann.patch(`/messages/${old}`, { content: "late" }), 400, "BAD_REQUEST", "The time limit for editing this message has passed"));
     await ok(s.owner.patch("/realm", { allow_message_editing: false }));
     await expectError(ann.patch(`/messages/${id}`, { content: "no" }), 400, "BAD_REQUEST", "Your organization has turned off message editing");
     await ok(s.owner.patch("/realm", { allow_message_editing: true, message_content_edit_limit_seconds: 600 }));
@@ -91,7 +89,7 @@ describe("moves", () => {
     expect(note).toMatchObject({ sender_email: "notification-bot@confab.localhost", content: expect.stringMatching(/^\[A message\]\(#narrow\/channel\/.+\) was moved here from #\*\*town>trip\*\* by @_\*\*Ann Editor\|\d+\*\*\.$/) });
     const q = await ok(bob.post("/register", { event_types: ["update_message"] }));
     await ok(ann.patch(`/messages/${ids[0]}`, { topic: "journey", propagate_mode: "change_later", send_notification_to_new_thread: false }));
-    const [ev] = await events(bob, q.queue_id);
+    const [ev] = await drain(bob, q.queue_id);
     expect(ev).toMatchObject({ orig_subject: "trip", subject: "journey", propagate_mode: "change_later", stream_id: town });
     expect(ev.message_ids.slice(0, 2)).toEqual([ids[0], ids[2]]);
     expect((await get(bob, ids[2]!)).edit_history[0]).toMatchObject({ prev_topic: "trip", topic: "journey", user_id: ann.userId });
@@ -112,7 +110,7 @@ describe("moves", () => {
     const q = await ok(bob.post("/register", { event_types: ["delete_message"], client_capabilities: { bulk_message_deletion: true } }));
     await expectError(bob.patch(`/messages/${id}`, { stream_id: attic }), 400, "BAD_REQUEST", "Invalid channel ID");
     await ok(ann.patch(`/messages/${id}`, { stream_id: attic, propagate_mode: "change_all" }));
-    expect(await events(bob, q.queue_id)).toEqual([expect.objectContaining({ type: "delete_message", message_ids: [id], stream_id: town, topic: "secretish" })]);
+    expect(await drain(bob, q.queue_id)).toEqual([expect.objectContaining({ type: "delete_message", message_ids: [id], stream_id: town, topic: "secretish" })]);
     await expectError(bob.get(`/messages/${id}`), 400, "BAD_REQUEST", "Invalid message(s)");
     const m = await get(ann, id);
     // Ann keeps her own (unread) row; nobody is notified anew by a move.
@@ -143,12 +141,11 @@ describe("deleting", () => {
     await expectError(bob.delete(`/messages/${theirs}`), 400, "BAD_REQUEST", "You don't have permission to delete this message");
     const q = await ok(ann.post("/register", { event_types: ["delete_message"] }));
     await ok(bob.delete(`/messages/${mine}`));
-    expect(await events(ann, q.queue_id)).toEqual([expect.objectContaining({ type: "delete_message", message_id: mine, message_type: "stream", stream_id: town, topic: "del" })]);
+    expect(await drain(ann, q.queue_id)).toEqual([expect.objectContaining({ type: "delete_message", message_id: mine, message_type: "stream", stream_id: town, topic: "del" })]);
     await expectError(ann.get(`/messages/${mine}`), 400, "BAD_REQUEST", "Invalid message(s)");
     await ok(s.owner.delete(`/messages/${theirs}`));
     const old = await send(bob, town, "del", "ancient");
-    sqliteOf(s.app.db).run(`UPDATE messages SET date_sent = date_sent - 86400 WHERE id = ${old}`);
-    await expectError(bob.delete(`/messages/${old}`), 400, "BAD_REQUEST", "The time limit for deleting this message has passed");
+    await s.clock.during(86400, () => expectError(bob.delete(`/messages/${old}`), 400, "BAD_REQUEST", "The time limit for deleting this message has passed"));
   });
 
   test("delete_topic", async () => {

@@ -2,6 +2,7 @@
 // update_message_flags events, and register's unread_msgs, starred_messages, recent_private_conversations.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -10,7 +11,6 @@ let ann: Client, bob: Client, cat: Client;
 let room: number;
 const ids: number[] = [];
 
-const events = async (c: Client, queue_id: string) => (await ok(c.get("/events", { queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 const unread = async (c: Client) => (await ok(c.post("/register", { fetch_event_types: ["update_message_flags"] }))).unread_msgs;
 
 beforeAll(async () => {
@@ -64,7 +64,7 @@ describe("POST /messages/flags", () => {
     expect(r.messages).toEqual([ids[0], ids[3]]);
     expect((await ok(bob.post("/messages/flags", { messages: JSON.stringify([ids[0]]), op: "add", flag: "read" }))).messages).toEqual([]);
     await ok(bob.post("/messages/flags", { messages: JSON.stringify([ids[3]]), op: "remove", flag: "read" }));
-    const evs = await events(bob, q.queue_id);
+    const evs = await drain(bob, q.queue_id);
     expect(evs[0]).toMatchObject({ type: "update_message_flags", op: "add", operation: "add", flag: "read", messages: [ids[0], ids[3]], all: false });
     expect(evs[1]).toMatchObject({ op: "remove", messages: [ids[3]], message_details: { [String(ids[3])]: { type: "private", user_ids: [ann.userId] } } });
     expect((await unread(bob)).count).toBe(4);

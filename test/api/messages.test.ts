@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -19,17 +20,16 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const events = async (c: Client, queue_id: string) => (await ok(c.get("/events", { queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 
 describe("POST /messages", () => {
   test("to a channel: id answered; recipients get one event with their own flags; mentions flag", async () => {
     const qb = await ok(bob.post("/register", { event_types: ["message"], apply_markdown: true, client_gravatar: true }));
     const qa = await ok(ann.post("/register", { event_types: ["message"], apply_markdown: false, client_gravatar: false, client_capabilities: { empty_topic_name: true } }));
     const { id } = await ok(ann.post("/messages", { type: "stream", to: "general", topic: "greetings", content: "hi @**Bob Reader** *there*" }));
-    const [eb] = await events(bob, qb.queue_id);
+    const [eb] = await drain(bob, qb.queue_id);
     expect(eb.message).toMatchObject({ id, content: '<p>hi <span class="user-mention" data-user-id="' + bob.userId + '">@Bob Reader</span> <em>there</em></p>', content_type: "text/html", subject: "greetings", display_recipient: "general", stream_id: general, type: "stream", avatar_url: null, sender_id: ann.userId });
     expect(eb.flags).toEqual(["mentioned"]);
-    const [ea] = await events(ann, qa.queue_id);
+    const [ea] = await drain(ann, qa.queue_id);
     expect(ea.message).toMatchObject({ content: "hi @**Bob Reader** *there*", content_type: "text/x-markdown" });
     expect(ea.message.avatar_url).toStartWith("https://secure.gravatar.com/");
     expect(ea.flags).toEqual(["read"]);
@@ -69,7 +69,7 @@ describe("POST /messages", () => {
   test("empty topic: display name for clients without support; topics_policy refuses it", async () => {
     const qb = await ok(bob.post("/register", { event_types: ["message"] }));
     await ok(ann.post("/messages", { type: "stream", to: general, topic: "", content: "general chat message" }));
-    expect((await events(bob, qb.queue_id))[0].message.subject).toBe("general chat");
+    expect((await drain(bob, qb.queue_id))[0].message.subject).toBe("general chat");
     const { id } = await ok(ann.post("/channels/create", { name: "strict", subscribers: [ann.userId], topics_policy: "disable_empty_topic" }));
     await expectError(ann.post("/messages", { type: "stream", to: id, content: "x" }), 400, "BAD_REQUEST", "Sending messages to the general chat is not allowed in this channel.");
     const only = (await ok(ann.post("/channels/create", { name: "chatter", subscribers: [ann.userId], topics_policy: "empty_topic_only" }))).id;
@@ -81,7 +81,7 @@ describe("POST /messages", () => {
     const one = await ok(ann.post("/messages", { type: "direct", to: JSON.stringify([bob.userId]), content: "psst" }));
     const group = await ok(ann.post("/messages", { type: "private", to: `${s.owner.email},${cat.email}`, content: "all of us" }));
     const self = await ok(ann.post("/messages", { type: "direct", to: JSON.stringify([ann.userId]), content: "note" }));
-    const evs = await events(bob, qb.queue_id);
+    const evs = await drain(bob, qb.queue_id);
     expect(evs.map((e) => e.message.id)).toEqual([one.id]);
     expect(evs[0].message.display_recipient.map((r: any) => r.id)).toEqual([ann.userId!, bob.userId!].sort((a, b) => a - b));
     const g = (await ok(cat.get(`/messages/${group.id}`))).message;

@@ -2,6 +2,7 @@
 // forms), each sent as the method sends it (zulip/zulip/__init__.py) and answered as Zulip's server does.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 let s: TestServer;
@@ -17,8 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const drain = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 
 describe("update_storage / get_storage (the bot storage API)", () => {
   test("PUT stores string values; GET returns all or the named keys; DELETE removes", async () => {

@@ -1,6 +1,7 @@
 // Reactions (Unicode by name or code, Zulip's extra emoji, errors, events) and read receipts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
@@ -8,7 +9,6 @@ let s: TestServer;
 let ann: Client, bob: Client, cat: Client;
 let msg: number;
 
-const events = async (c: Client, queue_id: string) => (await ok(c.get("/events", { queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 
 beforeAll(async () => {
   s = await startServer();
@@ -24,7 +24,7 @@ describe("reactions", () => {
   test("add by name: event to recipients, shown on the message; duplicates refused", async () => {
     const q = await ok(ann.post("/register", { event_types: ["reaction"] }));
     await ok(bob.post(`/messages/${msg}/reactions`, { emoji_name: "smile" }));
-    expect(await events(ann, q.queue_id)).toEqual([
+    expect(await drain(ann, q.queue_id)).toEqual([
       expect.objectContaining({
         type: "reaction", op: "add", message_id: msg, emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji",
         user_id: bob.userId, user: { user_id: bob.userId, email: bob.email, full_name: "Bob React", is_mirror_dummy: false },
@@ -53,7 +53,7 @@ describe("reactions", () => {
     const q = await ok(ann.post("/register", { event_types: ["reaction"] }));
     await ok(bob.delete(`/messages/${msg}/reactions`, { emoji_name: "smile" }));
     await ok(bob.delete(`/messages/${msg}/reactions`, { emoji_code: "1f44d", reaction_type: "unicode_emoji" }));
-    expect((await events(ann, q.queue_id)).map((e) => [e.op, e.emoji_name])).toEqual([["remove", "smile"], ["remove", "+1"]]);
+    expect((await drain(ann, q.queue_id)).map((e) => [e.op, e.emoji_name])).toEqual([["remove", "smile"], ["remove", "+1"]]);
     await expectError(bob.delete(`/messages/${msg}/reactions`, { emoji_name: "smile" }), 400, "REACTION_DOES_NOT_EXIST", "Reaction doesn't exist.");
     await expectError(bob.delete(`/messages/${msg}/reactions`, {}), 400, "BAD_REQUEST", "At least one of the following arguments must be present: emoji_name, emoji_code");
   });

@@ -11,7 +11,7 @@ import { createRealm } from "../../src/actions/realms";
 import { startRun } from "../../src/actions/agent-runs";
 import { importIntoRepository } from "../../src/actions/repositories";
 import type { Endpoint } from "../../src/http/endpoint";
-import type { Param } from "../../src/http/params";
+import type { Param } from "../../src/domain/params";
 import { routes } from "../../src/http/routes";
 import { findChannel } from "../../src/store/channels";
 import { FIXTURES } from "../fixtures/plugins/helpers";

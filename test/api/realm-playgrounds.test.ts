@@ -2,6 +2,7 @@
 // checked as Zulip checks them, announced to the realm and in register's realm_playgrounds.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 let s: TestServer;
@@ -13,8 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const drain = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 
 describe("realm playgrounds", () => {
   test("add and remove, with realm_playgrounds events and register state", async () => {

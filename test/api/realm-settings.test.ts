@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 let s: TestServer;
@@ -17,8 +18,6 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 const realmState = async (c: Client) => ok(c.post("/register", { fetch_event_types: ["realm"], event_types: ["realm"] }));
-const drain = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events;
 
 describe("the realm register state", () => {
   test("every setting is present as realm_<name>, group settings resolved to the realm's system groups", async () => {

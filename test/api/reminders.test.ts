@@ -1,43 +1,28 @@
 // Reminders (Zulip's /reminders): stored with scheduled messages, delivered by the same scheduler as a
 // direct message from the notification bot quoting the message, with `reminders` events and state.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { twoMembersInAChannel } from "../helpers/cast";
 import { expectError, ok, type Client } from "../helpers/client";
-import { startServer, type TestServer } from "../helpers/server";
+import { drain, eventsUntil } from "../helpers/events";
+import type { TestServer } from "../helpers/server";
 
 let s: TestServer;
 let ann: Client;
 let bob: Client;
 let carl: Client;
-const realNow = () => Math.floor(Date.now() / 1000);
 
 beforeAll(async () => {
-  s = await startServer();
-  ann = await s.newUser({ name: "Ann" });
-  bob = await s.newUser({ name: "Bob" });
+  ({ s, ann, bob } = await twoMembersInAChannel(["Ann", "Bob"], { name: "remind", invite_only: true }));
   carl = await s.newUser({ name: "Carl" });
-  await ok(s.owner.post("/channels/create", { name: "remind", subscribers: [ann.userId, bob.userId], invite_only: true }));
 });
 afterAll(() => s.stop());
-
-const drain = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events as any[];
-
-async function waitFor<T>(fn: () => Promise<T>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error("not reached in time");
-    await Bun.sleep(100);
-  }
-}
 
 describe("reminders", () => {
   test("create, list, register state and delete, with events", async () => {
     const { id } = await ok(bob.post("/messages", { type: "stream", to: "remind", topic: "deadline", content: "Report due **Friday**" }));
     const q = await ok(ann.post("/register", { event_types: ["reminders"] }));
     expect(q.reminders).toEqual([]);
-    const at = realNow() + 3600;
+    const at = s.clock.now() + 3600;
     const { reminder_id } = await ok(ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: at, note: "finish the draft" }));
     const { reminders } = await ok(ann.get("/reminders"));
     expect(reminders).toHaveLength(1);
@@ -57,9 +42,9 @@ describe("reminders", () => {
 
   test("errors: past times, unreadable messages, others' reminders", async () => {
     const { id } = await ok(bob.post("/messages", { type: "stream", to: "remind", topic: "x", content: "secret" }));
-    await expectError(ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: realNow() - 1 }), 400, "BAD_REQUEST", "Scheduled delivery time must be in the future.");
-    await expectError(carl.post("/reminders", { message_id: id, scheduled_delivery_timestamp: realNow() + 60 }), 400, "BAD_REQUEST", "Invalid message(s)");
-    const { reminder_id } = await ok(ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: realNow() + 60 }));
+    await expectError(ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: s.clock.now() - 1 }), 400, "BAD_REQUEST", "Scheduled delivery time must be in the future.");
+    await expectError(carl.post("/reminders", { message_id: id, scheduled_delivery_timestamp: s.clock.now() + 60 }), 400, "BAD_REQUEST", "Invalid message(s)");
+    const { reminder_id } = await ok(ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: s.clock.now() + 60 }));
     await expectError(bob.delete(`/reminders/${reminder_id}`), 404, "BAD_REQUEST", "Reminder does not exist");
     await expectError(ann.delete("/reminders/99999"), 404, "BAD_REQUEST", "Reminder does not exist");
     await ok(ann.delete(`/reminders/${reminder_id}`));
@@ -68,14 +53,9 @@ describe("reminders", () => {
   test("delivered when due by the notification bot as a direct message, once", async () => {
     const { id } = await ok(bob.post("/messages", { type: "direct", to: [ann.userId], content: "call me back" }));
     const q = await ok(ann.post("/register", { event_types: ["reminders", "message"] }));
-    const at = realNow() + 900;
+    const at = s.clock.now() + 900;
     const { reminder_id } = await ok(ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: at }));
-    s.app.now = () => realNow() + 900;
-    const events = (await waitFor(async () => {
-      const all = await drain(ann, q);
-      return all.some((e) => e.type === "message") ? all : null;
-    }))!;
-    s.app.now = realNow;
+    const events = await s.clock.during(900, () => eventsUntil(ann, q, "the reminder's message", (all) => all.some((e) => e.type === "message")));
     const msg = events.find((e) => e.type === "message").message;
     expect(msg.sender_email).toStartWith("notification-bot");
     expect(msg.type).toBe("private");

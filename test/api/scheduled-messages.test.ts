@@ -1,36 +1,19 @@
 // Scheduled messages (Zulip's /scheduled_messages): CRUD, events and register state, delivery on time
 // by the scheduler, failures marked as Zulip marks them, and delivery across a restart, exactly once.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { twoMembersInAChannel } from "../helpers/cast";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
+import { waitFor } from "../helpers/wait";
 
 let s: TestServer;
 let ann: Client;
 let bob: Client;
 let channelId: number;
-const realNow = () => Math.floor(Date.now() / 1000);
 
-beforeAll(async () => {
-  s = await startServer();
-  ann = await s.newUser({ name: "Ann" });
-  bob = await s.newUser({ name: "Bob" });
-  channelId = (await ok(s.owner.post("/channels/create", { name: "later", subscribers: [ann.userId, bob.userId] }))).id;
-});
+beforeAll(async () => void ({ s, ann, bob, channelId } = await twoMembersInAChannel(["Ann", "Bob"], { name: "later" })));
 afterAll(() => s.stop());
-
-const drain = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events as any[];
-
-/** Polls until `fn` returns a truthy value (the scheduler runs every half second). */
-async function waitFor<T>(fn: () => Promise<T>, ms = 10_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > until) throw new Error("not reached in time");
-    await Bun.sleep(100);
-  }
-}
 
 const lastMessages = async (c: Client, narrow: unknown[]) =>
   (await ok(c.get("/messages", { anchor: "newest", num_before: 20, num_after: 0, narrow, apply_markdown: false }))).messages as any[];
@@ -39,7 +22,7 @@ describe("scheduled messages", () => {
   test("create, list, edit and delete, with events and register state", async () => {
     const q = await ok(ann.post("/register", { event_types: ["scheduled_messages"] }));
     expect(q.scheduled_messages).toEqual([]);
-    const at = realNow() + 3600;
+    const at = s.clock.now() + 3600;
     const { scheduled_message_id: id } = await ok(
       ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "plans", content: "**later**", scheduled_delivery_timestamp: at }),
     );
@@ -75,9 +58,9 @@ describe("scheduled messages", () => {
   });
 
   test("bad input gets Zulip's errors and changes nothing", async () => {
-    const at = realNow() + 3600;
+    const at = s.clock.now() + 3600;
     await expectError(
-      ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "t", content: "x", scheduled_delivery_timestamp: realNow() - 5 }),
+      ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "t", content: "x", scheduled_delivery_timestamp: s.clock.now() - 5 }),
       400, "BAD_REQUEST", "Scheduled delivery time must be in the future.",
     );
     await expectError(ann.post("/scheduled_messages", { type: "stream", to: 99999, topic: "t", content: "x", scheduled_delivery_timestamp: at }), 400, "STREAM_DOES_NOT_EXIST", "Channel with ID '99999' does not exist");
@@ -96,15 +79,15 @@ describe("scheduled messages", () => {
 
   test("sent when due by the app's clock, not before, once, and removed with an event", async () => {
     const q = await ok(ann.post("/register", { event_types: ["scheduled_messages", "message"] }));
-    const at = realNow() + 600;
+    const at = s.clock.now() + 600;
     const { scheduled_message_id: id } = await ok(
       ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "on time", content: "tick", scheduled_delivery_timestamp: at, read_by_sender: false }),
     );
-    s.app.now = () => at - 1; // one second early: nothing yet
+    s.clock.set(at - 1); // one second early: nothing yet
     await Bun.sleep(700);
     expect(await lastMessages(bob, [{ operator: "topic", operand: "on time" }])).toEqual([]);
-    s.app.now = () => at; // due: the next scheduler round sends it (bench/scheduled-delivery.ts measures how soon)
-    const sent = await waitFor(async () => (await lastMessages(bob, [{ operator: "topic", operand: "on time" }]))[0]);
+    s.clock.set(at); // due: the next scheduler round sends it (bench/scheduled-delivery.ts measures how soon)
+    const sent = await waitFor("the scheduled message", async () => (await lastMessages(bob, [{ operator: "topic", operand: "on time" }]))[0]);
     expect(sent).toMatchObject({ content: "tick", sender_id: ann.userId, stream_id: channelId, subject: "on time" });
     await Bun.sleep(600); // another scheduler round sends nothing more
     expect(await lastMessages(bob, [{ operator: "topic", operand: "on time" }])).toHaveLength(1);
@@ -114,19 +97,17 @@ describe("scheduled messages", () => {
     const own = events.find((e) => e.type === "message" && e.message.id === sent.id);
     expect(own.flags).not.toContain("read"); // read_by_sender: false
     await expectError(ann.patch(`/scheduled_messages/${id}`, { content: "too late" }), 400, "BAD_REQUEST", "Scheduled message was already sent");
-    s.app.now = realNow;
+    s.clock.reset();
   }, 20_000);
 
   test("a message that can no longer be sent is marked failed; the sender is told and may reschedule", async () => {
     const carl = await s.newUser({ name: "Carl" });
     const { id: closed } = await ok(s.owner.post("/channels/create", { name: "closing", subscribers: [carl.userId], invite_only: true }));
     const q = await ok(carl.post("/register", { event_types: ["scheduled_messages", "message"] }));
-    const at = realNow() + 600;
+    const at = s.clock.now() + 600;
     const { scheduled_message_id: id } = await ok(carl.post("/scheduled_messages", { type: "stream", to: closed, topic: "t", content: "bye", scheduled_delivery_timestamp: at }));
     await ok(s.owner.delete("/users/me/subscriptions", { subscriptions: ["closing"], principals: [carl.userId] }));
-    s.app.now = () => realNow() + 600;
-    const failed = await waitFor(async () => (await ok(carl.get("/scheduled_messages"))).scheduled_messages.find((m: any) => m.failed));
-    s.app.now = realNow;
+    const failed = await s.clock.during(600, () => waitFor("the message marked failed", async () => (await ok(carl.get("/scheduled_messages"))).scheduled_messages.find((m: any) => m.failed)));
     expect(failed).toMatchObject({ scheduled_message_id: id, failed: true, content: "bye" });
     const events = await drain(carl, q);
     expect(events.find((e) => e.type === "scheduled_messages" && e.op === "update")?.scheduled_message).toMatchObject({ scheduled_message_id: id, failed: true });
@@ -144,7 +125,7 @@ describe("scheduled messages across a restart", () => {
   test("a message due while the server was down is sent at start, exactly once", async () => {
     const first = await startServer();
     const dan = await first.newUser({ name: "Dan" });
-    const at = realNow() + 1;
+    const at = s.clock.now() + 1;
     await ok(dan.post("/scheduled_messages", { type: "direct", to: [dan.userId], content: "while you were out", scheduled_delivery_timestamp: at }));
     await first.stop({ keepData: true });
     await Bun.sleep(Math.max(0, at * 1000 - Date.now()) + 50);

@@ -215,13 +215,7 @@ describe("revocation", () => {
 
   test("an expired session is refused", async () => {
     const { browser } = await member();
-    const now = s.app.now;
-    s.app.now = () => now() + 14 * 86400 + 1;
-    try {
-      await expectSignedOut(browser);
-    } finally {
-      s.app.now = now;
-    }
+    await s.clock.during(14 * 86400 + 1, () => expectSignedOut(browser));
   });
 });
 

@@ -5,6 +5,7 @@
 // zulipterminal/model.py: _handle_submessage_event appends the event to message["submessages"]).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 let s: TestServer;
@@ -64,8 +65,6 @@ function todo(subs: Sub[]) {
 
 const send = async (c: Client, content: string) => (await ok(c.post("/messages", { type: "stream", to: "votes", topic: "widgets", content }))).id as number;
 const fetchOne = async (c: Client, id: number) => (await ok(c.get(`/messages/${id}`))).message;
-const drain = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events as any[];
 
 describe("poll and todo widgets", () => {
   test("/poll: the question and options become the widget; votes and new options arrive as submessage events", async () => {

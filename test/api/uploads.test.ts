@@ -7,6 +7,7 @@ import { deleteUnreferencedUploads, uploadFilePath } from "../../src/actions/att
 import { createRealm } from "../../src/actions/realms";
 import { applyRetention } from "../../src/actions/retention";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 import { run, tempDir } from "../cli/run";
 
@@ -31,8 +32,6 @@ const fetchFile = (c: Client | null, url: string, headers: Record<string, string
 
 /** An event queue for attachment events, and what it has so far. */
 const attachmentQueue = (c: Client) => ok(c.post("/register", { event_types: ["attachment"] }));
-const drain = async (c: Client, q: Record<string, any>) =>
-  (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events;
 
 const send = (c: Client, to: number, content: string) => ok(c.post("/messages", { type: "stream", to, topic: "files", content }));
 

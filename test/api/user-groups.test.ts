@@ -3,6 +3,7 @@ import { createUser, deactivateUser } from "../../src/actions/users";
 import { findUserById } from "../../src/store/users";
 import { defaultRealm } from "../../src/http/realm";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 let s: TestServer;
@@ -24,10 +25,6 @@ afterAll(() => s.stop());
 const create = (c: Client, name: string, extra: Record<string, unknown> = {}) =>
   c.post("/user_groups/create", { name, description: `${name} group`, members: [], ...extra });
 
-async function events(c: Client, queue: Record<string, any>) {
-  return (await ok(c.get("/events", { queue_id: queue.queue_id, last_event_id: -1, dont_block: true }))).events;
-}
-
 describe("create and list", () => {
   test("a member creates a group; it is listed with its creator-held defaults and announced", async () => {
     const q = await ok(bob.post("/register", { event_types: ["user_group"] }));
@@ -48,7 +45,7 @@ describe("create and list", () => {
       can_leave_group: sys["role:everyone"],
       can_mention_group: sys["role:everyone"],
     });
-    const ev = await events(bob, q);
+    const ev = await drain(bob, q);
     expect(ev).toEqual([expect.objectContaining({ type: "user_group", op: "add", group: expect.objectContaining({ id: group_id, name: "writers" }) })]);
   });
 
@@ -151,7 +148,7 @@ describe("membership", () => {
     await expectError(dan.post(`/user_groups/${group_id}/members`, { add: [dan.userId] }), 400, "BAD_REQUEST", "Insufficient permission");
     await ok(ann.patch(`/user_groups/${group_id}`, { can_join_group: { new: sys["role:members"] } }));
     await ok(dan.post(`/user_groups/${group_id}/members`, { add: [dan.userId] }));
-    const ev = (await events(bob, q)).filter((e: any) => e.group_id === group_id);
+    const ev = (await drain(bob, q)).filter((e: any) => e.group_id === group_id);
     expect(ev.map((e: any) => [e.op, e.user_ids ?? e.data])).toEqual([
       ["add_members", [bob.userId]],
       ["remove_members", [bob.userId]],
@@ -166,7 +163,7 @@ describe("membership", () => {
     const q = await ok(bob.post("/register", { event_types: ["user_group"] }));
     deactivateUser(s.app, findUserById(s.app.db, eve.userId!)!);
     await s.app.writer.settled(); // an in-process action: wait, as an HTTP answer would, for its events
-    const ev = (await events(bob, q)).filter((e: any) => e.group_id === group_id);
+    const ev = (await drain(bob, q)).filter((e: any) => e.group_id === group_id);
     expect(ev).toEqual([
       { type: "user_group", op: "update", group_id, data: { can_mention_group: { direct_members: [ann.userId], direct_subgroups: [sys["role:moderators"]] } }, id: expect.any(Number) },
     ]);
@@ -213,8 +210,8 @@ describe("update and deactivate", () => {
     const plain = await ok(bob.post("/register", { event_types: ["user_group"] }));
     const capable = await ok(bob.post("/register", { event_types: ["user_group"], client_capabilities: { include_deactivated_groups: true } }));
     await ok(ann.post(`/user_groups/${group_id}/deactivate`));
-    expect(await events(bob, plain)).toEqual([{ type: "user_group", op: "remove", group_id, id: 0 }]);
-    expect(await events(bob, capable)).toEqual([{ type: "user_group", op: "update", group_id, data: { deactivated: true }, id: 0 }]);
+    expect(await drain(bob, plain)).toEqual([{ type: "user_group", op: "remove", group_id, id: 0 }]);
+    expect(await drain(bob, capable)).toEqual([{ type: "user_group", op: "update", group_id, data: { deactivated: true }, id: 0 }]);
 
     const listed = async (c: Record<string, unknown>) =>
       (await ok(bob.post("/register", { fetch_event_types: ["realm_user_groups"], client_capabilities: c }))).realm_user_groups.map((g: any) => g.id);

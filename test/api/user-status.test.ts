@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { expectError, ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 
 let s: TestServer;
@@ -25,7 +26,7 @@ describe("user status, alert words, muted users", () => {
     const { status } = await ok(bob.get(`/users/${ann.userId}/status`));
     expect(status).toEqual({ away: true, status_text: "On vacation", emoji_name: "car", emoji_code: "1f697", reaction_type: "unicode_emoji" });
     expect((await ok(ann.get("/users/me/status", {}, { unchecked: true }))).status).toEqual(status);
-    const ev = (await ok(bob.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events;
+    const ev = await drain(bob, q);
     expect(ev).toEqual([
       { type: "user_status", user_id: ann.userId, status_text: "On vacation", emoji_name: "car", emoji_code: "1f697", reaction_type: "unicode_emoji", id: 0 },
       { type: "user_status", user_id: ann.userId, away: true, id: 1 },
@@ -42,7 +43,7 @@ describe("user status, alert words, muted users", () => {
     expect((await ok(ann.post("/users/me/alert_words", { alert_words: ["deploy", " Deploy ", "outage", ""] }))).alert_words).toEqual(["deploy", "outage"]);
     expect((await ok(ann.delete("/users/me/alert_words", { alert_words: ["OUTAGE"] }))).alert_words).toEqual(["deploy"]);
     expect((await ok(ann.get("/users/me/alert_words"))).alert_words).toEqual(["deploy"]);
-    const ev = (await ok(ann.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events;
+    const ev = await drain(ann, q);
     expect(ev.map((e: any) => e.alert_words)).toEqual([["deploy", "outage"], ["deploy"]]);
     await expectError(ann.post("/users/me/alert_words", { alert_words: "deploy" }), 400, "BAD_REQUEST", "alert_words is not valid JSON");
   });
@@ -57,7 +58,7 @@ describe("user status, alert words, muted users", () => {
     expect(muted).toEqual([{ id: bob.userId, timestamp: expect.any(Number) }]);
     await ok(ann.delete(`/users/me/muted_users/${bob.userId}`));
     await expectError(ann.delete(`/users/me/muted_users/${bob.userId}`), 400, "BAD_REQUEST", "User is not muted");
-    const ev = (await ok(ann.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events;
+    const ev = await drain(ann, q);
     expect(ev.map((e: any) => e.muted_users.map((m: any) => m.id))).toEqual([[bob.userId], []]);
   });
 });

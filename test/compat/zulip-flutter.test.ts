@@ -6,8 +6,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { encodePng } from "../../src/lib/png";
 import { FEATURE_LEVEL } from "../../src/version";
 import { ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
 import { loadClientModels, modelProblems } from "../helpers/client-models";
-import { startServer, type TestServer } from "../helpers/server";
+import type { TestServer } from "../helpers/server";
+import { twoMembersInAChannel } from "../helpers/cast";
 
 const models = loadClientModels("zulip-flutter-models");
 let s: TestServer;
@@ -16,10 +18,7 @@ let bob: Client;
 let channelId: number;
 
 beforeAll(async () => {
-  s = await startServer();
-  ann = await s.newUser({ name: "Ann Mobile" });
-  bob = await s.newUser({ name: "Bob Mobile" });
-  channelId = (await ok(ann.post("/channels/create", { name: "mobile", subscribers: [ann.userId, bob.userId] }))).id;
+  ({ s, ann, bob, channelId } = await twoMembersInAChannel(["Ann Mobile", "Bob Mobile"], { name: "mobile" }));
   // A message from the notification bot, so a system bot is among the senders the app must know.
   await ok(s.owner.post("/users/me/subscriptions", { subscriptions: [{ name: "announced" }], announce: true }));
 });
@@ -214,7 +213,7 @@ describe("zulip-flutter events (lib/api/model/events.dart)", () => {
     await ok(carl.post("/users/me/subscriptions", { subscriptions: [{ name: "mobile" }] }));
     await ok(s.owner.delete(`/messages/${id}`));
     await ok(ann.delete("/users/me/subscriptions", { subscriptions: ["app new"] }));
-    const events = (await ok(ann.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events;
+    const events = await drain(ann, q);
     const seen = new Set<string>();
     for (const e of events) {
       const name = EVENT_MODELS[`${e.type}/${e.op}`] ?? EVENT_MODELS[e.type];

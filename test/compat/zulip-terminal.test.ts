@@ -4,27 +4,22 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { FEATURE_LEVEL } from "../../src/version";
 import { expectError, ok, type Client } from "../helpers/client";
-import { startServer, type TestServer } from "../helpers/server";
+import { drain, register } from "../helpers/events";
+import type { TestServer } from "../helpers/server";
+import { twoMembersInAChannel } from "../helpers/cast";
 
 let s: TestServer;
 let ann: Client;
 let bob: Client;
 let channelId: number;
 
-beforeAll(async () => {
-  s = await startServer();
-  ann = await s.newUser({ name: "Ann Terminal" });
-  bob = await s.newUser({ name: "Bob Terminal" });
-  channelId = (await ok(ann.post("/channels/create", { name: "terminal", subscribers: [ann.userId, bob.userId] }))).id;
-});
+beforeAll(async () => void ({ s, ann, bob, channelId } = await twoMembersInAChannel(["Ann Terminal", "Bob Terminal"], { name: "terminal" })));
 afterAll(() => s.stop());
 
 /** model.py Model.__init__ / _register_desired_events: the event types and data it asks for. */
 const EVENT_TYPES = ["message", "update_message", "reaction", "submessage", "subscription", "typing", "update_message_flags", "user_settings", "realm_emoji", "realm_user"];
 const FETCH_TYPES = ["realm", "presence", "subscription", "message", "starred_messages", "update_message_flags", "muted_topics", "realm_user", "realm_user_groups", "user_settings", "realm_emoji", "custom_profile_fields", "zulip_version"];
-const register = (c: Client) =>
-  ok(c.post("/register", { event_types: EVENT_TYPES, fetch_event_types: FETCH_TYPES, client_gravatar: true, apply_markdown: true, include_subscribers: true }));
-const drain = async (c: Client, q: Record<string, any>) => (await ok(c.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }))).events;
+const TERMINAL_REGISTER = { event_types: EVENT_TYPES, fetch_event_types: FETCH_TYPES, client_gravatar: true, apply_markdown: true, include_subscribers: true };
 
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 /** Each key model.py reads with [] (a KeyError would stop the client), with its JSON type. */
@@ -33,7 +28,7 @@ const expectKeys = (obj: Record<string, unknown>, keys: Record<string, string>) 
 
 describe("zulip-terminal start-up (zulipterminal/model.py)", () => {
   test("register with its event and fetch types: every key the client reads", async () => {
-    const r = await register(ann);
+    const r = await register(ann, TERMINAL_REGISTER);
     // version.py: servers from Zulip 2.1 (feature level 0) on are supported; the feature level decides the rest.
     expect(r.zulip_feature_level).toBe(FEATURE_LEVEL);
     expectKeys(r, {
@@ -47,7 +42,7 @@ describe("zulip-terminal start-up (zulipterminal/model.py)", () => {
     expect("desktop_notifications" in sub && "message_retention_days" in sub).toBe(true);
     // The notification bot is a cross-realm bot (model.py reads cross_realm_bots beside realm_users).
     await ok(s.owner.post("/users/me/subscriptions", { subscriptions: [{ name: "new one" }], announce: true }));
-    const again = await register(ann);
+    const again = await register(ann, TERMINAL_REGISTER);
     expect(again.cross_realm_bots.map((b: any) => b.email)).toContain("notification-bot@confab.localhost");
     expect(again.realm_users.map((u: any) => u.email)).not.toContain("notification-bot@confab.localhost");
   });
@@ -55,7 +50,7 @@ describe("zulip-terminal start-up (zulipterminal/model.py)", () => {
 
 describe("zulip-terminal sending and editing (model.py send_stream_message, update_stream_message)", () => {
   test("the topic sent as `subject` is the message's topic, in responses and events", async () => {
-    const q = await register(bob);
+    const q = await register(bob, TERMINAL_REGISTER);
     const { id } = await ok(ann.post("/messages", { type: "stream", to: "terminal", subject: "from the terminal", content: "hi", read_by_sender: true }));
     const m = (await ok(bob.get(`/messages/${id}`))).message;
     expect(m.subject).toBe("from the terminal");

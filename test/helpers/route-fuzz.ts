@@ -4,7 +4,7 @@
 // (test/api/fuzz-routes.test.ts) and its long run (bench/fuzz.ts).
 import fc from "fast-check";
 import type { Endpoint } from "../../src/http/endpoint";
-import type { Param } from "../../src/http/params";
+import type { Param } from "../../src/domain/params";
 
 /** Who sends a request: each role of the organization, a bot, or nobody. */
 export const CALLERS = ["owner", "admin", "moderator", "member", "guest", "bot", "anon"] as const;

@@ -19,12 +19,15 @@ import { startPluginHost } from "../../src/runtime/supervisor";
 import { startOutgoingWebhooks } from "../../src/runtime/outgoing-webhooks";
 import { Client } from "./client";
 import { UNLIMITED } from "../cli/run";
+import { TestClock } from "./clock";
 
 export interface TestServer {
   app: App;
   http: HttpServer;
   url: string;
   dataDir: string;
+  /** What `app.now()` reads: move it to age data (`s.clock.advance(3600)`), never rewrite rows. */
+  clock: TestClock;
   owner: Client;
   ownerPassword: string;
   /** A client with no credentials. */
@@ -50,7 +53,8 @@ export async function startServer(
 ): Promise<TestServer> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), "confab-test-"));
   const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...UNLIMITED, ...o.env });
-  const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log) });
+  const clock = new TestClock();
+  const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log), now: clock.now });
   const first = bootstrapFirstRealm(app, { starterContent: o.starterContent ?? false });
   await first?.passwordSet;
   const realm = first?.realm ?? listRealms(app.db)[0]!;
@@ -70,6 +74,7 @@ export async function startServer(
     http,
     url,
     dataDir,
+    clock,
     owner: client(owner.email, owner.apiKey, owner.id),
     ownerPassword: first?.password ?? "",
     anon: new Client(url, null, null),

@@ -5,6 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ok, type Client } from "../helpers/client";
+import { waitFor } from "../helpers/wait";
 import { startServer, type TestServer } from "../helpers/server";
 
 interface Seen {
@@ -62,16 +63,8 @@ async function outgoingBot(c: Client, name: string, url: string, iface = 1) {
 }
 
 /** Waits for a message matching `pred` among `c`'s latest. */
-async function waitForMessage(c: Client, pred: (m: any) => boolean): Promise<any> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const r = await ok(c.get("/messages", { anchor: "newest", num_before: 20, num_after: 0, apply_markdown: false }));
-    const m = r.messages.find(pred);
-    if (m) return m;
-    if (Date.now() > deadline) throw new Error("message did not arrive: " + JSON.stringify(r.messages.slice(-3).map((x: any) => x.content)));
-    await Bun.sleep(50);
-  }
-}
+const waitForMessage = (c: Client, pred: (m: any) => boolean): Promise<any> =>
+  waitFor(`a message matching ${pred}`, async () => (await ok(c.get("/messages", { anchor: "newest", num_before: 20, num_after: 0, apply_markdown: false }))).messages.find(pred), 10_000, 50);
 
 const latestId = async (c: Client) => (await ok(c.get("/messages", { anchor: "newest", num_before: 1, num_after: 0 }))).messages.at(-1)?.id ?? 0;
 

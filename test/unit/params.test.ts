@@ -1,7 +1,7 @@
 // The parameter table: one declaration gives parsing, Zulip's error wording and the list of ignored names.
 import { describe, expect, test } from "bun:test";
 import { ApiError } from "../../src/domain/errors";
-import { MAX_LIST_ITEMS, p, readParams, t, type ParamTable } from "../../src/http/params";
+import { MAX_LIST_ITEMS, p, readParams, t, type ParamTable } from "../../src/domain/params";
 import { MAX_JSON_DEPTH } from "../../src/lib/json";
 
 const read = (table: ParamTable, input: Record<string, unknown>, path: Record<string, string> = {}) =>

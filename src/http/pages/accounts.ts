@@ -7,7 +7,7 @@ import { unsubscribe, unsubscribeTarget } from "../../actions/email-unsubscribe"
 import { openResetLink, requestPasswordReset, resetPassword } from "../../actions/password-reset";
 import type { App } from "../../context";
 import type { RealmRow } from "../../db/schema";
-import { ApiError } from "../../domain/errors";
+import { ApiError, confirmationLinkExpired } from "../../domain/errors";
 import { realmUrl } from "../../domain/realms";
 import { realmForHost } from "../realm";
 import { failure } from "../respond";
@@ -131,7 +131,7 @@ const showUnsubscribe: Page["handle"] = (app, request, { kind, token }) => {
 const postUnsubscribe: Page["handle"] = async (app, request, { kind, token }) => {
   const realm = realmOf(app, request);
   const t = unsubscribeTarget(app, realm, kind!, token!);
-  if (!t) return wantsJson(request) ? failure(new ApiError("BAD_REQUEST", "The confirmation link has expired or been deactivated."), () => {}) : expired();
+  if (!t) return wantsJson(request) ? failure(confirmationLinkExpired(), () => {}) : expired();
   await unsubscribe(app, realm, t.user, t.kind);
   await app.writer.settled();
   if (wantsJson(request)) return Response.json({ result: "success", msg: "" });

@@ -3,7 +3,7 @@
 import { authenticateSession, signIn, signOut } from "../../actions/sessions";
 import { ApiError } from "../../domain/errors";
 import { readInput } from "../input";
-import { p, readParams } from "../params";
+import { p, readParams } from "../../domain/params";
 import { realmForHost } from "../realm";
 import { success } from "../respond";
 import { checkCsrf, checkOrigin, clearSessionCookies, readCookies, SESSION_COOKIE, setSessionCookies, viaHttps } from "../session";

@@ -8,7 +8,7 @@ import { RUN_STATES } from "../../domain/agent-runs";
 import type { App } from "../../context";
 import { parseBasic } from "../auth";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 /** The run whose key authenticated the request (the agent's bot during a run), or the API's refusal. */
 const callerRun = (app: App, user: UserRow, req: Request) => requireRun(app, user, parseBasic(req.headers.get("authorization"))?.apiKey);

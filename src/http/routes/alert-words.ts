@@ -1,6 +1,6 @@
 import { addAlertWords, getAlertWords, removeAlertWords } from "../../actions/alert-words";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 const words = p.json(t.list(t.str({ max: 100 }), { max: 1000 }));
 

@@ -1,7 +1,7 @@
 import { listAttachments, removeAttachment, temporaryUploadUrl, uploadFile } from "../../actions/attachments";
 import type { App } from "../../context";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 /** An upload's body: the largest file allowed plus room for the multipart framing. */
 export const uploadBodyBytes = (app: App) => (app.config.limits.maxFileUploadMib + 1) * 1024 * 1024;

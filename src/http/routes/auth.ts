@@ -1,6 +1,6 @@
 import { devFetchApiKey, fetchApiKey } from "../../actions/auth";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/fetch_api_key", {

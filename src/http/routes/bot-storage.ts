@@ -1,6 +1,6 @@
 import { getStorage, removeStorage, updateStorage } from "../../actions/bot-storage";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 export default [
   endpoint("GET", "/bot_storage", {

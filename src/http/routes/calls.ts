@@ -1,6 +1,6 @@
 import { createBigBlueButtonCall } from "../../actions/calls";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/calls/bigbluebutton/create", {

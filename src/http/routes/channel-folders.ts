@@ -1,14 +1,10 @@
-import { createChannelFolder, listChannelFolders, reorderChannelFolders, updateChannelFolder } from "../../actions/channel-folders";
-import { MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH, MAX_CHANNEL_FOLDER_NAME_LENGTH } from "../../domain/channel-folders";
+import { createChannelFolder, createChannelFolderParams, listChannelFolders, reorderChannelFolders, updateChannelFolder, updateChannelFolderParams } from "../../actions/channel-folders";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
-
-const name = () => p.str({ max: MAX_CHANNEL_FOLDER_NAME_LENGTH });
-const description = () => p.str({ max: MAX_CHANNEL_FOLDER_DESCRIPTION_LENGTH });
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/channel_folders/create", {
-    params: { name: name(), description: description().optional("") },
+    params: createChannelFolderParams,
     run: ({ app, realm, user, args }) => createChannelFolder(app, realm, user, args),
   }),
   endpoint("GET", "/channel_folders", {
@@ -20,7 +16,7 @@ export default [
     run: ({ app, user, args }) => reorderChannelFolders(app, user, args.order),
   }),
   endpoint("PATCH", "/channel_folders/{channel_folder_id}", {
-    params: { channel_folder_id: p.path.int(), name: name().optional(), description: description().optional(), is_archived: p.bool().optional() },
+    params: { channel_folder_id: p.path.int(), ...updateChannelFolderParams },
     run: ({ app, realm, user, args }) => updateChannelFolder(app, realm, user, args.channel_folder_id, args),
   }),
 ];

@@ -15,8 +15,8 @@ import { createChannel } from "../../actions/subscriptions";
 import { CHANNEL_PERMISSION_NAMES, TOPICS_POLICIES, type ChannelPermission } from "../../domain/channels";
 import type { GroupSettingValue } from "../../domain/group-settings";
 import { endpoint } from "../endpoint";
-import { invalidParam } from "../../domain/errors";
-import { Param, p, t } from "../params";
+import { badValue } from "../../domain/errors";
+import { Param, p, t } from "../../domain/params";
 import { groupSettingChange, groupSettingValue } from "./user-groups";
 
 /** message_retention_days: days, or "realm_default" / "unlimited" (plain or as JSON text; "forever" before level 91). */
@@ -26,7 +26,7 @@ const retentionParam = () =>
     if (s === "realm_default" || s === "unlimited") return s;
     if (s === "forever") return "unlimited";
     if (/^\d+$/.test(s) && Number(s) > 0) return Number(s);
-    throw invalidParam(`Bad value for '${n}': ${s}`);
+    throw badValue(n, s);
   }, "string or integer");
 
 const settingParams = <T>(param: () => Param<T>, names: readonly ChannelPermission[] = CHANNEL_PERMISSION_NAMES) =>

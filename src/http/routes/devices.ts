@@ -1,6 +1,6 @@
 import { registerDevice, removeDevice } from "../../actions/devices";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/register_client_device", { params: {}, run: ({ app, user }) => registerDevice(app, user) }),

@@ -1,7 +1,7 @@
 import { createDrafts, deleteDraft, editDraft, listDrafts } from "../../actions/drafts";
 import type { DraftInput } from "../../domain/drafts";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 /** The contract's Draft object; `id` may ride along (clients echo it back) and is ignored. */
 const draft = t.object({

@@ -1,26 +1,15 @@
-import { createMultiuseInvite, inviteByEmail, listInvites, resendInvite, revokeInvite, revokeMultiuseInvite } from "../../actions/invites";
-import { MAX_WELCOME_TEXT_LENGTH } from "../../domain/invites";
-import { ROLES } from "../../domain/roles";
+import { createMultiuseInvite, inviteByEmail, inviteParams, listInvites, multiuseInviteParams, resendInvite, revokeInvite, revokeMultiuseInvite } from "../../actions/invites";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
-
-/** What every invitation may promise the account it creates. */
-const options = {
-  invite_expires_in_minutes: p.json(t.nullable(t.int({ min: 1 }))).optional(),
-  invite_as: p.intEnum(ROLES).optional(400),
-  group_ids: p.intList().optional(() => []),
-  include_realm_default_subscriptions: p.bool().optional(false),
-  welcome_message_custom_text: p.str({ max: MAX_WELCOME_TEXT_LENGTH }).optional(),
-};
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/invites", { params: {}, run: ({ app, realm, user }) => listInvites(app, realm, user) }),
   endpoint("POST", "/invites", {
-    params: { invitee_emails: p.str(), stream_ids: p.intList(), notify_referrer_on_join: p.bool().optional(true), ...options },
+    params: inviteParams,
     run: ({ app, realm, user, args }) => inviteByEmail(app, realm, user, args),
   }),
   endpoint("POST", "/invites/multiuse", {
-    params: { stream_ids: p.intList().optional(() => []), ...options },
+    params: multiuseInviteParams,
     run: ({ app, realm, user, args }) => createMultiuseInvite(app, realm, user, args),
   }),
   endpoint("DELETE", "/invites/{invite_id}", {

@@ -1,25 +1,14 @@
-import { markAllAsRead, markChannelAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from "../../actions/message-flags";
-import { MAX_MESSAGES_PER_FETCH } from "../../actions/message-fetch";
+import { flagsForNarrowParams, flagsParams, markAllAsRead, markChannelAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from "../../actions/message-flags";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
-
-const op = () => p.enum(["add", "remove"] as const);
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/messages/flags", {
-    params: { messages: p.intList({ max: MAX_MESSAGES_PER_FETCH }), op: op(), flag: p.str() },
+    params: flagsParams,
     run: ({ app, realm, user, args }) => updateMessageFlags(app, realm, user, args),
   }),
   endpoint("POST", "/messages/flags/narrow", {
-    params: {
-      anchor: p.str(),
-      include_anchor: p.bool().optional(true),
-      num_before: p.int({ min: 0 }),
-      num_after: p.int({ min: 0 }),
-      narrow: p.json(t.any()),
-      op: op(),
-      flag: p.str(),
-    },
+    params: flagsForNarrowParams,
     run: ({ app, realm, user, args }) => updateMessageFlagsForNarrow(app, realm, user, args),
   }),
   endpoint("POST", "/mark_all_as_read", {

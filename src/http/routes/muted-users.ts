@@ -1,6 +1,6 @@
 import { muteUser, unmuteUser } from "../../actions/muted-users";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/users/me/muted_users/{muted_user_id}", {

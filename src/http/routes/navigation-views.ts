@@ -1,15 +1,15 @@
-import { addNavigationView, editNavigationView, listNavigationViews, removeNavigationView } from "../../actions/navigation-views";
+import { addNavigationView, addNavigationViewParams, editNavigationView, editNavigationViewParams, listNavigationViews, removeNavigationView } from "../../actions/navigation-views";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/navigation_views", { params: {}, run: ({ app, user }) => listNavigationViews(app, user) }),
   endpoint("POST", "/navigation_views", {
-    params: { fragment: p.str(), is_pinned: p.bool(), name: p.str().optional() },
+    params: addNavigationViewParams,
     run: ({ app, user, args }) => addNavigationView(app, user, args),
   }),
   endpoint("PATCH", "/navigation_views/{fragment}", {
-    params: { fragment: p.path.str(), is_pinned: p.bool().optional(), name: p.str().optional() },
+    params: { fragment: p.path.str(), ...editNavigationViewParams },
     run: ({ app, user, args }) => editNavigationView(app, user, args.fragment, args),
   }),
   endpoint("DELETE", "/navigation_views/{fragment}", {

@@ -4,7 +4,7 @@ import { removePlugin, restorePlugin } from "../../actions/plugin-removal";
 import { clearPluginSecret, setPluginSecret } from "../../actions/plugin-secrets";
 import { getPlugin, installPlugin, listPlugins, updatePlugin } from "../../actions/plugins";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 const install_id = p.path.int();
 

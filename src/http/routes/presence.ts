@@ -1,17 +1,10 @@
-import { getRealmPresence, getUserPresence, updatePresence } from "../../actions/presence";
+import { getRealmPresence, getUserPresence, presenceParams, updatePresence } from "../../actions/presence";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/users/me/presence", {
-    params: {
-      status: p.str(),
-      ping_only: p.bool().optional(false),
-      new_user_input: p.bool().optional(false),
-      slim_presence: p.bool().optional(false),
-      last_update_id: p.int().optional(),
-      history_limit_days: p.int({ min: 0 }).optional(),
-    },
+    params: presenceParams,
     run: ({ app, user, args }) => updatePresence(app, user, args),
   }),
   endpoint("GET", "/realm/presence", {

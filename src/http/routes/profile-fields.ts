@@ -1,31 +1,15 @@
-import { createField, deleteField, listFields, reorderFields, updateField } from "../../actions/profile-fields";
+import { createField, deleteField, fieldPatchParams, listFields, newFieldParams, reorderFields, updateField } from "../../actions/profile-fields";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/realm/profile_fields", { params: {}, run: ({ app, realm }) => listFields(app, realm) }),
   endpoint("POST", "/realm/profile_fields", {
-    params: {
-      name: p.str().optional(),
-      hint: p.str().optional(),
-      field_type: p.int(),
-      field_data: p.json(t.dict(t.any())).optional(),
-      display_in_profile_summary: p.bool().optional(),
-      required: p.bool().optional(),
-      editable_by_user: p.bool().optional(),
-    },
+    params: newFieldParams,
     run: ({ app, realm, user, args }) => createField(app, realm, user, args),
   }),
   endpoint("PATCH", "/realm/profile_fields/{field_id}", {
-    params: {
-      field_id: p.path.int(),
-      name: p.str().optional(),
-      hint: p.str().optional(),
-      field_data: p.json(t.dict(t.any())).optional(),
-      display_in_profile_summary: p.bool().optional(),
-      required: p.bool().optional(),
-      editable_by_user: p.bool().optional(),
-    },
+    params: { field_id: p.path.int(), ...fieldPatchParams },
     run: ({ app, realm, user, args }) => updateField(app, realm, user, args.field_id, args),
   }),
   endpoint("DELETE", "/realm/profile_fields/{field_id}", {

@@ -1,6 +1,6 @@
 import { addPushToken, registerE2eePush, removePushToken, testE2eePushNotification, testPushNotification } from "../../actions/push";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/users/me/apns_device_token", {

@@ -1,6 +1,6 @@
 import { addDomain, changeDomain, listDomains, removeDomain } from "../../actions/realm-domains";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/realm/domains", { params: {}, run: ({ app, realm }) => listDomains(app, realm) }),

@@ -1,6 +1,6 @@
 import { addRealmEmoji, listRealmEmoji, removeRealmEmoji } from "../../actions/realm-emoji";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/realm/emoji", {

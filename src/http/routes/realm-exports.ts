@@ -1,6 +1,6 @@
 import { EXPORT_PUBLIC, EXPORT_STANDARD, listExportConsents, listRealmExports, requestRealmExport } from "../../actions/realm-exports";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/export/realm", { params: {}, run: ({ app, realm, user }) => listRealmExports(app, realm, user) }),

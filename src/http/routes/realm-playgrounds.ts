@@ -1,10 +1,10 @@
-import { addPlayground, removePlayground } from "../../actions/realm-playgrounds";
+import { addPlayground, addPlaygroundParams, removePlayground } from "../../actions/realm-playgrounds";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/realm/playgrounds", {
-    params: { name: p.str({ max: 50 }), pygments_language: p.str({ max: 40 }), url_template: p.str() },
+    params: addPlaygroundParams,
     run: ({ app, user, args }) => addPlayground(app, user, args),
   }),
   endpoint("DELETE", "/realm/playgrounds/{playground_id}", {

@@ -1,11 +1,11 @@
-import { createRepository, getRepository, listRepositories } from "../../actions/repositories";
+import { createRepository, createRepositoryParams, getRepository, listRepositories } from "../../actions/repositories";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/ext/repositories", { params: {}, run: ({ app, realm, user }) => listRepositories(app, realm, user) }),
   endpoint("POST", "/ext/repositories", {
-    params: { name: p.str(), description: p.str().optional("") },
+    params: createRepositoryParams,
     run: ({ app, realm, user, args }) => createRepository(app, realm, user, args),
   }),
   endpoint("GET", "/ext/repositories/{repository_id}", {

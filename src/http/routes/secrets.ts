@@ -1,15 +1,15 @@
-import { addSecret, deleteSecret, listSecrets, updateSecret } from "../../actions/secrets";
+import { addSecret, addSecretParams, deleteSecret, listSecrets, updateSecret, updateSecretParams } from "../../actions/secrets";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/ext/secrets", { params: {}, run: ({ app, realm, user }) => listSecrets(app, realm, user) }),
   endpoint("POST", "/ext/secrets", {
-    params: { name: p.str(), secret: p.str(), note: p.str().optional("") },
+    params: addSecretParams,
     run: ({ app, realm, user, args }) => addSecret(app, realm, user, args),
   }),
   endpoint("PATCH", "/ext/secrets/{name}", {
-    params: { name: p.path.str(), secret: p.str().optional(), note: p.str().optional() },
+    params: { name: p.path.str(), ...updateSecretParams },
     run: ({ app, realm, user, args }) => updateSecret(app, realm, user, args.name, args),
   }),
   endpoint("DELETE", "/ext/secrets/{name}", {

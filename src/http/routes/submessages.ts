@@ -1,10 +1,9 @@
-import { addSubmessage } from "../../actions/submessages";
+import { addSubmessage, submessageParams } from "../../actions/submessages";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
 
 export default [
   endpoint("POST", "/submessage", {
-    params: { message_id: p.int(), msg_type: p.str(), content: p.str() },
+    params: submessageParams,
     run: ({ app, realm, user, args }) => addSubmessage(app, realm, user, args),
   }),
 ];

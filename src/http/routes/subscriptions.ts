@@ -1,17 +1,8 @@
-import {
-  isUserSubscribed,
-  listSubscriptions,
-  muteTopicLegacy,
-  setSubscriptionProperties,
-  setTopicVisibility,
-  subscribe,
-  unsubscribe,
-  updateSubscriptions,
-} from "../../actions/subscriptions";
+import { isUserSubscribed, listSubscriptions, mutedTopicParams, muteTopicLegacy, setSubscriptionProperties, setTopicVisibility, subscribe, topicVisibilityParams, unsubscribe, updateSubscriptions } from "../../actions/subscriptions";
 import type { GroupSettingValue } from "../../domain/group-settings";
-import { invalidParam } from "../../domain/errors";
+import { invalid } from "../../domain/errors";
 import { endpoint } from "../endpoint";
-import { Param, p, t } from "../params";
+import { p, t, Param } from "../../domain/params";
 import { creationParams, pickChannelSettings, ZULIP_CHANNEL_PERMISSIONS } from "./channels";
 
 const channelRequests = t.list(t.object({ name: t.str(), description: t.optional(t.str()), color: t.optional(t.str()) }));
@@ -23,7 +14,7 @@ const includeSubscribers = () =>
     const s = String(raw).replace(/^"(.*)"$/, "$1");
     if (s === "true" || s === "false") return s === "true";
     if (s === "partial") return s;
-    throw invalidParam(`Invalid ${n}`);
+    throw invalid(n);
   }, "boolean or partial");
 
 export default [
@@ -57,11 +48,11 @@ export default [
     run: ({ app, user, args }) => isUserSubscribed(app, user, args.user_id, args.stream_id),
   }),
   endpoint("PATCH", "/users/me/subscriptions/muted_topics", {
-    params: { stream_id: p.int().optional(), stream: p.str().optional(), topic: p.str(), op: p.enum(["add", "remove"] as const) },
+    params: mutedTopicParams,
     run: ({ app, user, args }) => muteTopicLegacy(app, user, args),
   }),
   endpoint("POST", "/user_topics", {
-    params: { stream_id: p.int(), topic: p.str(), visibility_policy: p.intEnum([0, 1, 2, 3] as const) },
+    params: topicVisibilityParams,
     run: ({ app, user, args }) => setTopicVisibility(app, user, args),
   }),
 ];

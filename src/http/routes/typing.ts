@@ -1,16 +1,10 @@
-import { sendEditTyping, sendTyping } from "../../actions/typing";
+import { sendEditTyping, sendTyping, typingParams } from "../../actions/typing";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/typing", {
-    params: {
-      type: p.enum(["direct", "private", "stream", "channel"] as const).optional("direct" as const),
-      op: p.enum(["start", "stop"] as const),
-      to: p.intList().optional(),
-      stream_id: p.int().optional(),
-      topic: p.str().optional(),
-    },
+    params: typingParams,
     run: ({ app, user, args }) => sendTyping(app, user, args),
   }),
   endpoint("POST", "/messages/{message_id}/typing", {

@@ -1,17 +1,7 @@
-import {
-  createUserGroup,
-  deactivateUserGroup,
-  groupMembers,
-  groupSubgroups,
-  isGroupMember,
-  listUserGroupsFor,
-  updateGroupMembers,
-  updateSubgroups,
-  updateUserGroupProps,
-} from "../../actions/user-groups";
+import { createUserGroup, deactivateUserGroup, groupMembers, groupSubgroups, isGroupMember, listUserGroupsFor, subgroupsParams, updateGroupMembers, updateSubgroups, updateUserGroupProps } from "../../actions/user-groups";
 import { USER_GROUP_PERMISSION_NAMES, type GroupSettingValue, type UserGroupPermission } from "../../domain/group-settings";
 import { endpoint } from "../endpoint";
-import { p, t, type Param } from "../params";
+import { p, t, Param } from "../../domain/params";
 
 /** A group-setting value in either form (contract: "Group-setting value"). */
 export const groupSettingValue = t.union<GroupSettingValue>(
@@ -75,7 +65,7 @@ export default [
     run: ({ app, realm, user, args }) => isGroupMember(app, realm, user, args.user_group_id, args.user_id, args.direct_member_only),
   }),
   endpoint("POST", "/user_groups/{user_group_id}/subgroups", {
-    params: { user_group_id: p.path.int(), add: p.intList().optional(() => []), delete: p.intList().optional(() => []) },
+    params: { user_group_id: p.path.int(), ...subgroupsParams },
     run: ({ app, realm, user, args }) => updateSubgroups(app, realm, user, args.user_group_id, args),
   }),
   endpoint("GET", "/user_groups/{user_group_id}/subgroups", {

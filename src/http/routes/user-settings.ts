@@ -1,7 +1,7 @@
 import { updateOwnSettings, updateRealmUserDefaults } from "../../actions/user-settings";
 import { PATCHABLE_DEFAULT_NAMES, USER_SETTING_NAMES, USER_SETTINGS } from "../../domain/user-settings";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 import { settingParam } from "./realm-settings";
 
 const params = (names: readonly string[]) => Object.fromEntries(names.map((n) => [n, settingParam(USER_SETTINGS[n as keyof typeof USER_SETTINGS].kind)]));

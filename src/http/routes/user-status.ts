@@ -1,24 +1,16 @@
-import { getStatus, updateStatus, updateStatusOf } from "../../actions/user-status";
+import { getStatus, statusParams, updateStatus, updateStatusOf } from "../../actions/user-status";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
-
-const change = {
-  status_text: p.str().optional(),
-  away: p.bool().optional(),
-  emoji_name: p.str().optional(),
-  emoji_code: p.str().optional(),
-  reaction_type: p.str().optional(),
-};
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/users/me/status", { params: {}, run: ({ app, user }) => getStatus(app, user, user.id) }),
-  endpoint("POST", "/users/me/status", { params: change, run: ({ app, realm, user, args }) => updateStatus(app, realm, user, args) }),
+  endpoint("POST", "/users/me/status", { params: statusParams, run: ({ app, realm, user, args }) => updateStatus(app, realm, user, args) }),
   endpoint("GET", "/users/{user_id}/status", {
     params: { user_id: p.path.int() },
     run: ({ app, user, args }) => getStatus(app, user, args.user_id),
   }),
   endpoint("POST", "/users/{user_id}/status", {
-    params: { user_id: p.path.int(), ...change },
+    params: { user_id: p.path.int(), ...statusParams },
     run: ({ app, realm, user, args }) => updateStatusOf(app, realm, user, args.user_id, args),
   }),
 ];

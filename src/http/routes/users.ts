@@ -1,31 +1,21 @@
 import {
   createUserByAdmin,
+  createUserParams,
   deactivateOwnAccount,
   deactivateUserByAdmin,
   getUser,
   getUserByEmail,
   listRealmUsers,
+  listUsersParams,
   ownUser,
   reactivateUser,
   updateUserByAdmin,
   updateUserByEmail,
+  userPatchParams,
+  userViewParams,
 } from "../../actions/users";
-import { ROLES } from "../../domain/roles";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
-
-const view = {
-  client_gravatar: p.bool().optional(true),
-  include_custom_profile_fields: p.bool().optional(false),
-};
-
-/** What an administrator may change of a user (PATCH /users/{user_id} or /users/{email}). */
-const userChange = {
-  full_name: p.str().optional(),
-  role: p.intEnum(ROLES).optional(),
-  new_email: p.str().optional(),
-  profile_data: p.json(t.list(t.object({ id: t.int(), value: t.any() }))).optional(),
-};
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/users/me", {
@@ -37,27 +27,27 @@ export default [
     run: ({ app, user }) => deactivateOwnAccount(app, user),
   }),
   endpoint("GET", "/users", {
-    params: { ...view, user_ids: p.intList().optional() },
+    params: listUsersParams,
     run: ({ app, user, args }) => listRealmUsers(app, user, args),
   }),
   endpoint("POST", "/users", {
-    params: { email: p.str(), password: p.str(), full_name: p.str() },
+    params: createUserParams,
     run: ({ app, realm, user, args }) => createUserByAdmin(app, realm, user, args),
   }),
   endpoint("GET", "/users/{user_id}", {
-    params: { user_id: p.path.int(), ...view },
+    params: { user_id: p.path.int(), ...userViewParams },
     run: ({ app, user, args }) => getUser(app, user, args.user_id, args),
   }),
   endpoint("GET", "/users/{email}", {
-    params: { email: p.path.str(), ...view },
+    params: { email: p.path.str(), ...userViewParams },
     run: ({ app, user, args }) => getUserByEmail(app, user, args.email, args),
   }),
   endpoint("PATCH", "/users/{user_id}", {
-    params: { user_id: p.path.int(), ...userChange },
+    params: { user_id: p.path.int(), ...userPatchParams },
     run: ({ app, realm, user, args }) => updateUserByAdmin(app, realm, user, args.user_id, args),
   }),
   endpoint("PATCH", "/users/{email}", {
-    params: { email: p.path.str(), ...userChange },
+    params: { email: p.path.str(), ...userPatchParams },
     run: ({ app, realm, user, args }) => updateUserByEmail(app, realm, user, args.email, args),
   }),
   endpoint("DELETE", "/users/{user_id}", {

@@ -1,6 +1,6 @@
 import { sendTestWelcome } from "../../actions/welcome";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("POST", "/realm/test_welcome_bot_custom_message", {

@@ -1,7 +1,7 @@
-import { getWidget, pushWidget, updateWidgetPreference } from "../../actions/widgets";
+import { getWidget, getWidgetParams, pushWidget, updateWidgetPreference } from "../../actions/widgets";
 import { WIDGET_LIMITS } from "../../domain/widgets";
 import { endpoint } from "../endpoint";
-import { p, t } from "../params";
+import { p, t } from "../../domain/params";
 
 export default [
   endpoint("POST", "/ext/widgets", {
@@ -15,7 +15,7 @@ export default [
     run: ({ app, user, args }) => pushWidget(app, user, args),
   }),
   endpoint("GET", "/ext/widgets/{install_id}/{widget}", {
-    params: { install_id: p.path.int(), widget: p.path.str(), link_id: p.int().optional(), item: p.str().optional("") },
+    params: { install_id: p.path.int(), widget: p.path.str(), ...getWidgetParams },
     run: ({ app, realm, user, args }) => getWidget(app, realm, user, args.install_id, args.widget, args),
   }),
   endpoint("PATCH", "/ext/widgets/{install_id}/{widget}/preference", {

@@ -1,10 +1,10 @@
-import { createWorkspace, getWorkspace, listWorkspaces, removeWorkspace } from "../../actions/workspaces";
+import { createWorkspace, getWorkspace, listWorkspaces, listWorkspacesParams, removeWorkspace } from "../../actions/workspaces";
 import { endpoint } from "../endpoint";
-import { p } from "../params";
+import { p } from "../../domain/params";
 
 export default [
   endpoint("GET", "/ext/workspaces", {
-    params: { stream_id: p.int().optional(), topic: p.str().optional() },
+    params: listWorkspacesParams,
     run: ({ app, realm, user, args }) => listWorkspaces(app, realm, user, args),
   }),
   endpoint("POST", "/ext/workspaces", {

@@ -1,7 +1,7 @@
 // One declaration per endpoint parameter drives parsing, validation, Zulip-worded errors and
 // ignored_parameters_unsupported. Values arrive as strings (query, form, multipart) or, from a JSON
 // body, as JSON values; list and object parameters are JSON text inside a form, as Zulip clients send.
-import { confusingParams, invalidParam, missingArgument } from "../domain/errors";
+import { confusingParams, invalidParam, missingArgument } from "./errors";
 import { MAX_JSON_DEPTH, parseJson, TooDeep } from "../lib/json";
 
 /**
@@ -113,7 +113,9 @@ export const PATH_REST = "path";
 
 type Source = "request" | "path";
 
-export class Param<T> {
+/** `A`: optional with no default, so the value may be absent (`Args` makes its key optional). */
+export class Param<T, A extends boolean = boolean> {
+  declare readonly mayBeAbsent: A;
   constructor(
     /** How a present raw value becomes T; throws ApiError with Zulip's wording. */
     readonly parse: (raw: unknown, name: string) => T,
@@ -125,14 +127,16 @@ export class Param<T> {
   ) {}
 
   /** Not required; `def` (a value or a function making one) when absent. */
-  optional<D extends T | undefined = undefined>(def?: D | (() => D)): Param<T | D> {
-    const make = typeof def === "function" ? (def as () => D) : () => def as D;
-    return new Param<T | D>(this.parse, this.describe, this.source, false, make, this.aliases);
+  optional(): Param<T | undefined, true>;
+  optional<D extends T>(def: D | (() => D)): Param<T | D, false>;
+  optional<D extends T>(def?: D | (() => D)): Param<T | D | undefined, boolean> {
+    const make = typeof def === "function" ? (def as () => D) : () => def;
+    return new Param<T | D | undefined, boolean>(this.parse, this.describe, this.source, false, make, this.aliases);
   }
 
   /** Older names the same parameter is also accepted under (e.g. `stream` for `channel`). */
-  alias(...names: string[]): Param<T> {
-    return new Param(this.parse, this.describe, this.source, this.required, this.defaultValue, [...this.aliases, ...names]);
+  alias(...names: string[]): Param<T, A> {
+    return new Param<T, A>(this.parse, this.describe, this.source, this.required, this.defaultValue, [...this.aliases, ...names]);
   }
 }
 
@@ -203,8 +207,19 @@ export const p = {
   },
 };
 
-export type ParamTable = Record<string, Param<any>>;
-export type Args<P extends ParamTable> = { [K in keyof P]: P[K] extends Param<infer T> ? T : never };
+export type ParamTable = Record<string, Param<any, boolean>>;
+type ValueOf<X> = X extends { parse: (raw: unknown, name: string) => infer T } ? T : never;
+type MayBeAbsent<X> = X extends { mayBeAbsent: true } ? true : false;
+type Flat<T> = { [K in keyof T]: T[K] };
+/**
+ * The values a parameter table reads: the one argument type of an endpoint's action, derived from its
+ * declaration (parameters that may be absent are optional keys, so callers other than HTTP may omit them).
+ */
+export type Args<P extends ParamTable> = Flat<
+  { [K in keyof P as MayBeAbsent<P[K]> extends true ? never : K]: ValueOf<P[K]> } & {
+    [K in keyof P as MayBeAbsent<P[K]> extends true ? K : never]?: ValueOf<P[K]>;
+  }
+>;
 
 /** Reads every declared parameter; returns the values and the request's parameter names that were not used. */
 export function readParams<P extends ParamTable>(
