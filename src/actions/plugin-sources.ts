@@ -5,7 +5,8 @@ import { join } from "node:path";
 import type { App } from "../context";
 import type { RealmRow } from "../db/schema";
 import { couldNotFetch, couldNotReach, invalidManifestNotValidJson, invalidSourcePath, missingConditional, manifestMissing, noCommit, pluginRequiresConfabServer, pluginRequiresPluginWhichNot, shaMustCommitHash, sourceMustCodehostOwnerRepository, sourceMustPluginServicesHttp, unknownCodeHost } from "../domain/errors";
-import { checkManifest, type Manifest } from "../domain/plugin-manifest";
+import { checkManifest, MANIFEST_SCHEMA, type Manifest } from "../domain/plugin-manifest";
+import { compileJsonSchema, type ValidateFunction } from "../lib/json-schema";
 import * as gitOps from "../lib/git";
 import * as store from "../store/plugins";
 import { findRealmRepository, MANIFEST_FILE, repositoryDir } from "./repositories";
@@ -29,6 +30,8 @@ interface Fetched {
   checkout?: (dest: string) => Promise<void>;
 }
 
+let manifestValidator: ValidateFunction | undefined;
+
 function parseManifest(text: string | null, where: string): Manifest {
   if (text === null) throw manifestMissing(MANIFEST_FILE, where);
   let json: unknown;
@@ -37,7 +40,7 @@ function parseManifest(text: string | null, where: string): Manifest {
   } catch {
     throw invalidManifestNotValidJson(MANIFEST_FILE, where);
   }
-  return checkManifest(json);
+  return checkManifest(json, (manifestValidator ??= compileJsonSchema(MANIFEST_SCHEMA)));
 }
 
 /** `a/b/` → `a/b`; no `..`, no absolute paths. */

@@ -1,15 +1,15 @@
 // Calling a running plugin's tools for the agent.
-import type Ajv from "ajv";
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidInputTool, pluginNotRunning, toolAnsweredSomethingOtherThan, toolDidNotAnswer, toolFailedHttp, toolTurnedOffAgent, unknownTool } from "../domain/errors";
 import { requireHumanMember } from "./secrets";
 import { pluginFor } from "./plugin-access";
 import { pluginToolsSocket } from "./plugin-processes";
+import { compileJsonSchema, type ValidateFunction } from "../lib/json-schema";
 
 // ---- Tools ----
 
-const toolInputs = new Map<string, ReturnType<Ajv["compile"]>>();
+const toolInputs = new Map<string, ValidateFunction>();
 
 /**
  * Calls one of a running plugin's tools for the agent: declared in its manifest, not among its
@@ -27,7 +27,7 @@ export async function callPluginTool(app: App, realm: RealmRow, actor: UserRow |
   if (spec.input) {
     const key = `${p.id}:${p.revision}:${tool}`;
     let check = toolInputs.get(key);
-    if (!check) toolInputs.set(key, (check = new (require("ajv") as typeof import("ajv")).default({ strict: false }).compile(spec.input))); // ajv loads on first use, not at start
+    if (!check) toolInputs.set(key, (check = compileJsonSchema(spec.input)));
     if (!check(input)) throw invalidInputTool(tool, check.errors![0]!.instancePath || "input", check.errors![0]!.message);
   }
   const remote = p.sourceKind === "remote";

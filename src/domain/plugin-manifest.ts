@@ -1,6 +1,6 @@
 // The plugin manifest (`manifest.json` at the top of a plugin's directory): its JSON schema, checked
 // with ajv, and the types the rest of the extension layer reads. A refusal names the field at fault.
-import type { default as Ajv, ErrorObject } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
 import { invalidManifest } from "./errors";
 
 export const NAV_VALUES = ["shown", "menu", "hidden"] as const;
@@ -87,7 +87,8 @@ const SETTING = closed(
   ["key", "title", "type"],
 );
 
-const SCHEMA = closed(
+/** The manifest's JSON schema (the caller compiles it: ajv stays out of this pure module). */
+export const MANIFEST_SCHEMA = closed(
   {
     id: key("^[a-z0-9][a-z0-9-]*$", 40),
     name: str(60),
@@ -116,8 +117,6 @@ const SCHEMA = closed(
   },
   ["id", "name", "description", "version", "glyph", "provides"],
 );
-
-let validator: ReturnType<Ajv["compile"]> | undefined;
 
 /** `provides.widgets.builds.title`, `provides.settings[0].key` */
 function fieldOf(e: ErrorObject): string {
@@ -164,10 +163,8 @@ function problemOf(e: ErrorObject): string {
   }
 }
 
-/** The manifest, or `Invalid manifest: <field> <problem>` naming the first field at fault. */
-export function checkManifest(value: unknown): Manifest {
-  // (import.meta.require: this file is also type-checked with the web client, which has no `require`)
-  validator ??= new ((import.meta as unknown as { require: (id: string) => typeof import("ajv") }).require("ajv")).default({ strict: false, allErrors: false }).compile(SCHEMA); // loaded on first use, not at start
+/** The manifest, or `Invalid manifest: <field> <problem>` naming the first field at fault; `validator` is MANIFEST_SCHEMA compiled. */
+export function checkManifest(value: unknown, validator: ValidateFunction): Manifest {
   if (!validator(value)) {
     const e = validator.errors![0]!;
     throw invalidManifest(fieldOf(e), problemOf(e));
