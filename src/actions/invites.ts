@@ -26,10 +26,10 @@ import * as store from "../store/invites";
 import { hasRealmPermission } from "../store/permissions";
 import { addGroupMembers, findUserGroup } from "../store/user-groups";
 import { findUserByEmail, listAdminIds } from "../store/users";
-import { accessChannelById } from "./channels";
 import { canAddSubscribers, subscribeUsersTx } from "./subscriptions";
 import { groupForUpdate } from "./user-groups";
 import { checkEmailAllowed, hashPassword, insertUserTx } from "./users";
+import { accessChannelById } from "../access/channels";
 
 export interface InviteOptions {
   invite_expires_in_minutes?: number | null;

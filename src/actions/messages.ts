@@ -40,13 +40,13 @@ import { findUserGroup, listRecursiveMemberIds } from "../store/user-groups";
 import { findUserByEmail, findUserById, insertUser } from "../store/users";
 import { claimAttachmentsTx } from "./attachments";
 import { EMBEDDED_BOT, EVENT_VIEW, senderOf } from "./message-objects";
-import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
 import { messageSent } from "./message-observers";
 import { channelEmailRecipients, scheduleMissedMessagesTx } from "./missed-messages";
 import { queueOutgoingWebhooksTx } from "./outgoing-webhooks";
 import { findTopicWorkspace } from "../store/workspaces";
+import { channelAccess, hasChannelPermission } from "../access/channels";
 
 /** Wildcard mentions reaching more users than this need can_mention_many_users_group (Zulip's limit). */
 const WILDCARD_MENTION_THRESHOLD = 15;

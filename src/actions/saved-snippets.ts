@@ -1,12 +1,12 @@
 import type { App } from "../context";
-import type { SavedSnippetRow, UserRow } from "../db/schema";
+import type { UserRow } from "../db/schema";
 import { ApiError, invalidParam } from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/saved-snippets";
+import { toApiSnippet } from "../serializers/saved-snippets";
 
 export const MAX_SNIPPET_TITLE_LENGTH = 60;
 
-export const toApiSnippet = (s: SavedSnippetRow) => ({ id: s.id, title: s.title, content: s.content, date_created: s.dateCreated });
 const notFound = () => new ApiError("BAD_REQUEST", "Saved snippet does not exist.", 404);
 
 function checkTitle(title: string) {

@@ -5,9 +5,9 @@ import { userSetting } from "../domain/user-settings";
 import { toUsers } from "../events/types";
 import { subscriberIds } from "../store/subscriptions";
 import { findUserById, listUsersByIds } from "../store/users";
-import { accessChannelById } from "./channels";
 import { accessMessage } from "./message-fetch";
 import { findRecipient } from "../store/messages";
+import { accessChannelById } from "../access/channels";
 
 export interface TypingArgs {
   type: "direct" | "private" | "stream" | "channel";

@@ -4,52 +4,28 @@ import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { PluginLinkRow, PluginRow, RealmRow, UserRow } from "../db/schema";
 import { documentOrDataNeeded, guestsRefused, invalidParam, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly } from "../domain/errors";
-import { widgetDefaults } from "../domain/plugins";
 import { isGuest } from "../domain/roles";
-import {
-  applyPreference,
-  applyPush,
-  checkDocument,
-  EMPTY_PREFERENCE,
-  toApiPreference,
-  toApiWidgetDocument,
-  WIDGET_LIMITS,
-  widgetSpec,
-  type PreferencePatch,
-} from "../domain/widgets";
+import { applyPreference, applyPush, checkDocument, EMPTY_PREFERENCE, toApiWidgetDocument, WIDGET_LIMITS, widgetSpec, type PreferencePatch } from "../domain/widgets";
 import { toUsers, type Audience } from "../events/types";
 import { Throttle } from "../lib/throttle";
-import { findChannel } from "../store/channels";
-import { findLink, findPlugin, findPluginByBot, listLinks, listPlugins } from "../store/plugins";
-import { subscriberIds } from "../store/subscriptions";
+import { findLink, findPlugin, findPluginByBot } from "../store/plugins";
 import { listUsers } from "../store/users";
 import * as store from "../store/widgets";
-import { canSeePlugin } from "./plugin-access";
+import { canSeePlugin } from "../access/plugins";
 import { requireHumanMember } from "./secrets";
+import { canSeeScope, channelReaders } from "../access/widgets";
+import { preferenceOf } from "../serializers/widgets";
 
 /** The contract's limit: at most one ext_widget event per scope every two seconds. */
 export const WIDGET_EVENT_INTERVAL_MS = 2000;
 
 // ---- Who sees a scope ----
 
-/** Readers of a channel's content: its subscribers, and for a public channel every member (guests never see widgets). */
-function channelReaders(db: Db, realmId: number, streamId: number): Set<number> {
-  const c = findChannel(db, streamId);
-  if (!c) return new Set();
-  const subs = new Set(subscriberIds(db, c.id));
-  return new Set(listUsers(db, realmId).filter((u) => u.isActive && !isGuest(u.role) && (subs.has(u.id) || !c.inviteOnly)).map((u) => u.id));
-}
-
 /** Who sees a widget's scope: for a link, those who read its channel; else the organization's members (not guests); a draft's widgets, its person. */
 function scopeAudience(db: Db, p: PluginRow, link: PluginLinkRow | undefined): number[] {
   if (p.state === "draft") return [p.madeBy ?? p.installedBy].filter((x): x is number => x !== null);
   if (link) return [...channelReaders(db, p.realmId, link.streamId)];
   return listUsers(db, p.realmId).filter((u) => u.isActive && !isGuest(u.role)).map((u) => u.id);
-}
-
-function canSeeScope(db: Db, user: UserRow, p: PluginRow, link: PluginLinkRow | undefined): boolean {
-  if (!canSeePlugin(user, p) || p.dateRemoved !== null) return false;
-  return !link || channelReaders(db, p.realmId, link.streamId).has(user.id);
 }
 
 // ---- Events, at most one per scope per interval ----
@@ -143,12 +119,6 @@ function visiblePlugin(app: App, realm: RealmRow, user: UserRow, id: number): Pl
   return p;
 }
 
-const preferenceOf = (db: Db, user: UserRow, p: PluginRow, widget: string) => {
-  const row = store.findPreference(db, user.id, p.id, widget);
-  const stored = row ? { ...row } : { ...EMPTY_PREFERENCE };
-  return toApiPreference(p.manifest, widget, widgetDefaults(p.manifest, p.widgetDefaults)[widget]!, stored);
-};
-
 /** GET /ext/widgets/{install_id}/{widget}: the latest document of one scope (null before the first push) and the caller's preference. */
 export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: { link_id?: number; item: string }) {
   if (isGuest(user.role)) throw guestsRefused();
@@ -161,30 +131,6 @@ export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: n
   } else if (spec.scope === "link") throw missingConditional("link_id");
   const doc = store.findDocument(app.db, { installId: p.id, widget, linkId: link?.id ?? 0, item: a.item });
   return { document: doc?.document ?? null, version: doc?.version ?? 0, preference: preferenceOf(app.db, user, p, widget) };
-}
-
-/** register's `ext_widgets`: every document of every scope the user sees. */
-export function visibleWidgetDocuments(app: App, realm: RealmRow, user: UserRow) {
-  const plugins = listPlugins(app.db, realm.id).filter((p) => p.dateRemoved === null && canSeePlugin(user, p));
-  const links = new Map(listLinks(app.db, plugins.map((p) => p.id)).map((l) => [l.id, l]));
-  const byId = new Map(plugins.map((p) => [p.id, p]));
-  const readable = new Map<number, boolean>();
-  return store
-    .listDocuments(app.db, plugins.map((p) => p.id))
-    .filter((d) => {
-      if (!d.linkId) return true;
-      const link = links.get(d.linkId);
-      if (!link) return false;
-      if (!readable.has(link.streamId)) readable.set(link.streamId, canSeeScope(app.db, user, byId.get(d.installId)!, link));
-      return readable.get(link.streamId)!;
-    })
-    .map(toApiWidgetDocument);
-}
-
-/** register's `ext_widget_preferences`: the user's preference for every widget of every install they see. */
-export function widgetPreferencesOf(app: App, realm: RealmRow, user: UserRow) {
-  const plugins = listPlugins(app.db, realm.id).filter((p) => p.dateRemoved === null && canSeePlugin(user, p));
-  return plugins.flatMap((p) => Object.keys(p.manifest.provides.widgets ?? {}).map((widget) => ({ install_id: p.id, widget, preference: preferenceOf(app.db, user, p, widget) })));
 }
 
 // ---- Preferences ----
