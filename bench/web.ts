@@ -5,12 +5,13 @@
 //  - first messages painted: navigation → first message row painted, signed in, loopback, in a realm
 //    of 1,000 users and 100 channels with BENCH_MESSAGES (default 1,000,000) messages (median of 10 loads);
 //  - a 10,000-message topic: opened at its newest message, then scrolled up through 1,000 messages
-//    (older ones load as it goes): the longest main-thread task (PerformanceObserver "longtask") and
-//    the tab's JS heap afterwards;
+//    (older ones load as it goes): the longest main-thread task (PerformanceObserver "longtask"; its
+//    CPU time from a trace beside it) and the tab's JS heap afterwards;
 //  - live: 200 messages sent from one browser (POST /json/messages from the page), each timed until it
 //    is painted in another browser viewing the topic: median and p99.
 // Standalone: `bun bench/web.ts` (builds dist/confab if missing); or `npm run bench -- web`.
-import { existsSync, readFileSync } from "node:fs";
+// BENCH_WEB_DATA=<dir> keeps the generated organization for the next run.
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BrowserContext, Page } from "playwright-core";
 import { setPassword } from "../src/actions/users";
@@ -98,6 +99,35 @@ async function signedInContext(browser: Awaited<ReturnType<typeof launchChromium
 
 const topicHash = (c: { id: number; name: string }, topic: string) => `#narrow/channel/${c.id}-${c.name}/topic/${encodeURIComponent(topic)}`;
 
+/** A 10,000-message topic in the first channel, sent through the API by 16 of its subscribers. */
+async function sendLongTopic(url: string, g: Awaited<ReturnType<typeof generate>>, channelId: number) {
+  const senders = g.channels[0]!.subscribers.slice(1, 17).map((id) => g.users.find((u) => u.id === id)!);
+  let next = 0;
+  await Promise.all(
+    senders.map(async (u) => {
+      for (let i = next++; i < LONG_TOPIC; i = next++)
+        await fetch(`${url}/api/v1/messages`, {
+          method: "POST",
+          headers: { Authorization: basic(u) },
+          body: new URLSearchParams({ type: "stream", to: String(channelId), topic: "long topic", content: `Long topic message ${i}: ${g.words.slice(i % 3000, (i % 3000) + 12).join(" ")}` }),
+        });
+    }),
+  );
+}
+
+/**
+ * The CPU time of the longest task on the page's main thread, from a Chromium trace. Wall-clock long
+ * tasks include the time the renderer waited for a core; on a busy machine this tells the two apart.
+ */
+function longestTaskCpu(trace: { traceEvents: { name: string; ph: string; pid: number; tid: number; tdur?: number }[] }): number {
+  const main = trace.traceEvents.find((e) => e.name === "EventDispatch"); // only a renderer's main thread dispatches DOM events
+  if (!main) return 0;
+  let longest = 0;
+  for (const e of trace.traceEvents)
+    if (e.name === "RunTask" && e.ph === "X" && e.pid === main.pid && e.tid === main.tid && e.tdur) longest = Math.max(longest, e.tdur / 1000);
+  return longest;
+}
+
 async function waitForMessages(page: Page) {
   await page.waitForSelector('[data-testid="message"]', { timeout: 60_000 });
 }
@@ -109,9 +139,20 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const bundle = firstScreen(webOut);
   ctx.log(`  first screen ${bundle.js_gzip_kb} KB JS + ${bundle.css_gzip_kb} KB CSS (gzip); lazy ${bundle.lazy_js_gzip_kb} KB`);
 
-  const dataDir = join(ctx.tmp, "data");
-  ctx.log(`generating ${MESSAGES.toLocaleString()} messages, 100 channels, ${USERS} users`);
-  const g = await generate(dataDir, ctx.log, { users: USERS, messages: MESSAGES });
+  // BENCH_WEB_DATA=<dir> keeps the generated organization there and reuses it on the next run (for
+  // working on the client: generating 1,000,000 messages takes minutes).
+  const kept = process.env.BENCH_WEB_DATA;
+  const dataDir = kept ?? join(ctx.tmp, "data");
+  const described = join(dataDir, "bench-web.json");
+  let g: Awaited<ReturnType<typeof generate>>;
+  const reused = !!kept && existsSync(described);
+  if (reused) {
+    g = JSON.parse(readFileSync(described, "utf8"));
+    ctx.log(`reusing the organization in ${dataDir}`);
+  } else {
+    ctx.log(`generating ${MESSAGES.toLocaleString()} messages, 100 channels, ${USERS} users`);
+    g = await generate(dataDir, ctx.log, { users: USERS, messages: MESSAGES });
+  }
   const channel = { id: g.channels[0]!.id, name: g.channels[0]!.name }; // its first 100 users are subscribed
   const [reader, sender] = g.users;
   {
@@ -123,19 +164,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const { proc, url } = await serveExe(ctx.exe, dataDir, `${dataDir}.log`);
   const browser = await launchChromium();
   try {
-    ctx.log(`a ${LONG_TOPIC.toLocaleString()}-message topic, sent through the API`);
-    const senders = g.channels[0]!.subscribers.slice(1, 17).map((id) => g.users.find((u) => u.id === id)!);
-    let next = 0;
-    await Promise.all(
-      senders.map(async (u) => {
-        for (let i = next++; i < LONG_TOPIC; i = next++)
-          await fetch(`${url}/api/v1/messages`, {
-            method: "POST",
-            headers: { Authorization: basic(u) },
-            body: new URLSearchParams({ type: "stream", to: String(channel.id), topic: "long topic", content: `Long topic message ${i}: ${g.words.slice(i % 3000, (i % 3000) + 12).join(" ")}` }),
-          });
-      }),
-    );
+    if (!reused) await sendLongTopic(url, g, channel.id);
+    if (kept && !reused) writeFileSync(described, JSON.stringify(g));
     await fetch(`${url}/api/v1/mark_all_as_read`, { method: "POST", headers: { Authorization: basic(reader!) } });
 
     // First messages painted.
@@ -158,6 +188,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     await waitForMessages(page);
     await page.waitForTimeout(1000);
     await page.evaluate(() => ((window as any).__longTasks = []));
+    await browser.startTracing(page, { categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
     const list = page.getByTestId("message-list");
     const newest = await page.evaluate(() => Math.max(...[...document.querySelectorAll("[data-message-id]")].map((e) => Number(e.getAttribute("data-message-id")))));
     const idsBelow = async () =>
@@ -175,8 +206,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     }
     const scrollSeconds = (performance.now() - t0) / 1000;
     const longTasks = (await page.evaluate(() => (window as any).__longTasks)) as number[];
+    const longestCpu = longestTaskCpu(JSON.parse((await browser.stopTracing()).toString()));
     const heapMb = (await page.evaluate(() => (performance as any).memory?.usedJSHeapSize ?? 0)) / 2 ** 20;
-    ctx.log(`  scrolled ${newest - oldestSeen} messages in ${round(scrollSeconds)} s: ${longTasks.length} long tasks, longest ${round(Math.max(0, ...longTasks))} ms; JS heap ${round(heapMb)} MB`);
+    ctx.log(`  scrolled ${newest - oldestSeen} messages in ${round(scrollSeconds)} s: ${longTasks.length} long tasks, longest ${round(Math.max(0, ...longTasks))} ms (${round(longestCpu)} ms of CPU); JS heap ${round(heapMb)} MB`);
     await page.close();
 
     // Live delivery between two browsers.
@@ -236,6 +268,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         scroll_seconds: round(scrollSeconds),
         long_tasks: longTasks.length,
         longest_task_ms: round(Math.max(0, ...longTasks)),
+        longest_task_cpu_ms: round(longestCpu),
         tab_js_heap_mb: round(heapMb),
         live_sends: SENDS,
         live_median_ms: latencies.length ? round(median(latencies)) : "-",

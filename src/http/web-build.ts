@@ -11,7 +11,7 @@ export const WEB_SOURCE_BUILD = join(import.meta.dir, "../../dist/web");
 /** Builds into `outdir`, replacing it whole once the build succeeded (a half-written build is never served). */
 export async function buildWebClient(outdir: string): Promise<void> {
   const tmp = `${outdir}.tmp-${process.pid}-${Date.now()}`;
-  const r = await Bun.build({ entrypoints: [join(WEB_SOURCE, "index.html")], outdir: tmp, minify: true, splitting: true });
+  const r = await Bun.build({ entrypoints: [join(WEB_SOURCE, "index.html")], outdir: tmp, minify: !process.env.CONFAB_WEB_NO_MINIFY, splitting: true });
   if (!r.success) {
     rmSync(tmp, { recursive: true, force: true });
     throw new Error(`web client build failed:\n${r.logs.map(String).join("\n")}`);

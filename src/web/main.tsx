@@ -5,7 +5,8 @@ import { ApiError, csrfToken, setUnauthorizedHandler } from "./api/client";
 import { startQueue, onResync } from "./store/queue";
 import { startPresence, stopPresence } from "./store/presence";
 import { openList } from "./views/MessageView";
-import { resyncLists } from "./store/lists";
+import { prefetchFirstList, resyncLists } from "./store/lists";
+import { view } from "./store/router";
 import { settings } from "./store/state";
 import { App } from "./views/App";
 import { Login } from "./views/Login";
@@ -16,6 +17,7 @@ async function boot() {
   // No CSRF cookie: no session either (they are set and cleared together).
   if (!csrfToken()) return void (phase.value = "signed-out");
   phase.value = "loading";
+  prefetchFirstList(view.value);
   try {
     await startQueue();
     startPresence();

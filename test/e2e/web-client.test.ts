@@ -1,6 +1,6 @@
 // The web client in a real headless Chromium against the compiled executable on an empty data
 // directory: sign-in, two people chatting live, direct messages, edits and reactions, search,
-// reconnecting after a restart, sign-out and CSRF. Each scenario leaves a screenshot in
+// reconnecting after a restart, sign-out, CSRF, dark theme and phone width. Each scenario leaves a screenshot in
 // test/e2e/results/. Selectors are the data-testids agreed in src/web/NOTES-from-server.md.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -182,5 +182,31 @@ describe("the web client", () => {
     expect(await answer(false)).toMatchObject({ status: 403, body: { result: "error", code: "CSRF_FAILED" } });
     expect(await answer(true)).toMatchObject({ status: 200, body: { result: "success" } });
     await screenshot(page, "10-csrf");
+  });
+
+  test("dark theme follows the setting live; at phone width the channels open in a drawer", async () => {
+    const cara = await newMember(confab, "Cara");
+    const { context, page } = await signedIn(cara.email, cara.password);
+    // (page code below runs in the browser; the test's own types have no DOM)
+    const background = () => page.evaluate(() => (globalThis as any).getComputedStyle((globalThis as any).document.body).backgroundColor as string);
+    const light = await background();
+    await api(confab, cara, "PATCH", "/settings", { color_scheme: 2 }); // from another client: arrives as an event
+    await page.waitForFunction(() => (globalThis as any).document.documentElement.dataset.theme === "dark", undefined, { timeout: WAIT });
+    const dark = await background();
+    expect(dark).not.toBe(light);
+    const luminance = (rgb: string) => rgb.match(/\d+/g)!.slice(0, 3).reduce((a, x) => a + Number(x), 0);
+    expect(luminance(dark)).toBeLessThan(luminance(light));
+    await screenshot(page, "11-dark-theme");
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expect(page.getByTestId("channel-general").isVisible()).resolves.toBe(false);
+    await page.getByRole("button", { name: "Show channels" }).click();
+    await page.getByTestId("channel-general").waitFor({ state: "visible", timeout: WAIT });
+    await screenshot(page, "12-phone-drawer");
+    await page.getByTestId("channel-general").click();
+    await page.getByTestId("channel-general").waitFor({ state: "hidden", timeout: WAIT }); // the drawer closes on navigation
+    await page.getByTestId("compose-content").waitFor({ state: "visible", timeout: WAIT });
+    await screenshot(page, "13-phone-conversation");
+    await context.close();
   });
 });

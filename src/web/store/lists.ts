@@ -3,7 +3,7 @@
 import { signal } from "@preact/signals";
 import { api } from "../api/client";
 import type { Message, NarrowTerm } from "../api/types";
-import { matches, narrowKey } from "./narrow";
+import { matches, narrowKey, type View } from "./narrow";
 import { isMutedChannel, me, messageHooks, messages, setMessage } from "./state";
 
 export class MessageList {
@@ -15,30 +15,48 @@ export class MessageList {
   /** The message to show first: the first unread (or the `near` target) when the list opened. */
   anchor: number | null = null;
   private started: Promise<void> | null = null;
+  /** The first page, asked for at boot while /register is still answering (see `prefetchFirstList`). */
+  private early: Promise<Page> | null = null;
 
   constructor(readonly terms: NarrowTerm[], readonly near?: number) {}
 
-  private async fetch(params: Record<string, unknown>) {
-    const r = await api.get<{ messages: Message[]; found_oldest: boolean; found_newest: boolean; anchor: number }>("messages", {
+  private request(params: Record<string, unknown>) {
+    return api.get<Page>("messages", {
       narrow: this.terms.map(({ operator, operand, negated }) => ({ operator, operand, negated: !!negated })),
       apply_markdown: true,
-      client_gravatar: false,
+      client_gravatar: true, // gravatar pictures are remote: the app shows initials instead, and register is smaller
       ...params,
     });
+  }
+
+  private async fetch(params: Record<string, unknown>, page?: Promise<Page>) {
+    const r = await (page ?? this.request(params));
     for (const m of r.messages) setMessage({ ...m, reactions: m.reactions ?? [], flags: m.flags ?? [] });
     return r;
+  }
+
+  private readonly firstPage = () => ({ anchor: this.near ?? "first_unread", num_before: 60, num_after: 60 });
+
+  prefetch() {
+    this.early ??= this.request(this.firstPage());
+    this.early.catch(() => {}); // start() reports it
   }
 
   start(): Promise<void> {
     return (this.started ??= (async () => {
       this.loading.value = true;
+      const early = this.early;
+      this.early = null;
       try {
-        const r = await this.fetch({ anchor: this.near ?? "first_unread", num_before: 60, num_after: 60 });
+        const r = await this.fetch(this.firstPage(), early ?? undefined);
         const firstUnread = r.messages.find((m) => !(m.flags ?? []).includes("read"))?.id;
         this.anchor = this.near ?? firstUnread ?? null;
         this.ids.value = r.messages.map((m) => m.id);
         this.foundOldest.value = r.found_oldest;
         this.foundNewest.value = r.found_newest;
+        // A page asked for before the event queue existed may miss what changed in between: once it is
+        // painted, read the same range again (events cover everything after the queue was made).
+        if (early) requestAnimationFrame(() => void this.resync().catch(() => {}));
       } catch (e) {
         this.error.value = (e as Error).message;
         this.started = null;
@@ -108,6 +126,8 @@ export class MessageList {
   }
 }
 
+type Page = { messages: Message[]; found_oldest: boolean; found_newest: boolean; anchor: number };
+
 const lists = new Map<string, MessageList>();
 
 export function listFor(terms: NarrowTerm[], near?: number): MessageList {
@@ -120,6 +140,11 @@ export function listFor(terms: NarrowTerm[], near?: number): MessageList {
     if (lists.size > 12) lists.delete(lists.keys().next().value!);
   }
   return l;
+}
+
+/** At boot, the open view's first messages are asked for alongside /register, not after it. */
+export function prefetchFirstList(v: View) {
+  if (v.kind === "messages") listFor(v.terms, v.near).prefetch();
 }
 
 /** After a re-register: lists other than the open one are dropped, the open one refreshed. */

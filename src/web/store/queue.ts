@@ -15,7 +15,7 @@ export const currentQueueId = () => queueId;
 async function register() {
   const r = await api.post("register", {
     apply_markdown: true,
-    client_gravatar: false,
+    client_gravatar: true, // gravatar pictures are remote: the app shows initials instead, and register is smaller
     slim_presence: true,
     include_subscribers: false,
     client_capabilities: {

@@ -87,9 +87,12 @@ export const unreadCounts = computed(() => {
 
 export function setMessage(m: Message) {
   const s = messages.get(m.id);
-  if (s) s.value = m;
+  // A refetch of unchanged messages (after a reconnect or the boot-time prefetch) re-renders nothing.
+  if (s) s.value = sameMessage(s.value, m) ? s.value : m;
   else messages.set(m.id, signal(m));
 }
+
+const sameMessage = (a: Message, b: Message) => a === b || JSON.stringify(a) === JSON.stringify(b);
 
 function patchMessage(id: number, f: (m: Message) => Message) {
   const s = messages.get(id);

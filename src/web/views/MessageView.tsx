@@ -18,7 +18,7 @@ import { readMarkingPaused } from "./actions";
 import { MessageItem } from "./MessageItem";
 
 const WINDOW = 240;
-const STEP = 80;
+const STEP = 20;
 const EDGE = 800; // px from an edge at which the window moves or more messages load
 
 export let openList: MessageList | null = null;
