@@ -44,6 +44,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     opts.batching ?? false,
     (c) => reads.changed(c),
     walSync ? `${databasePath(config)}-wal` : null,
+    (e) => log.error("after-commit work failed", { error: String((e as Error)?.stack ?? e) }),
   );
   const app: App = {
     config,
@@ -52,6 +53,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     reads,
     queues,
     log,
+    listeners: {},
     loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
     revoke(r) {
       endAccess(app, r);

@@ -1,7 +1,7 @@
 // Runs of the organization's agent: started when someone mentions its bot in a topic or writes to it,
 // one turn per request, each with the conversation and the organization's secrets. This module keeps
 // the records, the events, the run keys and what the agent says; runtime/agent.ts runs the processes.
-import type { App } from "../context";
+import type { App, SentMessage } from "../context";
 import type { AgentRunRow, RealmRow, UserRow } from "../db/schema";
 import { insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/errors";
 import { realmUrl } from "../domain/realms";
@@ -9,7 +9,6 @@ import { isAdmin } from "../domain/roles";
 import { isKeptServerVariable, toApiRun, type RunState } from "../domain/agent-runs";
 import { toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
-import type { SentMessage } from "./message-observers";
 import * as store from "../store/agent-runs";
 import { findChannel } from "../store/channels";
 import { findRealmById } from "../store/realms";

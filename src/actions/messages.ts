@@ -1,5 +1,5 @@
 // Sending messages (by users and by the realm's own bots) and building message objects.
-import type { App } from "../context";
+import type { App, SentMessage } from "../context";
 import { widgetOf } from "../domain/submessages";
 import { insertSubmessage } from "../store/submessages";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
@@ -42,7 +42,6 @@ import { claimAttachmentsTx } from "./attachments";
 import { EMBEDDED_BOT, EVENT_VIEW, senderOf } from "./message-objects";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
-import { messageSent } from "./message-observers";
 import { channelEmailRecipients, scheduleMissedMessagesTx } from "./missed-messages";
 import { queueOutgoingWebhooksTx } from "./outgoing-webhooks";
 import { findTopicWorkspace } from "../store/workspaces";
@@ -312,8 +311,12 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     const subscribers = channelRecipients(app, channel.id);
     const recipients = subscribers.includes(sender.id) ? subscribers : [...subscribers, sender.id];
     const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients, echo: echoOf(a) };
-    const id = app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender), KEEPS_LOOKUPS);
-    messageSent(app, { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds });
+    const id = app.tx((tx) => {
+      const id = deliverTx(app, tx, realm, sender, o, client, readBySender);
+      const m: SentMessage = { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds };
+      tx.afterCommit(() => app.listeners.messageSent?.(m));
+      return id;
+    }, KEEPS_LOOKUPS);
     return { id };
   }
   const participants = c.participants;
@@ -321,9 +324,11 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
   const sent = app.tx((tx) => {
     const r = store.dmRecipient(tx.db, realm.id, ids);
     const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: ids, echo: echoOf(a) };
-    return { id: deliverTx(app, tx, realm, sender, o, client, readBySender), recipientId: r.id };
+    const id = deliverTx(app, tx, realm, sender, o, client, readBySender);
+    const m: SentMessage = { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: r.id, channelId: null, topic: "", participantIds: ids, mentionedUserIds: rendered.mentionedUserIds };
+    tx.afterCommit(() => app.listeners.messageSent?.(m));
+    return { id };
   }, KEEPS_LOOKUPS);
-  messageSent(app, { realmId: realm.id, messageId: sent.id, senderId: sender.id, recipientId: sent.recipientId, channelId: null, topic: "", participantIds: ids, mentionedUserIds: rendered.mentionedUserIds });
   return { id: sent.id };
 }
 

@@ -52,8 +52,8 @@ function throttleOf(app: App): Throttle {
         app.tx((tx) => {
           const e = widgetEvent(tx.db, { installId, widget, linkId, item });
           if (e) tx.emit(e.event, e.audience);
+          tx.afterCommit(() => t!.sent(key));
         });
-        void app.writer.settled().then(() => t!.sent(key), () => {});
       } catch (e) {
         app.log.warn("widget event not sent", { install_id: installId, widget, error: String(e) }); // e.g. the server is shutting down
       }
@@ -94,21 +94,19 @@ export function pushWidget(app: App, bot: UserRow, a: WidgetPush) {
   const scope: store.WidgetScope = { installId: p.id, widget: a.widget, linkId: link?.id ?? 0, item: a.item };
   const throttle = throttleOf(app);
   const key = scopeKey(scope);
-  let now = false;
-  const out = app.tx((tx) => {
+  return app.tx((tx) => {
     const current = store.findDocument(tx.db, scope);
     const next = checkDocument(spec, a.widget, applyPush(current?.document ?? null, a.document, a.data));
     if (current && JSON.stringify(current.document) === JSON.stringify(next)) return { version: current.version };
     const version = (current?.version ?? 0) + 1;
     store.saveDocument(tx.db, { ...scope, document: next, version, dateUpdated: app.now() });
-    if ((now = throttle.take(key))) {
+    if (throttle.take(key)) {
       const e = widgetEvent(tx.db, scope)!;
       tx.emit(e.event, e.audience);
+      tx.afterCommit(() => throttle.sent(key));
     }
     return { version };
   });
-  if (now) void app.writer.settled().then(() => throttle.sent(key), () => {});
-  return out;
 }
 
 // ---- Reading ----
