@@ -151,16 +151,21 @@ export class Writer {
     const release = () => {
       batch?.resolve();
       if (events.length) this.deliver(events);
-      for (const fn of hooks)
-        try {
-          fn();
-        } catch (e) {
-          this.hookFailed(e);
-        }
+      // On a later microtask, as a promise callback would: a hook may start a change of its own.
+      if (hooks.length) queueMicrotask(() => this.runHooks(hooks));
     };
     if (!this.walSync || !batch) return release();
     const synced = this.fsyncWal();
     this.durable = this.durable.catch(() => {}).then(() => synced).then(release, (e) => batch.reject(e));
+  }
+
+  private runHooks(hooks: (() => void)[]) {
+    for (const fn of hooks)
+      try {
+        fn();
+      } catch (e) {
+        this.hookFailed(e);
+      }
   }
 
   private fsyncWal(): Promise<void> {
