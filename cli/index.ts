@@ -12,6 +12,7 @@ import { register as plugin } from "./commands/plugin";
 import { register as email } from "./commands/email";
 import { register as exportImport } from "./commands/export";
 import { register as integrations } from "./commands/integrations";
+import { register as ops } from "./commands/ops";
 import { action, configFrom, withCommon } from "./common";
 
 const program = new Command("confab")
@@ -30,6 +31,7 @@ plugin(program);
 email(program);
 exportImport(program);
 integrations(program);
+ops(program);
 withCommon(program.command("version").description("print the version and API feature level")).action(
   action((opts) => {
     configFrom(opts); // a bad config is reported by every command, this one included

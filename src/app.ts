@@ -1,8 +1,8 @@
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import type { Config } from "./config";
+import { databasePath, type Config } from "./config";
 import { openDatabase } from "./db/client";
-import { migrate } from "./db/migrate";
+import { migrateWithBackup } from "./db/backup";
+import { checkDatabaseFile, checkSchemaReadable, damaged, isCorruption } from "./db/integrity";
 import { ReadCache } from "./db/read-cache";
 import { Writer } from "./db/tx";
 import { endAccess } from "./actions/access";
@@ -11,6 +11,7 @@ import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
 import { FailureLimiter } from "./lib/rate-limit";
+import { ServerMetrics } from "./lib/metrics";
 
 export interface AppOptions {
   /** Group commit (the server). The CLI commits each change at once instead. */
@@ -20,30 +21,42 @@ export interface AppOptions {
   onRevoke?: (r: Revocation) => void;
 }
 
-export const databasePath = (config: Config) => join(config.dataDir, "confab.db");
+export { databasePath } from "./config";
 
 /** Opens (creating if need be) the data directory and database, and applies pending migrations. */
 export function createApp(config: Config, opts: AppOptions = {}): App {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   // The server keeps synchronous=FULL's promise by fsyncing the WAL itself, off the event loop (db/tx.ts).
   const walSync = (opts.batching ?? false) && config.storage.synchronous === "full";
-  const { sqlite, db } = openDatabase(databasePath(config), { ...config.storage, synchronous: walSync ? "normal" : config.storage.synchronous });
+  const path = databasePath(config);
+  checkDatabaseFile(path);
+  let opened: ReturnType<typeof openDatabase>;
   try {
-    migrate(sqlite);
+    opened = openDatabase(path, { ...config.storage, synchronous: walSync ? "normal" : config.storage.synchronous });
+  } catch (e) {
+    throw isCorruption(e) ? damaged(path, String((e as Error).message)) : e;
+  }
+  const { sqlite, db } = opened;
+  try {
+    checkSchemaReadable(sqlite);
+    const { backup } = migrateWithBackup(sqlite, config.backup.dir);
+    if (backup) (opts.log ?? createLogger(config.logLevel)).info("backed up before migrating", { backup });
   } catch (e) {
     sqlite.close();
-    throw e;
+    throw isCorruption(e) ? damaged(path, String((e as Error).message)) : e;
   }
   const log = opts.log ?? createLogger(config.logLevel);
   const queues = new QueueRegistry(config.events, log);
   const reads = new ReadCache(sqlite);
+  const metrics = new ServerMetrics();
   const writer = new Writer(
     sqlite,
     db,
     (events) => queues.deliver(events),
     opts.batching ?? false,
     (c) => reads.changed(c),
-    walSync ? `${databasePath(config)}-wal` : null,
+    walSync ? `${path}-wal` : null,
+    metrics,
     (e) => log.error("after-commit work failed", { error: String((e as Error)?.stack ?? e) }),
   );
   const app: App = {
@@ -54,6 +67,8 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     queues,
     log,
     listeners: {},
+    metrics,
+    health: { integrity: "pending" },
     loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
     revoke(r) {
       endAccess(app, r);

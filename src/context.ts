@@ -7,6 +7,7 @@ import type { Tx, TxOptions, Writer } from "./db/tx";
 import type { QueueRegistry } from "./events/registry";
 import type { Logger } from "./lib/log";
 import type { FailureLimiter } from "./lib/rate-limit";
+import type { ServerMetrics } from "./lib/metrics";
 
 /** Rights lost: a user's credentials changed or they were deactivated, or a realm was deactivated. */
 export type Revocation = { userId: number } | { realmId: number };
@@ -54,6 +55,10 @@ export interface App {
   queues: QueueRegistry;
   log: Logger;
   listeners: Listeners;
+  /** Counters for GET /metrics. */
+  metrics: ServerMetrics;
+  /** What GET /health reports: the background integrity check's verdict (runtime/integrity.ts). */
+  health: { integrity: "pending" | "ok" | "failed" };
   /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
   loginFailures: FailureLimiter;
   /**

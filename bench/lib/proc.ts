@@ -65,7 +65,8 @@ export async function serveExe(exe: string, dataDir: string, logFile: string, ti
   const log = openSync(logFile, "a");
   const t0 = performance.now();
   const proc = Bun.spawn([exe, "serve", "--data-dir", dataDir, "--port", String(port)], {
-    env: { ...process.env, CONFAB_LOG_LEVEL: "warn" },
+    // Load generators are a few users sending as fast as they can: API rate limits would measure themselves.
+    env: { ...process.env, CONFAB_LOG_LEVEL: "warn", CONFAB_RATE_LIMIT_API_BY_USER: "[]", CONFAB_RATE_LIMIT_API_BY_IP: "[]" },
     stdout: log,
     stderr: log,
     stdin: "ignore",

@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { databasePath } from "../../src/app";
-import { copyDatabase, migrateFile, restoreProblem } from "../../src/db/backup";
+import { checkBackup, copyFiles, FILE_DIRS, filesOf, migrateFile, writeBackup, type BackupReport } from "../../src/db/backup";
 import { runningServer } from "../pidfile";
 import { action, CliError, configFrom, openApp, withCommon } from "../common";
 
@@ -11,37 +11,36 @@ export function register(program: Command) {
     action((opts) => {
       const config = configFrom(opts);
       mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-      const done = migrateFile(databasePath(config), config.storage.busyTimeoutMs);
-      console.log(done.length ? `applied ${done.join(", ")}` : "database is up to date");
+      const { applied, backup } = migrateFile(databasePath(config), config.storage.busyTimeoutMs, config.backup.dir);
+      if (backup) console.log(`backed up to ${backup}`);
+      console.log(applied.length ? `applied ${applied.join(", ")}` : "database is up to date");
     }),
   );
 
-  withCommon(program.command("backup").description("write a consistent copy of the database (safe while the server runs), and the uploaded files beside it in <file>.files/").argument("<file>")).action(
+  withCommon(
+    program
+      .command("backup")
+      .description("write a consistent copy of the database (safe while the server runs) and the uploaded files beside it in <file>.files/, then verify both")
+      .argument("<file>"),
+  ).action(
     action((file: string, opts) => {
-      if (existsSync(file)) throw new CliError(`${file} already exists`);
-      if (existsSync(filesOf(file))) throw new CliError(`${filesOf(file)} already exists`);
       const app = openApp(opts);
-      let files = 0;
+      let r: BackupReport;
       try {
-        copyDatabase(app.db, file); // one snapshot, whatever the server writes meanwhile
-        // Then the files it refers to: uploads and images are written before the rows naming them commit,
-        // under names never reused, so a copy made after the snapshot holds every file the snapshot names.
-        files = copyFiles(app.config.dataDir, filesOf(file));
+        r = writeBackup(app.db, app.config.dataDir, resolve(file));
       } finally {
         app.close();
       }
-      console.log(files ? `backup written to ${file}, ${files} uploaded file(s) to ${filesOf(file)}` : `backup written to ${file}`);
+      console.log(describeBackup(file, r));
     }),
   );
 
-  withCommon(program.command("restore").description("replace the database (and the uploaded files, from <file>.files/) with a backup (the server must be stopped)").argument("<file>")).action(
+  withCommon(program.command("restore").description("replace the database (and the uploaded files, from <file>.files/) with a verified backup (the server must be stopped)").argument("<file>")).action(
     action((file: string, opts) => {
       const config = configFrom(opts);
       const pid = runningServer(config.dataDir);
       if (pid !== null) throw new CliError(`the server is running (pid ${pid}); stop it before restoring`);
-      if (!existsSync(file)) throw new CliError(`${file} does not exist`);
-      const problem = restoreProblem(file);
-      if (problem) throw new CliError(problem);
+      checkBackup(file); // before anything is replaced
       mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
       const target = databasePath(config);
       const tmp = `${target}.restoring`;
@@ -52,27 +51,14 @@ export function register(program: Command) {
       let files = 0;
       if (existsSync(filesOf(file))) {
         for (const dir of FILE_DIRS) rmSync(join(config.dataDir, dir), { recursive: true, force: true });
-        files = copyFiles(filesOf(file), config.dataDir);
+        files = copyFiles(filesOf(file), config.dataDir).files;
       }
       console.log(files ? `restored ${file} and ${files} uploaded file(s) into ${config.dataDir}` : `restored ${file} into ${target}`);
     }),
   );
 }
 
-/** The data directory's folders of files the database refers to (uploads, avatars, custom emoji). */
-const FILE_DIRS = ["uploads", "avatars", "emoji"];
-/** Where a backup keeps them: a folder beside the database copy. */
-const filesOf = (backup: string) => `${backup}.files`;
-
-/** Copies FILE_DIRS from one directory to another; returns how many files were copied. */
-function copyFiles(from: string, to: string): number {
-  let n = 0;
-  for (const dir of FILE_DIRS) {
-    const src = join(from, dir);
-    if (!existsSync(src)) continue;
-    const count = readdirSync(src, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).length;
-    if (count) cpSync(src, join(to, dir), { recursive: true });
-    n += count;
-  }
-  return n;
-}
+/** One line: where the backup went and what was proved about it. */
+export const describeBackup = (file: string, r: BackupReport) =>
+  `backup written to ${file} and verified: integrity ok, ${r.rows} rows in ${r.tables} tables match the database${r.exact ? "" : " (written to meanwhile: counts within the change)"}` +
+  (r.files ? `, ${r.files} uploaded file(s) (${Math.ceil(r.bytes / 1024)} KiB) checked in ${filesOf(file)}` : "");

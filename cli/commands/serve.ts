@@ -13,6 +13,8 @@ import { startScheduler } from "../../src/runtime/scheduler";
 import { startEmailWorker } from "../../src/runtime/email";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { startControlSocket } from "../../src/runtime/control";
+import { startIntegrityCheck } from "../../src/runtime/integrity";
+import { startBackups } from "../../src/runtime/backups";
 import { acquirePidFile } from "../pidfile";
 import { action, configFrom, withCommon } from "../common";
 
@@ -32,6 +34,8 @@ export function register(program: Command) {
         const first = bootstrapFirstRealm(app);
         failInterruptedExports(app);
         const http = listen(app, config.listen.host, config.listen.port);
+        const stopIntegrity = startIntegrityCheck(app);
+        const stopBackups = startBackups(app);
         const stopControl = startControlSocket(app);
         app.queues.startGc();
         const plugins = startPluginHost(app);
@@ -58,6 +62,8 @@ export function register(program: Command) {
             log.error("shutdown took too long; exiting");
             process.exit(1);
           }, SHUTDOWN_MS);
+          stopIntegrity();
+          stopBackups();
           stopHousekeeping();
           stopIndexer();
           stopScheduler();

@@ -54,6 +54,7 @@ export const setTurnControl = (app: App, c: TurnControl | null) => (c ? controls
 /** A new run for a message that asked the agent; its key lets the agent's bot act while the run lives. */
 export function startRun(app: App, m: SentMessage): { run: AgentRunRow; key: string } {
   const key = randomToken(40);
+  app.metrics.agentRunsStarted++;
   const run = app.tx((tx) => {
     const row = store.insertRun(tx.db, {
       realmId: m.realmId,

@@ -314,7 +314,7 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     const id = app.tx((tx) => {
       const id = deliverTx(app, tx, realm, sender, o, client, readBySender);
       const m: SentMessage = { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds };
-      tx.afterCommit(() => app.listeners.messageSent?.(m));
+      tx.afterCommit(() => messageSent(app, m));
       return id;
     }, KEEPS_LOOKUPS);
     return { id };
@@ -326,10 +326,16 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: ids, echo: echoOf(a) };
     const id = deliverTx(app, tx, realm, sender, o, client, readBySender);
     const m: SentMessage = { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: r.id, channelId: null, topic: "", participantIds: ids, mentionedUserIds: rendered.mentionedUserIds };
-    tx.afterCommit(() => app.listeners.messageSent?.(m));
+    tx.afterCommit(() => messageSent(app, m));
     return { id };
   }, KEEPS_LOOKUPS);
   return { id: sent.id };
+}
+
+/** After a send's COMMIT: counted for GET /metrics, and told to the agent. */
+function messageSent(app: App, m: SentMessage) {
+  app.metrics.messagesSent++;
+  app.listeners.messageSent?.(m);
 }
 
 /** The realm's direct-message permissions: some participant must hold direct_message_permission_group,

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { parseRange } from "../lib/addresses";
 import { CONFIG_KEYS, type ConfigKey, type KeySpec } from "./schema";
 import { invalidPolicyEntry } from "../domain/outgoing-webhooks";
+import { parseRateRule, type RateRule } from "../lib/rate-limit";
+import { parseSchedule } from "../lib/schedule";
 
 export class ConfigError extends Error {}
 
@@ -34,7 +36,11 @@ export interface Config {
   };
   housekeeping: { intervalSeconds: number };
   uploads: { unreferencedGraceDays: number };
-  rateLimit: { authFailures: number; authWindowSeconds: number };
+  rateLimit: { authFailures: number; authWindowSeconds: number; apiByUser: RateRule[]; apiByIp: RateRule[] };
+  /** Direct HTTPS: both paths (absolute) or both empty. */
+  tls: { cert: string; key: string };
+  metrics: { enabled: boolean; allowLoopback: boolean };
+  backup: { schedule: string; keep: number; dir: string };
   /** Reverse proxies whose X-Forwarded-For is believed (addresses or CIDR ranges). */
   trustedProxies: string[];
   web: { dir: string; sessionDays: number };
@@ -163,10 +169,14 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
   }
   const host = g("listen.host");
   const port = g("listen.port");
+  const rules = (k: "rate_limit.api_by_user" | "rate_limit.api_by_ip") =>
+    (g(k) as string[]).map((t) => parseRateRule(t) ?? bad(`config: ${k}: '${t}' is not a rule like "200/60s"`));
+  if (!g("tls.cert") !== !g("tls.key")) bad("config: tls.cert and tls.key go together: set both or neither");
+  if (g("backup.schedule") && !parseSchedule(g("backup.schedule"))) bad(`config: backup.schedule: '${g("backup.schedule")}' is not hourly, daily or HH:MM`);
   for (const r of g("trusted_proxies")) if (!parseRange(r)) throw new ConfigError(`config: trusted_proxies: '${r}' is not an address or CIDR range`);
   // Without an external URL, the listening address; "every interface" is reachable as loopback.
   const shown = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
-  const externalUrl = (g("external_url") || `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`).replace(/\/+$/, "");
+  const externalUrl = (g("external_url") || `${g("tls.cert") ? "https" : "http"}://${shown.includes(":") ? `[${shown}]` : shown}:${port}`).replace(/\/+$/, "");
   return {
     listen: { host, port },
     externalUrl,
@@ -194,7 +204,15 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
     },
     housekeeping: { intervalSeconds: g("housekeeping.interval_seconds") },
     uploads: { unreferencedGraceDays: g("uploads.unreferenced_grace_days") },
-    rateLimit: { authFailures: g("rate_limit.auth_failures"), authWindowSeconds: g("rate_limit.auth_window_seconds") },
+    rateLimit: {
+      authFailures: g("rate_limit.auth_failures"),
+      authWindowSeconds: g("rate_limit.auth_window_seconds"),
+      apiByUser: rules("rate_limit.api_by_user"),
+      apiByIp: rules("rate_limit.api_by_ip"),
+    },
+    tls: { cert: g("tls.cert") && resolve(g("tls.cert")), key: g("tls.key") && resolve(g("tls.key")) },
+    metrics: { enabled: g("metrics.enabled"), allowLoopback: g("metrics.allow_loopback") },
+    backup: { schedule: g("backup.schedule"), keep: g("backup.keep"), dir: resolve(g("backup.dir") || join(resolve(g("data_dir")), "backups")) },
     trustedProxies: g("trusted_proxies"),
     web: { dir: g("web.dir") ? resolve(g("web.dir")) : "", sessionDays: g("web.session_days") },
     plugins: {
@@ -235,6 +253,10 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
   };
 }
 
+const bad = (msg: string): never => {
+  throw new ConfigError(msg);
+};
+
 function safeJson(v: string, key: string): unknown {
   try {
     return JSON.parse(v);
@@ -244,3 +266,6 @@ function safeJson(v: string, key: string): unknown {
 }
 
 export { CONFIG_KEYS } from "./schema";
+
+/** The one SQLite file, in the data directory. */
+export const databasePath = (config: Config) => join(config.dataDir, "confab.db");

@@ -91,12 +91,37 @@ export const CONFIG_KEYS = {
     min: 1,
     doc: "Failed authentications allowed per client address, and per account, in each window. Past it, further failing attempts get 429; a valid API key is always accepted, and so is a valid password unless its own client address is over the limit.",
   },
+  "rate_limit.api_by_user": {
+    type: "list",
+    default: ["200/60s"],
+    doc: 'API requests each user (bots included) may make, as Zulip limits them: rules "<requests>/<seconds>s", all enforced. Past one, requests get 429 RATE_LIMIT_HIT with Retry-After; every answer carries X-RateLimit-Limit, -Remaining and -Reset. Empty: no limit. The CLI works on the database directly and is never limited.',
+  },
+  "rate_limit.api_by_ip": {
+    type: "list",
+    default: ["100/60s"],
+    doc: "Unauthenticated API requests each client address may make (rules as for api_by_user). Behind a proxy, list it in trusted_proxies so each client counts on its own.",
+  },
   "rate_limit.auth_window_seconds": { type: "int", default: 60, min: 1, doc: "The window for rate_limit.auth_failures." },
   trusted_proxies: {
     type: "list",
     default: [],
     doc: 'Addresses or CIDR ranges of reverse proxies in front of confab, e.g. ["127.0.0.1", "10.0.0.0/8"]. Only a request from one of these has its X-Forwarded-For believed: the client is the last address there that is not itself a trusted proxy. Otherwise the client is the connection\'s peer. Failed-login throttling counts per client address, so behind a proxy list it here. Set through the environment as a JSON list.',
   },
+  "tls.cert": { type: "string", default: "", doc: "A PEM certificate (chain) file: with tls.key, confab serves HTTPS itself, for those without a reverse proxy. Empty: plain HTTP." },
+  "tls.key": { type: "string", default: "", doc: "The PEM private key file for tls.cert." },
+  "metrics.enabled": { type: "bool", default: true, doc: "Serve GET /metrics (Prometheus text format)." },
+  "metrics.allow_loopback": {
+    type: "bool",
+    default: true,
+    doc: "Answer GET /metrics to any request from this machine (127.0.0.1, ::1) without credentials. From elsewhere (and always when false) it needs an organization administrator's HTTP Basic credentials.",
+  },
+  "backup.schedule": {
+    type: "string",
+    default: "",
+    doc: 'When the running server backs itself up: "hourly", "daily" (at 03:00 local time), or a time of day "HH:MM". Each backup is verified like `confab backup`. Empty: never (back up with `confab backup`).',
+  },
+  "backup.keep": { type: "int", default: 7, min: 1, doc: "Scheduled backups kept; older ones are deleted after a new one is verified." },
+  "backup.dir": { type: "string", default: "", doc: "Where scheduled backups go. Empty: <data_dir>/backups." },
   "web.dir": {
     type: "string",
     default: "",

@@ -3,6 +3,11 @@ import { migrations } from "../../migrations";
 
 export class MigrationError extends Error {}
 
+export interface Migration {
+  tag: string;
+  sql: string;
+}
+
 const LEDGER = "confab_migrations";
 
 /** What a database file is: empty, a confab database, or something else. */
@@ -18,29 +23,35 @@ export function appliedMigrations(sqlite: Database): string[] {
 }
 
 /**
- * Applies the embedded migrations this binary knows and the file lacks, each in its own transaction.
- * A file that records a migration this binary does not know was written by a newer confab: refuse it
+ * Applies the embedded migrations this binary knows and the file lacks, all in one transaction: if one
+ * fails, the file is left as it was (SQLite's schema changes are transactional). A file that records a migration this binary does not know was written by a newer confab: refuse it
  * untouched rather than run old code against a newer schema.
  */
-export function migrate(sqlite: Database): string[] {
+export function migrate(sqlite: Database, list: readonly Migration[] = migrations): string[] {
   const kind = inspectDatabase(sqlite);
   if (kind === "foreign") throw new MigrationError("the database file is not a confab database (it has tables but no confab_migrations ledger)");
-  sqlite.run(`CREATE TABLE IF NOT EXISTS ${LEDGER} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
   const applied = new Set(appliedMigrations(sqlite));
-  const known = new Set(migrations.map((m) => m.tag));
+  const known = new Set(list.map((m) => m.tag));
   const unknown = [...applied].filter((t) => !known.has(t));
   if (unknown.length)
     throw new MigrationError(
       `the database was written by a newer confab (it has migration ${unknown[0]} which this version does not know); upgrade confab or restore a backup`,
     );
-  const done: string[] = [];
-  for (const m of migrations) {
-    if (applied.has(m.tag)) continue;
-    sqlite.transaction(() => {
+  const pending = list.filter((m) => !applied.has(m.tag));
+  if (!pending.length) return [];
+  sqlite.transaction(() => {
+    sqlite.run(`CREATE TABLE IF NOT EXISTS ${LEDGER} (tag TEXT PRIMARY KEY, applied_at INTEGER NOT NULL)`);
+    for (const m of pending) {
       for (const stmt of m.sql.split("--> statement-breakpoint")) if (stmt.trim()) sqlite.run(stmt);
       sqlite.run(`INSERT INTO ${LEDGER} (tag, applied_at) VALUES (?, ?)`, [m.tag, Math.floor(Date.now() / 1000)]);
-    })();
-    done.push(m.tag);
-  }
-  return done;
+    }
+  })();
+  return pending.map((m) => m.tag);
+}
+
+/** Migrations this binary would apply, and those the file records that this binary does not know. */
+export function migrationStatus(sqlite: Database, list: readonly Migration[] = migrations): { pending: string[]; unknown: string[] } {
+  const applied = new Set(appliedMigrations(sqlite));
+  const known = new Set(list.map((m) => m.tag));
+  return { pending: list.map((m) => m.tag).filter((t) => !applied.has(t)), unknown: [...applied].filter((t) => !known.has(t)) };
 }

@@ -2,6 +2,7 @@ import type { Database } from "bun:sqlite";
 import { closeSync, fsync, openSync } from "node:fs";
 import type { Db } from "./client";
 import type { Audience, Emitted, ServerEvent } from "../events/types";
+import type { ServerMetrics } from "../lib/metrics";
 
 /** What a change may have made stale in the in-memory read caches (db/read-cache.ts). */
 export interface Changed {
@@ -51,6 +52,10 @@ export class Writer {
   private walFd: number | null = null;
   /** Whether an action of the open batch may have changed cached lookups. */
   private batchLookups = false;
+  /** Actions run in the open batch (metrics: group-commit batch sizes). */
+  private batchActions = 0;
+  /** Set when writes are off (a damaged database): every change throws what it makes. */
+  private refusal: (() => Error) | null = null;
 
   constructor(
     private readonly sqlite: Database,
@@ -61,12 +66,24 @@ export class Writer {
     private readonly changed: (c: Changed) => void = () => {},
     /** The WAL file to fsync after each batch's COMMIT (see above); null when SQLite syncs by itself. */
     private readonly walSync: string | null = null,
+    private readonly metrics: ServerMetrics | null = null,
     /** Hears a throw from an afterCommit function. */
     private readonly hookFailed: (e: unknown) => void = () => {},
   ) {}
 
+  /** Turns every later change into the error `refusal` makes (reads go on). */
+  refuse(refusal: () => Error) {
+    this.refusal = refusal;
+  }
+
+  get refusing(): boolean {
+    return this.refusal !== null;
+  }
+
   run<T>(fn: (tx: Tx) => T, opts: TxOptions = {}): T {
+    if (this.refusal) throw this.refusal();
     if (!this.open) this.begin();
+    if (this.depth === 0) this.batchActions++;
     const name = `a${++this.depth}`;
     const mark = this.events.length;
     const hookMark = this.hooks.length;
@@ -136,8 +153,12 @@ export class Writer {
     this.batch = null;
     this.open = false;
     this.batchLookups = false;
+    this.metrics?.batchSize.observe(this.batchActions);
+    this.batchActions = 0;
+    const started = performance.now();
     try {
       this.sqlite.run("COMMIT");
+      this.metrics?.commitSeconds.observe((performance.now() - started) / 1000);
     } catch (e) {
       try {
         this.sqlite.run("ROLLBACK");
@@ -171,6 +192,12 @@ export class Writer {
   private fsyncWal(): Promise<void> {
     this.walFd ??= openSync(this.walSync!, "r");
     const fd = this.walFd;
-    return new Promise((resolve, reject) => fsync(fd, (err) => (err ? reject(err) : resolve())));
+    const started = performance.now();
+    return new Promise((resolve, reject) =>
+      fsync(fd, (err) => {
+        this.metrics?.fsyncSeconds.observe((performance.now() - started) / 1000);
+        return err ? reject(err) : resolve();
+      }),
+    );
   }
 }

@@ -41,9 +41,11 @@ export const realmDeactivated = () => new ApiError("REALM_DEACTIVATED", "This or
 export const invalidRealm = () => new ApiError("NONEXISTENT_SUBDOMAIN", "Invalid subdomain", 404);
 export const badCredentials = () =>
   new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
-export const rateLimited = (retryAfter: number) =>
+/** `limit`: the rule that was hit, for Zulip's X-RateLimit-* headers (API limits; login throttling has none). */
+export const rateLimited = (retryAfter: number, limit?: { limit: number; reset: number }) =>
   new ApiError("RATE_LIMIT_HIT", "API usage exceeded rate limit", 429, { "retry-after": retryAfter }, {
     "Retry-After": String(retryAfter),
+    ...(limit && { "X-RateLimit-Limit": String(limit.limit), "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(limit.reset) }),
   });
 /** Zulip's answer when Django's CSRF check refuses a /json request (the reasons are Django's). */
 export const csrfFailed = (reason: string) => new ApiError("CSRF_FAILED", `CSRF error: ${reason}`, 403, { reason });
@@ -53,6 +55,11 @@ export const devOnly = () => new ApiError("BAD_REQUEST", "Endpoint not available
 // Permissions
 export const insufficientPermission = () => new ApiError("BAD_REQUEST", "Insufficient permission", 400);
 // Zulip answers role requirements with UNAUTHORIZED_PRINCIPAL (and status 400).
+/** Every change while the background integrity check's failure keeps writes off (runtime/integrity.ts). */
+export const writesOff = () =>
+  new ApiError("BAD_REQUEST", "The server's database is damaged, so changes are refused until an administrator restores a backup.", 503);
+/** Pages for administrators only (GET /metrics from another machine). */
+export const adminOnlyPage = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator", 403);
 export const mustBeAdmin = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator", 400);
 export const mustBeOwner = () => new ApiError("UNAUTHORIZED_PRINCIPAL", "Must be an organization owner", 400);
 

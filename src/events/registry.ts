@@ -44,11 +44,13 @@ export class QueueRegistry {
   stats() {
     let waiting = 0;
     let events = 0;
+    let largest = 0;
     for (const q of this.byId.values()) {
       if (q.waiter) waiting++;
       events += q.size;
+      largest = Math.max(largest, q.size);
     }
-    return { queues: this.byId.size, waiting_polls: waiting, queued_events: events };
+    return { queues: this.byId.size, waiting_polls: waiting, queued_events: events, largest_queue: largest };
   }
 
   /** Starts collecting idle queues (the server does; the CLI does not). */

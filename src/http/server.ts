@@ -16,6 +16,8 @@ import { failure, success } from "./respond";
 import { pages } from "./pages";
 import { routes } from "./routes";
 import { uploadBodyBytes } from "./routes/attachments";
+import { requestGate } from "./observe";
+import { rateHeaders } from "../lib/rate-limit";
 
 // One route table, two doors: /api/v1 with HTTP Basic (every Zulip client) and /json with the web
 // client's session cookie and CSRF token (http/session.ts), as in Zulip.
@@ -24,12 +26,14 @@ type Surface = (typeof SURFACES)[number];
 
 interface Compiled {
   ep: Endpoint;
+  /** Its metrics slot. */
+  slot: number;
   names: string[];
   /** Matches the path after the surface's prefix. */
   re: RegExp;
 }
 
-function compile(ep: Endpoint): Compiled {
+function compile(ep: Endpoint, slot: number): Compiled {
   const names: string[] = [];
   const re = new RegExp(
     "^" +
@@ -39,7 +43,7 @@ function compile(ep: Endpoint): Compiled {
       }) +
       "$",
   );
-  return { ep, names, re };
+  return { ep, slot, names, re };
 }
 
 const isRest = (ep: Endpoint, name: string) => ep.params[name]?.describe === PATH_REST;
@@ -72,7 +76,9 @@ export interface HttpServer {
 }
 
 export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
-  const compiled = endpoints.map(compile);
+  const gate = requestGate(app);
+  const compiled = endpoints.map((ep) => compile(ep, gate.slot(`${ep.method} ${ep.path}`)));
+  const unroutedSlot = gate.slot("unrouted");
   const logRequests = app.log.enabled("info");
   const trusted = app.config.trustedProxies.map(parseRange) as AddressRange[];
   const bodyLimit = { api: app.config.limits.maxApiRequestBytes, upload: Math.max(app.config.limits.maxRequestBytes, uploadBodyBytes(app)) };
@@ -92,6 +98,8 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     const url = new URL(request.url);
     const rest = url.pathname.slice(surface.length);
     let userId: number | null = null;
+    let slot = unroutedSlot;
+    let rateLimit = 0, rateRemaining = 0, rateReset = 0;
     let res: Response;
     try {
       const realm = realmForHost(app, request.headers.get("host"));
@@ -115,6 +123,7 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       }
       if (!chosen) throw notFoundEndpoint();
       const ep = chosen.c.ep;
+      slot = chosen.c.slot;
       let user: UserRow | null = null;
       let session: SessionRow | null = null;
       if (surface === "/json") ({ user, session } = sessionUser(app, realm, request, ep) ?? { user: null, session: null });
@@ -123,6 +132,8 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
         if (ep.auth === "user" || (ep.auth === "optional" && header)) user = requestUser(app, realm, header, ip);
       }
       userId = user?.id ?? null;
+      const rate = gate.limit(userId, ip);
+      if (rate) ({ limit: rateLimit, remaining: rateRemaining, reset: rateReset } = rate);
       const input = await readInput(request, url, bodyLimit[ep.body]);
       const { args, ignored } = readParams(ep.params, input, chosen.path);
       const files = input.size ? [...input.values()].filter((v): v is File => v instanceof File) : [];
@@ -136,6 +147,8 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       // A browser meeting `Basic` would pop up its own password dialog over the web client.
       if (surface === "/json" && res.headers.has("www-authenticate")) res.headers.set("www-authenticate", 'Session realm="zulip"');
     }
+    if (rateLimit) rateHeaders(res.headers, rateLimit, rateRemaining, rateReset);
+    gate.done(slot, res.status, started);
     if (logRequests)
       app.log.info("request", {
         method: request.method,
@@ -155,6 +168,7 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     const allowed = rest === null ? [] : [...new Set(compiled.filter((c) => c.re.test(rest)).map((c) => c.ep.method))];
     const err = allowed.length ? methodNotAllowed(allowed) : notFoundEndpoint();
     const res = failure(err, () => {});
+    gate.done(unroutedSlot, res.status, performance.now());
     if (logRequests) app.log.info("request", { method: request.method, path, status: res.status, ms: 0, user: "-" });
     return res;
   }
@@ -200,13 +214,15 @@ export function listen(app: App, host: string, port: number): HttpServer {
     // Bodies are limited per endpoint while they are read (input.ts), with a Zulip error; Bun's own
     // limit would answer an empty 413 first.
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
+    // Direct HTTPS for those without a reverse proxy (tls.cert, tls.key: PEM files, read at start).
+    ...(app.config.tls.cert && { tls: { cert: Bun.file(app.config.tls.cert), key: Bun.file(app.config.tls.key) } }),
   });
   const s = server.server!;
   // With port 0 the external URL is only known now.
   if (app.config.externalUrl.endsWith(":0")) app.config.externalUrl = app.config.externalUrl.replace(/:0$/, `:${s.port}`);
   return {
     port: s.port!,
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${s.port}`,
+    url: `${app.config.tls.cert ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${s.port}`,
     async stop(force = false) {
       await server.stop(force);
     },

@@ -7,6 +7,7 @@ import type { App } from "../context";
 import type { SessionRow } from "../db/schema";
 import { csrfFailed } from "../domain/errors";
 import { safeEqual } from "../lib/random";
+import { inRange, parseRange } from "../lib/addresses";
 
 export const SESSION_COOKIE = "confab_session";
 export const CSRF_COOKIE = "csrftoken";
@@ -21,20 +22,37 @@ export function readCookies(request: Request): Map<string, string> {
   return out;
 }
 
-const cookie = (app: App, name: string, value: string, maxAge: number, httpOnly: boolean) =>
-  `${name}=${value}; Path=/; Max-Age=${maxAge}; SameSite=Lax${httpOnly ? "; HttpOnly" : ""}${app.config.externalUrl.startsWith("https:") ? "; Secure" : ""}`;
+const cookie = (name: string, value: string, maxAge: number, httpOnly: boolean, secure: boolean) =>
+  `${name}=${value}; Path=/; Max-Age=${maxAge}; SameSite=Lax${httpOnly ? "; HttpOnly" : ""}${secure ? "; Secure" : ""}`;
+
+/**
+ * Whether the browser reached confab over HTTPS, so its cookies must be Secure: external_url says so,
+ * confab serves TLS itself (tls.cert), or a proxy listed in trusted_proxies says so in X-Forwarded-Proto
+ * (from anyone else that header is ignored).
+ */
+export function viaHttps(app: App, request: Request, peer: string): boolean {
+  if (app.config.externalUrl.startsWith("https:") || app.config.tls.cert) return true;
+  const proto = request.headers.get("x-forwarded-proto");
+  if (!proto || !app.config.trustedProxies.length) return false;
+  const trusted = app.config.trustedProxies.some((r) => {
+    const range = parseRange(r);
+    return range !== null && inRange(peer, range);
+  });
+  // A chain of proxies lists one protocol each; the first is what the browser used.
+  return trusted && proto.split(",")[0]!.trim().toLowerCase() === "https";
+}
 
 /** Adds the cookies of a new session to a response (the session token is readable by no script). */
-export function setSessionCookies(app: App, res: Response, s: NewSession): Response {
-  res.headers.append("set-cookie", cookie(app, SESSION_COOKIE, s.token, s.maxAgeSeconds, true));
-  res.headers.append("set-cookie", cookie(app, CSRF_COOKIE, s.csrfToken, s.maxAgeSeconds, false));
+export function setSessionCookies(res: Response, s: NewSession, secure: boolean): Response {
+  res.headers.append("set-cookie", cookie(SESSION_COOKIE, s.token, s.maxAgeSeconds, true, secure));
+  res.headers.append("set-cookie", cookie(CSRF_COOKIE, s.csrfToken, s.maxAgeSeconds, false, secure));
   res.headers.set("cache-control", "no-store");
   return res;
 }
 
-export function clearSessionCookies(app: App, res: Response): Response {
-  res.headers.append("set-cookie", cookie(app, SESSION_COOKIE, "", 0, true));
-  res.headers.append("set-cookie", cookie(app, CSRF_COOKIE, "", 0, false));
+export function clearSessionCookies(res: Response, secure: boolean): Response {
+  res.headers.append("set-cookie", cookie(SESSION_COOKIE, "", 0, true, secure));
+  res.headers.append("set-cookie", cookie(CSRF_COOKIE, "", 0, false, secure));
   return res;
 }
 

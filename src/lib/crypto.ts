@@ -2,7 +2,7 @@
 // in the database: it comes from the environment or from a key file beside it, readable by its owner
 // only, so a copied database file alone reveals nothing.
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { chmodSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 export const KEY_FILE = "secrets.key";
@@ -34,6 +34,19 @@ export function loadKey(dataDir: string, envKey: string | undefined): Buffer {
   }
   if (statSync(file).mode & 0o077) throw new KeyError(`${file} must be readable by its owner only (chmod 600 ${file})`);
   return parseKey(readFileSync(file, "utf8"), file);
+}
+
+/** Where the key loadKey would use comes from, checked but never created; KeyError when it is unusable. */
+export function inspectKey(dataDir: string, envKey: string | undefined): string {
+  if (envKey) {
+    parseKey(envKey, "CONFAB_SECRETS_KEY");
+    return "CONFAB_SECRETS_KEY";
+  }
+  const file = join(dataDir, KEY_FILE);
+  if (!existsSync(file)) return `${file} (created with the first secret)`;
+  if (statSync(file).mode & 0o077) throw new KeyError(`${file} must be readable by its owner only (chmod 600 ${file})`);
+  parseKey(readFileSync(file, "utf8"), file);
+  return file;
 }
 
 /**

@@ -41,3 +41,88 @@ export class FailureLimiter {
     for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
   }
 }
+
+/** "200/60s": at most 200 requests in each 60 seconds. */
+export interface RateRule {
+  requests: number;
+  seconds: number;
+}
+
+export function parseRateRule(text: string): RateRule | null {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*s\s*$/.exec(text);
+  if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) return null;
+  return { requests: Number(m[1]), seconds: Number(m[2]) };
+}
+
+/** Where a key stands after a request: the headers' figures for its tightest rule. */
+export interface RateState {
+  limit: number;
+  remaining: number;
+  /** UNIX seconds when that rule's window starts afresh. */
+  reset: number;
+}
+
+/**
+ * API request limits per key (a user id, or a client address) under one or more rules, each a fixed
+ * window. Each key holds one Float64Array of [window start, count] per rule; a request allocates
+ * nothing once its key is known, and `state` is one object reused for every answer.
+ */
+export class RequestLimiter<K> {
+  private readonly windows = new Map<K, Float64Array>();
+  readonly state: RateState = { limit: 0, remaining: 0, reset: 0 };
+
+  constructor(private readonly rules: readonly RateRule[]) {}
+
+  get enabled() {
+    return this.rules.length > 0;
+  }
+
+  /** Counts one request for `key`: the key's state, or RATE_LIMIT_HIT (with Retry-After) when over a rule. */
+  take(key: K, now = Date.now()): RateState {
+    let w = this.windows.get(key);
+    if (!w) {
+      if (this.windows.size >= 100_000) this.sweep(now);
+      this.windows.set(key, (w = new Float64Array(this.rules.length * 2)));
+    }
+    let tightest = -1;
+    let least = Infinity;
+    let wait = 0;
+    for (let i = 0; i < this.rules.length; i++) {
+      const r = this.rules[i]!;
+      const ms = r.seconds * 1000;
+      if (now - w[2 * i]! >= ms) {
+        w[2 * i] = now; // a window starts with the first request after the last one ended
+        w[2 * i + 1] = 0;
+      }
+      const left = r.requests - w[2 * i + 1]!;
+      if (left <= 0) wait = Math.max(wait, w[2 * i]! + ms - now);
+      if (left < least) ((least = left), (tightest = i));
+    }
+    const r = this.rules[tightest]!;
+    this.state.limit = r.requests;
+    this.state.reset = Math.ceil((w[2 * tightest]! + r.seconds * 1000) / 1000);
+    if (wait > 0) {
+      this.state.remaining = 0;
+      throw rateLimited(Math.max(1, Math.ceil(wait / 1000)), this.state);
+    }
+    for (let i = 0; i < this.rules.length; i++) w[2 * i + 1]!++;
+    this.state.remaining = least - 1;
+    return this.state;
+  }
+
+  private sweep(now: number) {
+    const longest = Math.max(...this.rules.map((r) => r.seconds)) * 1000;
+    for (const [k, w] of this.windows) {
+      let live = false;
+      for (let i = 0; i < w.length; i += 2) if (now - w[i]! < longest) live = true;
+      if (!live) this.windows.delete(k);
+    }
+  }
+}
+
+/** Zulip's rate-limit headers, on every answer to a limited request. */
+export function rateHeaders(headers: Headers, limit: number, remaining: number, reset: number) {
+  headers.set("X-RateLimit-Limit", String(limit));
+  headers.set("X-RateLimit-Remaining", String(remaining));
+  headers.set("X-RateLimit-Reset", String(reset));
+}

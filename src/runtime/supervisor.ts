@@ -271,6 +271,7 @@ export class PluginSupervisor {
       return;
     }
     setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
+    this.app.metrics.pluginRestarts++;
     const delay = Math.min(this.cfg.maxRestartDelayMs, this.cfg.restartDelayMs * 2 ** (slot.failures - 1));
     slot.retry = setTimeout(() => this.launch(slot), delay);
   }

@@ -109,3 +109,7 @@ export const findMessageSender = (db: Db, messageId: number): number | undefined
 /** Runs left `running` by a server that stopped without ending them. */
 export const failStaleRuns = (db: Db, at: number) =>
   db.update(agentRuns).set({ state: "failed", dateEnded: at, keyHash: null }).where(eq(agentRuns.state, "running")).run();
+
+/** Runs per state across realms (GET /metrics). */
+export const countAgentRunsByState = (db: Db): { state: string; n: number }[] =>
+  db.select({ state: agentRuns.state, n: sql<number>`count(*)` }).from(agentRuns).groupBy(agentRuns.state).all();

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNotNull, lt } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { pluginLinks, plugins, pluginSecrets, type PluginLinkRow, type PluginRow, type PluginSecretRow } from "../db/schema";
 
@@ -49,3 +49,7 @@ export const insertLink = (db: Db, row: typeof pluginLinks.$inferInsert): Plugin
 export const deleteLink = (db: Db, id: number) => db.delete(pluginLinks).where(eq(pluginLinks.id, id)).run();
 
 export const deleteLinks = (db: Db, installId: number) => db.delete(pluginLinks).where(eq(pluginLinks.installId, installId)).run();
+
+/** Installs per state across realms (GET /metrics). */
+export const countPluginsByState = (db: Db): { state: string; n: number }[] =>
+  db.select({ state: plugins.state, n: sql<number>`count(*)` }).from(plugins).groupBy(plugins.state).all();

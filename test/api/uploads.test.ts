@@ -226,7 +226,7 @@ describe("backup", () => {
       const file = join(tmp.path, "backup.db");
       const b = await run(["backup", file, "--data-dir", s.dataDir]);
       expect(b.code).toBe(0);
-      expect(b.stdout).toMatch(new RegExp(`^backup written to ${file}, \\d+ uploaded file\\(s\\) to ${file}\\.files\\n$`));
+      expect(b.stdout).toMatch(new RegExp(`^backup written to ${file} and verified: .*, \\d+ uploaded file\\(s\\) \\(\\d+ KiB\\) checked in ${file}\\.files\\n$`));
       const pathId = url.slice("/user_uploads/".length);
       expect(readFileSync(join(`${file}.files`, "uploads", ...pathId.split("/")), "utf8")).toBe("precious");
       // Into an empty data directory: the database and the files.

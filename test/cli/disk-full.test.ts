@@ -4,7 +4,7 @@
 import { afterAll, expect, test } from "bun:test";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { api, cleanEnv, REPO, SOURCE, tempDir } from "./run";
+import { api, cleanEnv, REPO, SOURCE, tempDir, UNLIMITED } from "./run";
 
 const mnt = tempDir("confab-full-");
 let mounted = false;
@@ -50,7 +50,7 @@ test("disk full: 507 for writes, reads answered, log failures harmless, nothing 
   const logPath = join(mnt.path, "confab.log");
   const proc = Bun.spawn([...SOURCE, "serve", "--data-dir", dataDir, "--port", "0"], {
     cwd: REPO,
-    env: cleanEnv({ CONFAB_LOG_LEVEL: "info" }),
+    env: cleanEnv({ ...UNLIMITED, CONFAB_LOG_LEVEL: "info" }),
     stdout: "pipe",
     stderr: Bun.file(logPath),
   });

@@ -18,6 +18,12 @@ export interface Result {
 export type Program = string[];
 export const SOURCE: Program = [process.execPath, ENTRY];
 
+/**
+ * Tests send many requests quickly as one user: the servers they start have no API rate limits unless
+ * a test sets its own (CONFAB_RATE_LIMIT_* in its env).
+ */
+export const UNLIMITED = { CONFAB_RATE_LIMIT_API_BY_USER: "[]", CONFAB_RATE_LIMIT_API_BY_IP: "[]" };
+
 export function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("CONFAB_")) env[k] = v;
@@ -52,7 +58,7 @@ export interface Served {
 export async function serve(dataDir: string, o: { program?: Program; env?: Record<string, string>; cwd?: string; args?: string[] } = {}): Promise<Served> {
   const proc = Bun.spawn([...(o.program ?? SOURCE), "serve", "--data-dir", dataDir, "--port", "0", ...(o.args ?? [])], {
     cwd: o.cwd ?? REPO,
-    env: cleanEnv(o.env),
+    env: cleanEnv({ ...UNLIMITED, ...o.env }),
     stdin: "ignore",
     stdout: "pipe",
     stderr: "pipe",

@@ -199,7 +199,7 @@ describe("the web client", () => {
     await screenshot(page, "11-dark-theme");
 
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect(page.getByTestId("channel-general").isVisible()).resolves.toBe(false);
+    await page.getByTestId("channel-general").waitFor({ state: "hidden", timeout: WAIT }); // the sidebar slides away
     await page.getByRole("button", { name: "Show channels" }).click();
     await page.getByTestId("channel-general").waitFor({ state: "visible", timeout: WAIT });
     await screenshot(page, "12-phone-drawer");

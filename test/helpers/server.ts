@@ -18,6 +18,7 @@ import { startEmailWorker } from "../../src/runtime/email";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startOutgoingWebhooks } from "../../src/runtime/outgoing-webhooks";
 import { Client } from "./client";
+import { UNLIMITED } from "../cli/run";
 
 export interface TestServer {
   app: App;
@@ -36,6 +37,7 @@ export interface TestServer {
 
 let counter = 0;
 
+
 /**
  * A real server in this process on a temporary data directory and a free port, with the first realm
  * and its owner. `env` takes CONFAB_* overrides (e.g. CONFAB_EVENTS_HEARTBEAT_SECONDS: "1").
@@ -47,7 +49,7 @@ export async function startServer(
   o: { env?: Record<string, string>; log?: (line: string) => void; dataDir?: string; starterContent?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), "confab-test-"));
-  const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...o.env });
+  const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...UNLIMITED, ...o.env });
   const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log) });
   const first = bootstrapFirstRealm(app, { starterContent: o.starterContent ?? false });
   await first?.passwordSet;

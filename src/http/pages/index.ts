@@ -5,9 +5,10 @@ import avatars from "./avatars";
 import exports from "./exports";
 import external from "./external";
 import invites from "./invites";
+import ops from "./ops";
 import signIn from "./sign-in";
 import staticImages from "./static";
 import type { Page } from "./page";
 import uploads from "./uploads";
 
-export const pages: Page[] = [...signIn, ...invites, ...accounts, ...avatars, ...exports, ...staticImages, ...uploads, ...external];
+export const pages: Page[] = [...signIn, ...invites, ...accounts, ...avatars, ...exports, ...staticImages, ...uploads, ...external, ...ops];

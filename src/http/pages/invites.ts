@@ -9,7 +9,7 @@ import { realmForHost } from "../realm";
 import { failure } from "../respond";
 import { esc, formValues, page, wantsJson } from "./html";
 import { startSession } from "../../actions/sessions";
-import { checkOrigin, setSessionCookies } from "../session";
+import { checkOrigin, setSessionCookies, viaHttps } from "../session";
 import type { Page } from "./page";
 
 function form(realm: RealmRow, invite: InviteRow, error = "", values: Record<string, string> = {}): Response {
@@ -38,7 +38,7 @@ const show: Page["handle"] = (app, request, { key }) => {
   }
 };
 
-const accept: Page["handle"] = async (app: App, request, { key }) => {
+const accept: Page["handle"] = async (app: App, request, { key }, ip) => {
   const json = wantsJson(request);
   let realm: RealmRow | undefined;
   let values: Record<string, string> = {};
@@ -53,7 +53,7 @@ const accept: Page["handle"] = async (app: App, request, { key }) => {
     // A person signing up in a browser goes straight into the web client, signed in.
     const session = startSession(app, user);
     await app.writer.settled();
-    return setSessionCookies(app, new Response(null, { status: 303, headers: { location: "/" } }), session);
+    return setSessionCookies(new Response(null, { status: 303, headers: { location: "/" } }), session, viaHttps(app, request, ip()));
   } catch (e) {
     if (json || !realm) return failure(e, (err) => app.log.error("invitation signup failed", { error: String(err) }));
     try {

@@ -6,7 +6,7 @@ import { readInput } from "../input";
 import { p, readParams } from "../params";
 import { realmForHost } from "../realm";
 import { success } from "../respond";
-import { checkCsrf, checkOrigin, clearSessionCookies, readCookies, SESSION_COOKIE, setSessionCookies } from "../session";
+import { checkCsrf, checkOrigin, clearSessionCookies, readCookies, SESSION_COOKIE, setSessionCookies, viaHttps } from "../session";
 import type { Page } from "./page";
 
 const LOGIN_PARAMS = { username: p.str(), password: p.str() };
@@ -19,14 +19,14 @@ const login: Page["handle"] = async (app, request, _params, ip) => {
   const { args } = readParams(LOGIN_PARAMS, input, {});
   const { user, session } = await signIn(app, realm, args.username, args.password, ip);
   await app.writer.settled();
-  return setSessionCookies(app, success({ user_id: user.id, email: user.email }, []), session);
+  return setSessionCookies(success({ user_id: user.id, email: user.email }, []), session, viaHttps(app, request, ip()));
 };
 
 /**
  * POST /accounts/logout: ends the session and clears the cookies. A cookie that no longer opens a
  * session is simply cleared; a live one needs the CSRF token, like any unsafe /json request.
  */
-const logout: Page["handle"] = async (app, request) => {
+const logout: Page["handle"] = async (app, request, _params, ip) => {
   const cookies = readCookies(request);
   const token = cookies.get(SESSION_COOKIE);
   if (token) {
@@ -43,7 +43,7 @@ const logout: Page["handle"] = async (app, request) => {
       await app.writer.settled();
     }
   }
-  return clearSessionCookies(app, success({}, []));
+  return clearSessionCookies(success({}, []), viaHttps(app, request, ip()));
 };
 
 export default [
