@@ -59,6 +59,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     (c) => reads.changed(c),
     walSync ? `${path}-wal` : null,
     metrics,
+    (e) => log.error("after-commit work failed", { error: String((e as Error)?.stack ?? e) }),
   );
   const app: App = {
     config,
@@ -67,6 +68,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     reads,
     queues,
     log,
+    listeners: {},
     metrics,
     health: { integrity: "pending" },
     loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),

@@ -12,6 +12,39 @@ import type { ServerMetrics } from "./lib/metrics";
 /** Rights lost: a user's credentials changed or they were deactivated, or a realm was deactivated. */
 export type Revocation = { userId: number } | { realmId: number };
 
+/** A message someone sent, as long-lived helpers (the agent) hear of it after COMMIT. */
+export interface SentMessage {
+  realmId: number;
+  messageId: number;
+  senderId: number;
+  /** The conversation: a channel's recipient, or the direct-message group's. */
+  recipientId: number;
+  /** Null for a direct message. */
+  channelId: number | null;
+  topic: string;
+  /** Everyone in a direct-message conversation, the sender included; empty for a channel message. */
+  participantIds: readonly number[];
+  /** Users the content mentions by name (not silently, not through groups or wildcards). */
+  mentionedUserIds: readonly number[];
+}
+
+/**
+ * The long-lived helpers of this process that hear of committed changes (set by src/runtime when the
+ * server starts; unset in the CLI). Actions reach them only through `tx.afterCommit`.
+ */
+export interface Listeners {
+  /** The agent: a message was sent. */
+  messageSent?: (m: SentMessage) => void;
+  /** The email worker: mail waits in the outbox. */
+  mailQueued?: () => void;
+  /** The outgoing-webhook worker: calls wait in the outbox. */
+  outgoingWebhookQueued?: () => void;
+  /** The plugin host: something about some install changed (look again). */
+  pluginsChanged?: () => void;
+  /** The plugin host: a bot made an authenticated API call (a plugin's process answers with its first). */
+  botCalled?: (botUserId: number) => void;
+}
+
 export interface App {
   config: Config;
   /** The store-facing handle: actions pass it (or tx.db) to src/store, which alone queries. */
@@ -21,6 +54,7 @@ export interface App {
   reads: ReadCache;
   queues: QueueRegistry;
   log: Logger;
+  listeners: Listeners;
   /** Counters for GET /metrics. */
   metrics: ServerMetrics;
   /** What GET /health reports: the background integrity check's verdict (runtime/integrity.ts). */

@@ -1,49 +1,34 @@
 // Runs of the organization's agent: started when someone mentions its bot in a topic or writes to it,
 // one turn per request, each with the conversation and the organization's secrets. This module keeps
 // the records, the events, the run keys and what the agent says; runtime/agent.ts runs the processes.
-import type { App } from "../context";
+import type { App, SentMessage } from "../context";
 import type { AgentRunRow, RealmRow, UserRow } from "../db/schema";
 import { insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/errors";
-import { dmKeyMembers } from "../domain/messages";
 import { realmUrl } from "../domain/realms";
 import { isAdmin } from "../domain/roles";
 import { isKeptServerVariable, toApiRun, type RunState } from "../domain/agent-runs";
 import { toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
-import type { SentMessage } from "./message-observers";
 import * as store from "../store/agent-runs";
 import { findChannel } from "../store/channels";
-import { findRecipient } from "../store/messages";
 import { findRealmById } from "../store/realms";
 import { listSecrets } from "../store/secrets";
 import { findUserById } from "../store/users";
 import { agentBot } from "./agent";
-import { channelAccess } from "./channels";
 import { catchUp } from "./catch-up";
 import { sendBotMessageTx } from "./messages";
 import { hashKey } from "./run-keys";
 import { requireHumanMember, runSecretEnv } from "./secrets";
 import { channelReaderIds } from "./workspace-access";
+import { canSeeRun, dmParticipants } from "../access/agent-runs";
 
 // ---- Who sees a run: whoever can read its conversation ----
-
-function dmParticipants(app: App, run: AgentRunRow): UserRow[] {
-  const key = findRecipient(app.db, run.recipientId)?.dmKey;
-  return key ? dmKeyMembers(key).map((id) => findUserById(app.db, id)!).filter(Boolean) : [];
-}
 
 /** Active human users who can read the run's conversation: they hear of it and may list it. */
 function runAudience(app: App, run: AgentRunRow): number[] {
   if (run.channelId === null) return dmParticipants(app, run).filter((u) => u.isActive && !u.isBot).map((u) => u.id);
   const c = findChannel(app.db, run.channelId);
   return c ? channelReaderIds(app, c) : [];
-}
-
-function canSeeRun(app: App, user: UserRow, run: AgentRunRow): boolean {
-  if (run.realmId !== user.realmId) return false;
-  if (run.channelId === null) return dmParticipants(app, run).some((u) => u.id === user.id);
-  const c = findChannel(app.db, run.channelId);
-  return !!c && channelAccess(app, user, c).content;
 }
 
 function changeRun(app: App, id: number, patch: Partial<AgentRunRow>, op: "add" | "update" = "update"): AgentRunRow {
@@ -222,10 +207,3 @@ export function cancelRun(app: App, user: UserRow, id: number) {
   postInRun(app, ended, [`Run ${run.id} was cancelled by @_**${user.fullName}|${user.id}**.`]);
   return { run: toApiRun(ended) };
 }
-
-/** Register's `ext_agent_runs`: the live runs of conversations the user can read. */
-export const liveRunsFor = (app: App, user: UserRow) =>
-  store
-    .listLiveRuns(app.db, user.realmId)
-    .filter((r) => canSeeRun(app, user, r))
-    .map(toApiRun);

@@ -7,7 +7,7 @@ import type { UserRow } from "../db/schema";
 import { insufficientPermission, invalidChannelId, noSuchBot } from "../domain/errors";
 import { isAdmin } from "../domain/roles";
 import { findUserById } from "../store/users";
-import { accessChannelById, hasChannelPermission } from "./channels";
+import { accessChannelById, hasChannelPermission } from "../access/channels";
 
 export function channelEmailAddress(app: App, user: UserRow, channelId: number, senderId?: number) {
   const { channel } = accessChannelById(app, user, channelId, { content: true });

@@ -1,6 +1,6 @@
 // Channels: who may see and do what, creation, changes, archiving, topics and default channels.
 import type { App } from "../context";
-import type { ChannelRow, RealmRow, SubscriptionRow, UserRow } from "../db/schema";
+import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import {
   CHANNEL_PERMISSIONS,
@@ -16,10 +16,10 @@ import { checkGroupSetting, type GroupSettingValue } from "../domain/group-setti
 import { topicForClient } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
 import { isAdmin, isGuest } from "../domain/roles";
-import { toUsers, type Audience } from "../events/types";
+import { toUsers } from "../events/types";
 import * as store from "../store/channels";
-import { hasRealmPermission, inGroupSetting } from "../store/permissions";
-import { findSubscription, listUserSubscriptions, subscriberIds } from "../store/subscriptions";
+import { hasRealmPermission } from "../store/permissions";
+import { listUserSubscriptions, subscriberIds } from "../store/subscriptions";
 import * as topicStore from "../store/topics";
 import { findUserGroup, systemGroupIds } from "../store/user-groups";
 import { activeUserIdsAmong, listUsers } from "../store/users";
@@ -28,85 +28,8 @@ import { topicKey } from "../domain/workspaces";
 import { catchUp } from "./catch-up";
 import { activeChannelFolder } from "./channel-folders";
 import { renderPlain } from "./render";
-
-// ---- Access ----
-
-export interface ChannelAccess {
-  channel: ChannelRow;
-  sub: SubscriptionRow | undefined;
-  subscribed: boolean;
-  /** May read its messages (and so subscribe, for public channels). */
-  content: boolean;
-  /** May see that it exists, its settings and subscribers. */
-  metadata: boolean;
-}
-
-/** Whether the user holds one of the channel's permissions (the one engine, with the setting's rules). */
-export function hasChannelPermission(app: App, user: UserRow, c: ChannelRow, name: ChannelPermission): boolean {
-  const value = store.channelSetting(app.db, c, name);
-  // role:everyone holds every active user: the usual value of the permissions checked on each send.
-  if (value === systemGroupIds(app.db, c.realmId)["role:everyone"] && CHANNEL_PERMISSIONS[name].allowEveryone) return user.isActive;
-  return inGroupSetting(app.db, user, value, CHANNEL_PERMISSIONS[name]);
-}
-
-/** May administer the channel: organization administrators, and members of can_administer_channel_group. */
-export const canAdministerChannel = (app: App, user: UserRow, c: ChannelRow) =>
-  isAdmin(user.role) || hasChannelPermission(app, user, c, "can_administer_channel_group");
-
-/**
- * Zulip's access rules: a public channel's content is open to every member (guests only when
- * subscribed, or when it is web-public); a private channel's content to its subscribers and to those
- * who may subscribe themselves. Its metadata is also open to administrators and channel administrators.
- */
-export function channelAccess(app: App, user: UserRow, c: ChannelRow): ChannelAccess {
-  const sub = findSubscription(app.db, user.id, c.id);
-  const subscribed = !!sub?.active;
-  let content: boolean;
-  if (subscribed) content = true;
-  else if (!c.inviteOnly) content = !isGuest(user.role) || c.isWebPublic;
-  else content = hasChannelPermission(app, user, c, "can_subscribe_group");
-  const metadata = content || isAdmin(user.role) || canAdministerChannel(app, user, c) || hasChannelPermission(app, user, c, "can_add_subscribers_group");
-  return { channel: c, sub, subscribed, content, metadata };
-}
-
-/** A channel of the user's realm they may at least see, or Zulip's `Invalid channel ID`. */
-export function accessChannelById(app: App, user: UserRow, id: number, o: { content?: boolean; archived?: boolean } = {}): ChannelAccess {
-  const c = store.findChannel(app.db, id);
-  if (!c || c.realmId !== user.realmId) throw invalidChannelId();
-  const a = channelAccess(app, user, c);
-  if (!(o.content ? a.content : a.metadata)) throw invalidChannelId();
-  if (c.isArchived && !o.archived) throw invalidChannelId();
-  return a;
-}
-
-export function accessChannelByName(app: App, user: UserRow, name: string, o: { content?: boolean } = {}): ChannelAccess {
-  const c = store.findChannelByName(app.db, user.realmId, name);
-  if (!c || c.isArchived) throw invalidChannelName(name);
-  const a = channelAccess(app, user, c);
-  if (!(o.content ? a.content : a.metadata)) throw invalidChannelName(name);
-  return a;
-}
-
-/** Who may see a channel exists: every active member for public channels (guests: subscribed ones), else subscribers and administrators. */
-export function channelAudience(app: App, c: ChannelRow): number[] {
-  const subs = new Set(subscriberIds(app.db, c.id));
-  return listUsers(app.db, c.realmId)
-    .filter((u) => u.isActive && (subs.has(u.id) || (!c.inviteOnly && (!isGuest(u.role) || c.isWebPublic)) || isAdmin(u.role)))
-    .map((u) => u.id);
-}
-
-/** The audience of a channel's events, with all_public_streams queues for public channels. */
-export const channelEventAudience = (app: App, c: ChannelRow): Audience =>
-  toUsers(channelAudience(app, c), c.inviteOnly ? {} : { publicStreamOf: c.realmId });
-
-// ---- Channel objects ----
-
-export function streamObjects(app: App, realm: RealmRow, list: ChannelRow[], o: { includeDefault?: boolean } = {}) {
-  const stats = store.channelStats(app.db, realm.id, list, app.now());
-  return list.map((c) => toApiStream(c, stats.get(c.id)!, o));
-}
-
-export const statsOf = (app: App, c: ChannelRow): ChannelStats => store.channelStats(app.db, c.realmId, [c], app.now()).get(c.id)!;
+import { canAdministerChannel, channelAccess, accessChannelById, accessChannelByName, channelEventAudience } from "../access/channels";
+import { streamObjects } from "../serializers/channels";
 
 /** GET /streams: the channels the caller asks for and may see. */
 export function getStreams(

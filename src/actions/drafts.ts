@@ -6,7 +6,7 @@ import { userSetting } from "../domain/user-settings";
 import { toUsers } from "../events/types";
 import * as store from "../store/drafts";
 import { activeUserIdsAmong } from "../store/users";
-import { accessChannelById } from "./channels";
+import { accessChannelById } from "../access/channels";
 
 /** One draft checked against the contract and the database (the channel must be one the user can see). */
 function checkDraft(app: App, user: UserRow, d: DraftInput) {

@@ -7,7 +7,6 @@ import type { Tx } from "../db/tx";
 import { emailNotConfigured } from "../domain/errors";
 import type { Mail, MailKind } from "../domain/email";
 import { randomToken } from "../lib/random";
-import { mailQueued } from "./outbox-signal";
 import * as store from "../store/email";
 import { findUserById } from "../store/users";
 
@@ -19,7 +18,7 @@ export function requireEmail(app: App) {
 /** Puts a message in the outbox inside the caller's transaction; the worker is woken after COMMIT. */
 export function queueMailTx(app: App, tx: Tx, realmId: number | null, kind: MailKind, mail: Mail) {
   store.insertOutbox(tx.db, { realmId, kind, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers ?? null, nextAttemptAt: app.now(), createdAt: app.now() });
-  mailQueued(app);
+  tx.afterCommit(() => app.listeners.mailQueued?.());
 }
 
 /** The outbox as `confab email outbox` shows it: newest first, without bodies (they hold links). */

@@ -16,11 +16,11 @@ import * as store from "../store/invites";
 import { hasRealmPermission } from "../store/permissions";
 import { addGroupMembers, findUserGroup } from "../store/user-groups";
 import { findUserByEmail, listAdminIds } from "../store/users";
-import { accessChannelById } from "./channels";
 import { canAddSubscribers, subscribeUsersTx } from "./subscriptions";
 import { groupForUpdate } from "./user-groups";
 import { checkEmailAllowed, hashPassword, insertUserTx } from "./users";
 import { p, t, type Args } from "../domain/params";
+import { accessChannelById } from "../access/channels";
 
 /** What every invitation may promise the account it creates. */
 const inviteOptionParams = {

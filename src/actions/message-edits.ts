@@ -43,7 +43,6 @@ import { hasRealmPermission } from "../store/permissions";
 import { subscriberIds } from "../store/subscriptions";
 import { moveUserTopics } from "../store/topics";
 import { findUserById } from "../store/users";
-import { accessChannelById, canAdministerChannel, hasChannelPermission } from "./channels";
 import { moveTopicWorkspaceTx } from "./workspaces";
 import { moveLiveRuns } from "../store/agent-runs";
 import { detachMessagesTx, relinkAttachmentsTx } from "./attachments";
@@ -52,6 +51,7 @@ import { accessMessage, canReadChannelHistory } from "./message-fetch";
 import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages";
 import { realmLinkifiers, renderFor } from "./render";
 import { p, t, type Args } from "../domain/params";
+import { accessChannelById, canAdministerChannel, hasChannelPermission } from "../access/channels";
 
 /** Zulip lets an edit that started just inside the limit through. */
 const EDIT_GRACE_SECONDS = 10;

@@ -1,5 +1,5 @@
 // Sending messages (by users and by the realm's own bots) and building message objects.
-import type { App } from "../context";
+import type { App, SentMessage } from "../context";
 import { widgetOf } from "../domain/submessages";
 import { insertSubmessage } from "../store/submessages";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
@@ -40,14 +40,13 @@ import { findUserGroup, listRecursiveMemberIds } from "../store/user-groups";
 import { findUserByEmail, findUserById, insertUser } from "../store/users";
 import { claimAttachmentsTx } from "./attachments";
 import { EMBEDDED_BOT, EVENT_VIEW, senderOf } from "./message-objects";
-import { channelAccess, hasChannelPermission } from "./channels";
 import { randomToken } from "../lib/random";
 import { realmLinkifiers, renderFor } from "./render";
-import { messageSent } from "./message-observers";
 import { channelEmailRecipients, scheduleMissedMessagesTx } from "./missed-messages";
 import { queueOutgoingWebhooksTx } from "./outgoing-webhooks";
 import { findTopicWorkspace } from "../store/workspaces";
 import { p, type Args } from "../domain/params";
+import { channelAccess, hasChannelPermission } from "../access/channels";
 
 /** Wildcard mentions reaching more users than this need can_mention_many_users_group (Zulip's limit). */
 const WILDCARD_MENTION_THRESHOLD = 15;
@@ -314,8 +313,12 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     const subscribers = channelRecipients(app, channel.id);
     const recipients = subscribers.includes(sender.id) ? subscribers : [...subscribers, sender.id];
     const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients, echo: echoOf(a) };
-    const id = app.tx((tx) => deliverTx(app, tx, realm, sender, o, client, readBySender), KEEPS_LOOKUPS);
-    messageSent(app, { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds });
+    const id = app.tx((tx) => {
+      const id = deliverTx(app, tx, realm, sender, o, client, readBySender);
+      const m: SentMessage = { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds };
+      tx.afterCommit(() => messageSent(app, m));
+      return id;
+    }, KEEPS_LOOKUPS);
     return { id };
   }
   const participants = c.participants;
@@ -323,10 +326,18 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
   const sent = app.tx((tx) => {
     const r = store.dmRecipient(tx.db, realm.id, ids);
     const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: ids, echo: echoOf(a) };
-    return { id: deliverTx(app, tx, realm, sender, o, client, readBySender), recipientId: r.id };
+    const id = deliverTx(app, tx, realm, sender, o, client, readBySender);
+    const m: SentMessage = { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: r.id, channelId: null, topic: "", participantIds: ids, mentionedUserIds: rendered.mentionedUserIds };
+    tx.afterCommit(() => messageSent(app, m));
+    return { id };
   }, KEEPS_LOOKUPS);
-  messageSent(app, { realmId: realm.id, messageId: sent.id, senderId: sender.id, recipientId: sent.recipientId, channelId: null, topic: "", participantIds: ids, mentionedUserIds: rendered.mentionedUserIds });
   return { id: sent.id };
+}
+
+/** After a send's COMMIT: counted for GET /metrics, and told to the agent. */
+function messageSent(app: App, m: SentMessage) {
+  app.metrics.messagesSent++;
+  app.listeners.messageSent?.(m);
 }
 
 /** The realm's direct-message permissions: some participant must hold direct_message_permission_group,

@@ -163,4 +163,3 @@ export const unsubscribeMac = (app: App, userId: number, kind: string) =>
 /** Zulip's one-click unsubscribe path; the token is a MAC of the user and kind, so links need no table. */
 const unsubscribeLink = (app: App, realmUrl: string, userId: number, kind: UnsubscribeKind) =>
   `${realmUrl}/accounts/unsubscribe/${kind}/${userId}.${unsubscribeMac(app, userId, kind)}/`;
-

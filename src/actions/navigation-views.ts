@@ -4,6 +4,7 @@ import { builtViewsCannotHaveCustom, customViewsMustHaveValid, fragmentCannotBeB
 import { toUsers } from "../events/types";
 import * as store from "../store/navigation-views";
 import { p, type Args } from "../domain/params";
+import { toApiView } from "../serializers/navigation-views";
 
 /** Views every client has; they may be pinned but not renamed. */
 export const BUILT_IN_VIEWS = [
@@ -20,8 +21,6 @@ export const BUILT_IN_VIEWS = [
 ] as const;
 const isBuiltIn = (fragment: string) => (BUILT_IN_VIEWS as readonly string[]).includes(fragment);
 export const MAX_VIEW_NAME_LENGTH = 100;
-
-export const toApiView = (v: NavigationViewRow) => (v.name === null ? { fragment: v.fragment, is_pinned: v.isPinned } : { fragment: v.fragment, is_pinned: v.isPinned, name: v.name });
 
 function checkName(app: App, user: UserRow, fragment: string, name: string | undefined, current?: NavigationViewRow): string | null {
   if (isBuiltIn(fragment)) {

@@ -11,10 +11,6 @@ import { listUsersByIds } from "../store/users";
 
 const isOutgoingBot = (u: UserRow) => u.isBot && u.isActive && u.botType === BOT_TYPE.outgoingWebhook;
 
-/** Told after COMMIT that calls wait (the runtime worker subscribes). */
-const queuedListeners = new WeakMap<App, () => void>();
-export const onOutgoingWebhookQueued = (app: App, fn: (() => void) | null) => (fn ? queuedListeners.set(app, fn) : queuedListeners.delete(app));
-
 export interface SentForWebhooks {
   channel: ChannelRow | null;
   dmUsers: UserRow[] | null;
@@ -47,8 +43,5 @@ export function queueOutgoingWebhooksTx(app: App, tx: Tx, sender: UserRow, s: Se
   const payload = { ...message, content: s.content, rendered_content: message.content };
   const now = Date.now();
   for (const bot of bots) insertOutgoingWebhookCall(tx.db, { botId: bot.id, messageId: Number(message.id), trigger, message: payload, nextAttemptAt: now });
-  app.writer.settled().then(
-    () => queuedListeners.get(app)?.(),
-    () => {},
-  );
+  tx.afterCommit(() => app.listeners.outgoingWebhookQueued?.());
 }

@@ -4,20 +4,17 @@ import type { Db } from "../db/client";
 import type { PluginRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { mustBeAdmin, noSuchPlugin } from "../domain/errors";
-import { isDiscardedDraft, removalIsFinal, toApiPlugin } from "../domain/plugins";
+import { isDiscardedDraft, removalIsFinal } from "../domain/plugins";
 import { isGuest } from "../domain/roles";
 import { toUsers, type Audience } from "../events/types";
 import * as store from "../store/plugins";
 import { hasRealmPermission } from "../store/permissions";
 import { listUsers } from "../store/users";
 import { requireHumanMember } from "./secrets";
+import { canSeePlugin, isDraftOwner } from "../access/plugins";
+import { pluginObject } from "../serializers/plugins";
 
 // ---- Who sees and manages ----
-
-const isDraftOwner = (user: UserRow, p: PluginRow) => p.state === "draft" && (p.madeBy ?? p.installedBy) === user.id;
-
-/** Drafts are seen by the person they are made for; other installs by every member (not guests). */
-export const canSeePlugin = (user: UserRow, p: PluginRow) => (p.state === "draft" ? isDraftOwner(user, p) : !isGuest(user.role));
 
 /** Who hears of an install: the draft's person, or the organization's active members and bots (not guests). */
 export function pluginAudience(db: Db, p: PluginRow): Audience {
@@ -52,15 +49,6 @@ export function managed(app: App, realm: RealmRow, actor: UserRow | null, id: nu
 }
 
 // ---- The plugin object ----
-
-export function pluginObjects(db: Db, rows: PluginRow[]) {
-  const ids = rows.map((r) => r.id);
-  const slots = store.listSlots(db, ids);
-  const links = store.listLinks(db, ids);
-  return rows.map((p) => toApiPlugin(p, slots.filter((s) => s.installId === p.id), links.filter((l) => l.installId === p.id)));
-}
-
-export const pluginObject = (db: Db, p: PluginRow) => pluginObjects(db, [p])[0]!;
 
 export function announcePluginTx(tx: Tx, p: PluginRow) {
   tx.emit({ type: "ext_plugin", op: "update", plugin: pluginObject(tx.db, p) }, pluginAudience(tx.db, p));

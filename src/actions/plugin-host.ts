@@ -1,23 +1,12 @@
-// The plugin host's hooks: the supervisor (runtime/supervisor.ts) attaches itself here and is told when
-// something about an install changed, and when a plugin's bot makes an API call.
+// Telling the plugin host (runtime/supervisor.ts, through app.listeners) that something about an install
+// changed, and that a plugin's bot made an API call.
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 
-// ---- The plugin host's hooks ----
+/** Called after a change to an install: the host looks again (it reads through the same connection). */
+export const pluginHostChanged = (app: App) => app.listeners.pluginsChanged?.();
 
-export interface PluginHost {
-  /** Something about some install changed: look again. */
-  changed(): void;
-  /** A bot made an authenticated API call (a plugin's process "answers" with its first one). */
-  botCalled(botUserId: number): void;
-}
-
-const hosts = new WeakMap<App, PluginHost>();
-export const attachPluginHost = (app: App, host: PluginHost) => hosts.set(app, host);
-export const detachPluginHost = (app: App) => hosts.delete(app);
-export const pluginHostChanged = (app: App) => hosts.get(app)?.changed();
-
-/** Called on every authenticated API request (actions/auth.ts): a map lookup for bots, nothing for people. */
+/** Called on every authenticated API request (actions/auth.ts): nothing for people. */
 export function noteBotCall(app: App, user: UserRow) {
-  if (user.isBot) hosts.get(app)?.botCalled(user.id);
+  if (user.isBot) app.listeners.botCalled?.(user.id);
 }

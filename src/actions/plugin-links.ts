@@ -6,8 +6,8 @@ import { toApiLink } from "../domain/plugins";
 import * as store from "../store/plugins";
 import { findChannel } from "../store/channels";
 import { deleteDocumentsOfLink } from "../store/widgets";
-import { accessChannelById } from "./channels";
 import { announcePluginTx, managed } from "./plugin-access";
+import { accessChannelById } from "../access/channels";
 
 /** POST /ext/plugins/{install_id}/links: a link of a declared kind to a channel (topic null) or a channel and topic. */
 export function addPluginLink(app: App, realm: RealmRow, actor: UserRow | null, id: number, a: { kind: string; value: string; stream_id: number; topic?: string | null }) {

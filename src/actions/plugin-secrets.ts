@@ -5,7 +5,8 @@ import { pluginAlreadyRemoved, unknownSecret } from "../domain/errors";
 import { checkSecretValue, secretHint } from "../domain/secrets";
 import * as store from "../store/plugins";
 import { sealValue } from "./secrets";
-import { managed, pluginObject } from "./plugin-access";
+import { managed } from "./plugin-access";
+import { pluginObject } from "../serializers/plugins";
 import { pluginHostChanged } from "./plugin-host";
 import { replanTx } from "./plugin-states";
 

@@ -16,21 +16,21 @@ import { CONFAB_VERSION } from "../version";
 import { randomToken } from "../lib/random";
 import * as store from "../store/plugins";
 import { findUserByEmail } from "../store/users";
-import { accessChannelById } from "./channels";
 import { insertUserTx } from "./users";
 import { botAudience, botEvent } from "../serializers/bots";
-import { announcePluginTx, canSeePlugin, managed, pluginAudience, pluginFor, pluginObject, pluginObjects, requireManager } from "./plugin-access";
+import { announcePluginTx, managed, pluginAudience, pluginFor, requireManager } from "./plugin-access";
+import { pluginObject } from "../serializers/plugins";
 import { pluginHostChanged } from "./plugin-host";
 import { pluginDir } from "./plugin-processes";
 import { checkRequires, fetchSource, type SourceArgs } from "./plugin-sources";
 import { plannedState, replanTx } from "./plugin-states";
+import { accessChannelById } from "../access/channels";
+import { visiblePluginObjects } from "../serializers/plugins";
 
 /** GET /ext/plugins: the installs the caller may see (not those removed more than a week ago). */
 export function listPlugins(app: App, realm: RealmRow, user: UserRow | null) {
   if (user && isGuest(user.role)) throw guestsRefused();
-  const now = app.now();
-  const rows = store.listPlugins(app.db, realm.id).filter((p) => !removalIsFinal(p, now) && !isDiscardedDraft(p) && (!user || canSeePlugin(user, p)));
-  return { plugins: pluginObjects(app.db, rows) };
+  return { plugins: visiblePluginObjects(app, realm, user) };
 }
 
 /** GET /ext/plugins/{install_id}. */

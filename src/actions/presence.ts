@@ -7,6 +7,7 @@ import * as store from "../store/presence";
 import { updateUser } from "../store/users";
 import { userByIdOrEmail } from "./users";
 import { p, type Args } from "../domain/params";
+import { realmPresences } from "../serializers/presence";
 
 export const presenceParams = {
   status: p.str(),
@@ -56,14 +57,6 @@ export function updatePresence(app: App, user: UserRow, u: PresenceUpdate) {
   if (u.ping_only) return {};
   const days = u.history_limit_days ?? 14;
   return { ...realmPresences(app, user.realmId, u.slim_presence || u.last_update_id !== undefined, days, u.last_update_id), server_timestamp: Date.now() / 1000 };
-}
-
-/** Presence of a realm's users: modern format keyed by user id, or legacy keyed by email. */
-export function realmPresences(app: App, realmId: number, modern: boolean, historyDays: number, afterUpdateId = -1) {
-  const rows = store.listPresences(app.db, realmId, app.now() - historyDays * 86400, afterUpdateId);
-  const presences: Record<string, unknown> = {};
-  for (const { p, email } of rows) presences[modern ? String(p.userId) : email] = modern ? modernPresence(p) : legacyPresence(p);
-  return { presences, presence_last_update_id: store.maxPresenceUpdateId(app.db, realmId) };
 }
 
 /** GET /realm/presence (legacy format, keyed by email). */

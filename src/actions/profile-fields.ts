@@ -1,5 +1,4 @@
 import type { App } from "../context";
-import type { Db } from "../db/client";
 import type { ProfileFieldRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { fieldIdNotFound, fieldLabelAlreadyExists, fieldTypeNotSupportedDisplay, hintTooLongLimitCharacters, invalidFieldType, invalidFieldOrderMapping, labelCannotBeBlank, mustBeAdmin, nameTooLongLimitCharacters, onlyCustomProfileFieldsCan } from "../domain/errors";
@@ -155,16 +154,4 @@ export function applyProfileData(tx: Tx, realm: RealmRow, target: UserRow, chang
     else store.setFieldValue(tx.db, target.id, field.id, value);
     tx.emit({ type: "realm_user", op: "update", person: { user_id: target.id, custom_profile_field: { id: field.id, value } } }, toRealm(realm.id));
   }
-}
-
-const shape = (values: Map<number, string> | undefined) =>
-  Object.fromEntries([...(values ?? [])].map(([id, value]) => [String(id), { value }]));
-
-/** A user's profile_data. */
-export const profileDataOfUser = (db: Db, user: UserRow) => shape(store.listUserFieldValues(db, user.id));
-
-/** Every user's profile_data in a realm, from one query. */
-export function realmProfileData(db: Db, realmId: number): (userId: number) => Record<string, unknown> {
-  const all = store.listRealmFieldValues(db, realmId);
-  return (userId) => shape(all.get(userId));
 }

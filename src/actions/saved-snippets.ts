@@ -1,13 +1,12 @@
 import type { App } from "../context";
-import type { SavedSnippetRow, UserRow } from "../db/schema";
+import type { UserRow } from "../db/schema";
 import { contentCannotBeEmpty, contentMustNotContainNull, noNewDataSupplied, savedSnippetNotFound, titleCannotBeEmpty, titleTooLongLimitCharacters } from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/saved-snippets";
 import { p, type Args } from "../domain/params";
 
 export const MAX_SNIPPET_TITLE_LENGTH = 60;
-
-export const toApiSnippet = (s: SavedSnippetRow) => ({ id: s.id, title: s.title, content: s.content, date_created: s.dateCreated });
+import { toApiSnippet } from "../serializers/saved-snippets";
 
 function checkTitle(title: string) {
   const t = title.trim();

@@ -23,20 +23,11 @@ import { hasRealmPermission } from "../store/permissions";
 import * as store from "../store/subscriptions";
 import { setUserTopic } from "../store/topics";
 import { findUserByEmail, findUserById } from "../store/users";
-import {
-  accessChannelById,
-  accessChannelByName,
-  channelAccess,
-  channelAudience,
-  checkCanCreate,
-  hasChannelPermission,
-  insertChannelTx,
-  statsOf,
-  streamObjects,
-  type ChannelSpec,
-} from "./channels";
+import { checkCanCreate, insertChannelTx, type ChannelSpec } from "./channels";
 import { forgetRecipients, sendNotificationTx } from "./messages";
 import { p, type Args } from "../domain/params";
+import { accessChannelById, accessChannelByName, channelAccess, channelAudience, hasChannelPermission } from "../access/channels";
+import { statsOf, streamObjects } from "../serializers/channels";
 
 /** May this user add others to the channel? Realm-wide permission, the channel's group, or channel administration. */
 export function canAddSubscribers(app: App, realm: RealmRow, user: UserRow, c: ChannelRow): boolean {

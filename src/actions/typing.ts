@@ -5,10 +5,10 @@ import { userSetting } from "../domain/user-settings";
 import { toUsers } from "../events/types";
 import { subscriberIds } from "../store/subscriptions";
 import { findUserById, listUsersByIds } from "../store/users";
-import { accessChannelById } from "./channels";
 import { accessMessage } from "./message-fetch";
 import { findRecipient } from "../store/messages";
 import { p, type Args } from "../domain/params";
+import { accessChannelById } from "../access/channels";
 
 export const typingParams = {
   type: p.enum(["direct", "private", "stream", "channel"] as const).optional("direct" as const),

@@ -6,7 +6,6 @@ import { alreadyMember, alreadySubgroup, canOnlyChangeNameDeactivated, groupDeac
 import { canonicalGroupSetting, checkGroupName, checkGroupSetting, presentGroupSetting, sameGroupSetting, USER_GROUP_PERMISSION_NAMES, USER_GROUP_PERMISSIONS, type GroupSettingLookup, type GroupSettingValue, type UserGroupPermission } from "../domain/group-settings";
 import { REALM_GROUP_SETTING_NAMES } from "../domain/realm-settings";
 import { isGuest } from "../domain/roles";
-import { toApiUserGroup } from "../domain/user-groups";
 import { toRealm } from "../events/types";
 import { hasRealmPermission, inGroupSetting, userGroupSetting } from "../store/permissions";
 import { channelSettings, listChannels } from "../store/channels";
@@ -14,6 +13,7 @@ import { realmGroupSetting } from "../store/realm-settings";
 import * as store from "../store/user-groups";
 import { activeUserIdsAmong, findUserById, listInactiveUserIds } from "../store/users";
 import { p, type Args } from "../domain/params";
+import { realmGroupObjects, userGroupObject } from "../serializers/user-groups";
 
 export type SettingChange = { new: GroupSettingValue; old?: GroupSettingValue };
 
@@ -24,17 +24,6 @@ export function groupSettingLookup(db: Db, realm: RealmRow): GroupSettingLookup 
     activeUser: (id) => activeUserIdsAmong(db, realm.id, [id]).has(id),
     nobodyGroupId: store.systemGroupIds(db, realm.id)["role:nobody"]!,
   };
-}
-
-/** The group object as clients see it (one serializer for responses, events and register). */
-export function userGroupObject(db: Db, g: UserGroupRow, inactive = listInactiveUserIds(db, g.realmId)) {
-  const settings = Object.fromEntries(USER_GROUP_PERMISSION_NAMES.map((n) => [n, userGroupSetting(db, g, n)])) as Record<UserGroupPermission, GroupSettingValue>;
-  return toApiUserGroup(g, {
-    members: store.listDirectMemberIds(db, g.id, true),
-    subgroups: store.listDirectSubgroupIds(db, g.id),
-    settings,
-    inactive,
-  });
 }
 
 /** Guests may not use the group endpoints at all; bots may (level 496). */
@@ -133,27 +122,6 @@ export function createUserGroup(app: App, realm: RealmRow, user: UserRow, a: New
     tx.emit({ type: "user_group", op: "add", group: userGroupObject(tx.db, g) }, toRealm(realm.id));
     return { group_id: g.id };
   });
-}
-
-/**
- * Every group of a realm as clients see it, from three realm-wide queries (GET /user_groups and
- * register's realm_user_groups). Deactivated groups only when asked for.
- */
-export function realmGroupObjects(db: Db, realmId: number, includeDeactivated: boolean) {
-  const groups = store.listUserGroups(db, realmId, includeDeactivated);
-  const members = new Map<number, number[]>(groups.map((g) => [g.id, []]));
-  const subgroups = new Map<number, number[]>(groups.map((g) => [g.id, []]));
-  for (const { g, u } of store.listRealmMemberships(db, realmId)) members.get(g)?.push(u);
-  for (const { g, s } of store.listRealmSubgroupLinks(db, realmId)) subgroups.get(g)?.push(s);
-  const inactive = listInactiveUserIds(db, realmId);
-  return groups.map((g) =>
-    toApiUserGroup(g, {
-      members: members.get(g.id)!,
-      subgroups: subgroups.get(g.id)!,
-      settings: Object.fromEntries(USER_GROUP_PERMISSION_NAMES.map((n) => [n, userGroupSetting(db, g, n)])) as Record<UserGroupPermission, GroupSettingValue>,
-      inactive,
-    }),
-  );
 }
 
 /** GET /user_groups. */

@@ -136,7 +136,3 @@ export function updateRealmUserDefaults(app: App, realm: RealmRow, user: UserRow
   });
   return {};
 }
-
-/** The `user_settings` register state of a user. */
-export const ownSettingsState = (user: UserRow) => allSettings({ ...user.settings, timezone: user.timezone }, Object.keys(USER_SETTINGS) as UserSettingName[]);
-

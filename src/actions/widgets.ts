@@ -6,51 +6,28 @@ import type { PluginLinkRow, PluginRow, RealmRow, UserRow } from "../db/schema";
 import { documentOrDataNeeded, guestsRefused, itemTooLongLimitCharacters, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly, widgetBelongsOrganizationNotLink, widgetNotLinksKind } from "../domain/errors";
 import { widgetDefaults } from "../domain/plugins";
 import { isGuest } from "../domain/roles";
-import {
-  applyPreference,
-  applyPush,
-  checkDocument,
-  EMPTY_PREFERENCE,
-  toApiPreference,
-  toApiWidgetDocument,
-  WIDGET_LIMITS,
-  widgetSpec,
-  type PreferencePatch,
-} from "../domain/widgets";
+import { applyPreference, applyPush, checkDocument, EMPTY_PREFERENCE, toApiWidgetDocument, WIDGET_LIMITS, widgetSpec, type PreferencePatch } from "../domain/widgets";
 import { toUsers, type Audience } from "../events/types";
 import { Throttle } from "../lib/throttle";
-import { findChannel } from "../store/channels";
-import { findLink, findPlugin, findPluginByBot, listLinks, listPlugins } from "../store/plugins";
-import { subscriberIds } from "../store/subscriptions";
+import { findLink, findPlugin, findPluginByBot } from "../store/plugins";
 import { listUsers } from "../store/users";
 import * as store from "../store/widgets";
-import { canSeePlugin } from "./plugin-access";
+import { canSeePlugin } from "../access/plugins";
 import { requireHumanMember } from "./secrets";
 import { p, type Args } from "../domain/params";
+import { canSeeScope, channelReaders } from "../access/widgets";
+import { preferenceOf } from "../serializers/widgets";
 
 /** The contract's limit: at most one ext_widget event per scope every two seconds. */
 export const WIDGET_EVENT_INTERVAL_MS = 2000;
 
 // ---- Who sees a scope ----
 
-/** Readers of a channel's content: its subscribers, and for a public channel every member (guests never see widgets). */
-function channelReaders(db: Db, realmId: number, streamId: number): Set<number> {
-  const c = findChannel(db, streamId);
-  if (!c) return new Set();
-  const subs = new Set(subscriberIds(db, c.id));
-  return new Set(listUsers(db, realmId).filter((u) => u.isActive && !isGuest(u.role) && (subs.has(u.id) || !c.inviteOnly)).map((u) => u.id));
-}
-
 /** Who sees a widget's scope: for a link, those who read its channel; else the organization's members (not guests); a draft's widgets, its person. */
 function scopeAudience(db: Db, p: PluginRow, link: PluginLinkRow | undefined): number[] {
   if (p.state === "draft") return [p.madeBy ?? p.installedBy].filter((x): x is number => x !== null);
   if (link) return [...channelReaders(db, p.realmId, link.streamId)];
   return listUsers(db, p.realmId).filter((u) => u.isActive && !isGuest(u.role)).map((u) => u.id);
-}
-
-function canSeeScope(db: Db, user: UserRow, p: PluginRow, link: PluginLinkRow | undefined): boolean {
-  if (!canSeePlugin(user, p) || p.dateRemoved !== null) return false;
-  return !link || channelReaders(db, p.realmId, link.streamId).has(user.id);
 }
 
 // ---- Events, at most one per scope per interval ----
@@ -77,8 +54,8 @@ function throttleOf(app: App): Throttle {
         app.tx((tx) => {
           const e = widgetEvent(tx.db, { installId, widget, linkId, item });
           if (e) tx.emit(e.event, e.audience);
+          tx.afterCommit(() => t!.sent(key));
         });
-        void app.writer.settled().then(() => t!.sent(key), () => {});
       } catch (e) {
         app.log.warn("widget event not sent", { install_id: installId, widget, error: String(e) }); // e.g. the server is shutting down
       }
@@ -119,21 +96,19 @@ export function pushWidget(app: App, bot: UserRow, a: WidgetPush) {
   const scope: store.WidgetScope = { installId: p.id, widget: a.widget, linkId: link?.id ?? 0, item: a.item };
   const throttle = throttleOf(app);
   const key = scopeKey(scope);
-  let now = false;
-  const out = app.tx((tx) => {
+  return app.tx((tx) => {
     const current = store.findDocument(tx.db, scope);
     const next = checkDocument(spec, a.widget, applyPush(current?.document ?? null, a.document, a.data));
     if (current && JSON.stringify(current.document) === JSON.stringify(next)) return { version: current.version };
     const version = (current?.version ?? 0) + 1;
     store.saveDocument(tx.db, { ...scope, document: next, version, dateUpdated: app.now() });
-    if ((now = throttle.take(key))) {
+    if (throttle.take(key)) {
       const e = widgetEvent(tx.db, scope)!;
       tx.emit(e.event, e.audience);
+      tx.afterCommit(() => throttle.sent(key));
     }
     return { version };
   });
-  if (now) void app.writer.settled().then(() => throttle.sent(key), () => {});
-  return out;
 }
 
 // ---- Reading ----
@@ -143,12 +118,6 @@ function visiblePlugin(app: App, realm: RealmRow, user: UserRow, id: number): Pl
   if (!p || p.realmId !== realm.id || !canSeePlugin(user, p) || p.dateRemoved !== null) throw noSuchPlugin();
   return p;
 }
-
-const preferenceOf = (db: Db, user: UserRow, p: PluginRow, widget: string) => {
-  const row = store.findPreference(db, user.id, p.id, widget);
-  const stored = row ? { ...row } : { ...EMPTY_PREFERENCE };
-  return toApiPreference(p.manifest, widget, widgetDefaults(p.manifest, p.widgetDefaults)[widget]!, stored);
-};
 
 export const getWidgetParams = { link_id: p.int().optional(), item: p.str().optional("") };
 
@@ -164,30 +133,6 @@ export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: n
   } else if (spec.scope === "link") throw missingConditional("link_id");
   const doc = store.findDocument(app.db, { installId: p.id, widget, linkId: link?.id ?? 0, item: a.item });
   return { document: doc?.document ?? null, version: doc?.version ?? 0, preference: preferenceOf(app.db, user, p, widget) };
-}
-
-/** register's `ext_widgets`: every document of every scope the user sees. */
-export function visibleWidgetDocuments(app: App, realm: RealmRow, user: UserRow) {
-  const plugins = listPlugins(app.db, realm.id).filter((p) => p.dateRemoved === null && canSeePlugin(user, p));
-  const links = new Map(listLinks(app.db, plugins.map((p) => p.id)).map((l) => [l.id, l]));
-  const byId = new Map(plugins.map((p) => [p.id, p]));
-  const readable = new Map<number, boolean>();
-  return store
-    .listDocuments(app.db, plugins.map((p) => p.id))
-    .filter((d) => {
-      if (!d.linkId) return true;
-      const link = links.get(d.linkId);
-      if (!link) return false;
-      if (!readable.has(link.streamId)) readable.set(link.streamId, canSeeScope(app.db, user, byId.get(d.installId)!, link));
-      return readable.get(link.streamId)!;
-    })
-    .map(toApiWidgetDocument);
-}
-
-/** register's `ext_widget_preferences`: the user's preference for every widget of every install they see. */
-export function widgetPreferencesOf(app: App, realm: RealmRow, user: UserRow) {
-  const plugins = listPlugins(app.db, realm.id).filter((p) => p.dateRemoved === null && canSeePlugin(user, p));
-  return plugins.flatMap((p) => Object.keys(p.manifest.provides.widgets ?? {}).map((widget) => ({ install_id: p.id, widget, preference: preferenceOf(app.db, user, p, widget) })));
 }
 
 // ---- Preferences ----

@@ -9,7 +9,7 @@ import { findChannel } from "../store/channels";
 import { subscriberIds } from "../store/subscriptions";
 import { listUsers } from "../store/users";
 import * as store from "../store/workspaces";
-import { channelAccess } from "./channels";
+import { channelAccess } from "../access/channels";
 
 export const workspaceDir = (app: App, w: WorkspaceRow) => join(app.config.dataDir, "workspaces", w.uuid);
 

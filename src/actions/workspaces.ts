@@ -14,12 +14,12 @@ import { toUsers } from "../events/types";
 import * as gitOps from "../lib/git";
 import { findChannel } from "../store/channels";
 import * as store from "../store/workspaces";
-import { accessChannelById, channelAccess } from "./channels";
 import { unloadReadme } from "./readme";
 import { channelReaderIds, readableWorkspace, workspaceDir } from "./workspace-access";
 import { findRealmRepository, repositoryDir } from "./repositories";
 import { requireHumanMember } from "./secrets";
 import { p, type Args } from "../domain/params";
+import { accessChannelById, channelAccess } from "../access/channels";
 
 /**
  * A whole topic moved (renamed, or to another channel): its workspace goes with it, unless the
@@ -117,4 +117,3 @@ export async function removeWorkspace(app: App, realm: RealmRow, user: UserRow, 
   });
   return {};
 }
-

@@ -21,6 +21,12 @@ export interface Tx {
   db: Db;
   /** Records an event; it is delivered only after the surrounding batch commits. */
   emit(event: ServerEvent, audience: Audience): void;
+  /**
+   * Runs `fn` once the change is committed (and durable), after its events are delivered; never if it
+   * rolls back. The one way to tell anything outside the database of a change (a worker to wake, an
+   * observer, a throttle); a throw from `fn` is reported and goes no further.
+   */
+  afterCommit(fn: () => void): void;
 }
 
 /**
@@ -39,6 +45,7 @@ export class Writer {
   private open = false;
   private depth = 0;
   private events: Emitted[] = [];
+  private hooks: (() => void)[] = [];
   private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
   /** Settles when every committed batch is durable: batches are released in commit order. */
   private durable: Promise<void> = Promise.resolve();
@@ -60,6 +67,8 @@ export class Writer {
     /** The WAL file to fsync after each batch's COMMIT (see above); null when SQLite syncs by itself. */
     private readonly walSync: string | null = null,
     private readonly metrics: ServerMetrics | null = null,
+    /** Hears a throw from an afterCommit function. */
+    private readonly hookFailed: (e: unknown) => void = () => {},
   ) {}
 
   /** Turns every later change into the error `refusal` makes (reads go on). */
@@ -77,18 +86,20 @@ export class Writer {
     if (this.depth === 0) this.batchActions++;
     const name = `a${++this.depth}`;
     const mark = this.events.length;
+    const hookMark = this.hooks.length;
     const lookups = !opts.keepsLookups;
     if (lookups) this.batchLookups = true;
     let rolledBack = false;
     this.sqlite.run(`SAVEPOINT ${name}`);
     try {
-      const result = fn({ db: this.db, emit: (event, audience) => this.events.push({ event, audience }) });
+      const result = fn({ db: this.db, emit: (event, audience) => this.events.push({ event, audience }), afterCommit: (f) => this.hooks.push(f) });
       this.sqlite.run(`RELEASE ${name}`);
       return result;
     } catch (e) {
       this.sqlite.run(`ROLLBACK TO ${name}`);
       this.sqlite.run(`RELEASE ${name}`);
       this.events.length = mark;
+      this.hooks.length = hookMark;
       rolledBack = true;
       throw e;
     } finally {
@@ -134,9 +145,11 @@ export class Writer {
   private commit() {
     if (!this.open) return;
     const events = this.events;
+    const hooks = this.hooks;
     const batch = this.batch;
     const lookups = this.batchLookups;
     this.events = [];
+    this.hooks = [];
     this.batch = null;
     this.open = false;
     this.batchLookups = false;
@@ -159,10 +172,21 @@ export class Writer {
     const release = () => {
       batch?.resolve();
       if (events.length) this.deliver(events);
+      // On a later microtask, as a promise callback would: a hook may start a change of its own.
+      if (hooks.length) queueMicrotask(() => this.runHooks(hooks));
     };
     if (!this.walSync || !batch) return release();
     const synced = this.fsyncWal();
     this.durable = this.durable.catch(() => {}).then(() => synced).then(release, (e) => batch.reject(e));
+  }
+
+  private runHooks(hooks: (() => void)[]) {
+    for (const fn of hooks)
+      try {
+        fn();
+      } catch (e) {
+        this.hookFailed(e);
+      }
   }
 
   private fsyncWal(): Promise<void> {

@@ -9,7 +9,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { GroupLedger, signalGroup } from "./process-groups";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import type { App } from "../context";
+import type { App, SentMessage } from "../context";
 import { agentEnabled, agentBot } from "../actions/agent";
 import { beginTurn, endRun, postInRun, recordTurnExit, replyAsAgent, setTurnControl, startRun, type Turn } from "../actions/agent-runs";
 import { outputMessages } from "../domain/agent-runs";
@@ -19,7 +19,6 @@ import { topicWorkspace } from "../actions/workspace-access";
 import { failStaleRuns, findAgentBot, findLiveRun, findRun } from "../store/agent-runs";
 import { listRealms } from "../store/realms";
 import { findUserById } from "../store/users";
-import { observeSentMessages, type SentMessage } from "../actions/message-observers";
 
 /** How long a stopped turn gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 3000;
@@ -76,7 +75,6 @@ function mask(text: string, secrets: string[]): string {
 
 export class AgentRuntime {
   private readonly runs = new Map<number, LiveRun>();
-  private unobserve: (() => void) | null = null;
   private stopping = false;
   private readonly groups: GroupLedger;
 
@@ -90,14 +88,14 @@ export class AgentRuntime {
     this.groups.endLeftovers();
     failStaleRuns(this.app.db, this.app.now());
     for (const realm of listRealms(this.app.db)) if (!realm.deactivated) agentBot(this.app, realm);
-    this.unobserve = observeSentMessages(this.app, (m) => this.onMessage(m));
+    this.app.listeners.messageSent = (m) => this.onMessage(m);
     setTurnControl(this.app, { cancel: (id) => this.forget(id) });
   }
 
   /** Stops every turn (SIGTERM, then SIGKILL after a grace period) and ends the runs. */
   async stop() {
     this.stopping = true;
-    this.unobserve?.();
+    delete this.app.listeners.messageSent;
     setTurnControl(this.app, null);
     const waits: Promise<unknown>[] = [];
     for (const [id, r] of [...this.runs]) {

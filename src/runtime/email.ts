@@ -5,7 +5,6 @@ import { mailMissedMessages } from "../actions/missed-messages";
 import type { App } from "../context";
 import type { EmailOutboxRow } from "../db/schema";
 import * as store from "../store/email";
-import { onMailQueued } from "../actions/outbox-signal";
 import { sendMail, smtpError, smtpTransport } from "./smtp";
 
 const BATCH = 20;
@@ -73,13 +72,13 @@ export function startEmailWorker(app: App, pollMs = 1000): () => Promise<void> {
       });
   };
 
-  onMailQueued(app, run);
+  app.listeners.mailQueued = run;
   const timer = setInterval(run, pollMs);
   timer.unref?.();
   return async () => {
     stopped = true;
     clearInterval(timer);
-    onMailQueued(app, () => {});
+    delete app.listeners.mailQueued;
     await running;
     transport?.close();
   };

@@ -5,7 +5,6 @@ import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
 import type { App } from "../context";
 import type { OutgoingWebhookCallRow } from "../db/schema";
-import { onOutgoingWebhookQueued } from "../actions/outgoing-webhooks";
 import { finishOutgoingWebhookCall, type CallOutcome } from "../actions/outgoing-webhook-replies";
 import { BOT_TYPE } from "../domain/bots";
 import { addressPolicy, failureReply, refusal, replyFrom, requestFor, type AddressPolicy, type Trigger } from "../domain/outgoing-webhooks";
@@ -107,13 +106,13 @@ export function startOutgoingWebhooks(app: App): { stop(): Promise<void> } {
     return { kind: "fail", reply: failureReply(`Third party responded with ${res.status}`), notice: { status: res.status, response: text } };
   }
 
-  onOutgoingWebhookQueued(app, pump);
+  app.listeners.outgoingWebhookQueued = pump;
   pump();
   return {
     async stop() {
       stopping.abort();
       clearTimeout(timer);
-      onOutgoingWebhookQueued(app, null);
+      delete app.listeners.outgoingWebhookQueued;
       await Promise.allSettled([...inFlight.values()]);
     },
   };

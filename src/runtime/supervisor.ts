@@ -13,7 +13,6 @@ import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from "nod
 import { GroupLedger, killGroup, signalGroup } from "./process-groups";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
-import { attachPluginHost, detachPluginHost } from "../actions/plugin-host";
 import { findPluginRow, listHostedPlugins, pluginCheckout, pluginDir, pluginOutputFile, pluginRunEnv } from "../actions/plugin-processes";
 import { finalizeRemovals } from "../actions/plugin-removal";
 import { confirmStartable, reviewWaitingPlugin, setPluginState } from "../actions/plugin-states";
@@ -73,13 +72,11 @@ export class PluginSupervisor {
   start() {
     mkdirSync(join(this.app.config.dataDir, "plugins"), { recursive: true });
     this.groups.endLeftovers();
-    attachPluginHost(this.app, {
-      changed: () => this.reconcile(),
-      botCalled: (botUserId) => {
-        const slot = this.byBot.get(botUserId);
-        if (slot?.run && !slot.run.answered && !slot.run.stopping) queueMicrotask(() => this.answered(slot, slot.run!));
-      },
-    });
+    this.app.listeners.pluginsChanged = () => this.reconcile();
+    this.app.listeners.botCalled = (botUserId) => {
+      const slot = this.byBot.get(botUserId);
+      if (slot?.run && !slot.run.answered && !slot.run.stopping) queueMicrotask(() => this.answered(slot, slot.run!));
+    };
     finalizeRemovals(this.app);
     this.poll = setInterval(() => this.reconcile(), this.cfg.pollMs);
     this.finalize = setInterval(() => finalizeRemovals(this.app), FINALIZE_EVERY_MS);
@@ -90,7 +87,8 @@ export class PluginSupervisor {
   async stop() {
     if (this.stopped) return;
     this.stopped = true;
-    detachPluginHost(this.app);
+    delete this.app.listeners.pluginsChanged;
+    delete this.app.listeners.botCalled;
     if (this.poll) clearInterval(this.poll);
     if (this.finalize) clearInterval(this.finalize);
     await Promise.all([...this.slots.values()].map((s) => this.drop(s)));

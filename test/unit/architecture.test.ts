@@ -20,9 +20,10 @@ const MAY_IMPORT: [string, string[]][] = [
   ["src/config/", ["src/config/", "src/domain/", "src/lib/"]],
   ["src/db/", ["src/db/", "src/domain/", "src/lib/", "src/events/types.ts", "migrations/"]],
   ["src/store/", ["src/store/", "src/db/", "src/domain/", "src/lib/"]],
-  ["src/events/state/", ["src/events/", "src/serializers/", "src/store/", "src/db/", "src/domain/", "src/lib/", "src/render/", "src/integrations/", "src/context.ts", "src/actions/"]],
+  ["src/events/state/", ["src/events/", "src/serializers/", "src/store/", "src/db/", "src/domain/", "src/lib/", "src/render/", "src/integrations/", "src/context.ts", "src/access/"]],
   ["src/events/", ["src/events/", "src/domain/", "src/lib/"]],
-  ["src/serializers/", ["src/serializers/", "src/store/", "src/db/", "src/domain/", "src/lib/", "src/render/", "src/events/types.ts"]],
+  ["src/access/", ["src/access/", "src/store/", "src/db/", "src/domain/", "src/lib/", "src/events/types.ts", "src/context.ts"]],
+  ["src/serializers/", ["src/serializers/", "src/access/", "src/store/", "src/db/", "src/domain/", "src/lib/", "src/render/", "src/events/types.ts", "src/context.ts"]],
   ["src/context.ts", ["src/config/", "src/db/", "src/events/", "src/lib/"]],
 ];
 

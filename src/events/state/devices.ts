@@ -1,4 +1,4 @@
-import { toApiDevice } from "../../actions/devices";
+import { toApiDevice } from "../../serializers/devices";
 import { listDevices } from "../../store/devices";
 import type { StateBuilder } from "./types";
 

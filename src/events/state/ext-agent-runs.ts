@@ -1,4 +1,4 @@
-import { liveRunsFor } from "../../actions/agent-runs";
+import { liveRunsFor } from "../../access/agent-runs";
 import { isGuest } from "../../domain/roles";
 import type { StateBuilder } from "./types";
 

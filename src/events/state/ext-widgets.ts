@@ -1,4 +1,4 @@
-import { visibleWidgetDocuments, widgetPreferencesOf } from "../../actions/widgets";
+import { visibleWidgetDocuments, widgetPreferencesOf } from "../../serializers/widgets";
 import { isGuest } from "../../domain/roles";
 import type { StateBuilder } from "./types";
 

@@ -1,4 +1,4 @@
-import { toApiView } from "../../actions/navigation-views";
+import { toApiView } from "../../serializers/navigation-views";
 import { listViews } from "../../store/navigation-views";
 import type { StateBuilder } from "./types";
 

@@ -1,4 +1,4 @@
-import { realmPresences } from "../../actions/presence";
+import { realmPresences } from "../../serializers/presence";
 import type { StateBuilder } from "./types";
 
 /** The `presence` fetch type: modern format keyed by user id with slim_presence, else legacy by email. */

@@ -1,11 +1,11 @@
-import { realmProfileData } from "../../actions/profile-fields";
+import { realmProfileData } from "../../serializers/profile-fields";
 import { isSystemBot } from "../../domain/bots";
 import { isAdmin, isGuest, isModerator, isOwner } from "../../domain/roles";
 import { avatarUrl, toApiUser } from "../../domain/users";
 import { hasRealmPermission } from "../../store/permissions";
 import { listUsers } from "../../store/users";
 import type { StateBuilder } from "./types";
-import { accessibleUserIds, inaccessibleUser } from "../../actions/user-access";
+import { accessibleUserIds, inaccessibleUser } from "../../access/users";
 
 /** Users not seen for this long may lose avatar_url for clients with user_avatar_url_field_optional. */
 const LONG_IDLE_SECONDS = 14 * 24 * 3600;

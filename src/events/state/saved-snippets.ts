@@ -1,4 +1,4 @@
-import { toApiSnippet } from "../../actions/saved-snippets";
+import { toApiSnippet } from "../../serializers/saved-snippets";
 import { listSnippets } from "../../store/saved-snippets";
 import type { StateBuilder } from "./types";
 

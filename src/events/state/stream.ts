@@ -1,8 +1,9 @@
-import { channelAccess, streamObjects } from "../../actions/channels";
 import { isAdmin, isGuest } from "../../domain/roles";
 import { listChannels, listDefaultChannelIds } from "../../store/channels";
 import { isSubscribed } from "../../store/subscriptions";
 import type { StateBuilder } from "./types";
+import { channelAccess } from "../../access/channels";
+import { streamObjects } from "../../serializers/channels";
 
 /** The `stream` fetch type: every channel the user may see (administrators: all of them). */
 export const streamState: StateBuilder = ({ app, realm, user, opts }) => {

@@ -1,4 +1,3 @@
-import { channelAccess } from "../../actions/channels";
 import type { ChannelRow } from "../../db/schema";
 import { notificationDefaults, resolveNotificationSettings, toApiStream, toApiSubscription } from "../../domain/channels";
 import { isAdmin } from "../../domain/roles";
@@ -7,6 +6,7 @@ import { channelStats, listChannels } from "../../store/channels";
 import { listUserSubscriptions, realmSubscribers } from "../../store/subscriptions";
 import { recentlyActiveUserIds } from "../../store/users";
 import type { StateBuilder } from "./types";
+import { channelAccess } from "../../access/channels";
 
 /** Channels with this many subscribers or more list only partial_subscribers when include_subscribers is "partial". */
 const PARTIAL_THRESHOLD = 250;

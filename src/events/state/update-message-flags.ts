@@ -1,4 +1,4 @@
-import { recentPrivateConversations, unreadMessages } from "../../actions/message-flags";
+import { recentPrivateConversations, unreadMessages } from "../../serializers/message-flags";
 import { starredIds } from "../../store/message-flags";
 import type { StateBuilder } from "./types";
 

@@ -1,4 +1,4 @@
-import { realmGroupObjects } from "../../actions/user-groups";
+import { realmGroupObjects } from "../../serializers/user-groups";
 import type { StateBuilder } from "./types";
 
 /** `realm_user_groups`: every group with its direct members and subgroups. Without the

@@ -1,4 +1,4 @@
-import { ownSettingsState } from "../../actions/user-settings";
+import { ownSettingsState } from "../../serializers/user-settings";
 import { realmSetting } from "../../domain/realm-settings";
 import { allSettings, REALM_DEFAULT_NAMES, settingChoices } from "../../domain/user-settings";
 import { findRealmUserDefaults } from "../../store/user-settings";

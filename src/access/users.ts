@@ -1,3 +1,5 @@
+// Which users a viewer may see, and the stand-in shown for those they may not (Zulip's
+// can_access_all_users_group).
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { isGuest } from "../domain/roles";
@@ -5,9 +7,6 @@ import { STATIC_IMAGES } from "../domain/realms";
 import { isoDate } from "../domain/users";
 import { hasRealmPermission } from "../store/permissions";
 import { usersSharingWith } from "../store/user-access";
-import { listUsers } from "../store/users";
-import type { Tx } from "../db/tx";
-import { toUsers } from "../events/types";
 
 /**
  * Which users a viewer may see (the realm's can_access_all_users_group): null means everyone. A guest
@@ -42,15 +41,3 @@ export function inaccessibleUser(app: App, realm: RealmRow, userId: number) {
   };
 }
 
-/**
- * Announces a new user: everyone who may see them gets the real `realm_user` add; a guest limited by
- * can_access_all_users_group gets a stand-in instead, which events/present.ts drops for clients with
- * user_list_incomplete.
- */
-export function emitUserAdded(app: App, tx: Tx, realm: RealmRow, person: { user_id: number }) {
-  const users = listUsers(tx.db, realm.id).filter((u) => u.isActive || u.id === person.user_id);
-  const limited = users.filter((u) => u.id !== person.user_id && accessibleUserIds(app, realm, u) !== null).map((u) => u.id);
-  const barred = new Set(limited);
-  tx.emit({ type: "realm_user", op: "add", person }, toUsers(users.filter((u) => !barred.has(u.id)).map((u) => u.id)));
-  if (limited.length) tx.emit({ type: "realm_user", op: "add", person: inaccessibleUser(app, realm, person.user_id), stand_in: true }, toUsers(limited));
-}
