@@ -66,7 +66,6 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const logFile = join(ctx.tmp, "server.log");
   const { proc: server, url } = await serveExe(ctx.exe, dataDir, logFile);
   try {
-
     // The backlog runs first: later phases leave held polls and queues behind that would blur its heap figures.
     ctx.log(`${BACKLOG} undelivered events in one queue`);
     const [sender, control, holder] = users as [Cred, Cred, Cred];

@@ -196,7 +196,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     const p99 = latencies[Math.floor(latencies.length * 0.99)] ?? 0;
     const achieved = (total - failures) / pushSeconds;
     ctx.log(`  ${total - failures}/${total} pushes answered in ${pushSeconds.toFixed(1)} s (${Math.round(achieved)}/s), p99 ${p99.toFixed(1)} ms`);
-    ctx.log(`  ${events} events heard; per scope at most ${maxInWindow} within ${(WINDOW_MS - ARRIVAL_JITTER_MS) / 1000} s, smallest gap ${minGap.toFixed(0)} ms; scopes whose last event missed the last version: ${lost}`);
+    ctx.log(
+      `  ${events} events heard; per scope at most ${maxInWindow} within ${(WINDOW_MS - ARRIVAL_JITTER_MS) / 1000} s, smallest gap ${minGap.toFixed(0)} ms; scopes whose last event missed the last version: ${lost}`,
+    );
     return {
       figures: {
         plugins: PLUGINS,
@@ -219,7 +221,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         { label: `plugins running (of ${PLUGINS})`, value: runningCount, unit: "", op: ">=", limit: PLUGINS },
         { label: `server resident memory with ${PLUGINS} plugins, children not counted`, value: round(serverRss), unit: "MB", op: "<", limit: 150 },
         { label: "widget pushes handled per second (100 scopes)", value: Math.round(achieved), unit: "/s", op: ">=", limit: RATE * 0.95 },
-        { label: `ext_widget events a listener hears per scope within 2 s (less ${ARRIVAL_JITTER_MS} ms for arrival jitter)`, value: maxInWindow, unit: "", op: "<", limit: 2 },
+        {
+          label: `ext_widget events a listener hears per scope within 2 s (less ${ARRIVAL_JITTER_MS} ms for arrival jitter)`,
+          value: maxInWindow,
+          unit: "",
+          op: "<",
+          limit: 2,
+        },
         { label: "scopes whose last event is not the last version", value: lost, unit: "", op: "<", limit: 1 },
       ],
     };

@@ -75,7 +75,11 @@ export async function run({ exe, tmp, log }: BenchContext): Promise<BenchResult>
         requests: REQUESTS,
         seconds: Math.round(seconds),
         requests_per_second: Math.round(REQUESTS / seconds),
-        ...Object.fromEntries(Object.entries(statuses).sort().map(([k, v]) => [`status_${k}`, v])),
+        ...Object.fromEntries(
+          Object.entries(statuses)
+            .sort()
+            .map(([k, v]) => [`status_${k}`, v]),
+        ),
         server_rss_before_mb: Math.round(rssBefore),
         server_rss_after_mb: Math.round(rssAfter),
         answers_afterwards: answers ? "yes" : "no",

@@ -57,7 +57,9 @@ function declaredHuge(url: string, c: Cred) {
   const t0 = performance.now();
   return new Promise<{ status: number; json: boolean; ms: number }>((resolve) => {
     const sock = connect(Number(u.port), u.hostname, () =>
-      sock.write(`POST /api/v1/messages HTTP/1.1\r\nHost: ${u.host}\r\nAuthorization: ${basic(c)}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${120 * 2 ** 20}\r\n\r\ncontent=`),
+      sock.write(
+        `POST /api/v1/messages HTTP/1.1\r\nHost: ${u.host}\r\nAuthorization: ${basic(c)}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: ${120 * 2 ** 20}\r\n\r\ncontent=`,
+      ),
     );
     let text = "";
     sock.on("data", (d) => {
@@ -103,7 +105,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
 
     ctx.log("failed logins beside a valid key");
     for (let i = 0; i < 10; i++) await call(url, null, "POST", "/fetch_api_key", { username: "nobody@example.com", password: "wrong" });
-    f.after_10_failed_logins_next_failure_status = (await call(url, null, "POST", "/fetch_api_key", { username: "nobody@example.com", password: "wrong" })).status;
+    f.after_10_failed_logins_next_failure_status = (
+      await call(url, null, "POST", "/fetch_api_key", { username: "nobody@example.com", password: "wrong" })
+    ).status;
     f.after_10_failed_logins_valid_key_status = (await call(url, ann, "GET", "/users/me")).status;
 
     ctx.log("2,000 queues registered by one member");
@@ -127,7 +131,11 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     const body = "type=direct&to=1&content=" + "x".repeat(24 * 2 ** 20);
     const eight = await Promise.all(
       Array.from({ length: 8 }, () =>
-        fetch(`${url}/api/v1/messages`, { method: "POST", headers: { Authorization: basic(ann), "Content-Type": "application/x-www-form-urlencoded" }, body }).then(
+        fetch(`${url}/api/v1/messages`, {
+          method: "POST",
+          headers: { Authorization: basic(ann), "Content-Type": "application/x-www-form-urlencoded" },
+          body,
+        }).then(
           (res) => res.status,
           () => 0,
         ),
@@ -144,7 +152,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       { label: "100,000-id principals refused", value: Number(f.principals_100k_ms), unit: "ms", op: "<", limit: 100 },
       { label: "concurrent GET /users/me meanwhile", value: Number(f.principals_100k_concurrent_users_me_ms), unit: "ms", op: "<", limit: 100 },
       { label: "100,000-id direct message refused", value: Number(f.dm_to_100k_ms), unit: "ms", op: "<", limit: 100 },
-      { label: "CLI deactivation ends a held poll (after the CLI exits)", value: Number(f.cli_deactivate_poll_ended_ms_after_cli_exit), unit: "ms", op: "<", limit: 1000 },
+      {
+        label: "CLI deactivation ends a held poll (after the CLI exits)",
+        value: Number(f.cli_deactivate_poll_ended_ms_after_cli_exit),
+        unit: "ms",
+        op: "<",
+        limit: 1000,
+      },
       { label: "eight 24 MB posts: RSS growth", value: Number(f.eight_24mb_posts_rss_growth_mb), unit: "MB", op: "<", limit: 50 },
     ],
   };

@@ -134,7 +134,13 @@ export async function generate(dataDir: string, log: (l: string) => void, o = { 
         for (let i = done; i < Math.min(o.messages, done + BATCH); i++) {
           const id = base + 1 + i;
           const r = rand();
-          const ch = channels[Math.max(0, cumulative.findIndex((x) => r <= x))]!;
+          const ch =
+            channels[
+              Math.max(
+                0,
+                cumulative.findIndex((x) => r <= x),
+              )
+            ]!;
           const sender = ch.subscribers[Math.floor(rand() * ch.subscribers.length)]!;
           const topic = topics[Math.floor(rand() * TOPICS_PER_CHANNEL)]!;
           const n = 6 + Math.floor(rand() * 18);
@@ -152,7 +158,8 @@ export async function generate(dataDir: string, log: (l: string) => void, o = { 
           }
         }
       })();
-      if ((done / BATCH) % 10 === 0) log(`  ${(done + BATCH).toLocaleString()} messages, ${umRows.toLocaleString()} user_messages rows, ${Math.round((performance.now() - t0) / 1000)} s`);
+      if ((done / BATCH) % 10 === 0)
+        log(`  ${(done + BATCH).toLocaleString()} messages, ${umRows.toLocaleString()} user_messages rows, ${Math.round((performance.now() - t0) / 1000)} s`);
     }
     // Every recipient's row is written above, as if each subscriber had read since: nothing is pending.
     s.run("UPDATE subscriptions SET delivered_through = (SELECT MAX(id) FROM messages)");
@@ -163,7 +170,10 @@ export async function generate(dataDir: string, log: (l: string) => void, o = { 
   }
 }
 
-async function load(ctx: BenchContext, spec: object): Promise<{ requests: number; errors: number; rps: number; median_ms: number; p99_ms: number; first_error?: string }> {
+async function load(
+  ctx: BenchContext,
+  spec: object,
+): Promise<{ requests: number; errors: number; rps: number; median_ms: number; p99_ms: number; first_error?: string }> {
   const file = join(ctx.tmp, `load-${Date.now()}.json`);
   await Bun.write(file, JSON.stringify(spec));
   const proc = Bun.spawn([process.execPath, LOAD, file], { env: { ...process.env, BUN_CONFIG_MAX_HTTP_REQUESTS: "512" }, stdout: "pipe", stderr: "inherit" });
@@ -172,7 +182,11 @@ async function load(ctx: BenchContext, spec: object): Promise<{ requests: number
   return JSON.parse(out);
 }
 
-const dbBytes = (dir: string) => ["confab.db", "confab.db-wal"].map((f) => join(dir, f)).filter(existsSync).reduce((a, f) => a + statSync(f).size, 0);
+const dbBytes = (dir: string) =>
+  ["confab.db", "confab.db-wal"]
+    .map((f) => join(dir, f))
+    .filter(existsSync)
+    .reduce((a, f) => a + statSync(f).size, 0);
 const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 export async function run(ctx: BenchContext): Promise<BenchResult> {
@@ -211,7 +225,10 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     const rand = rng(7);
     const topicNarrows = Array.from({ length: 500 }, () => {
       const c = g.channels[Math.floor(rand() * g.channels.length)]!;
-      const narrow = JSON.stringify([{ operator: "channel", operand: c.id }, { operator: "topic", operand: g.topics[Math.floor(rand() * g.topics.length)] }]);
+      const narrow = JSON.stringify([
+        { operator: "channel", operand: c.id },
+        { operator: "topic", operand: g.topics[Math.floor(rand() * g.topics.length)] },
+      ]);
       return { path: `/api/v1/messages?${new URLSearchParams({ anchor: "newest", num_before: "100", num_after: "0", narrow })}` };
     });
     ctx.log(`GET /messages channel+topic, anchor=newest, num_before=100, one client, ${SECONDS} s`);
@@ -258,7 +275,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         load_seconds: SECONDS,
       },
       targets: [
-        { label: `sends/s, ${SENDERS} senders, ${target.subscribers.length}-subscriber channel`, value: Math.round(send.rps), unit: "msg/s", op: ">=", limit: 3000 },
+        {
+          label: `sends/s, ${SENDERS} senders, ${target.subscribers.length}-subscriber channel`,
+          value: Math.round(send.rps),
+          unit: "msg/s",
+          op: ">=",
+          limit: 3000,
+        },
         { label: "channel+topic fetch, 100 messages (median)", value: round(topicFetch.median_ms, 2), unit: "ms", op: "<", limit: 5.01 },
         { label: "channel+topic fetch, 100 messages (p99)", value: round(topicFetch.p99_ms, 2), unit: "ms", op: "<", limit: 20.01 },
         { label: "search narrow (median)", value: round(search.median_ms, 2), unit: "ms", op: "<", limit: 50.01 },

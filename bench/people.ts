@@ -83,11 +83,19 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   try {
     const auth = basic(nested.owner);
     const url = `${s.url}/api/v1/user_groups/${top}/members/${deepest}`;
-    await timed(200, () => fetch(url, { headers: { Authorization: auth } }), () => {}); // warm-up
+    await timed(
+      200,
+      () => fetch(url, { headers: { Authorization: auth } }),
+      () => {},
+    ); // warm-up
     ctx.log(`membership check x${CHECKS}`);
-    checkMs = await timed(CHECKS, () => fetch(url, { headers: { Authorization: auth } }), (b) => {
-      if (b.is_user_group_member !== true) throw new Error(`membership check: ${JSON.stringify(b)}`);
-    });
+    checkMs = await timed(
+      CHECKS,
+      () => fetch(url, { headers: { Authorization: auth } }),
+      (b) => {
+        if (b.is_user_group_member !== true) throw new Error(`membership check: ${JSON.stringify(b)}`);
+      },
+    );
   } finally {
     await stop(s.proc);
   }

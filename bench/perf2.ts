@@ -197,12 +197,23 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       queues.push({ auth: basic(u), id: ((await res.json()) as { queue_id: string }).queue_id });
     }
     const contents = Array.from({ length: 64 }, (_, i) => `Benchmark message ${i}: ${g.words.slice(i * 7, i * 7 + 12).join(" ")} with **bold** and \`code\``);
-    const sendRequests = contents.map((content, i) => ({ path: "/api/v1/messages", form: { type: "stream", to: String(target.id), topic: `send ${i % 8}`, content } }));
+    const sendRequests = contents.map((content, i) => ({
+      path: "/api/v1/messages",
+      form: { type: "stream", to: String(target.id), topic: `send ${i % 8}`, content },
+    }));
     const senders = subscribers.slice(0, SENDERS).map(basic);
 
     ctx.log(`sends: ${SENDERS} connections to a ${target.subscribers.length}-subscriber channel, ${queues.length} open queues, ${SECONDS} s`);
-    const send = await (await loadSpec(ctx, { url: server.url, mode: "send", seconds: SECONDS, concurrency: SENDERS, auth: senders, requests: sendRequests })).result();
-    Object.assign(f, { messages: MESSAGES, send_per_second: Math.round(send.rps), send_median_ms: round(send.median_ms, 2), send_p99_ms: round(send.p99_ms, 2), send_errors: send.errors });
+    const send = await (
+      await loadSpec(ctx, { url: server.url, mode: "send", seconds: SECONDS, concurrency: SENDERS, auth: senders, requests: sendRequests })
+    ).result();
+    Object.assign(f, {
+      messages: MESSAGES,
+      send_per_second: Math.round(send.rps),
+      send_median_ms: round(send.median_ms, 2),
+      send_p99_ms: round(send.p99_ms, 2),
+      send_errors: send.errors,
+    });
     ctx.log(`  ${f.send_per_second}/s, p99 ${f.send_p99_ms} ms, ${send.errors} errors${send.first_error ? ` (${send.first_error})` : ""}`);
 
     // Memory per undelivered event: the heap with the queues' backlog, less the heap once they are deleted.
@@ -211,18 +222,30 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       await fetch(`${server.url}/api/v1/events?${new URLSearchParams({ queue_id: q.id })}`, { method: "DELETE", headers: { Authorization: q.auth } });
     const without = await memoryReport(server.proc.pid, logFile);
     const perEvent = ((withQueues.heap_used_mb - without.heap_used_mb) * 2 ** 20) / withQueues.queued_events;
-    Object.assign(f, { queued_events: withQueues.queued_events, queue_heap_mb: round(withQueues.heap_used_mb - without.heap_used_mb), bytes_per_queued_event: round(perEvent) });
+    Object.assign(f, {
+      queued_events: withQueues.queued_events,
+      queue_heap_mb: round(withQueues.heap_used_mb - without.heap_used_mb),
+      bytes_per_queued_event: round(perEvent),
+    });
     ctx.log(`  ${withQueues.queued_events} undelivered events: ${round(perEvent)} B each`);
 
-    const rand = ((seed) => () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32))(7);
+    const rand = (
+      (seed) => () =>
+        (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32
+    )(7);
     const narrows = Array.from({ length: 500 }, () => {
       const c = g.channels[Math.floor(rand() * g.channels.length)]!;
-      const narrow = JSON.stringify([{ operator: "channel", operand: c.id }, { operator: "topic", operand: g.topics[Math.floor(rand() * g.topics.length)] }]);
+      const narrow = JSON.stringify([
+        { operator: "channel", operand: c.id },
+        { operator: "topic", operand: g.topics[Math.floor(rand() * g.topics.length)] },
+      ]);
       return `/api/v1/messages?${new URLSearchParams({ anchor: "newest", num_before: "100", num_after: "0", narrow })}`;
     });
     const reader = basic(g.users[0]!);
     ctx.log(`channel+topic newest 100, one client back to back, ${SECONDS} s`);
-    const fetchIdle = await (await loadSpec(ctx, { url: server.url, mode: "get", seconds: SECONDS, concurrency: 1, auth: [reader], requests: narrows.map((path) => ({ path })) })).result();
+    const fetchIdle = await (
+      await loadSpec(ctx, { url: server.url, mode: "get", seconds: SECONDS, concurrency: 1, auth: [reader], requests: narrows.map((path) => ({ path })) })
+    ).result();
     Object.assign(f, { fetch_p50_ms: round(fetchIdle.median_ms, 2), fetch_p99_ms: round(fetchIdle.p99_ms, 2), fetch_errors: fetchIdle.errors });
     ctx.log(`  p50 ${f.fetch_p50_ms} ms, p99 ${f.fetch_p99_ms} ms`);
 
@@ -262,7 +285,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       catch_up_p99_vs_idle: round(pct(during, 0.99) / pct(pacedIdle, 0.99), 2),
       server_rss_mb_after: round(rssMb(server.proc.pid)),
     });
-    ctx.log(`  idle p99 ${f.paced_idle_p99_ms} ms; through the burst p50 ${f.catch_up_p50_ms} ms, p99 ${f.catch_up_p99_ms} ms over ${f.burst_and_catch_up_seconds} s`);
+    ctx.log(
+      `  idle p99 ${f.paced_idle_p99_ms} ms; through the burst p50 ${f.catch_up_p50_ms} ms, p99 ${f.catch_up_p99_ms} ms over ${f.burst_and_catch_up_seconds} s`,
+    );
   } finally {
     await stop(server.proc);
   }
@@ -275,7 +300,11 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   if (typeof runner === "string") f.arm64_smoke = `not run: ${runner}`;
   else {
     const exe = join(ctx.tmp, "confab-linux-arm64");
-    const built = Bun.spawnSync([process.execPath, "scripts/build.ts", "--target", "linux-arm64", "--outfile", exe], { cwd: ROOT, stdout: "ignore", stderr: "inherit" });
+    const built = Bun.spawnSync([process.execPath, "scripts/build.ts", "--target", "linux-arm64", "--outfile", exe], {
+      cwd: ROOT,
+      stdout: "ignore",
+      stderr: "inherit",
+    });
     try {
       if (built.exitCode !== 0) throw new Error("the linux-arm64 build failed");
       const r = await smoke(exe, runner);
@@ -291,15 +320,45 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   return {
     figures: f,
     targets: [
-      { label: `cold start, empty data dir (median of ${STARTS}; bare ${f.bare_cold_start_ms_median} ms)`, value: num("cold_start_empty_ms_median"), unit: "ms", op: "<", limit: 40.01 },
-      { label: `cold start, migrated data dir (bare ${f.bare_cold_start_ms_median} ms)`, value: num("cold_start_migrated_ms_median"), unit: "ms", op: "<", limit: 30.01 },
+      {
+        label: `cold start, empty data dir (median of ${STARTS}; bare ${f.bare_cold_start_ms_median} ms)`,
+        value: num("cold_start_empty_ms_median"),
+        unit: "ms",
+        op: "<",
+        limit: 40.01,
+      },
+      {
+        label: `cold start, migrated data dir (bare ${f.bare_cold_start_ms_median} ms)`,
+        value: num("cold_start_migrated_ms_median"),
+        unit: "ms",
+        op: "<",
+        limit: 30.01,
+      },
       { label: `idle RSS after start (bare ${f.bare_idle_rss_mb} MB)`, value: num("idle_rss_mb"), unit: "MB", op: "<", limit: 35.01 },
-      { label: `GET /users/me, wrk 32 connections, ratio to bare (${f.users_me_wrk_rps} vs ${f.bare_wrk_rps} req/s)`, value: num("users_me_wrk_ratio"), unit: "", op: ">=", limit: 0.6 },
-      { label: `durable channel sends/s, 100 subscribers, ${QUEUES} queues, 16 connections, ${MESSAGES.toLocaleString()} messages`, value: num("send_per_second"), unit: "msg/s", op: ">=", limit: 7000 },
+      {
+        label: `GET /users/me, wrk 32 connections, ratio to bare (${f.users_me_wrk_rps} vs ${f.bare_wrk_rps} req/s)`,
+        value: num("users_me_wrk_ratio"),
+        unit: "",
+        op: ">=",
+        limit: 0.6,
+      },
+      {
+        label: `durable channel sends/s, 100 subscribers, ${QUEUES} queues, 16 connections, ${MESSAGES.toLocaleString()} messages`,
+        value: num("send_per_second"),
+        unit: "msg/s",
+        op: ">=",
+        limit: 7000,
+      },
       { label: "  their p99", value: num("send_p99_ms"), unit: "ms", op: "<", limit: 10.01 },
       { label: "channel+topic newest 100, p50 (keep: 1.29 ms)", value: num("fetch_p50_ms"), unit: "ms", op: "<", limit: 1.5 },
       { label: "channel+topic newest 100, p99 (keep: 3.36 ms)", value: num("fetch_p99_ms"), unit: "ms", op: "<", limit: 4 },
-      { label: `the same fetch through a ${BURST.toLocaleString()}-send burst and catch-up: p99 / idle p99 (${f.catch_up_p99_ms} vs ${f.paced_idle_p99_ms} ms)`, value: num("catch_up_p99_vs_idle"), unit: "×", op: "<", limit: 2.01 },
+      {
+        label: `the same fetch through a ${BURST.toLocaleString()}-send burst and catch-up: p99 / idle p99 (${f.catch_up_p99_ms} vs ${f.paced_idle_p99_ms} ms)`,
+        value: num("catch_up_p99_vs_idle"),
+        unit: "×",
+        op: "<",
+        limit: 2.01,
+      },
       { label: "memory per undelivered message event in a queue", value: num("bytes_per_queued_event"), unit: "B", op: "<", limit: 16.01 },
       { label: "linux-arm64 executable under qemu: version, serve, server_settings", value: arm64, unit: "", op: ">=", limit: 1 },
     ],

@@ -44,7 +44,11 @@ async function seed(dataDir: string, tmp: string) {
 
 async function api(url: string, c: Cred, method: string, path: string, params: Record<string, unknown>) {
   const form = new URLSearchParams(Object.entries(params).map(([k, v]): [string, string] => [k, typeof v === "string" ? v : JSON.stringify(v)]));
-  const res = await fetch(`${url}/api/v1${path}`, { method, headers: { Authorization: basic(c), "Content-Type": "application/x-www-form-urlencoded" }, body: form });
+  const res = await fetch(`${url}/api/v1${path}`, {
+    method,
+    headers: { Authorization: basic(c), "Content-Type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
   const body = (await res.json()) as any;
   if (body.result !== "success") throw new Error(`${method} ${path}: ${JSON.stringify(body).slice(0, 300)}`);
   return body;
@@ -73,8 +77,12 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     const r = JSON.parse(out.trim().split("\n").at(-1)!);
     const file = readFileSync(join(dataDir, "workspaces", workspace.workspace_uuid, "README.md"), "utf8");
     const fileMatches = file === r.text;
-    ctx.log(`  ${r.sent} updates in ${r.send_seconds.toFixed(1)} s; ${r.arrivals}/${r.expected} arrivals; p50 ${r.p50_ms.toFixed(1)} ms, p99 ${r.p99_ms.toFixed(1)} ms, max ${r.max_ms.toFixed(1)} ms`);
-    ctx.log(`  ${r.converged}/${r.clients} clients hold the same text (${r.text.length} characters); the README file ${fileMatches ? "holds it" : "DIFFERS"}; server CPU ${cpuSeconds.toFixed(1)} s`);
+    ctx.log(
+      `  ${r.sent} updates in ${r.send_seconds.toFixed(1)} s; ${r.arrivals}/${r.expected} arrivals; p50 ${r.p50_ms.toFixed(1)} ms, p99 ${r.p99_ms.toFixed(1)} ms, max ${r.max_ms.toFixed(1)} ms`,
+    );
+    ctx.log(
+      `  ${r.converged}/${r.clients} clients hold the same text (${r.text.length} characters); the README file ${fileMatches ? "holds it" : "DIFFERS"}; server CPU ${cpuSeconds.toFixed(1)} s`,
+    );
     return {
       figures: {
         clients: r.clients,

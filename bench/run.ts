@@ -61,7 +61,9 @@ for (const name of chosen) {
 process.exit(failed ? 1 : 0);
 
 function markdown(name: string, r: BenchResult): string {
-  const rows = r.targets.map((t) => `| ${t.label} | ${t.value}${t.unit ? " " + t.unit : ""} | ${t.op} ${t.limit}${t.unit ? " " + t.unit : ""} | ${met(t) ? "met" : "MISSED"} |`);
+  const rows = r.targets.map(
+    (t) => `| ${t.label} | ${t.value}${t.unit ? " " + t.unit : ""} | ${t.op} ${t.limit}${t.unit ? " " + t.unit : ""} | ${met(t) ? "met" : "MISSED"} |`,
+  );
   const figures = Object.entries(r.figures).map(([k, v]) => `| ${k} | ${v} |`);
   return [
     `# bench: ${name}`,

@@ -71,7 +71,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     await Bun.sleep(Math.max(0, at * 1000 - Date.now()) + 200);
     const started = Date.now();
     s = await serveExe(ctx.exe, dataDir, `${dataDir}.log`);
-    const after = await call(s.url, owner, "GET", "/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: [{ operator: "dm", operand: [owner.id] }], apply_markdown: false });
+    const after = await call(s.url, owner, "GET", "/messages", {
+      anchor: "newest",
+      num_before: 1,
+      num_after: 0,
+      narrow: [{ operator: "dm", operand: [owner.id] }],
+      apply_markdown: false,
+    });
     if (after.messages[0]?.content !== "while down") throw new Error("the message due while the server was down was not sent at start");
     restartMs = Date.now() - started;
   } finally {

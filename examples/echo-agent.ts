@@ -35,7 +35,11 @@ const text = (asked?.content ?? "").replace(/@_?\*\*[^*]+\*\*/g, "").trim();
 /** Calls confab's API as the agent's bot, with the run's key. */
 async function api(method: string, path: string, params: Record<string, string> = {}) {
   const auth = "Basic " + btoa(`${process.env.EXT_EMAIL}:${process.env.EXT_API_KEY}`);
-  const res = await fetch(`${process.env.EXT_API_URL}${path}`, { method, headers: { Authorization: auth }, body: method === "GET" ? undefined : new URLSearchParams(params) });
+  const res = await fetch(`${process.env.EXT_API_URL}${path}`, {
+    method,
+    headers: { Authorization: auth },
+    body: method === "GET" ? undefined : new URLSearchParams(params),
+  });
   return (await res.json()) as Record<string, unknown>;
 }
 
@@ -47,7 +51,9 @@ if (word === "help" || !text) {
   console.log("I am the echo agent. Try: `secrets`, `readme`, or say anything and I will say it back.");
 } else if (word === "secrets") {
   const names = Object.keys(process.env).filter((k) => !k.startsWith("EXT_") && !["PATH", "HOME", "LANG", "LANGUAGE"].includes(k) && !k.startsWith("LC_"));
-  console.log(names.length ? `This run has ${names.length} organization secret(s): ${names.map((n) => `\`${n}\``).join(", ")}.` : "The organization has no secrets yet.");
+  console.log(
+    names.length ? `This run has ${names.length} organization secret(s): ${names.map((n) => `\`${n}\``).join(", ")}.` : "The organization has no secrets yet.",
+  );
 } else if (word === "readme") {
   if (!turn.workspace) console.log("This topic has no workspace.");
   else {

@@ -46,7 +46,19 @@ async function build(outputs: { target?: string; outfile: string }[]) {
     for (const { target, outfile } of outputs) {
       mkdirSync(dirname(outfile), { recursive: true });
       // --bytecode: JavaScriptCore's bytecode is compiled at build time, so a start parses nothing.
-      const cmd = [process.execPath, "build", "--compile", "--minify", "--sourcemap", "--bytecode", "--format=esm", ...(target ? [`--target=bun-${target}`] : []), join(stage, "main.ts"), "--outfile", outfile];
+      const cmd = [
+        process.execPath,
+        "build",
+        "--compile",
+        "--minify",
+        "--sourcemap",
+        "--bytecode",
+        "--format=esm",
+        ...(target ? [`--target=bun-${target}`] : []),
+        join(stage, "main.ts"),
+        "--outfile",
+        outfile,
+      ];
       const out = Bun.spawnSync(cmd, { cwd: root, stdout: "inherit", stderr: "inherit" });
       if (out.exitCode !== 0) {
         console.error(`build: ${target ?? "this machine"} failed (exit ${out.exitCode})`);

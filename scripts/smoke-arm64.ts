@@ -30,7 +30,12 @@ export async function smoke(exe: string, runner: string[]) {
     const v = Bun.spawnSync([...runner, exe, "version"], { env, stdout: "pipe", stderr: "pipe" });
     if (v.exitCode !== 0) throw new Error(`version exited ${v.exitCode}: ${v.stderr}`);
     const t0 = performance.now();
-    const proc = Bun.spawn([...runner, exe, "serve", "--data-dir", join(tmp, "data"), "--port", "0"], { env, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    const proc = Bun.spawn([...runner, exe, "serve", "--data-dir", join(tmp, "data"), "--port", "0"], {
+      env,
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "pipe",
+    });
     try {
       // The log line `listening url=…` names the port it was given.
       let err = "";
@@ -39,14 +44,22 @@ export async function smoke(exe: string, runner: string[]) {
       let url: string | undefined;
       const deadline = Date.now() + 120_000; // emulation is slow: a start takes seconds, not milliseconds
       while (!(url = / listening url=(\S+)/.exec(err)?.[1])) {
-        const { value, done } = await Promise.race([reader.read(), Bun.sleep(Math.max(0, deadline - Date.now())).then(() => ({ value: undefined, done: true }))]);
+        const { value, done } = await Promise.race([
+          reader.read(),
+          Bun.sleep(Math.max(0, deadline - Date.now())).then(() => ({ value: undefined, done: true })),
+        ]);
         if (done) throw new Error(`serve did not start (exit ${proc.exitCode}): ${err}`);
         err += decoder.decode(value, { stream: true });
       }
       reader.releaseLock();
       const res = await fetch(`${url}/api/v1/server_settings`);
       const body = (await res.json()) as { zulip_version?: string };
-      return { version: v.stdout.toString().trim(), server_settings_status: res.status, zulip_version: body.zulip_version, start_ms: Math.round(performance.now() - t0) };
+      return {
+        version: v.stdout.toString().trim(),
+        server_settings_status: res.status,
+        zulip_version: body.zulip_version,
+        start_ms: Math.round(performance.now() - t0),
+      };
     } finally {
       proc.kill("SIGTERM");
       await proc.exited;

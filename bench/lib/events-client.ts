@@ -30,12 +30,14 @@ async function call(c: Cred, method: string, path: string, params: Record<string
 /** Runs `fn` over `items`, at most `width` at a time. */
 async function pool<T>(items: T[], width: number, fn: (x: T, i: number) => Promise<void>) {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      await fn(items[i]!, i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        await fn(items[i]!, i);
+      }
+    }),
+  );
 }
 
 if (mode === "hold") {
@@ -54,7 +56,9 @@ if (mode === "hold") {
 
 if (mode === "fanout") {
   const users: Cred[] = spec.users;
-  const queues = await Promise.all(users.map(async (c) => ({ c, id: (await call(c, "POST", "/register", { event_types: ["message"], fetch_event_types: [] })).queue_id })));
+  const queues = await Promise.all(
+    users.map(async (c) => ({ c, id: (await call(c, "POST", "/register", { event_types: ["message"], fetch_event_types: [] })).queue_id })),
+  );
   const arrivals: number[] = [];
   const polls = queues.map((q) =>
     call(q.c, "GET", "/events", { queue_id: q.id, last_event_id: -1 }).then((r) => {
@@ -74,9 +78,13 @@ if (mode === "fanout") {
 
 if (mode === "flood") {
   const t0 = performance.now();
-  await pool(Array.from({ length: spec.count }, (_, i) => i), 16, async (i) => {
-    await call(spec.sender, "POST", "/messages", { type: "direct", to: [spec.to.id], content: `message number ${i} with a little text, as people write` });
-  });
+  await pool(
+    Array.from({ length: spec.count }, (_, i) => i),
+    16,
+    async (i) => {
+      await call(spec.sender, "POST", "/messages", { type: "direct", to: [spec.to.id], content: `message number ${i} with a little text, as people write` });
+    },
+  );
   out({ sent: spec.count, seconds: (performance.now() - t0) / 1000 });
   process.exit(0);
 }

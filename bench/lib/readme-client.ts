@@ -25,7 +25,10 @@ class Editor {
   lastEvent = -1;
   polling = true;
   readonly auth: string;
-  constructor(readonly index: number, user: { email: string; key: string }) {
+  constructor(
+    readonly index: number,
+    user: { email: string; key: string },
+  ) {
     this.auth = "Basic " + Buffer.from(`${user.email}:${user.key}`).toString("base64");
   }
   get client() {

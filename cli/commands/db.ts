@@ -35,7 +35,12 @@ export function register(program: Command) {
     }),
   );
 
-  withCommon(program.command("restore").description("replace the database (and the uploaded files, from <file>.files/) with a verified backup (the server must be stopped)").argument("<file>")).action(
+  withCommon(
+    program
+      .command("restore")
+      .description("replace the database (and the uploaded files, from <file>.files/) with a verified backup (the server must be stopped)")
+      .argument("<file>"),
+  ).action(
     action((file: string, opts) => {
       const config = configFrom(opts);
       const pid = runningServer(config.dataDir);

@@ -40,9 +40,19 @@ export function register(program: Command) {
           const when = (t: number | null) => (t === null ? "-" : new Date(t * 1000).toISOString());
           for (const m of rows)
             console.log(
-              [m.id, m.status, m.kind, m.to, `attempts ${m.attempts}`, m.status === "sent" ? `sent ${when(m.sentAt)}` : m.status === "pending" ? `next ${when(m.nextAttemptAt)}` : "given up", m.lastError ?? "", m.subject].join("\t"),
+              [
+                m.id,
+                m.status,
+                m.kind,
+                m.to,
+                `attempts ${m.attempts}`,
+                m.status === "sent" ? `sent ${when(m.sentAt)}` : m.status === "pending" ? `next ${when(m.nextAttemptAt)}` : "given up",
+                m.lastError ?? "",
+                m.subject,
+              ].join("\t"),
             );
-          if (!rows.length) console.log(app.config.email.enabled ? "the outbox is empty" : "the outbox is empty (email is not configured: email.enabled is off)");
+          if (!rows.length)
+            console.log(app.config.email.enabled ? "the outbox is empty" : "the outbox is empty (email is not configured: email.enabled is off)");
         }),
       ),
     );

@@ -29,7 +29,8 @@ function dataDirCheck(config: Config): Verdict {
   } catch {
     return fail(`${dir} is not writable by this user (uid ${process.getuid?.()})`, `chown it to the user confab runs as, or run confab as its owner`);
   }
-  if (st.mode & 0o077) return warn(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)})`, `chmod 700 ${dir}: it holds the database and the secrets key`);
+  if (st.mode & 0o077)
+    return warn(`${dir} is open to other users (mode ${(st.mode & 0o777).toString(8)})`, `chmod 700 ${dir}: it holds the database and the secrets key`);
   return pass(`${dir} (mode 700)`);
 }
 
@@ -50,7 +51,10 @@ function databaseChecks(config: Config): [string, Verdict][] {
   const restore = "stop confab and restore a backup: confab restore <backup file>";
   if (r.kind === "damaged") return [["database", fail(damaged(path, r.why).message, "confab restore <backup file>")]];
   if (r.kind === "foreign") return [["database", fail(`${path} is not a confab database`, "point data_dir at confab's data directory")]];
-  const integrity = r.problems.length === 1 && r.problems[0] === "ok" ? pass(`${path}: quick_check ok`) : fail(`${path}: quick_check: ${r.problems.slice(0, 2).join("; ")}`, restore);
+  const integrity =
+    r.problems.length === 1 && r.problems[0] === "ok"
+      ? pass(`${path}: quick_check ok`)
+      : fail(`${path}: quick_check: ${r.problems.slice(0, 2).join("; ")}`, restore);
   const migrations: Verdict = r.unknown.length
     ? fail(`written by a newer confab (migration ${r.unknown[0]})`, "run the newer confab, or restore a backup this version wrote")
     : r.pending.length
@@ -72,7 +76,8 @@ function secretsKeyCheck(config: Config): Verdict {
 
 async function externalUrlCheck(config: Config): Promise<Verdict> {
   const url = `${config.externalUrl}/health`;
-  if (runningServer(config.dataDir) === null) return warn(`no server is running on ${config.dataDir}, so ${url} was not tried`, "start confab, then run confab doctor again");
+  if (runningServer(config.dataDir) === null)
+    return warn(`no server is running on ${config.dataDir}, so ${url} was not tried`, "start confab, then run confab doctor again");
   try {
     const res = await fetch(url, { signal: AbortSignal.timeout(5000) });
     const body = (await res.json().catch(() => null)) as { status?: string; version?: string } | null;
@@ -80,7 +85,10 @@ async function externalUrlCheck(config: Config): Promise<Verdict> {
     if (res.status !== 200) return fail(`${url} answered ${res.status} (${body.status})`, "see GET /health's answer and the server's log");
     return pass(`${url} answers`);
   } catch (e) {
-    return fail(`${url} is unreachable from this machine: ${(e as Error).message}`, "external_url must reach this server: check DNS, the firewall, the reverse proxy or tls.cert");
+    return fail(
+      `${url} is unreachable from this machine: ${(e as Error).message}`,
+      "external_url must reach this server: check DNS, the firewall, the reverse proxy or tls.cert",
+    );
   }
 }
 
@@ -102,7 +110,11 @@ function filesCheck(config: Config): Verdict {
 }
 
 export function register(program: Command) {
-  withCommon(program.command("doctor").description("check this installation: config, data directory, database, migrations, secrets key, external_url, git (exit 1 on a failure)")).action(
+  withCommon(
+    program
+      .command("doctor")
+      .description("check this installation: config, data directory, database, migrations, secrets key, external_url, git (exit 1 on a failure)"),
+  ).action(
     action(async (opts) => {
       const lines: [string, Verdict][] = [];
       let config: Config;
@@ -113,7 +125,10 @@ export function register(program: Command) {
         lines.push(["config", fail((e as Error).message, "fix the key it names (config.example.yaml documents every key)")]);
         return report(lines);
       }
-      lines.push(["data directory", dataDirCheck(config)], ["free space", freeSpaceCheck(config)], ...databaseChecks(config), ["secrets key", secretsKeyCheck(config)]);
+      lines.push(["data directory", dataDirCheck(config)], ["free space", freeSpaceCheck(config)], ...databaseChecks(config), [
+        "secrets key",
+        secretsKeyCheck(config),
+      ]);
       lines.push(["tls", filesCheck(config)], ["external_url", await externalUrlCheck(config)], ["git", gitCheck()]);
       report(lines);
     }),

@@ -53,11 +53,12 @@ export function register(program: Command) {
             }
             if (typeof settings !== "object" || settings === null || Array.isArray(settings)) throw new CliError("--settings must be a JSON object");
           }
-          const a: InstallArgs = opts.repo !== undefined
-            ? { source_kind: "local", source_repository_id: findRealmRepository(app, realm, opts.repo).id }
-            : opts.codehost !== undefined
-              ? { source_kind: "codehost", source: opts.codehost }
-              : { source_kind: "remote", source: opts.remote };
+          const a: InstallArgs =
+            opts.repo !== undefined
+              ? { source_kind: "local", source_repository_id: findRealmRepository(app, realm, opts.repo).id }
+              : opts.codehost !== undefined
+                ? { source_kind: "codehost", source: opts.codehost }
+                : { source_kind: "remote", source: opts.remote };
           const { plugin: p } = await installPlugin(app, realm, null, { ...a, source_path: opts.path, sha: opts.sha, settings, disabled: !!opts.disabled });
           console.log(`plugin ${p.id} installed: ${p.plugin} ${p.version}, ${p.state}${p.detail ? ` (${p.detail})` : ""}`);
         }),

@@ -50,14 +50,21 @@ export function register(program: Command) {
         }),
       ),
     );
-  for (const [name, deactivated] of [["deactivate", true], ["reactivate", false]] as const)
-    withCommon(realm.command(name).description(`${name} an organization (its users ${deactivated ? "can no longer" : "can again"} log in)`).argument("<subdomain>", "the realm's subdomain ('' for the root host)"))
-      .action(
-        action((subdomain: string, opts) =>
-          usingApp(opts, (app) => {
-            setRealmDeactivated(app, realmOption(app, subdomain), deactivated);
-            console.log(`realm '${subdomain}' ${name}d`);
-          }),
-        ),
-      );
+  for (const [name, deactivated] of [
+    ["deactivate", true],
+    ["reactivate", false],
+  ] as const)
+    withCommon(
+      realm
+        .command(name)
+        .description(`${name} an organization (its users ${deactivated ? "can no longer" : "can again"} log in)`)
+        .argument("<subdomain>", "the realm's subdomain ('' for the root host)"),
+    ).action(
+      action((subdomain: string, opts) =>
+        usingApp(opts, (app) => {
+          setRealmDeactivated(app, realmOption(app, subdomain), deactivated);
+          console.log(`realm '${subdomain}' ${name}d`);
+        }),
+      ),
+    );
 }

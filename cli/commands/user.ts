@@ -46,8 +46,7 @@ export function register(program: Command) {
           }));
           if (opts.json) console.log(JSON.stringify(rows));
           else
-            for (const u of rows)
-              console.log(`${u.id}\t${u.email}\t${u.full_name}\t${u.role}${u.is_bot ? "\tbot" : ""}${u.is_active ? "" : "\tdeactivated"}`);
+            for (const u of rows) console.log(`${u.id}\t${u.email}\t${u.full_name}\t${u.role}${u.is_bot ? "\tbot" : ""}${u.is_active ? "" : "\tdeactivated"}`);
         }),
       ),
     );

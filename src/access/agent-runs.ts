@@ -11,7 +11,11 @@ import { channelAccess } from "../access/channels";
 
 export function dmParticipants(app: App, run: AgentRunRow): UserRow[] {
   const key = findRecipient(app.db, run.recipientId)?.dmKey;
-  return key ? dmKeyMembers(key).map((id) => findUserById(app.db, id)!).filter(Boolean) : [];
+  return key
+    ? dmKeyMembers(key)
+        .map((id) => findUserById(app.db, id)!)
+        .filter(Boolean)
+    : [];
 }
 
 export function canSeeRun(app: App, user: UserRow, run: AgentRunRow): boolean {

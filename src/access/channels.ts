@@ -77,5 +77,4 @@ export function channelAudience(app: App, c: ChannelRow): number[] {
 }
 
 /** The audience of a channel's events, with all_public_streams queues for public channels. */
-export const channelEventAudience = (app: App, c: ChannelRow): Audience =>
-  toUsers(channelAudience(app, c), c.inviteOnly ? {} : { publicStreamOf: c.realmId });
+export const channelEventAudience = (app: App, c: ChannelRow): Audience => toUsers(channelAudience(app, c), c.inviteOnly ? {} : { publicStreamOf: c.realmId });

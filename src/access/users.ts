@@ -40,4 +40,3 @@ export function inaccessibleUser(app: App, realm: RealmRow, userId: number) {
     profile_data: {},
   };
 }
-

@@ -13,7 +13,11 @@ export function channelReaders(db: Db, realmId: number, streamId: number): Set<n
   const c = findChannel(db, streamId);
   if (!c) return new Set();
   const subs = new Set(subscriberIds(db, c.id));
-  return new Set(listUsers(db, realmId).filter((u) => u.isActive && !isGuest(u.role) && (subs.has(u.id) || !c.inviteOnly)).map((u) => u.id));
+  return new Set(
+    listUsers(db, realmId)
+      .filter((u) => u.isActive && !isGuest(u.role) && (subs.has(u.id) || !c.inviteOnly))
+      .map((u) => u.id),
+  );
 }
 
 export function canSeeScope(db: Db, user: UserRow, p: PluginRow, link: PluginLinkRow | undefined): boolean {

@@ -26,7 +26,10 @@ import { canSeeRun, dmParticipants } from "../access/agent-runs";
 
 /** Active human users who can read the run's conversation: they hear of it and may list it. */
 function runAudience(app: App, run: AgentRunRow): number[] {
-  if (run.channelId === null) return dmParticipants(app, run).filter((u) => u.isActive && !u.isBot).map((u) => u.id);
+  if (run.channelId === null)
+    return dmParticipants(app, run)
+      .filter((u) => u.isActive && !u.isBot)
+      .map((u) => u.id);
   const c = findChannel(app.db, run.channelId);
   return c ? channelReaderIds(app, c) : [];
 }
@@ -94,7 +97,11 @@ export function beginTurn(app: App, runId: number, messageId: number, key: strin
   const bot = agentBot(app, realm);
   const asking = findUserById(app.db, store.findMessageSender(app.db, messageId) ?? before.requestedBy ?? 0);
   const site = realmUrl(app.config.externalUrl, realm.stringId);
-  const { env: secrets } = runSecretEnv(app, realm.id, listSecrets(app.db, realm.id).map((s) => s.name));
+  const { env: secrets } = runSecretEnv(
+    app,
+    realm.id,
+    listSecrets(app.db, realm.id).map((s) => s.name),
+  );
   const env: Record<string, string> = { ...secrets };
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && isKeptServerVariable(name)) env[name] = value;
   const run = changeRun(app, runId, { turns: before.turns + 1, turnMessageId: messageId });
@@ -126,7 +133,14 @@ export function beginTurn(app: App, runId: number, messageId: number, key: strin
     topic: run.channelId === null ? null : run.topic,
     participants: run.channelId === null ? dmParticipants(app, run).map(person) : null,
     workspace: workspace ? { workspace_uuid: workspace.uuid, path: workspace.dir } : null,
-    messages: store.conversationMessages(app.db, run.recipientId, run.channelId === null ? null : run.topic, messageId, app.config.agent.historyMessages, reader),
+    messages: store.conversationMessages(
+      app.db,
+      run.recipientId,
+      run.channelId === null ? null : run.topic,
+      messageId,
+      app.config.agent.historyMessages,
+      reader,
+    ),
   });
   return { run, env, input, secretValues: Object.values(secrets) };
 }
@@ -181,7 +195,12 @@ export function listRuns(app: App, realm: RealmRow, user: UserRow, a: RunListArg
     { channelId: a.stream_id, topic: a.topic, requestedBy: a.requested_by, states: a.state ? [a.state] : undefined },
     Math.max(a.limit * 4, 1000),
   );
-  return { runs: rows.filter((r) => canSeeRun(app, user, r)).slice(0, a.limit).map(toApiRun) };
+  return {
+    runs: rows
+      .filter((r) => canSeeRun(app, user, r))
+      .slice(0, a.limit)
+      .map(toApiRun),
+  };
 }
 
 function visibleRun(app: App, user: UserRow, id: number): AgentRunRow {

@@ -84,7 +84,10 @@ function checkQuota(app: App, realm: RealmRow, size: number, tx?: Tx) {
 /** GET /attachments: the caller's uploads and the organization's usage. */
 export function listAttachments(app: App, user: UserRow) {
   const rows = store.listOwnAttachments(app.db, user.id);
-  const linked = store.linkedMessages(app.db, rows.map((r) => r.id));
+  const linked = store.linkedMessages(
+    app.db,
+    rows.map((r) => r.id),
+  );
   return { attachments: rows.map((r) => toApiAttachment(r, linked.get(r.id) ?? [])), upload_space_used: spaceUsed(app, user.realmId) };
 }
 
@@ -94,7 +97,10 @@ export function removeAttachment(app: App, user: UserRow, id: number) {
   if (!row || row.ownerId !== user.id) throw invalidAttachment();
   app.tx((tx) => {
     store.deleteAttachments(tx.db, [row.id]);
-    tx.emit({ type: "attachment", op: "remove", attachment: { id: row.id }, upload_space_used: store.realmUploadBytes(tx.db, row.realmId) }, toUsers([row.ownerId]));
+    tx.emit(
+      { type: "attachment", op: "remove", attachment: { id: row.id }, upload_space_used: store.realmUploadBytes(tx.db, row.realmId) },
+      toUsers([row.ownerId]),
+    );
   });
   removeFile(app, row.pathId);
   return {};
@@ -166,7 +172,11 @@ export function uploadFromToken(app: App, token: string, filename: string): Atta
  */
 export function claimAttachmentsTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, messageId: number, pathIds: string[]) {
   const rows = store.findAttachmentsByPaths(tx.db, realm.id, pathIds).filter((a) => mayRead(app, realm, sender, a));
-  store.linkAttachments(tx.db, messageId, rows.map((a) => a.id));
+  store.linkAttachments(
+    tx.db,
+    messageId,
+    rows.map((a) => a.id),
+  );
   for (const a of rows) emitAttachment(tx, a, "update");
 }
 
@@ -179,7 +189,14 @@ export function relinkAttachmentsTx(app: App, tx: Tx, realm: RealmRow, editor: U
   const wanted = store.findAttachmentsByPaths(tx.db, realm.id, pathIds);
   const removed = [...before].filter((id) => !wanted.some((a) => a.id === id));
   store.unlinkAttachments(tx.db, [messageId], removed);
-  claimAttachmentsTx(app, tx, realm, editor, messageId, wanted.filter((a) => !before.has(a.id)).map((a) => a.pathId));
+  claimAttachmentsTx(
+    app,
+    tx,
+    realm,
+    editor,
+    messageId,
+    wanted.filter((a) => !before.has(a.id)).map((a) => a.pathId),
+  );
   const orphans = new Set(store.markUnreferenced(tx.db, removed, app.now()));
   const detached = [];
   for (const id of removed) {
@@ -209,8 +226,15 @@ export function deleteUnreferencedUploads(app: App, now = app.now()): number {
     const rows = store.listExpiredAttachments(app.db, cutoff, CLEANUP_BATCH);
     if (!rows.length) break;
     app.tx((tx) => {
-      store.deleteAttachments(tx.db, rows.map((r) => r.id));
-      for (const r of rows) tx.emit({ type: "attachment", op: "remove", attachment: { id: r.id }, upload_space_used: store.realmUploadBytes(tx.db, r.realmId) }, toUsers([r.ownerId]));
+      store.deleteAttachments(
+        tx.db,
+        rows.map((r) => r.id),
+      );
+      for (const r of rows)
+        tx.emit(
+          { type: "attachment", op: "remove", attachment: { id: r.id }, upload_space_used: store.realmUploadBytes(tx.db, r.realmId) },
+          toUsers([r.ownerId]),
+        );
     });
     for (const r of rows) removeFile(app, r.pathId);
     deleted += rows.length;

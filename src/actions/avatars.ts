@@ -23,7 +23,11 @@ function setAvatar(app: App, realm: RealmRow, user: UserRow, source: "G" | "U") 
     const row = updateUser(tx.db, user.id, { avatarSource: source, avatarVersion: user.avatarVersion + 1 });
     const url = avatarUrl(row, app.config.externalUrl);
     tx.emit(
-      { type: "realm_user", op: "update", person: { user_id: row.id, avatar_source: source, avatar_url: url, avatar_url_medium: url, avatar_version: row.avatarVersion } },
+      {
+        type: "realm_user",
+        op: "update",
+        person: { user_id: row.id, avatar_source: source, avatar_url: url, avatar_url_medium: url, avatar_version: row.avatarVersion },
+      },
       toRealm(realm.id),
     );
     return { avatar_url: url };

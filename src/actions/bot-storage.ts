@@ -8,7 +8,6 @@ import * as store from "../store/bot-storage";
 /** Zulip's USER_STATE_SIZE_LIMIT: characters of keys and values together. */
 export const STORAGE_LIMIT = 10_000_000;
 
-
 export function getStorage(app: App, user: UserRow, keys?: string[]) {
   if (!keys?.length) return { storage: Object.fromEntries(store.listStorage(app.db, user.id).map((e) => [e.key, e.value])) };
   const found = store.storageEntries(app.db, user.id, keys);
@@ -18,7 +17,11 @@ export function getStorage(app: App, user: UserRow, keys?: string[]) {
 
 export function updateStorage(app: App, user: UserRow, storage: Record<string, string>) {
   const entries = Object.entries(storage);
-  const old = store.storageEntries(app.db, user.id, entries.map(([k]) => k));
+  const old = store.storageEntries(
+    app.db,
+    user.id,
+    entries.map(([k]) => k),
+  );
   const growth = entries.reduce((n, [k, v]) => n + k.length + v.length - (old.has(k) ? k.length + old.get(k)!.length : 0), 0);
   const size = store.storageSize(app.db, user.id) + growth;
   if (size > STORAGE_LIMIT) throw requestExceedsStorageLimitCharacters(size - STORAGE_LIMIT, STORAGE_LIMIT);

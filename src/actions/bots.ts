@@ -1,7 +1,22 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { BOT_TYPE, type BotService } from "../domain/bots";
-import { failedChangeOwnerBotsCant, failedChangeOwnerNoSuch, failedChangeOwnerUserDeactivated, guestsRefused, insufficientPermission, invalidBotType, invalidEmail, invalidInterfaceType, invalidParam, noSuchBot, payloadUrlNotUrl, servicePayloadUrlNotUrl, targetUserDeactivated, usernameAlreadyUse } from "../domain/errors";
+import {
+  failedChangeOwnerBotsCant,
+  failedChangeOwnerNoSuch,
+  failedChangeOwnerUserDeactivated,
+  guestsRefused,
+  insufficientPermission,
+  invalidBotType,
+  invalidEmail,
+  invalidInterfaceType,
+  invalidParam,
+  noSuchBot,
+  payloadUrlNotUrl,
+  servicePayloadUrlNotUrl,
+  targetUserDeactivated,
+  usernameAlreadyUse,
+} from "../domain/errors";
 import { realmUrl } from "../domain/realms";
 import { isAdmin, isGuest } from "../domain/roles";
 import { avatarUrl, checkFullName, isValidEmail } from "../domain/users";
@@ -133,7 +148,8 @@ export function updateBot(app: App, realm: RealmRow, actor: UserRow, id: number,
     if (patch.botOwnerId !== undefined) {
       const admins = new Set(listAdminIds(tx.db, realm.id));
       // The previous owner stops seeing the bot's key; the new one starts.
-      if (bot.botOwnerId !== null && !admins.has(bot.botOwnerId)) tx.emit({ type: "realm_bot", op: "delete", bot: { user_id: bot.id } }, toUsers([bot.botOwnerId]));
+      if (bot.botOwnerId !== null && !admins.has(bot.botOwnerId))
+        tx.emit({ type: "realm_bot", op: "delete", bot: { user_id: bot.id } }, toUsers([bot.botOwnerId]));
       if (!admins.has(row.botOwnerId!)) tx.emit(botEvent("add", row, app.config.externalUrl, tx.db), toUsers([row.botOwnerId!]));
       tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, owner_id: row.botOwnerId } }, toUsers([...admins]));
       tx.emit({ type: "realm_user", op: "update", person: { user_id: bot.id, bot_owner_id: row.botOwnerId } }, toRealm(realm.id));

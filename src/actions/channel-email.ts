@@ -20,7 +20,10 @@ export function channelEmailAddress(app: App, user: UserRow, channelId: number, 
     if (bot.botOwnerId !== user.id && !isAdmin(user.role)) throw insufficientPermission();
     sender = String(bot.id);
   } else if (senderId !== undefined) sender = String(user.id);
-  const name = channel.name.replace(/[^\p{L}\p{N}_]+/gu, "-").toLowerCase().replace(/^-+|-+$/g, "");
+  const name = channel.name
+    .replace(/[^\p{L}\p{N}_]+/gu, "-")
+    .toLowerCase()
+    .replace(/^-+|-+$/g, "");
   const token = createHash("sha256").update(`${channel.realmId}:${channel.id}:${sender}`).digest("hex").slice(0, 32);
   return { email: `${name}.${token}.show-sender@${new URL(app.config.externalUrl).hostname}` };
 }

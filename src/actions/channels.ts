@@ -11,7 +11,22 @@ import {
   type ChannelStats,
   type TopicsPolicy,
 } from "../domain/channels";
-import { badRetentionDays, canCreateTopicGroupMust, channelAlreadyExists, channelArchived, defaultChannelCannotBePrivate, enableConfigurationAllMessagesChannel, insufficientPermission, invalidChannelId, invalidChannelName, mustBeAdmin, mustBeOwner, notAuthorizedForQuery, privateChannelsCannotBeMadeDefault, webPublicChannelsNotEnabled } from "../domain/errors";
+import {
+  badRetentionDays,
+  canCreateTopicGroupMust,
+  channelAlreadyExists,
+  channelArchived,
+  defaultChannelCannotBePrivate,
+  enableConfigurationAllMessagesChannel,
+  insufficientPermission,
+  invalidChannelId,
+  invalidChannelName,
+  mustBeAdmin,
+  mustBeOwner,
+  notAuthorizedForQuery,
+  privateChannelsCannotBeMadeDefault,
+  webPublicChannelsNotEnabled,
+} from "../domain/errors";
 import { checkGroupSetting, type GroupSettingValue } from "../domain/group-settings";
 import { topicForClient } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
@@ -49,7 +64,11 @@ export function getStreams(
   },
 ) {
   if ((a.include_all_active || a.include_all) && !isAdmin(user.role)) throw notAuthorizedForQuery();
-  const subs = new Map(listUserSubscriptions(app.db, user.id).filter((s) => s.active).map((s) => [s.channelId, s]));
+  const subs = new Map(
+    listUserSubscriptions(app.db, user.id)
+      .filter((s) => s.active)
+      .map((s) => [s.channelId, s]),
+  );
   const defaults = new Set(store.listDefaultChannelIds(app.db, realm.id));
   const ownerSubscribed = new Set<number>();
   if (a.include_owner_subscribed && user.isBot && user.botOwnerId !== null)
@@ -127,8 +146,7 @@ export function checkCanCreate(app: App, realm: RealmRow, user: UserRow, spec: C
   } else if (spec.inviteOnly) {
     if (!hasRealmPermission(app.db, realm, user, "can_create_private_channel_group")) throw insufficientPermission();
   } else if (!hasRealmPermission(app.db, realm, user, "can_create_public_channel_group")) throw insufficientPermission();
-  if (spec.messageRetentionDays !== undefined && spec.messageRetentionDays !== "realm_default" && user.role !== 100)
-    throw mustBeOwner();
+  if (spec.messageRetentionDays !== undefined && spec.messageRetentionDays !== "realm_default" && user.role !== 100) throw mustBeOwner();
   if (spec.isDefault && !isAdmin(user.role)) throw mustBeAdmin();
   if (spec.isDefault && spec.inviteOnly) throw defaultChannelCannotBePrivate();
   if (spec.folderId != null) activeChannelFolder(app, realm.id, spec.folderId);
@@ -142,7 +160,12 @@ export function insertChannelTx(app: App, tx: Tx, realm: RealmRow, creator: User
   const historyPublic = spec.inviteOnly ? (spec.historyPublicToSubscribers ?? false) : true;
   const settings: Record<string, unknown> = {};
   for (const [n, v] of Object.entries(spec.settings)) if (v !== undefined) settings[n] = checkChannelSetting(app, realm, n as ChannelPermission, v);
-  if (spec.inviteOnly && !historyPublic && settings.can_create_topic_group !== undefined && settings.can_create_topic_group !== systemGroupIds(tx.db, realm.id)["role:everyone"])
+  if (
+    spec.inviteOnly &&
+    !historyPublic &&
+    settings.can_create_topic_group !== undefined &&
+    settings.can_create_topic_group !== systemGroupIds(tx.db, realm.id)["role:everyone"]
+  )
     throw canCreateTopicGroupMust();
   const c = store.insertChannel(tx.db, {
     realmId: realm.id,
@@ -161,11 +184,15 @@ export function insertChannelTx(app: App, tx: Tx, realm: RealmRow, creator: User
   });
   if (spec.isDefault) store.addDefaultChannel(tx.db, realm.id, c.id);
   tx.emit({ type: "stream", op: "create", streams: streamObjects(app, realm, [c]) }, channelEventAudience(app, c));
-  if (spec.isDefault) tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
+  if (spec.isDefault)
+    tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
   return c;
 }
 
-export const activeRealmUserIds = (app: App, realmId: number) => listUsers(app.db, realmId).filter((u) => u.isActive).map((u) => u.id);
+export const activeRealmUserIds = (app: App, realmId: number) =>
+  listUsers(app.db, realmId)
+    .filter((u) => u.isActive)
+    .map((u) => u.id);
 
 // ---- Changing channels ----
 
@@ -197,7 +224,8 @@ export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: numb
   // A folder that is not archived, or null: out of its folder.
   if (p.folder_id != null) activeChannelFolder(app, realm.id, p.folder_id);
   const settings: Partial<Record<ChannelPermission, GroupSettingValue>> = {};
-  for (const [n, v] of Object.entries(p.settings)) if (v !== undefined) settings[n as ChannelPermission] = checkChannelSetting(app, realm, n as ChannelPermission, v);
+  for (const [n, v] of Object.entries(p.settings))
+    if (v !== undefined) settings[n as ChannelPermission] = checkChannelSetting(app, realm, n as ChannelPermission, v);
   if (p.topics_policy === "empty_topic_only" && topicStore.hasNamedTopics(app.db, c.recipientId)) throw enableConfigurationAllMessagesChannel();
   const name = p.new_name !== undefined ? checkChannelName(p.new_name, app.config.limits.maxStreamNameLength) : undefined;
   if (name !== undefined && name !== c.name) {
@@ -315,7 +343,11 @@ export function listTopics(app: App, user: UserRow, id: number, allowEmptyTopicN
   return {
     topics: rows.map((r) => {
       const workspace = workspaces.get(topicKey(c.id, r.name));
-      return { max_id: r.max_id, name: topicForClient(topicStore.topicOfMessage(app.db, r.max_id) ?? r.name, allowEmptyTopicName), ...(workspace ? { workspace_uuid: workspace } : {}) };
+      return {
+        max_id: r.max_id,
+        name: topicForClient(topicStore.topicOfMessage(app.db, r.max_id) ?? r.name, allowEmptyTopicName),
+        ...(workspace ? { workspace_uuid: workspace } : {}),
+      };
     }),
   };
 }

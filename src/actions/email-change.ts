@@ -38,7 +38,8 @@ export function confirmEmailChange(app: App, realm: RealmRow, token: string): { 
     if (findUserByEmail(tx.db, realm.id, newEmail)) throw emailInUse(newEmail);
     useEmailTokens(tx.db, user.id, "email_change", app.now());
     updateUser(tx.db, user.id, { email: newEmail });
-    for (const person of emailChangeUpdates(newEmail)) tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, ...person } }, toRealm(realm.id));
+    for (const person of emailChangeUpdates(newEmail))
+      tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, ...person } }, toRealm(realm.id));
     queueMailTx(app, tx, realm.id, "email_changed", emailChangedMail({ to: user.email, org: realm.name, newEmail }));
     return { oldEmail: user.email, newEmail };
   });

@@ -26,6 +26,11 @@ export async function unsubscribe(app: App, realm: RealmRow, user: UserRow, kind
   await updateOwnSettings(app, realm, user, { [UNSUBSCRIBE_KINDS[kind].setting]: false });
   if (kind === "channels") {
     const on = listUserSubscriptions(app.db, user.id).filter((s) => s.active && s.emailNotifications === true);
-    if (on.length) setSubscriptionProperties(app, user, on.map((s) => ({ stream_id: s.channelId, property: "email_notifications", value: false })));
+    if (on.length)
+      setSubscriptionProperties(
+        app,
+        user,
+        on.map((s) => ({ stream_id: s.channelId, property: "email_notifications", value: false })),
+      );
   }
 }

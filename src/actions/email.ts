@@ -17,7 +17,17 @@ export function requireEmail(app: App) {
 
 /** Puts a message in the outbox inside the caller's transaction; the worker is woken after COMMIT. */
 export function queueMailTx(app: App, tx: Tx, realmId: number | null, kind: MailKind, mail: Mail) {
-  store.insertOutbox(tx.db, { realmId, kind, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers ?? null, nextAttemptAt: app.now(), createdAt: app.now() });
+  store.insertOutbox(tx.db, {
+    realmId,
+    kind,
+    to: mail.to,
+    subject: mail.subject,
+    text: mail.text,
+    html: mail.html,
+    headers: mail.headers ?? null,
+    nextAttemptAt: app.now(),
+    createdAt: app.now(),
+  });
   tx.afterCommit(() => app.listeners.mailQueued?.());
 }
 
@@ -41,7 +51,14 @@ export const listOutbox = (app: App, o: { status?: string; limit?: number } = {}
 const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** A new single-use token of `kind` for a user, valid `hours`; only its hash is stored. Returns the secret. */
-export function newEmailTokenTx(app: App, tx: Tx, kind: "password_reset" | "email_change", userId: number, hours: number, newEmail: string | null = null): string {
+export function newEmailTokenTx(
+  app: App,
+  tx: Tx,
+  kind: "password_reset" | "email_change",
+  userId: number,
+  hours: number,
+  newEmail: string | null = null,
+): string {
   const token = randomToken(40);
   store.insertEmailToken(tx.db, { kind, userId, tokenHash: hashToken(token), newEmail, createdAt: app.now(), expiresAt: app.now() + hours * 3600 });
   return token;

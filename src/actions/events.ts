@@ -13,7 +13,10 @@ import { p, Param, t, type Args } from "../domain/params";
 
 /** Seconds, or "mobile" (zulip-flutter sends it JSON-encoded, others as plain text). */
 const seconds = p.int({ min: 10, max: 7 * 24 * 3600 });
-const idleQueueTimeout = new Param<number | "mobile">((raw, n) => (raw === "mobile" || raw === '"mobile"' ? "mobile" : seconds.parse(raw, n)), "integer or \"mobile\"");
+const idleQueueTimeout = new Param<number | "mobile">(
+  (raw, n) => (raw === "mobile" || raw === '"mobile"' ? "mobile" : seconds.parse(raw, n)),
+  'integer or "mobile"',
+);
 
 export const registerParams = {
   apply_markdown: p.bool().optional(false),
@@ -53,7 +56,8 @@ export function register(app: App, realm: RealmRow, user: UserRow | null, a: Arg
     capabilities: a.client_capabilities,
     narrow,
   };
-  const idleTimeoutSecs = a.idle_queue_timeout === "mobile" ? MOBILE_IDLE_QUEUE_TIMEOUT_SECS : (a.idle_queue_timeout ?? app.config.events.idleQueueTimeoutSeconds);
+  const idleTimeoutSecs =
+    a.idle_queue_timeout === "mobile" ? MOBILE_IDLE_QUEUE_TIMEOUT_SECS : (a.idle_queue_timeout ?? app.config.events.idleQueueTimeoutSeconds);
   const queue = user
     ? app.queues.create({
         userId: user.id,

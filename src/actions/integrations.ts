@@ -3,7 +3,19 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { BOT_TYPE } from "../domain/bots";
-import { anomalousWebhookPayload, ApiError, botHasNoOwnerSend, invalidParam, malformedJson, missingEventHeader, notIncomingWebhookBot, notList, notString, notValidJson, unsupportedWebhookEvent } from "../domain/errors";
+import {
+  anomalousWebhookPayload,
+  ApiError,
+  botHasNoOwnerSend,
+  invalidParam,
+  malformedJson,
+  missingEventHeader,
+  notIncomingWebhookBot,
+  notList,
+  notString,
+  notValidJson,
+  unsupportedWebhookEvent,
+} from "../domain/errors";
 import { PayloadError, type Integration, type WebhookResult } from "../integrations/types";
 import { findUserById } from "../store/users";
 import { sendMessage, sendNotificationTx } from "./messages";
@@ -31,7 +43,13 @@ export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integrat
   if (!bot.isBot || bot.botType !== BOT_TYPE.incomingWebhook) throw notIncomingWebhookBot();
   if (integration.eventHeader && !req.headers.get(integration.eventHeader)) {
     const h = integration.eventHeader;
-    notifyBotOwner(app, realm, bot, `header:${integration.name}`, `Your bot @_**${bot.fullName}** received a request for the ${integration.displayName} integration without the HTTP header \`${h}\`, which names the event. The service is probably set up with another integration's URL, or is too old to send that header.`);
+    notifyBotOwner(
+      app,
+      realm,
+      bot,
+      `header:${integration.name}`,
+      `Your bot @_**${bot.fullName}** received a request for the ${integration.displayName} integration without the HTTP header \`${h}\`, which names the event. The service is probably set up with another integration's URL, or is too old to send that header.`,
+    );
     throw missingEventHeader(h);
   }
   const payload = parsePayload(req);
@@ -55,12 +73,24 @@ export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integrat
       continue;
     }
     try {
-      sendMessage(app, realm, bot, { type: "stream", to: /^\d+$/.test(stream) ? Number(stream) : stream, topic: userTopic ?? m.topic, content: m.content }, client);
+      sendMessage(
+        app,
+        realm,
+        bot,
+        { type: "stream", to: /^\d+$/.test(stream) ? Number(stream) : stream, topic: userTopic ?? m.topic, content: m.content },
+        client,
+      );
     } catch (e) {
       // As in Zulip: the service is not told (it cannot fix it); the bot's owner is.
       if (!(e instanceof ApiError && e.code === "STREAM_DOES_NOT_EXIST")) throw e;
       const what = /^\d+$/.test(stream) ? `the channel with ID ${stream}` : `channel #${stream.replace(/[*`]/g, "")}`;
-      notifyBotOwner(app, realm, bot, `channel:${stream}`, `Your bot @_**${bot.fullName}** tried to send a message to ${what}, but that channel does not exist. Create it, or correct the webhook's URL.`);
+      notifyBotOwner(
+        app,
+        realm,
+        bot,
+        `channel:${stream}`,
+        `Your bot @_**${bot.fullName}** tried to send a message to ${what}, but that channel does not exist. Create it, or correct the webhook's URL.`,
+      );
     }
   }
 }

@@ -4,7 +4,23 @@ import { queueMailTx, requireEmail } from "./email";
 import { invitationMail } from "../domain/email";
 import type { ChannelRow, InviteRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { botsRefused, cannotSubscribeOthers, emailInUse, guestsRefused, insufficientPermission, invalidInviteChannel, invitationFailed, invitationRevoked, linkExpired, mustBeOwner, mustOrganizationAdministrator, mustSpecifyLeastOneEmail, noSuchInvitation, passwordTooShort, pleaseEnterValidEmailAddress } from "../domain/errors";
+import {
+  botsRefused,
+  cannotSubscribeOthers,
+  emailInUse,
+  guestsRefused,
+  insufficientPermission,
+  invalidInviteChannel,
+  invitationFailed,
+  invitationRevoked,
+  linkExpired,
+  mustBeOwner,
+  mustOrganizationAdministrator,
+  mustSpecifyLeastOneEmail,
+  noSuchInvitation,
+  passwordTooShort,
+  pleaseEnterValidEmailAddress,
+} from "../domain/errors";
 import { DEFAULT_INVITE_MINUTES, inviteLink, MAX_WELCOME_TEXT_LENGTH, parseInviteeEmails, toApiInvite } from "../domain/invites";
 import { realmUrl } from "../domain/realms";
 import { isAdmin, isGuest, ROLE, ROLES, type Role } from "../domain/roles";
@@ -60,8 +76,7 @@ function checkOptions(app: App, realm: RealmRow, user: UserRow, a: InviteOptions
       throw invalidInviteChannel(id);
     }
   });
-  if (channels.some((c) => !defaults.has(c.id) && !canAddSubscribers(app, realm, user, c)))
-    throw cannotSubscribeOthers();
+  if (channels.some((c) => !defaults.has(c.id) && !canAddSubscribers(app, realm, user, c))) throw cannotSubscribeOthers();
   for (const id of a.group_ids) groupForUpdate(app.db, realm, user, id, ["can_add_members_group"]);
   if (a.welcome_message_custom_text != null && !isAdmin(user.role)) throw mustOrganizationAdministrator();
 }
@@ -198,14 +213,19 @@ export function resendInvite(app: App, realm: RealmRow, user: UserRow, id: numbe
 function mailInvitationTx(app: App, tx: Tx, realm: RealmRow, from: UserRow, invite: InviteRow) {
   const days = invite.expiresAt === null ? null : Math.max(1, Math.round((invite.expiresAt - app.now()) / 86400));
   const link = inviteLink(realmUrl(app.config.externalUrl, realm.stringId), invite.key);
-  queueMailTx(app, tx, realm.id, "invitation", invitationMail({ to: invite.email!, org: realm.name, inviter: from.fullName, inviterEmail: from.email, link, expiresInDays: days }));
+  queueMailTx(
+    app,
+    tx,
+    realm.id,
+    "invitation",
+    invitationMail({ to: invite.email!, org: realm.name, inviter: from.fullName, inviterEmail: from.email, link, expiresInDays: days }),
+  );
 }
 
 /** An invitation that can still be used, by its link's key, in the realm the link is for. */
 export function openInvitation(app: App, realm: RealmRow, key: string): InviteRow {
   const invite = store.findInviteByKey(app.db, key);
-  if (!invite || invite.realmId !== realm.id || invite.status !== "active" || (invite.expiresAt !== null && invite.expiresAt <= app.now()))
-    throw linkExpired();
+  if (!invite || invite.realmId !== realm.id || invite.status !== "active" || (invite.expiresAt !== null && invite.expiresAt <= app.now())) throw linkExpired();
   return invite;
 }
 

@@ -8,7 +8,6 @@ import { toRealm } from "../events/types";
 import * as store from "../store/linkifiers";
 import { forgetLinkifiers } from "./render";
 
-
 function check(app: App, admin: UserRow, pattern: string, urlTemplate: string, exceptId?: number) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
   const bad = checkLinkifier(pattern, urlTemplate);

@@ -24,14 +24,7 @@ import {
 } from "../domain/errors";
 import { htmlDiff } from "../domain/html-diff";
 import { FLAG, flagList } from "../domain/message-flags";
-import {
-  normalizeContent,
-  normalizeTopic,
-  parseEditHistory,
-  RESOLVED_TOPIC_PREFIX,
-  topicForClient,
-  type EditHistoryEntry,
-} from "../domain/messages";
+import { normalizeContent, normalizeTopic, parseEditHistory, RESOLVED_TOPIC_PREFIX, topicForClient, type EditHistoryEntry } from "../domain/messages";
 import { realmSetting } from "../domain/realm-settings";
 import { isGuest, isModerator } from "../domain/roles";
 import { toUsers } from "../events/types";
@@ -69,12 +62,19 @@ export const editParams = {
 export type EditArgs = Args<typeof editParams>;
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
-const limit = (realm: RealmRow, name: "message_content_edit_limit_seconds" | "move_messages_within_stream_limit_seconds" | "move_messages_between_streams_limit_seconds" | "message_content_delete_limit_seconds") =>
-  realmSetting(realm, name) as number | null;
+const limit = (
+  realm: RealmRow,
+  name:
+    | "message_content_edit_limit_seconds"
+    | "move_messages_within_stream_limit_seconds"
+    | "move_messages_between_streams_limit_seconds"
+    | "message_content_delete_limit_seconds",
+) => realmSetting(realm, name) as number | null;
 
 const stripResolved = (t: string) => (t.startsWith(RESOLVED_TOPIC_PREFIX) ? t.slice(RESOLVED_TOPIC_PREFIX.length) : t);
 /** A rename that only adds or removes the resolved prefix (resolving or unresolving the topic). */
-const isResolveToggle = (from: string, to: string) => from !== to && stripResolved(from) === stripResolved(to) && (from.startsWith(RESOLVED_TOPIC_PREFIX) || to.startsWith(RESOLVED_TOPIC_PREFIX));
+const isResolveToggle = (from: string, to: string) =>
+  from !== to && stripResolved(from) === stripResolved(to) && (from.startsWith(RESOLVED_TOPIC_PREFIX) || to.startsWith(RESOLVED_TOPIC_PREFIX));
 
 /** Messages of the topic that a move with this propagate_mode takes along (those the editor may read). */
 function messagesToMove(app: App, user: UserRow, m: MessageRow, channel: ChannelRow, mode: EditArgs["propagate_mode"]): number[] {
@@ -121,7 +121,8 @@ export function editMessage(app: App, realm: RealmRow, user: UserRow, id: number
   if (!channel && a.topic !== undefined && a.topic !== "") throw dmTopic();
   if (!channel && a.stream_id !== undefined) throw dmMove();
   const newTopic = channel && a.topic !== undefined ? normalizeTopic(a.topic, limits.maxTopicLength) : undefined;
-  const target = channel && a.stream_id !== undefined && a.stream_id !== channel.id ? accessChannelById(app, user, a.stream_id, { content: true }).channel : undefined;
+  const target =
+    channel && a.stream_id !== undefined && a.stream_id !== channel.id ? accessChannelById(app, user, a.stream_id, { content: true }).channel : undefined;
   const topicChanged = newTopic !== undefined && newTopic !== m.topic;
   const moving = !!channel && (topicChanged || !!target);
   let moved: number[] = [];
@@ -149,13 +150,15 @@ export function editMessage(app: App, realm: RealmRow, user: UserRow, id: number
     checkTopicAllowed(realm, dest, destTopic);
     moved = messagesToMove(app, user, m, channel!, a.propagate_mode);
     if (target) checkMoveLimit(app, user, moved, limit(realm, "move_messages_between_streams_limit_seconds"), channelEditTimeLimitPassed);
-    else if (!isResolveToggle(m.topic, newTopic!)) checkMoveLimit(app, user, moved, limit(realm, "move_messages_within_stream_limit_seconds"), topicEditTimeLimitPassed);
+    else if (!isResolveToggle(m.topic, newTopic!))
+      checkMoveLimit(app, user, moved, limit(realm, "move_messages_within_stream_limit_seconds"), topicEditTimeLimitPassed);
   }
   if (!content && !moving) return { detached_uploads: [] };
 
   const detached = app.tx((tx) => {
     const before = flagStore.messageRecipients(tx.db, m.id);
-    if (content) applyContentEdit(app, tx, user, m, content.text, content.rendered, now, moving ? { channel: channel!, target, topic: newTopic } : null, !!channel);
+    if (content)
+      applyContentEdit(app, tx, user, m, content.text, content.rendered, now, moving ? { channel: channel!, target, topic: newTopic } : null, !!channel);
     if (moving) applyMove(app, tx, realm, user, m, channel!, target ?? null, newTopic ?? m.topic, moved, now, a, !!content);
     emitUpdate(app, tx, realm, user, m, channel, { content, moved, target: target ?? null, topic: newTopic ?? m.topic, mode: a.propagate_mode, now }, before);
     return content ? relinkAttachmentsTx(app, tx, realm, user, m.id, content.rendered.attachmentPathIds) : [];
@@ -223,7 +226,10 @@ function applyMove(
   const allInTopic = ids.length === store.countTopicMessages(tx.db, m.recipientId, m.topic);
   for (const row of rows) {
     // The edited message already has its entry from the content edit.
-    const history = row.id === m.id && contentEdited ? store.findMessage(tx.db, row.id)!.editHistory : withHistory(row, moveEntry(user, now, channel, target, row.topic, topic));
+    const history =
+      row.id === m.id && contentEdited
+        ? store.findMessage(tx.db, row.id)!.editHistory
+        : withHistory(row, moveEntry(user, now, channel, target, row.topic, topic));
     store.updateMessage(tx.db, row.id, { recipientId: dest.recipientId, topic, editHistory: history, lastMovedTime: now });
     store.reindexMessage(tx.db, row.id, topic, textForSearch(store.findMessage(tx.db, row.id)!.renderedContent));
   }
@@ -286,7 +292,10 @@ function notifyMove(
     return;
   }
   const [oldNote, newNote] = all
-    ? [`This topic was moved to ${location(to.channel, to.topic)} by ${who}.`, `This topic was moved here from ${location(from.channel, from.topic)} by ${who}.`]
+    ? [
+        `This topic was moved to ${location(to.channel, to.topic)} by ${who}.`,
+        `This topic was moved here from ${location(from.channel, from.topic)} by ${who}.`,
+      ]
     : ids.length === 1
       ? [
           `[A message](${messageLink(to.channel, to.topic, ids[0]!)}) was moved from this topic to ${location(to.channel, to.topic)} by ${who}.`,
@@ -364,11 +373,21 @@ export function messageHistory(app: App, realm: RealmRow, user: UserRow, id: num
   for (const e of parseEditHistory(m.editHistory)) {
     const contentEdit = e.prev_content !== undefined;
     if (policy === "moves" && !contentEdit && e.prev_topic === undefined && e.prev_stream === undefined) continue;
-    const snap: Record<string, unknown> = { topic: topic(cur.topic), content: cur.content, rendered_content: cur.rendered, timestamp: e.timestamp, user_id: e.user_id };
+    const snap: Record<string, unknown> = {
+      topic: topic(cur.topic),
+      content: cur.content,
+      rendered_content: cur.rendered,
+      timestamp: e.timestamp,
+      user_id: e.user_id,
+    };
     if (e.prev_topic !== undefined) snap.prev_topic = topic(e.prev_topic);
     if (e.prev_stream !== undefined) Object.assign(snap, { stream: e.stream ?? cur.stream, prev_stream: e.prev_stream });
     if (contentEdit && policy === "all")
-      Object.assign(snap, { prev_content: e.prev_content, prev_rendered_content: e.prev_rendered_content, content_html_diff: htmlDiff(e.prev_rendered_content ?? "", cur.rendered) });
+      Object.assign(snap, {
+        prev_content: e.prev_content,
+        prev_rendered_content: e.prev_rendered_content,
+        content_html_diff: htmlDiff(e.prev_rendered_content ?? "", cur.rendered),
+      });
     if (policy === "all" || !contentEdit || e.prev_topic !== undefined || e.prev_stream !== undefined) snapshots.push(snap);
     cur = {
       topic: e.prev_topic ?? cur.topic,
@@ -385,9 +404,14 @@ export function messageHistory(app: App, realm: RealmRow, user: UserRow, id: num
 
 /** Zulip's delete rules: "delete any" holders (realm or channel), else the sender within the time limit. */
 function checkCanDelete(app: App, realm: RealmRow, user: UserRow, m: MessageRow, channel: ChannelRow | null) {
-  const any = hasRealmPermission(app.db, realm, user, "can_delete_any_message_group") || (channel && hasChannelPermission(app, user, channel, "can_delete_any_message_group"));
+  const any =
+    hasRealmPermission(app.db, realm, user, "can_delete_any_message_group") ||
+    (channel && hasChannelPermission(app, user, channel, "can_delete_any_message_group"));
   if (any) return;
-  const own = m.senderId === user.id && (hasRealmPermission(app.db, realm, user, "can_delete_own_message_group") || (channel && hasChannelPermission(app, user, channel, "can_delete_own_message_group")));
+  const own =
+    m.senderId === user.id &&
+    (hasRealmPermission(app.db, realm, user, "can_delete_own_message_group") ||
+      (channel && hasChannelPermission(app, user, channel, "can_delete_own_message_group")));
   if (!own) throw cannotDeleteMessage();
   const l = limit(realm, "message_content_delete_limit_seconds");
   if (l !== null && app.now() - m.dateSent > l + EDIT_GRACE_SECONDS) throw deleteTimeLimitPassed();
@@ -419,7 +443,8 @@ const DELETE_TOPIC_BATCH = 1000;
 /** POST /streams/{stream_id}/delete_topic: holders of "delete any" delete the topic's messages they can read. */
 export function deleteTopic(app: App, realm: RealmRow, user: UserRow, channelId: number, topicName: string) {
   const { channel } = accessChannelById(app, user, channelId, { content: true, archived: true });
-  const allowed = hasRealmPermission(app.db, realm, user, "can_delete_any_message_group") || hasChannelPermission(app, user, channel, "can_delete_any_message_group");
+  const allowed =
+    hasRealmPermission(app.db, realm, user, "can_delete_any_message_group") || hasChannelPermission(app, user, channel, "can_delete_any_message_group");
   if (!allowed) throw insufficientPermission();
   const history = channel.historyPublicToSubscribers && canReadChannelHistory(app, user, channel);
   if (!history) catchUp(app, user);

@@ -2,15 +2,7 @@
 // GET /messages/matches_narrow, and who may read which message.
 import type { App } from "../context";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
-import {
-  anchorNotAtEnd,
-  incompatibleParameters,
-  invalidAnchor,
-  invalidMessage,
-  missingArgument,
-  notLoggedIn,
-  tooManyMessages,
-} from "../domain/errors";
+import { anchorNotAtEnd, incompatibleParameters, invalidAnchor, invalidMessage, missingArgument, notLoggedIn, tooManyMessages } from "../domain/errors";
 import { FLAG } from "../domain/message-flags";
 import { dmKeyMembers, type MessageViewOptions } from "../domain/messages";
 import {
@@ -273,7 +265,10 @@ function fetchRange(app: App, c: CompiledNarrow, anchor: number, numBefore: numb
 /** Message objects for fetched rows, with search highlights when the narrow searched. */
 function present(app: App, realm: RealmRow, rows: NarrowRow[], view: MessageViewOptions, c: CompiledNarrow, spectator: boolean) {
   const flags = new Map(rows.map((r) => [r.id, shownFlags(r.flags, spectator)]));
-  const messages = store.listMessagesByIds(app.db, rows.map((r) => r.id));
+  const messages = store.listMessagesByIds(
+    app.db,
+    rows.map((r) => r.id),
+  );
   const objects = messageObjects(app, realm, messages, view, (id) => flags.get(id));
   if (c.search) {
     const hl = store.highlightMatches(app.db, c.search.match, messages);
@@ -300,7 +295,10 @@ export function matchesNarrow(app: App, realm: RealmRow, viewer: UserRow, ids: n
   const terms = narrowTerms(app, realm, viewer, narrow);
   const c = compileNarrow(terms, narrowContext(app, realm, viewer), { realmId: realm.id, forceUserMessages: true });
   const rows = narrowStore.rowsWithIds(app.db, c, ids);
-  const messages = store.listMessagesByIds(app.db, rows.map((r) => r.id));
+  const messages = store.listMessagesByIds(
+    app.db,
+    rows.map((r) => r.id),
+  );
   const hl = c.search ? store.highlightMatches(app.db, c.search.match, messages) : null;
   const out: Record<string, { match_content: string; match_subject: string }> = {};
   for (const m of messages) out[String(m.id)] = hl?.get(m.id) ?? { match_content: m.renderedContent, match_subject: store.escapeHtml(m.topic) };
@@ -319,7 +317,14 @@ export function narrowRange(
   const terms = narrowTerms(app, realm, viewer, a.narrow);
   const ctx = narrowContext(app, realm, viewer);
   const c = compileNarrow(terms, ctx, { realmId: realm.id, forceUserMessages: true });
-  const v = parseAnchor(app, { anchor: a.anchor, narrow: [], client_gravatar: false, apply_markdown: false, allow_empty_topic_name: true, exclude_thread_replies: false });
+  const v = parseAnchor(app, {
+    anchor: a.anchor,
+    narrow: [],
+    client_gravatar: false,
+    apply_markdown: false,
+    allow_empty_topic_name: true,
+    exclude_thread_replies: false,
+  });
   const anchor = v === "first_unread" ? firstUnread(app, realm, viewer, terms, ctx) : v;
   return fetchRange(app, c, anchor, a.num_before, a.num_after, a.include_anchor);
 }

@@ -45,7 +45,14 @@ export function changeFlagsTx(app: App, tx: Tx, user: UserRow, ids: number[], fl
   const bit = flagBit(flag);
   const changed = store.changeFlag(tx.db, user.id, ids, bit, add);
   if (!changed.length) return changed;
-  const event: Record<string, unknown> = { type: "update_message_flags", op: add ? "add" : "remove", operation: add ? "add" : "remove", flag, messages: changed, all: false };
+  const event: Record<string, unknown> = {
+    type: "update_message_flags",
+    op: add ? "add" : "remove",
+    operation: add ? "add" : "remove",
+    flag,
+    messages: changed,
+    all: false,
+  };
   if (!add && flag === "read") event.message_details = messageDetails(app, user.id, changed);
   tx.emit(event as never, toUsers([user.id]));
   return changed;

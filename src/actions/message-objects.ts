@@ -67,7 +67,10 @@ export function messageObjects(
   });
 }
 
-export const viewOptions = (realm: RealmRow, a: { apply_markdown: boolean; client_gravatar: boolean; allow_empty_topic_name: boolean }): MessageViewOptions => ({
+export const viewOptions = (
+  realm: RealmRow,
+  a: { apply_markdown: boolean; client_gravatar: boolean; allow_empty_topic_name: boolean },
+): MessageViewOptions => ({
   applyMarkdown: a.apply_markdown,
   clientGravatar: a.client_gravatar,
   allowEmptyTopicName: a.allow_empty_topic_name,

@@ -13,7 +13,13 @@ import { accessMessage } from "./message-fetch";
 import { sendNotificationTx, topicsPolicyOf } from "./messages";
 import { p, type Args } from "../domain/params";
 
-export const REPORT_REASONS = { spam: "Spam", harassment: "Harassment", inappropriate: "Inappropriate content", norms: "Violates community norms", other: "Other reason" } as const;
+export const REPORT_REASONS = {
+  spam: "Spam",
+  harassment: "Harassment",
+  inappropriate: "Inappropriate content",
+  norms: "Violates community norms",
+  other: "Other reason",
+} as const;
 export type ReportType = keyof typeof REPORT_REASONS;
 export const MAX_REPORT_DESCRIPTION = 1000;
 
@@ -37,7 +43,10 @@ export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: 
     original = `Original message at #**${channel.name}>${message.topic}@${message.id}**`;
   } else {
     const ids = findRecipient(app.db, message.recipientId)!.dmKey!.split(",").map(Number);
-    const others = listUsersByIds(app.db, ids.filter((u) => u !== sender!.id));
+    const others = listUsersByIds(
+      app.db,
+      ids.filter((u) => u !== sender!.id),
+    );
     const to = others.length ? others.map(silentMention).join(", ") : silentMention(sender!);
     header = `${silentMention(reporter)} reported a message sent by ${silentMention(sender!)} to ${to} at ${when}.`;
     original = `[Original message](${messageNarrowUrl(message.id, { participantIds: ids })})`;

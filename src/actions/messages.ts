@@ -83,7 +83,14 @@ function channelTarget(app: App, realm: RealmRow, raw: unknown): ChannelRow {
 }
 
 function dmTargets(app: App, realm: RealmRow, to: unknown): UserRow[] {
-  const list: unknown[] = Array.isArray(to) ? to : typeof to === "number" ? [to] : String(to).split(",").map((s) => s.trim()).filter(Boolean);
+  const list: unknown[] = Array.isArray(to)
+    ? to
+    : typeof to === "number"
+      ? [to]
+      : String(to)
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean);
   if (!list.length) throw messageNeedsRecipients();
   const users = new Map<number, UserRow>();
   for (const item of list) {
@@ -221,20 +228,30 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
   const submessages = widget ? [insertSubmessage(tx.db, { messageId: id, senderId: sender.id, msgType: "widget", content: JSON.stringify(widget) })] : [];
   // A channel's plain subscribers (flags 0) get their rows when they next read (store/lazy-delivery.ts).
   if (o.channel && base === 0) store.insertUserMessages(tx.db, id, own);
-  else store.insertUserMessages(tx.db, id, o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const));
+  else
+    store.insertUserMessages(
+      tx.db,
+      id,
+      o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const),
+    );
   // After the rows: the access check may catch the sender's lazy rows up (store/lazy-delivery.ts).
   if (o.rendered.attachmentPathIds.length) claimAttachmentsTx(app, tx, realm, sender, id, o.rendered.attachmentPathIds);
-  scheduleMissedMessagesTx(app, tx, {
-    messageId: id,
-    sender,
-    channel: o.channel,
-    topic: o.topic,
-    recipients: o.recipients,
-    base,
-    own,
-    mentionedUserIds: o.rendered.mentionedUserIds,
-    mentionedGroupIds: o.rendered.mentionedGroupIds,
-  }, emailed);
+  scheduleMissedMessagesTx(
+    app,
+    tx,
+    {
+      messageId: id,
+      sender,
+      channel: o.channel,
+      topic: o.topic,
+      recipients: o.recipients,
+      base,
+      own,
+      mentionedUserIds: o.rendered.mentionedUserIds,
+      mentionedGroupIds: o.rendered.mentionedGroupIds,
+    },
+    emailed,
+  );
   // Indexed for search in the next batch (actions/search-index.ts).
   const row: MessageRow = { id, ...fields, editHistory: null, lastEditTime: null, lastMovedTime: null };
   const parts: MessageParts = {
@@ -250,7 +267,13 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     workspaceUuid: o.channel ? findTopicWorkspace(tx.db, o.channel.id, o.topic)?.uuid : undefined,
   };
   const message = toApiMessage(row, parts, EVENT_VIEW(realm));
-  queueOutgoingWebhooksTx(app, tx, sender, { channel: o.channel, dmUsers: o.dmUsers, recipients: o.recipients, mentionedUserIds: o.rendered.mentionedUserIds, content: o.content }, message);
+  queueOutgoingWebhooksTx(
+    app,
+    tx,
+    sender,
+    { channel: o.channel, dmUsers: o.dmUsers, recipients: o.recipients, mentionedUserIds: o.rendered.mentionedUserIds, content: o.content },
+    message,
+  );
   const flagsByUser: Record<number, readonly string[]> = {};
   for (const [uid, f] of own) flagsByUser[uid] = flagNames(f);
   tx.emit(
@@ -291,7 +314,14 @@ export function checkSend(app: App, realm: RealmRow, sender: UserRow, a: Pick<Se
       throw noTopicCreatePermission();
     const rendered = renderFor(app, realm, sender, content);
     const subscribers = channelRecipients(app, channel.id);
-    checkMentions(app, realm, sender, rendered, subscribers.length + (subscribers.includes(sender.id) ? 0 : 1), rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0);
+    checkMentions(
+      app,
+      realm,
+      sender,
+      rendered,
+      subscribers.length + (subscribers.includes(sender.id) ? 0 : 1),
+      rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0,
+    );
     return { channel, topic, content, rendered, participants: null };
   }
   // A topic sent with a direct message is ignored, as Zulip does (some clients always send one).
@@ -315,7 +345,16 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients, echo: echoOf(a) };
     const id = app.tx((tx) => {
       const id = deliverTx(app, tx, realm, sender, o, client, readBySender);
-      const m: SentMessage = { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: o.recipientId, channelId: channel.id, topic, participantIds: [], mentionedUserIds: rendered.mentionedUserIds };
+      const m: SentMessage = {
+        realmId: realm.id,
+        messageId: id,
+        senderId: sender.id,
+        recipientId: o.recipientId,
+        channelId: channel.id,
+        topic,
+        participantIds: [],
+        mentionedUserIds: rendered.mentionedUserIds,
+      };
       tx.afterCommit(() => messageSent(app, m));
       return id;
     }, KEEPS_LOOKUPS);
@@ -327,7 +366,16 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
     const r = store.dmRecipient(tx.db, realm.id, ids);
     const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: ids, echo: echoOf(a) };
     const id = deliverTx(app, tx, realm, sender, o, client, readBySender);
-    const m: SentMessage = { realmId: realm.id, messageId: id, senderId: sender.id, recipientId: r.id, channelId: null, topic: "", participantIds: ids, mentionedUserIds: rendered.mentionedUserIds };
+    const m: SentMessage = {
+      realmId: realm.id,
+      messageId: id,
+      senderId: sender.id,
+      recipientId: r.id,
+      channelId: null,
+      topic: "",
+      participantIds: ids,
+      mentionedUserIds: rendered.mentionedUserIds,
+    };
     tx.afterCommit(() => messageSent(app, m));
     return { id };
   }, KEEPS_LOOKUPS);
@@ -346,7 +394,10 @@ function checkDirectMessage(app: App, realm: RealmRow, sender: UserRow, particip
   if (participants.length === 1 || participants.some((u) => u.isBot)) return;
   const allowed = realmGroupSetting(app.db, realm, "direct_message_permission_group");
   if (!participants.some((u) => inGroupSetting(app.db, u, allowed))) throw dmNotAuthorized();
-  const existing = store.findDmRecipient(app.db, participants.map((u) => u.id));
+  const existing = store.findDmRecipient(
+    app.db,
+    participants.map((u) => u.id),
+  );
   if (!existing && !hasRealmPermission(app.db, realm, sender, "direct_message_initiator_group")) throw dmInitiationNotAllowed();
 }
 
@@ -369,8 +420,7 @@ export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: s
 }
 
 /** The realm's notification bot: it announces channels, moves and subscriptions. */
-export const notificationBotTx = (app: App, tx: Tx, realm: RealmRow): UserRow =>
-  internalBotTx(app, tx, realm, SYSTEM_BOTS.notification);
+export const notificationBotTx = (app: App, tx: Tx, realm: RealmRow): UserRow => internalBotTx(app, tx, realm, SYSTEM_BOTS.notification);
 
 /** Where one of the realm's own bots posts: a channel's topic, or a direct-message conversation. With
  * `recipients`, only those participants receive it (the notification bot keeps no copy of its notes). */

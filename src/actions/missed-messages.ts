@@ -6,7 +6,16 @@ import { createHmac } from "node:crypto";
 import type { App } from "../context";
 import type { ChannelRow, MessageRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { missedMessagesMail, narrowUrl, TRIGGERS, unsubscribeKindOf, type Conversation, type MissedMessage, type Trigger, type UnsubscribeKind } from "../domain/email";
+import {
+  missedMessagesMail,
+  narrowUrl,
+  TRIGGERS,
+  unsubscribeKindOf,
+  type Conversation,
+  type MissedMessage,
+  type Trigger,
+  type UnsubscribeKind,
+} from "../domain/email";
 import { FLAG } from "../domain/message-flags";
 import { realmSetting } from "../domain/realm-settings";
 import { realmUrl } from "../domain/realms";
@@ -81,7 +90,13 @@ export function scheduleMissedMessagesTx(app: App, tx: Tx, m: SentForNotificatio
   }
   if (!why.size) return;
   const muters = new Set(listMuterIds(tx.db, m.sender.id));
-  const wildcardOverride = m.channel ? store.wildcardOverrides(tx.db, m.channel.id, [...why].filter(([, w]) => w.trigger === "wildcard_mentioned").map(([id]) => id)) : new Map();
+  const wildcardOverride = m.channel
+    ? store.wildcardOverrides(
+        tx.db,
+        m.channel.id,
+        [...why].filter(([, w]) => w.trigger === "wildcard_mentioned").map(([id]) => id),
+      )
+    : new Map();
   const now = app.now();
   const rows = listUsersByIds(tx.db, [...why.keys()])
     .filter((u) => u.isActive && !u.isBot && !muters.has(u.id))
@@ -134,7 +149,14 @@ export function mailMissedMessages(app: App, userId: number) {
       const missed: MissedMessage[] = list.map((msg) => {
         const s = wanted.get(msg.id)!;
         const group = s.mentionedGroupId === null ? undefined : findUserGroup(tx.db, realm.id, s.mentionedGroupId)?.name;
-        return { id: msg.id, sender: l.users.get(msg.senderId)?.fullName ?? "", html: absoluteLinks(msg.renderedContent, url), text: msg.content, trigger: s.trigger as Trigger, group };
+        return {
+          id: msg.id,
+          sender: l.users.get(msg.senderId)?.fullName ?? "",
+          html: absoluteLinks(msg.renderedContent, url),
+          text: msg.content,
+          trigger: s.trigger as Trigger,
+          group,
+        };
       });
       const kind = unsubscribeKindOf(missed.map((m) => m.trigger));
       const mail = missedMessagesMail({

@@ -1,6 +1,16 @@
 import type { App } from "../context";
 import type { NavigationViewRow, UserRow } from "../db/schema";
-import { builtViewsCannotHaveCustom, customViewsMustHaveValid, fragmentCannotBeBlank, nameCannotBeBlank, nameTooLongLimitCharacters, navigationViewAlreadyExists, navigationViewDoesNotExist, navigationViewNotFound, noNewDataSupplied } from "../domain/errors";
+import {
+  builtViewsCannotHaveCustom,
+  customViewsMustHaveValid,
+  fragmentCannotBeBlank,
+  nameCannotBeBlank,
+  nameTooLongLimitCharacters,
+  navigationViewAlreadyExists,
+  navigationViewDoesNotExist,
+  navigationViewNotFound,
+  noNewDataSupplied,
+} from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/navigation-views";
 import { p, type Args } from "../domain/params";

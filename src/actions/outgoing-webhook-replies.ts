@@ -58,12 +58,16 @@ function conversationOf(tx: Tx, m: Record<string, any>): { channel: ChannelRow; 
     const channel = findChannel(tx.db, Number(m.stream_id));
     return channel && !channel.isArchived ? { channel, topic: String(m.subject ?? "") } : null;
   }
-  const users = listUsersByIds(tx.db, (m.display_recipient as { id: number }[]).map((u) => u.id));
+  const users = listUsersByIds(
+    tx.db,
+    (m.display_recipient as { id: number }[]).map((u) => u.id),
+  );
   return users.length ? { dmUsers: users } : null;
 }
 
 function messageUrl(base: string, m: Record<string, any>): string {
   const near = `/near/${m.id}`;
-  if (m.type === "stream") return `${base}/#narrow/channel/${channelSlug(Number(m.stream_id), String(m.display_recipient))}/topic/${encodeHashComponent(String(m.subject ?? ""))}${near}`;
+  if (m.type === "stream")
+    return `${base}/#narrow/channel/${channelSlug(Number(m.stream_id), String(m.display_recipient))}/topic/${encodeHashComponent(String(m.subject ?? ""))}${near}`;
   return `${base}/#narrow/dm/${(m.display_recipient as { id: number }[]).map((u) => u.id).join(",")}${near}`;
 }

@@ -33,7 +33,9 @@ export function queueOutgoingWebhooksTx(app: App, tx: Tx, sender: UserRow, s: Se
   if (s.channel) {
     if (!s.mentionedUserIds.length) return;
     const channel = s.channel;
-    bots = listUsersByIds(tx.db, s.mentionedUserIds).filter((u) => isOutgoingBot(u) && u.realmId === sender.realmId && (!channel.inviteOnly || s.recipients.includes(u.id)));
+    bots = listUsersByIds(tx.db, s.mentionedUserIds).filter(
+      (u) => isOutgoingBot(u) && u.realmId === sender.realmId && (!channel.inviteOnly || s.recipients.includes(u.id)),
+    );
     trigger = "mention";
   } else {
     bots = s.dmUsers!.filter((u) => u.id !== sender.id && isOutgoingBot(u));

@@ -49,7 +49,8 @@ export function requestPasswordReset(app: App, realm: RealmRow, email: string, c
 }
 
 /** Zulip's confirm path: /accounts/password/reset/<uidb64>/<token>/. */
-const resetLink = (base: string, userId: number, token: string) => `${base}/accounts/password/reset/${Buffer.from(String(userId)).toString("base64url")}/${token}/`;
+const resetLink = (base: string, userId: number, token: string) =>
+  `${base}/accounts/password/reset/${Buffer.from(String(userId)).toString("base64url")}/${token}/`;
 
 /** The account a reset link is for, or null when the link is unknown, used, expired or for another user. */
 export function openResetLink(app: App, realm: RealmRow, uidb64: string, token: string): UserRow | null {

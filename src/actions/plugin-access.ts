@@ -19,7 +19,11 @@ import { pluginObject } from "../serializers/plugins";
 /** Who hears of an install: the draft's person, or the organization's active members and bots (not guests). */
 export function pluginAudience(db: Db, p: PluginRow): Audience {
   if (p.state === "draft") return toUsers([p.madeBy ?? p.installedBy].filter((x): x is number => x !== null));
-  return toUsers(listUsers(db, p.realmId).filter((u) => u.isActive && !isGuest(u.role)).map((u) => u.id));
+  return toUsers(
+    listUsers(db, p.realmId)
+      .filter((u) => u.isActive && !isGuest(u.role))
+      .map((u) => u.id),
+  );
 }
 
 /**

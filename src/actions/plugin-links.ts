@@ -1,7 +1,15 @@
 // A plugin install's links: a declared kind tied to a channel or a channel and topic.
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidChannelId, noSuchLink, pluginAlreadyHasLink, pluginAlreadyRemoved, topicTooLongLimitCharacters, unknownLinkKind, valueTooLong } from "../domain/errors";
+import {
+  invalidChannelId,
+  noSuchLink,
+  pluginAlreadyHasLink,
+  pluginAlreadyRemoved,
+  topicTooLongLimitCharacters,
+  unknownLinkKind,
+  valueTooLong,
+} from "../domain/errors";
 import { toApiLink } from "../domain/plugins";
 import * as store from "../store/plugins";
 import { findChannel } from "../store/channels";
@@ -10,7 +18,13 @@ import { announcePluginTx, managed } from "./plugin-access";
 import { accessChannelById } from "../access/channels";
 
 /** POST /ext/plugins/{install_id}/links: a link of a declared kind to a channel (topic null) or a channel and topic. */
-export function addPluginLink(app: App, realm: RealmRow, actor: UserRow | null, id: number, a: { kind: string; value: string; stream_id: number; topic?: string | null }) {
+export function addPluginLink(
+  app: App,
+  realm: RealmRow,
+  actor: UserRow | null,
+  id: number,
+  a: { kind: string; value: string; stream_id: number; topic?: string | null },
+) {
   const p = managed(app, realm, actor, id);
   if (p.state === "removed") throw pluginAlreadyRemoved();
   if (!(p.manifest.provides.links ?? []).some((l) => l.kind === a.kind)) throw unknownLinkKind(a.kind);

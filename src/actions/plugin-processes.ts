@@ -38,7 +38,9 @@ export const findPluginRow = (app: App, id: number) => store.findPlugin(app.db, 
 export function pluginRunEnv(app: App, p: PluginRow): Record<string, string> {
   const bot = findUserById(app.db, p.botUserId)!;
   const site = realmUrl(app.config.externalUrl, findRealmById(app.db, p.realmId)!.stringId);
-  const slots: SealedSlot[] = store.listSlots(app.db, [p.id]).map((s) => ({ env: `EXT_SECRET_${s.name}`, sealed: s.sealed, context: slotContext(p.id, s.name) }));
+  const slots: SealedSlot[] = store
+    .listSlots(app.db, [p.id])
+    .map((s) => ({ env: `EXT_SECRET_${s.name}`, sealed: s.sealed, context: slotContext(p.id, s.name) }));
   const { env } = runSecretEnv(app, p.realmId, p.manifest.run?.secrets ?? [], slots);
   return {
     ...env,

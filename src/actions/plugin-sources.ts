@@ -4,7 +4,21 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { App } from "../context";
 import type { RealmRow } from "../db/schema";
-import { couldNotFetch, couldNotReach, invalidManifestNotValidJson, invalidSourcePath, missingConditional, manifestMissing, noCommit, pluginRequiresConfabServer, pluginRequiresPluginWhichNot, shaMustCommitHash, sourceMustCodehostOwnerRepository, sourceMustPluginServicesHttp, unknownCodeHost } from "../domain/errors";
+import {
+  couldNotFetch,
+  couldNotReach,
+  invalidManifestNotValidJson,
+  invalidSourcePath,
+  missingConditional,
+  manifestMissing,
+  noCommit,
+  pluginRequiresConfabServer,
+  pluginRequiresPluginWhichNot,
+  shaMustCommitHash,
+  sourceMustCodehostOwnerRepository,
+  sourceMustPluginServicesHttp,
+  unknownCodeHost,
+} from "../domain/errors";
 import { checkManifest, MANIFEST_SCHEMA, type Manifest } from "../domain/plugin-manifest";
 import { compileJsonSchema, type ValidateFunction } from "../lib/json-schema";
 import * as gitOps from "../lib/git";
@@ -107,7 +121,9 @@ export function checkRequires(app: App, realm: RealmRow, m: Manifest, version: s
       if (!Bun.semver.satisfies(version, range)) throw pluginRequiresConfabServer(range, version);
       continue;
     }
-    const ok = store.listPlugins(app.db, realm.id).some((p) => p.plugin === name && !p.dateRemoved && p.state !== "draft" && Bun.semver.satisfies(p.version, range));
+    const ok = store
+      .listPlugins(app.db, realm.id)
+      .some((p) => p.plugin === name && !p.dateRemoved && p.state !== "draft" && Bun.semver.satisfies(p.version, range));
     if (!ok) throw pluginRequiresPluginWhichNot(name, range);
   }
 }

@@ -1,7 +1,15 @@
 // Calling a running plugin's tools for the agent.
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { invalidInputTool, pluginNotRunning, toolAnsweredSomethingOtherThan, toolDidNotAnswer, toolFailedHttp, toolTurnedOffAgent, unknownTool } from "../domain/errors";
+import {
+  invalidInputTool,
+  pluginNotRunning,
+  toolAnsweredSomethingOtherThan,
+  toolDidNotAnswer,
+  toolFailedHttp,
+  toolTurnedOffAgent,
+  unknownTool,
+} from "../domain/errors";
 import { requireHumanMember } from "./secrets";
 import { pluginFor } from "./plugin-access";
 import { pluginToolsSocket } from "./plugin-processes";
@@ -17,7 +25,15 @@ const toolInputs = new Map<string, ValidateFunction>();
  * POST /tools/<name> with body {"install_id", "input"}: a remote plugin at its address, a process on
  * the Unix socket in EXT_TOOLS_SOCKET. Resolves to the JSON it answers with.
  */
-export async function callPluginTool(app: App, realm: RealmRow, actor: UserRow | null, id: number, tool: string, input: unknown, o: { timeoutMs?: number } = {}) {
+export async function callPluginTool(
+  app: App,
+  realm: RealmRow,
+  actor: UserRow | null,
+  id: number,
+  tool: string,
+  input: unknown,
+  o: { timeoutMs?: number } = {},
+) {
   if (actor) requireHumanMember(actor);
   const p = pluginFor(app, realm, actor, id);
   const spec = (p.manifest.provides.tools ?? []).find((t) => t.name === tool);

@@ -91,7 +91,13 @@ export async function installPlugin(app: App, realm: RealmRow, actor: UserRow | 
   let row: PluginRow;
   try {
     row = app.tx((tx) => {
-      const bot = insertUserTx(app, tx, realm, { email: botEmail(app, tx, realm, m.id), fullName: name.name, isBot: true, botType: BOT_TYPE.generic, botOwnerId: null }, null);
+      const bot = insertUserTx(
+        app,
+        tx,
+        realm,
+        { email: botEmail(app, tx, realm, m.id), fullName: name.name, isBot: true, botType: BOT_TYPE.generic, botOwnerId: null },
+        null,
+      );
       tx.emit(botEvent("add", bot, app.config.externalUrl, tx.db), botAudience(tx, bot));
       let p = store.insertPlugin(tx.db, {
         realmId: realm.id,
@@ -173,7 +179,8 @@ export function updatePlugin(app: App, realm: RealmRow, actor: UserRow | null, i
   if (a.disabled !== undefined) patch.disabled = a.disabled;
   if (a.disabled_tools !== undefined) patch.disabledTools = checkDisabledTools(p.manifest, a.disabled_tools);
   if (a.widget_defaults !== undefined) patch.widgetDefaults = applyWidgetDefaults(p.manifest, p.widgetDefaults, a.widget_defaults);
-  const rerun = (a.settings !== undefined && JSON.stringify(patch.settings) !== JSON.stringify(p.settings)) || (a.disabled !== undefined && a.disabled !== p.disabled);
+  const rerun =
+    (a.settings !== undefined && JSON.stringify(patch.settings) !== JSON.stringify(p.settings)) || (a.disabled !== undefined && a.disabled !== p.disabled);
   const row = app.tx((tx) => {
     const updated = store.updatePlugin(tx.db, p.id, patch);
     if (rerun) return replanTx(tx, updated);

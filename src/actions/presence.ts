@@ -56,7 +56,10 @@ export function updatePresence(app: App, user: UserRow, u: PresenceUpdate) {
   });
   if (u.ping_only) return {};
   const days = u.history_limit_days ?? 14;
-  return { ...realmPresences(app, user.realmId, u.slim_presence || u.last_update_id !== undefined, days, u.last_update_id), server_timestamp: Date.now() / 1000 };
+  return {
+    ...realmPresences(app, user.realmId, u.slim_presence || u.last_update_id !== undefined, days, u.last_update_id),
+    server_timestamp: Date.now() / 1000,
+  };
 }
 
 /** GET /realm/presence (legacy format, keyed by email). */
@@ -71,5 +74,7 @@ export function getUserPresence(app: App, viewer: UserRow, idOrEmail: string) {
   if (!p) throw noPresenceData(target.email);
   const { website, aggregated } = legacyPresence(p);
   // This endpoint's entries carry only status and timestamp.
-  return { presence: { website: { status: website.status, timestamp: website.timestamp }, aggregated: { status: aggregated.status, timestamp: aggregated.timestamp } } };
+  return {
+    presence: { website: { status: website.status, timestamp: website.timestamp }, aggregated: { status: aggregated.status, timestamp: aggregated.timestamp } },
+  };
 }

@@ -1,7 +1,18 @@
 import type { App } from "../context";
 import type { ProfileFieldRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { fieldIdNotFound, fieldLabelAlreadyExists, fieldTypeNotSupportedDisplay, hintTooLongLimitCharacters, invalidFieldType, invalidFieldOrderMapping, labelCannotBeBlank, mustBeAdmin, nameTooLongLimitCharacters, onlyCustomProfileFieldsCan } from "../domain/errors";
+import {
+  fieldIdNotFound,
+  fieldLabelAlreadyExists,
+  fieldTypeNotSupportedDisplay,
+  hintTooLongLimitCharacters,
+  invalidFieldType,
+  invalidFieldOrderMapping,
+  labelCannotBeBlank,
+  mustBeAdmin,
+  nameTooLongLimitCharacters,
+  onlyCustomProfileFieldsCan,
+} from "../domain/errors";
 import {
   checkFieldData,
   checkFieldValue,
@@ -125,8 +136,7 @@ export function deleteField(app: App, realm: RealmRow, user: UserRow, id: number
 export function reorderFields(app: App, realm: RealmRow, user: UserRow, order: number[]) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const ids = store.listProfileFields(app.db, realm.id).map((f) => f.id);
-  if (order.length !== ids.length || new Set(order).size !== order.length || order.some((id) => !ids.includes(id)))
-    throw invalidFieldOrderMapping();
+  if (order.length !== ids.length || new Set(order).size !== order.length || order.some((id) => !ids.includes(id))) throw invalidFieldOrderMapping();
   app.tx((tx) => {
     order.forEach((id, i) => store.setFieldOrder(tx.db, id, i + 1));
     announce(tx, realm.id);

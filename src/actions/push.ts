@@ -3,7 +3,15 @@
 // end-to-end encrypted registration, which needs the service, is refused with Zulip's error.
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
-import { invalidApnsToken, invalidAppId, invalidPushToken, noActivePushDevice, pushDeviceNotRecognized, pushServiceNotConfigured, pushTokenMissing } from "../domain/errors";
+import {
+  invalidApnsToken,
+  invalidAppId,
+  invalidPushToken,
+  noActivePushDevice,
+  pushDeviceNotRecognized,
+  pushServiceNotConfigured,
+  pushTokenMissing,
+} from "../domain/errors";
 import * as store from "../store/push-tokens";
 
 type Kind = "apns" | "fcm";

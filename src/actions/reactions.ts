@@ -1,7 +1,16 @@
 // Emoji reactions: POST/DELETE /messages/{id}/reactions with Unicode, realm and Zulip's extra emoji.
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { emojiArgumentNeeded, emojiNotFound, invalidCustomEmoji, invalidEmojiCode, invalidEmojiName, invalidEmojiType, reactionExists, reactionMissing } from "../domain/errors";
+import {
+  emojiArgumentNeeded,
+  emojiNotFound,
+  invalidCustomEmoji,
+  invalidEmojiCode,
+  invalidEmojiName,
+  invalidEmojiType,
+  reactionExists,
+  reactionMissing,
+} from "../domain/errors";
 import { FLAG } from "../domain/message-flags";
 import { toUsers } from "../events/types";
 import { emojiByCode, emojiByName } from "../render";
@@ -52,7 +61,16 @@ function resolveEmoji(app: App, realm: RealmRow, name: string | undefined, code:
   return { name: name ?? u.emoji_name, code: u.emoji_code, type: t };
 }
 
-function emitReaction(app: App, tx: Parameters<Parameters<App["tx"]>[0]>[0], realm: RealmRow, user: UserRow, messageId: number, e: Emoji, op: "add" | "remove", isPublic: boolean) {
+function emitReaction(
+  app: App,
+  tx: Parameters<Parameters<App["tx"]>[0]>[0],
+  realm: RealmRow,
+  user: UserRow,
+  messageId: number,
+  e: Emoji,
+  op: "add" | "remove",
+  isPublic: boolean,
+) {
   const audience = messageRecipients(tx.db, messageId).map((r) => r.userId);
   tx.emit(
     {
@@ -106,7 +124,16 @@ export function removeReaction(app: App, realm: RealmRow, user: UserRow, id: num
   if (!row) throw reactionMissing();
   app.tx((tx) => {
     store.deleteReaction(tx.db, row.id);
-    emitReaction(app, tx, realm, user, id, { name: row.emojiName, code: row.emojiCode, type: row.reactionType }, "remove", !!access.channel && !access.channel.inviteOnly);
+    emitReaction(
+      app,
+      tx,
+      realm,
+      user,
+      id,
+      { name: row.emojiName, code: row.emojiCode, type: row.reactionType },
+      "remove",
+      !!access.channel && !access.channel.inviteOnly,
+    );
   });
   return {};
 }

@@ -4,7 +4,15 @@ import type { App } from "../context";
 import type { RealmRow, RealmEmojiRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { imageType } from "../domain/avatars";
-import { emojiExists, emojiMissing, insufficientPermission, mustUploadExactlyOneFile, notAnImage, notEmojiAuthor, uploadedFileLargerThanAllowed } from "../domain/errors";
+import {
+  emojiExists,
+  emojiMissing,
+  insufficientPermission,
+  mustUploadExactlyOneFile,
+  notAnImage,
+  notEmojiAuthor,
+  uploadedFileLargerThanAllowed,
+} from "../domain/errors";
 import { checkEmojiName, MAX_EMOJI_FILE_MIB, realmEmojiMap, toApiRealmEmoji } from "../domain/realm-emoji";
 import { isAdmin } from "../domain/roles";
 import { toRealm } from "../events/types";

@@ -42,7 +42,11 @@ export function realmArchive(app: App, realm: RealmRow, scope: ExportScope): Arc
   if (scope !== "full") {
     // Public: public channels only, without anyone's read state. Standard: also private channels and
     // direct messages sent by users who allowed their private data to be exported.
-    const consented = new Set(listUsers(app.db, realm.id).filter((u) => userSetting(u, "allow_private_data_export") === true).map((u) => u.id));
+    const consented = new Set(
+      listUsers(app.db, realm.id)
+        .filter((u) => userSetting(u, "allow_private_data_export") === true)
+        .map((u) => u.id),
+    );
     const isPublic = new Set(channels.filter((c) => !c.inviteOnly).map((c) => c.id));
     const privateOk = (senderId: number) => scope === EXPORT_STANDARD && consented.has(senderId);
     messages = messages

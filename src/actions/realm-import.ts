@@ -43,7 +43,9 @@ const readJson = (path: string): any => JSON.parse(readFileSync(path, "utf8"));
 /** The export directory: the path itself, or the one folder inside it that holds realm.json. */
 function zulipRoot(dir: string): string {
   if (existsSync(join(dir, "realm.json"))) return dir;
-  const inner = readdirSync(dir).map((n) => join(dir, n)).find((p) => statSync(p).isDirectory() && existsSync(join(p, "realm.json")));
+  const inner = readdirSync(dir)
+    .map((n) => join(dir, n))
+    .find((p) => statSync(p).isDirectory() && existsSync(join(p, "realm.json")));
   if (!inner) throw new Error(`${dir} holds no realm.json: not a Zulip export`);
   return inner;
 }
@@ -142,7 +144,13 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
       const realm = insertRealmTx(app, tx, { stringId: o.subdomain, name, description: a.realm.description, dateCreated: a.realm.dateCreated || app.now() });
       const users = new Map<number, UserRow>();
       for (const u of a.users) {
-        const row = insertUserTx(app, tx, realm, { email: u.email, fullName: u.fullName, role: isRole(u.role) ? u.role : ROLE.member, isBot: u.isBot, botType: u.botType ?? undefined }, null);
+        const row = insertUserTx(
+          app,
+          tx,
+          realm,
+          { email: u.email, fullName: u.fullName, role: isRole(u.role) ? u.role : ROLE.member, isBot: u.isBot, botType: u.botType ?? undefined },
+          null,
+        );
         users.set(u.id, updateUser(tx.db, row.id, { isActive: u.isActive, dateJoined: u.dateJoined || app.now(), timezone: u.timezone }));
       }
       for (const u of a.users)
@@ -174,7 +182,8 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
           }),
         );
         for (const s of subs)
-          if (!s.active || s.isMuted || s.pinToTop) updateSubscription(tx.db, user(s.userId).id, row.id, { active: s.active, isMuted: s.isMuted, pinToTop: s.pinToTop });
+          if (!s.active || s.isMuted || s.pinToTop)
+            updateSubscription(tx.db, user(s.userId).id, row.id, { active: s.active, isMuted: s.isMuted, pinToTop: s.pinToTop });
       }
 
       // Uploads first, so messages link them: new path ids under this realm, the bytes written now and
@@ -225,14 +234,20 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
           hasAttachment: rendered.hasAttachment,
           isMeMessage: rendered.isMeMessage,
         });
-        linkAttachments(tx.db, id, findAttachmentsByPaths(tx.db, realm.id, rendered.attachmentPathIds).map((x) => x.id));
+        linkAttachments(
+          tx.db,
+          id,
+          findAttachmentsByPaths(tx.db, realm.id, rendered.attachmentPathIds).map((x) => x.id),
+        );
         if (m.lastEditTime !== null) messages.updateMessage(tx.db, id, { lastEditTime: m.lastEditTime });
         messageIds.set(m.id, id);
         const dm = channel ? 0 : FLAG.is_private;
         // Without the source's read state (Slack), history arrives read for everyone who received it.
         const rows: (readonly [number, number])[] = m.flags
           ? m.flags.filter(([u]) => users.has(u)).map(([u, f]) => [user(u).id, (f & KEPT_FLAGS) | dm] as const)
-          : (channel ? subscriberIds(tx.db, channel.id) : dmIds).map((u) => [u, FLAG.read | dm | (rendered.mentionedUserIds.includes(u) ? FLAG.mentioned : 0)] as const);
+          : (channel ? subscriberIds(tx.db, channel.id) : dmIds).map(
+              (u) => [u, FLAG.read | dm | (rendered.mentionedUserIds.includes(u) ? FLAG.mentioned : 0)] as const,
+            );
         messages.insertUserMessages(tx.db, id, rows);
       }
 

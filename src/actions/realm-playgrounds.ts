@@ -23,8 +23,7 @@ export function addPlayground(app: App, admin: UserRow, a: Args<typeof addPlaygr
   if (!isAdmin(admin.role)) throw mustBeAdmin();
   const bad = checkPlayground(a.name, a.pygments_language, a.url_template);
   if (bad) throw invalidParam(bad);
-  if (store.findPlaygroundByName(app.db, admin.realmId, a.pygments_language, a.name))
-    throw realmPlaygroundRealmPygmentsLanguage();
+  if (store.findPlaygroundByName(app.db, admin.realmId, a.pygments_language, a.name)) throw realmPlaygroundRealmPygmentsLanguage();
   return app.tx((tx) => {
     const row = store.insertPlayground(tx.db, { realmId: admin.realmId, name: a.name, pygmentsLanguage: a.pygments_language, urlTemplate: a.url_template });
     emitAll(tx, admin.realmId);

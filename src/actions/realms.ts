@@ -82,8 +82,7 @@ export function bootstrapFirstRealm(app: App, o: NewRealmOptions = {}) {
  * (REALM_DEACTIVATED), and its event queues are dropped so no client keeps polling a closed realm.
  */
 export function setRealmDeactivated(app: App, realm: RealmRow, deactivated: boolean) {
-  if (realm.deactivated === deactivated)
-    throw invalidParam(deactivated ? "The organization is already deactivated" : "The organization is not deactivated");
+  if (realm.deactivated === deactivated) throw invalidParam(deactivated ? "The organization is already deactivated" : "The organization is not deactivated");
   app.tx((tx) => {
     updateRealm(tx.db, realm.id, { deactivated });
     if (deactivated) revokeRealmSessionsTx(tx, realm.id); // in the database, so every process sees it at once

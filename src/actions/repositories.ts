@@ -4,7 +4,15 @@ import { existsSync, rmSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { App } from "../context";
 import type { RealmRow, RepositoryRow, UserRow } from "../db/schema";
-import { descriptionTooLongLimitCharacters, guestsRefused, invalidParam, mustBeAdmin, noSuchRepository, notDirectory, repositoryNameInUse } from "../domain/errors";
+import {
+  descriptionTooLongLimitCharacters,
+  guestsRefused,
+  invalidParam,
+  mustBeAdmin,
+  noSuchRepository,
+  notDirectory,
+  repositoryNameInUse,
+} from "../domain/errors";
 import { REPOSITORY_LIMITS, repositoryNameProblem, toApiRepository } from "../domain/repositories";
 import { isAdmin, isGuest } from "../domain/roles";
 import * as gitOps from "../lib/git";
@@ -60,8 +68,7 @@ export async function createRepository(app: App, realm: RealmRow, actor: UserRow
   const problem = repositoryNameProblem(a.name);
   if (problem) throw invalidParam(problem);
   const description = a.description;
-  if ([...description].length > REPOSITORY_LIMITS.description)
-    throw descriptionTooLongLimitCharacters(REPOSITORY_LIMITS.description);
+  if ([...description].length > REPOSITORY_LIMITS.description) throw descriptionTooLongLimitCharacters(REPOSITORY_LIMITS.description);
   if (store.findRepositoryByName(app.db, realm.id, a.name)) throw repositoryNameInUse(a.name);
   const row = app.tx((tx) => {
     if (store.findRepositoryByName(tx.db, realm.id, a.name)) throw repositoryNameInUse(a.name);
@@ -90,14 +97,7 @@ export async function refreshRepositoryHead(app: App, repo: RepositoryRow): Prom
  * Puts content into a repository: from a git repository at `path` (its branches and tags are fetched),
  * or from a plain directory (committed as the next commit of the default branch). Administrators.
  */
-export async function importIntoRepository(
-  app: App,
-  realm: RealmRow,
-  actor: UserRow | null,
-  ref: number | string,
-  path: string,
-  o: { message?: string } = {},
-) {
+export async function importIntoRepository(app: App, realm: RealmRow, actor: UserRow | null, ref: number | string, path: string, o: { message?: string } = {}) {
   requireAdmin(actor);
   const repo = findRealmRepository(app, realm, ref);
   const source = resolve(path);

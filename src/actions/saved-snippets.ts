@@ -1,6 +1,13 @@
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
-import { contentCannotBeEmpty, contentMustNotContainNull, noNewDataSupplied, savedSnippetNotFound, titleCannotBeEmpty, titleTooLongLimitCharacters } from "../domain/errors";
+import {
+  contentCannotBeEmpty,
+  contentMustNotContainNull,
+  noNewDataSupplied,
+  savedSnippetNotFound,
+  titleCannotBeEmpty,
+  titleTooLongLimitCharacters,
+} from "../domain/errors";
 import { toUsers } from "../events/types";
 import * as store from "../store/saved-snippets";
 import { p, type Args } from "../domain/params";

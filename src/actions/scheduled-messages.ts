@@ -4,14 +4,21 @@
 import type { App } from "../context";
 import type { RealmRow, ScheduledMessageRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { ApiError, deliveryTimeNotInFuture, invalidDataTypeChannel, maximumReminderNoteLengthCharacters, nothingToChange, realmDeactivated, recipientRequiredWhenUpdatingType, reminderNotFound, scheduledMessageAlreadySent, scheduledMessageNotFound, topicRequiredWhenUpdatingScheduled, userDeactivated } from "../domain/errors";
 import {
-  MAX_REMINDER_NOTE_LENGTH,
-  reminderContent,
-  scheduledFailureContent,
-  toApiReminder,
-  toApiScheduledMessage,
-} from "../domain/scheduled-messages";
+  ApiError,
+  deliveryTimeNotInFuture,
+  invalidDataTypeChannel,
+  maximumReminderNoteLengthCharacters,
+  nothingToChange,
+  realmDeactivated,
+  recipientRequiredWhenUpdatingType,
+  reminderNotFound,
+  scheduledMessageAlreadySent,
+  scheduledMessageNotFound,
+  topicRequiredWhenUpdatingScheduled,
+  userDeactivated,
+} from "../domain/errors";
+import { MAX_REMINDER_NOTE_LENGTH, reminderContent, scheduledFailureContent, toApiReminder, toApiScheduledMessage } from "../domain/scheduled-messages";
 import { toUsers } from "../events/types";
 import { messageNarrowUrl } from "../render/urls";
 import { findRecipient } from "../store/messages";
@@ -154,7 +161,10 @@ function reminderText(app: App, realm: RealmRow, user: UserRow, messageId: numbe
     url = messageNarrowUrl(message.id, { channel, topic: message.topic });
   } else {
     const ids = findRecipient(app.db, message.recipientId)!.dmKey!.split(",").map(Number);
-    const others = listUsersByIds(app.db, ids.filter((id) => id !== sender.id));
+    const others = listUsersByIds(
+      app.db,
+      ids.filter((id) => id !== sender.id),
+    );
     where = { others: others.length ? others : [sender] };
     url = messageNarrowUrl(message.id, { participantIds: ids });
   }
@@ -225,7 +235,13 @@ function deliverOne(app: App, row: ScheduledMessageRow, realm: RealmRow | undefi
       emitReminder(tx, sender, { op: "remove", reminder_id: row.id });
     } else {
       const to = row.type === "stream" ? row.to[0] : row.to;
-      messageId = sendMessage(app, realm, sender, { type: row.type, to, content: row.content, topic: row.type === "stream" ? row.topic : undefined, read_by_sender: row.readBySender }, row.client).id;
+      messageId = sendMessage(
+        app,
+        realm,
+        sender,
+        { type: row.type, to, content: row.content, topic: row.type === "stream" ? row.topic : undefined, read_by_sender: row.readBySender },
+        row.client,
+      ).id;
       emitScheduled(tx, sender, { op: "remove", scheduled_message_id: row.id });
     }
     store.updateScheduledMessage(tx.db, row.id, { delivered: true, deliveredMessageId: messageId });

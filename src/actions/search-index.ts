@@ -19,7 +19,14 @@ export const BACKGROUND_INDEX_BATCH = 100;
 export function indexBatch(app: App, size = INDEX_BATCH): boolean {
   const rows = store.unindexedMessages(app.db, size);
   if (!rows.length) return false;
-  app.tx((tx) => store.indexMessages(tx.db, rows.map((r) => ({ id: r.id, topic: r.topic, text: textForSearch(r.html) }))), { keepsLookups: true });
+  app.tx(
+    (tx) =>
+      store.indexMessages(
+        tx.db,
+        rows.map((r) => ({ id: r.id, topic: r.topic, text: textForSearch(r.html) })),
+      ),
+    { keepsLookups: true },
+  );
   return rows.length === size;
 }
 

@@ -4,7 +4,16 @@ import { createHmac } from "node:crypto";
 import type { App } from "../context";
 import type { RealmRow, SecretRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { botsRefused, guestsRefused, insufficientPermission, invalidParam, noSuchSecret, noteTooLongLimitCharacters, nothingToChange, secretNameInUse } from "../domain/errors";
+import {
+  botsRefused,
+  guestsRefused,
+  insufficientPermission,
+  invalidParam,
+  noSuchSecret,
+  noteTooLongLimitCharacters,
+  nothingToChange,
+  secretNameInUse,
+} from "../domain/errors";
 import { isAdmin, isGuest } from "../domain/roles";
 import { checkSecretValue, secretHint, secretNameProblem, SECRET_LIMITS, toApiSecret } from "../domain/secrets";
 import { toUsers, type Audience } from "../events/types";
@@ -67,7 +76,11 @@ export function runSecretEnv(app: App, realmId: number, names: readonly string[]
   for (const r of rows) env[r.name] = decrypt(key, r.sealed, secretContext(realmId, r.name));
   if (rows.length)
     app.tx((tx) => {
-      store.markSecretsUsed(tx.db, rows.map((r) => r.id), app.now());
+      store.markSecretsUsed(
+        tx.db,
+        rows.map((r) => r.id),
+        app.now(),
+      );
       const audience = membersOf(tx, realmId);
       for (const r of rows) tx.emit({ type: "ext_secret", op: "update", secret: toApiSecret({ ...r, dateUsed: app.now() }) }, audience);
     });
@@ -111,7 +124,15 @@ export function addSecret(app: App, realm: RealmRow, actor: UserRow | null, a: A
   const sealed = sealValue(app, a.secret, secretContext(realm.id, a.name));
   return app.tx((tx) => {
     if (store.findSecret(tx.db, realm.id, a.name)) throw secretNameInUse(a.name);
-    const row = store.insertSecret(tx.db, { realmId: realm.id, name: a.name, sealed, hint: secretHint(a.secret), note: a.note, addedBy: actor?.id ?? null, dateAdded: app.now() });
+    const row = store.insertSecret(tx.db, {
+      realmId: realm.id,
+      name: a.name,
+      sealed,
+      hint: secretHint(a.secret),
+      note: a.note,
+      addedBy: actor?.id ?? null,
+      dateAdded: app.now(),
+    });
     const secret = toApiSecret(row);
     tx.emit({ type: "ext_secret", op: "add", secret }, membersOf(tx, realm.id));
     return { secret };
@@ -129,7 +150,12 @@ export function updateSecret(app: App, realm: RealmRow, actor: UserRow | null, n
   const patch: Partial<SecretRow> = {};
   if (a.note !== undefined) patch.note = a.note;
   if (a.secret !== undefined)
-    Object.assign(patch, { sealed: sealValue(app, a.secret, secretContext(row.realmId, name)), hint: secretHint(a.secret), replacedBy: actor?.id ?? null, dateReplaced: app.now() });
+    Object.assign(patch, {
+      sealed: sealValue(app, a.secret, secretContext(row.realmId, name)),
+      hint: secretHint(a.secret),
+      replacedBy: actor?.id ?? null,
+      dateReplaced: app.now(),
+    });
   return app.tx((tx) => {
     const secret = toApiSecret(store.updateSecret(tx.db, row.id, patch));
     tx.emit({ type: "ext_secret", op: "update", secret }, membersOf(tx, row.realmId));

@@ -26,9 +26,12 @@ export function startSession(app: App, user: UserRow): NewSession {
   const csrfToken = randomToken(32);
   const maxAgeSeconds = app.config.web.sessionDays * 86400;
   const now = app.now();
-  app.tx((tx) => store.insertSession(tx.db, { userId: user.id, tokenHash: sessionTokenHash(token), csrfToken, dateCreated: now, expiresAt: now + maxAgeSeconds }), {
-    keepsLookups: true,
-  });
+  app.tx(
+    (tx) => store.insertSession(tx.db, { userId: user.id, tokenHash: sessionTokenHash(token), csrfToken, dateCreated: now, expiresAt: now + maxAgeSeconds }),
+    {
+      keepsLookups: true,
+    },
+  );
   return { token, csrfToken, maxAgeSeconds };
 }
 

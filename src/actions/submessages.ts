@@ -17,13 +17,16 @@ export function addSubmessage(app: App, realm: RealmRow, user: UserRow, a: Args<
   // Everyone who can read the message may take part, but its sender attaches the first submessage.
   if (!isAuthor && !store.hasSubmessageFrom(app.db, message.id, message.senderId)) throw cannotAttachSubmessageMessage();
   checkWidgetData(widgetTypeOf(store.firstWidgetSubmessage(app.db, message.id)?.content), a.content, isAuthor);
-  app.tx((tx) => {
-    const row = store.insertSubmessage(tx.db, { messageId: message.id, senderId: user.id, msgType: a.msg_type, content: a.content });
-    const audience = messageRecipients(tx.db, message.id).map((r) => r.userId);
-    tx.emit(
-      { type: "submessage", msg_type: row.msgType, content: row.content, message_id: row.messageId, sender_id: row.senderId, submessage_id: row.id },
-      toUsers(audience, channel && !channel.inviteOnly ? { publicStreamOf: realm.id } : {}),
-    );
-  }, { keepsLookups: true });
+  app.tx(
+    (tx) => {
+      const row = store.insertSubmessage(tx.db, { messageId: message.id, senderId: user.id, msgType: a.msg_type, content: a.content });
+      const audience = messageRecipients(tx.db, message.id).map((r) => r.userId);
+      tx.emit(
+        { type: "submessage", msg_type: row.msgType, content: row.content, message_id: row.messageId, sender_id: row.senderId, submessage_id: row.id },
+        toUsers(audience, channel && !channel.inviteOnly ? { publicStreamOf: realm.id } : {}),
+      );
+    },
+    { keepsLookups: true },
+  );
   return {};
 }

@@ -12,7 +12,22 @@ import {
   type SubscriptionProperty,
   type TopicsPolicy,
 } from "../domain/channels";
-import { cannotSubscribeOthers, channelAlreadyExists, channelsDoNotExist, colorNotValidHexColor, incompatibleParameters, insufficientPermission, invalidChannelId, invalidUserId, noSuchUser, notBoolean, notSubscribedChannelId, unableAccessChannel, unauthorizedPrincipal, unknownSubscriptionProperty } from "../domain/errors";
+import {
+  cannotSubscribeOthers,
+  channelAlreadyExists,
+  channelsDoNotExist,
+  colorNotValidHexColor,
+  incompatibleParameters,
+  insufficientPermission,
+  invalidChannelId,
+  invalidUserId,
+  noSuchUser,
+  notBoolean,
+  notSubscribedChannelId,
+  unableAccessChannel,
+  unauthorizedPrincipal,
+  unknownSubscriptionProperty,
+} from "../domain/errors";
 import type { GroupSettingValue } from "../domain/group-settings";
 import { normalizeTopic } from "../domain/messages";
 import { isAdmin, isGuest } from "../domain/roles";
@@ -32,14 +47,22 @@ import { statsOf, streamObjects } from "../serializers/channels";
 /** May this user add others to the channel? Realm-wide permission, the channel's group, or channel administration. */
 export function canAddSubscribers(app: App, realm: RealmRow, user: UserRow, c: ChannelRow): boolean {
   if (isGuest(user.role)) return false;
-  if (isAdmin(user.role) || hasChannelPermission(app, user, c, "can_add_subscribers_group") || hasChannelPermission(app, user, c, "can_administer_channel_group"))
+  if (
+    isAdmin(user.role) ||
+    hasChannelPermission(app, user, c, "can_add_subscribers_group") ||
+    hasChannelPermission(app, user, c, "can_administer_channel_group")
+  )
     return true;
   // Realm members with the realm permission may add to channels whose content they can access.
   return hasRealmPermission(app.db, realm, user, "can_add_subscribers_group") && channelAccess(app, user, c).content;
 }
 
 export function canRemoveSubscribers(app: App, user: UserRow, c: ChannelRow): boolean {
-  return isAdmin(user.role) || hasChannelPermission(app, user, c, "can_remove_subscribers_group") || hasChannelPermission(app, user, c, "can_administer_channel_group");
+  return (
+    isAdmin(user.role) ||
+    hasChannelPermission(app, user, c, "can_remove_subscribers_group") ||
+    hasChannelPermission(app, user, c, "can_administer_channel_group")
+  );
 }
 
 /**
@@ -72,8 +95,7 @@ export function subscribeUsersTx(app: App, tx: Tx, realm: RealmRow, channels: Ch
     }
     const addedIds = new Set(added.map((u) => u.id));
     const peers = channelAudience(app, c).filter((id) => !addedIds.has(id));
-    if (peers.length)
-      tx.emit({ type: "subscription", op: "peer_add", stream_ids: [c.id], user_ids: [...addedIds] }, toUsers(peers));
+    if (peers.length) tx.emit({ type: "subscription", op: "peer_add", stream_ids: [c.id], user_ids: [...addedIds] }, toUsers(peers));
   }
   return result;
 }
@@ -84,7 +106,11 @@ export function unsubscribeUsersTx(app: App, tx: Tx, c: ChannelRow, users: UserR
   if (!removed.length) return removed;
   const peersBefore = channelAudience(app, c);
   forgetRecipients(app);
-  store.deactivateSubscriptions(tx.db, c.id, removed.map((u) => u.id));
+  store.deactivateSubscriptions(
+    tx.db,
+    c.id,
+    removed.map((u) => u.id),
+  );
   const ids = new Set(removed.map((u) => u.id));
   for (const u of removed) tx.emit({ type: "subscription", op: "remove", subscriptions: [{ stream_id: c.id, name: c.name }] }, toUsers([u.id]));
   const peers = peersBefore.filter((id) => !ids.has(id));
@@ -123,7 +149,17 @@ export interface SubscribeArgs {
 const channelSpec = (
   name: string,
   description: string,
-  a: Pick<SubscribeArgs, "invite_only" | "is_web_public" | "history_public_to_subscribers" | "message_retention_days" | "topics_policy" | "folder_id" | "is_default_stream" | "settings">,
+  a: Pick<
+    SubscribeArgs,
+    | "invite_only"
+    | "is_web_public"
+    | "history_public_to_subscribers"
+    | "message_retention_days"
+    | "topics_policy"
+    | "folder_id"
+    | "is_default_stream"
+    | "settings"
+  >,
 ): ChannelSpec => ({
   name,
   description,
@@ -172,7 +208,8 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Subscrib
       toCreate.push(spec);
     }
   }
-  if (others && toCreate.length && !hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group") && !isAdmin(actor.role)) throw cannotSubscribeOthers();
+  if (others && toCreate.length && !hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group") && !isAdmin(actor.role))
+    throw cannotSubscribeOthers();
   return app.tx((tx) => {
     const created = toCreate.map((spec) => insertChannelTx(app, tx, realm, actor, spec));
     const results = subscribeUsersTx(app, tx, realm, [...created, ...existing], users, colors);
@@ -210,7 +247,13 @@ const POLICY_NAMES = (c: ChannelRow) =>
 export function announceChannelTx(app: App, tx: Tx, realm: RealmRow, creator: UserRow, c: ChannelRow, announce: boolean) {
   const who = `@_**${creator.fullName}|${creator.id}**`;
   const description = c.description ? `\n\`\`\`\` quote\n${c.description}\n\`\`\`\`` : " *No description.*";
-  sendNotificationTx(app, tx, realm, { channel: c, topic: "channel events" }, `**${POLICY_NAMES(c)}** channel created by ${who}. **Description:**${description}`);
+  sendNotificationTx(
+    app,
+    tx,
+    realm,
+    { channel: c, topic: "channel events" },
+    `**${POLICY_NAMES(c)}** channel created by ${who}. **Description:**${description}`,
+  );
   if (!announce || c.inviteOnly) return;
   const target = Number(realm.settings.new_stream_announcements_stream_id ?? -1);
   const ann = target > 0 ? channelStore.findChannel(tx.db, target) : undefined;
@@ -290,7 +333,12 @@ export function listSubscriptions(app: App, realm: RealmRow, user: UserRow, incl
   const channels = channelStore.listChannels(app.db, realm.id).filter((c) => !c.isArchived);
   const byId = new Map(channels.map((c) => [c.id, c]));
   const mine = subs.filter((s) => byId.has(s.channelId));
-  const stats = channelStore.channelStats(app.db, realm.id, mine.map((s) => byId.get(s.channelId)!), app.now());
+  const stats = channelStore.channelStats(
+    app.db,
+    realm.id,
+    mine.map((s) => byId.get(s.channelId)!),
+    app.now(),
+  );
   const members = includeSubscribers ? store.realmSubscribers(app.db, realm.id) : null;
   return {
     subscriptions: mine.map((s) => {

@@ -49,9 +49,7 @@ export function sendTyping(app: App, sender: UserRow, a: TypingArgs) {
   const audience = listUsersByIds(app.db, subscriberIds(app.db, channel.id))
     .filter((u) => u.id !== sender.id && receivesTyping(u))
     .map((u) => u.id);
-  app.tx((tx) =>
-    tx.emit({ type: "typing", op: a.op, message_type: "stream", sender: who, stream_id: a.stream_id, topic: a.topic }, toUsers(audience)),
-  );
+  app.tx((tx) => tx.emit({ type: "typing", op: a.op, message_type: "stream", sender: who, stream_id: a.stream_id, topic: a.topic }, toUsers(audience)));
   return {};
 }
 

@@ -2,8 +2,39 @@ import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { RealmRow, UserGroupRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import { alreadyMember, alreadySubgroup, canOnlyChangeNameDeactivated, groupDeactivated, groupExists, groupInUse, insufficientPermission, invalidUserGroup, invalidUserGroupId, invalidUserId, noNewDataSupplied, noSuchUser, notForGuests, nothingToDoForMembers, nothingToDoForSubgroups, notMember, notSubgroup, previousValueMismatch, subgroupCycle } from "../domain/errors";
-import { canonicalGroupSetting, checkGroupName, checkGroupSetting, presentGroupSetting, sameGroupSetting, USER_GROUP_PERMISSION_NAMES, USER_GROUP_PERMISSIONS, type GroupSettingLookup, type GroupSettingValue, type UserGroupPermission } from "../domain/group-settings";
+import {
+  alreadyMember,
+  alreadySubgroup,
+  canOnlyChangeNameDeactivated,
+  groupDeactivated,
+  groupExists,
+  groupInUse,
+  insufficientPermission,
+  invalidUserGroup,
+  invalidUserGroupId,
+  invalidUserId,
+  noNewDataSupplied,
+  noSuchUser,
+  notForGuests,
+  nothingToDoForMembers,
+  nothingToDoForSubgroups,
+  notMember,
+  notSubgroup,
+  previousValueMismatch,
+  subgroupCycle,
+} from "../domain/errors";
+import {
+  canonicalGroupSetting,
+  checkGroupName,
+  checkGroupSetting,
+  presentGroupSetting,
+  sameGroupSetting,
+  USER_GROUP_PERMISSION_NAMES,
+  USER_GROUP_PERMISSIONS,
+  type GroupSettingLookup,
+  type GroupSettingValue,
+  type UserGroupPermission,
+} from "../domain/group-settings";
 import { REALM_GROUP_SETTING_NAMES } from "../domain/realm-settings";
 import { isGuest } from "../domain/roles";
 import { toRealm } from "../events/types";
@@ -141,13 +172,11 @@ export interface UserGroupPatch {
 export function updateUserGroupProps(app: App, realm: RealmRow, user: UserRow, id: number, a: UserGroupPatch) {
   const db = app.db;
   const changes = Object.entries(a.settings).filter(([, v]) => v !== undefined) as [UserGroupPermission, SettingChange][];
-  if (a.name === undefined && a.description === undefined && a.deactivated === undefined && !changes.length)
-    throw noNewDataSupplied();
+  if (a.name === undefined && a.description === undefined && a.deactivated === undefined && !changes.length) throw noNewDataSupplied();
   const g = groupForUpdate(db, realm, user, id, ["can_manage_group"], true);
   if (a.deactivated === true && !g.deactivated) checkNotInUse(db, realm, g);
   const deactivatedAfter = a.deactivated ?? g.deactivated;
-  if (deactivatedAfter && (a.description !== undefined || changes.length))
-    throw canOnlyChangeNameDeactivated();
+  if (deactivatedAfter && (a.description !== undefined || changes.length)) throw canOnlyChangeNameDeactivated();
   const data: Record<string, unknown> = {};
   const patch: Partial<UserGroupRow> = {};
   if (a.name !== undefined && a.name !== g.name) {
@@ -212,7 +241,9 @@ function checkNotInUse(db: Db, realm: RealmRow, g: UserGroupRow) {
   if (supergroups.length) objections.push({ type: "subgroup", supergroup_ids: supergroups });
   for (const c of listChannels(db, realm.id)) {
     if (c.isArchived) continue;
-    const settings = Object.entries(channelSettings(db, c)).filter(([, v]) => uses(v)).map(([n]) => n);
+    const settings = Object.entries(channelSettings(db, c))
+      .filter(([, v]) => uses(v))
+      .map(([n]) => n);
     if (settings.length) objections.push({ type: "channel", channel_id: c.id, settings });
   }
   for (const other of store.listUserGroups(db, realm.id, false)) {
@@ -237,8 +268,7 @@ export function updateGroupMembers(app: App, realm: RealmRow, user: UserRow, id:
   const db = app.db;
   const addSubs = a.add_subgroups ?? [];
   const delSubs = a.delete_subgroups ?? [];
-  if (!a.add.length && !a.delete.length && !addSubs.length && !delSubs.length)
-    throw nothingToDoForMembers();
+  if (!a.add.length && !a.delete.length && !addSubs.length && !delSubs.length) throw nothingToDoForMembers();
   const self = (ids: number[]) => ids.length === 1 && ids[0] === user.id;
   if (a.add.length) groupForUpdate(db, realm, user, id, self(a.add) ? ["can_join_group", "can_add_members_group"] : ["can_add_members_group"]);
   if (a.delete.length) groupForUpdate(db, realm, user, id, self(a.delete) ? ["can_leave_group", "can_remove_members_group"] : ["can_remove_members_group"]);

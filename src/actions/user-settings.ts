@@ -1,6 +1,18 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { emailAddressChangesDisabledOrganization, emailInUse, invalidAddress, invalidDefaultLanguage, invalidEmailBatchingPeriodSeconds, invalidParam, mustBeAdmin, nameChangesDisabledOrganization, notRecognizedTimeZone, pleaseFillOutAllFields, wrongPassword } from "../domain/errors";
+import {
+  emailAddressChangesDisabledOrganization,
+  emailInUse,
+  invalidAddress,
+  invalidDefaultLanguage,
+  invalidEmailBatchingPeriodSeconds,
+  invalidParam,
+  mustBeAdmin,
+  nameChangesDisabledOrganization,
+  notRecognizedTimeZone,
+  pleaseFillOutAllFields,
+  wrongPassword,
+} from "../domain/errors";
 import { realmSetting, withSetting } from "../domain/realm-settings";
 import { isAdmin } from "../domain/roles";
 import { checkFullName, isValidEmail } from "../domain/users";
@@ -131,8 +143,7 @@ export function updateRealmUserDefaults(app: App, realm: RealmRow, user: UserRow
   for (const [n, v] of changed) settings = withSetting(settings, n, v, USER_SETTINGS[n].default);
   app.tx((tx) => {
     saveRealmUserDefaults(tx.db, realm.id, settings);
-    for (const [property, value] of changed)
-      tx.emit({ type: "realm_user_settings_defaults", op: "update", property, value }, toRealm(realm.id));
+    for (const [property, value] of changed) tx.emit({ type: "realm_user_settings_defaults", op: "update", property, value }, toRealm(realm.id));
   });
   return {};
 }

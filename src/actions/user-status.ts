@@ -1,6 +1,13 @@
 import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
-import { clientDidNotPassAny, clientMustPassEmojiName, emojiDoesNotExist, insufficientPermission, emojiCodeMismatch, statusTextTooLongLimit } from "../domain/errors";
+import {
+  clientDidNotPassAny,
+  clientMustPassEmojiName,
+  emojiDoesNotExist,
+  insufficientPermission,
+  emojiCodeMismatch,
+  statusTextTooLongLimit,
+} from "../domain/errors";
 import { isAdmin } from "../domain/roles";
 import { MAX_STATUS_TEXT_LENGTH, toApiUserStatus } from "../domain/user-status";
 import { toRealm } from "../events/types";
@@ -23,10 +30,8 @@ export function updateStatus(app: App, realm: RealmRow, user: UserRow, a: Status
   const text = a.status_text?.trim();
   if (a.away === undefined && text === undefined && a.emoji_name === undefined && a.emoji_code === undefined && a.reaction_type === undefined)
     throw clientDidNotPassAny();
-  if (text !== undefined && [...text].length > MAX_STATUS_TEXT_LENGTH)
-    throw statusTextTooLongLimit(MAX_STATUS_TEXT_LENGTH);
-  if (a.emoji_name === undefined && (a.emoji_code !== undefined || a.reaction_type !== undefined))
-    throw clientMustPassEmojiName();
+  if (text !== undefined && [...text].length > MAX_STATUS_TEXT_LENGTH) throw statusTextTooLongLimit(MAX_STATUS_TEXT_LENGTH);
+  if (a.emoji_name === undefined && (a.emoji_code !== undefined || a.reaction_type !== undefined)) throw clientMustPassEmojiName();
   let emoji: { emoji_name: string; emoji_code: string; reaction_type: string } | undefined;
   if (a.emoji_name === "") emoji = { emoji_name: "", emoji_code: "", reaction_type: "" };
   else if (a.emoji_name !== undefined) {

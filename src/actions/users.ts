@@ -5,7 +5,26 @@ import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { writePendingRows, startDeliveries } from "../store/lazy-delivery";
 import { forgetRecipients } from "./messages";
-import { cannotReactivateBotWhoseOwner, emailInUse, emailNotAllowedOrganization, insufficientPermission, invalidEmailAddress, invalidNewEmailAddress, invalidParam, invalidRole, lastOwner, lastUser, mustBeAdmin, mustBeOwner, noSuchUser, ownerPermissionCannotBeRemoved, passwordTooShort, targetUserDeactivated, userAlreadyActive, userAlreadyDeactivated } from "../domain/errors";
+import {
+  cannotReactivateBotWhoseOwner,
+  emailInUse,
+  emailNotAllowedOrganization,
+  insufficientPermission,
+  invalidEmailAddress,
+  invalidNewEmailAddress,
+  invalidParam,
+  invalidRole,
+  lastOwner,
+  lastUser,
+  mustBeAdmin,
+  mustBeOwner,
+  noSuchUser,
+  ownerPermissionCannotBeRemoved,
+  passwordTooShort,
+  targetUserDeactivated,
+  userAlreadyActive,
+  userAlreadyDeactivated,
+} from "../domain/errors";
 import { emailInDomains } from "../domain/realm-domains";
 import { realmSetting, withSetting } from "../domain/realm-settings";
 import { USER_SETTINGS } from "../domain/user-settings";
@@ -87,8 +106,7 @@ export function syncRoleGroups(tx: Tx, user: UserRow, now: number) {
   for (const def of SYSTEM_GROUPS) {
     const g = groups.find((x) => x.name === def.name);
     if (!g) continue;
-    const belongs =
-      (def.roles as readonly number[]).includes(user.role) && (def.name !== "role:fullmembers" || isFullMember(realm, user, now));
+    const belongs = (def.roles as readonly number[]).includes(user.role) && (def.name !== "role:fullmembers" || isFullMember(realm, user, now));
     if (belongs === direct.has(g.id)) continue;
     if (belongs) addGroupMembers(tx.db, g.id, [user.id]);
     else removeGroupMembers(tx.db, g.id, [user.id]);
@@ -158,8 +176,7 @@ export function passwordChangedTx(app: App, tx: Tx, user: UserRow, passwordHash:
   if (o.endSessions) app.revoke({ userId: user.id });
 }
 
-const isLastOwner = (app: App, user: UserRow) =>
-  isOwner(user.role) && !user.isBot && store.countActiveHumanOwners(app.db, user.realmId) <= 1;
+const isLastOwner = (app: App, user: UserRow) => isOwner(user.role) && !user.isBot && store.countActiveHumanOwners(app.db, user.realmId) <= 1;
 
 /**
  * Deactivates a user (by anyone: the API checks who may first) and the bots they own. A realm keeps at
@@ -204,8 +221,7 @@ export function deactivateOwnAccount(app: App, user: UserRow) {
 export function reactivateUser(app: App, actor: UserRow, id: number) {
   const target = userForAdmin(app, actor, id, { bots: true });
   if (target.isActive) throw userAlreadyActive();
-  if (target.isBot && target.botOwnerId !== null && !store.findUserById(app.db, target.botOwnerId)?.isActive)
-    throw cannotReactivateBotWhoseOwner();
+  if (target.isBot && target.botOwnerId !== null && !store.findUserById(app.db, target.botOwnerId)?.isActive) throw cannotReactivateBotWhoseOwner();
   app.tx((tx) => reactivateUserTx(app, tx, target));
   return {};
 }
@@ -242,7 +258,9 @@ export async function createUserByAdmin(app: App, realm: RealmRow, actor: UserRo
   const row = app.tx((tx) => {
     const user = insertUserTx(app, tx, realm, { email: a.email, fullName: a.full_name }, passwordHash);
     // As in Zulip, an account made by an administrator starts in the realm's default channels.
-    const defaults = listDefaultChannelIds(tx.db, realm.id).map((id) => findChannel(tx.db, id)).filter((c): c is ChannelRow => !!c && !c.isArchived);
+    const defaults = listDefaultChannelIds(tx.db, realm.id)
+      .map((id) => findChannel(tx.db, id))
+      .filter((c): c is ChannelRow => !!c && !c.isArchived);
     if (defaults.length) subscribeUsersTx(app, tx, realm, defaults, [user]);
     return user;
   });

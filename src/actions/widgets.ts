@@ -3,10 +3,29 @@
 import type { App } from "../context";
 import type { Db } from "../db/client";
 import type { PluginLinkRow, PluginRow, RealmRow, UserRow } from "../db/schema";
-import { documentOrDataNeeded, guestsRefused, itemTooLongLimitCharacters, missingConditional, noSuchLink, noSuchPlugin, pluginBotsOnly, widgetBelongsOrganizationNotLink, widgetNotLinksKind } from "../domain/errors";
+import {
+  documentOrDataNeeded,
+  guestsRefused,
+  itemTooLongLimitCharacters,
+  missingConditional,
+  noSuchLink,
+  noSuchPlugin,
+  pluginBotsOnly,
+  widgetBelongsOrganizationNotLink,
+  widgetNotLinksKind,
+} from "../domain/errors";
 import { widgetDefaults } from "../domain/plugins";
 import { isGuest } from "../domain/roles";
-import { applyPreference, applyPush, checkDocument, EMPTY_PREFERENCE, toApiWidgetDocument, WIDGET_LIMITS, widgetSpec, type PreferencePatch } from "../domain/widgets";
+import {
+  applyPreference,
+  applyPush,
+  checkDocument,
+  EMPTY_PREFERENCE,
+  toApiWidgetDocument,
+  WIDGET_LIMITS,
+  widgetSpec,
+  type PreferencePatch,
+} from "../domain/widgets";
 import { toUsers, type Audience } from "../events/types";
 import { Throttle } from "../lib/throttle";
 import { findLink, findPlugin, findPluginByBot } from "../store/plugins";
@@ -27,7 +46,9 @@ export const WIDGET_EVENT_INTERVAL_MS = 2000;
 function scopeAudience(db: Db, p: PluginRow, link: PluginLinkRow | undefined): number[] {
   if (p.state === "draft") return [p.madeBy ?? p.installedBy].filter((x): x is number => x !== null);
   if (link) return [...channelReaders(db, p.realmId, link.streamId)];
-  return listUsers(db, p.realmId).filter((u) => u.isActive && !isGuest(u.role)).map((u) => u.id);
+  return listUsers(db, p.realmId)
+    .filter((u) => u.isActive && !isGuest(u.role))
+    .map((u) => u.id);
 }
 
 // ---- Events, at most one per scope per interval ----

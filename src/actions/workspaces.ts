@@ -61,7 +61,16 @@ export async function createWorkspace(app: App, realm: RealmRow, user: UserRow, 
   try {
     return app.tx((tx) => {
       if (store.findTopicWorkspace(tx.db, channel.id, topic)) throw topicHasWorkspace(); // made while git ran
-      const row = store.insertWorkspace(tx.db, { uuid, realmId: realm.id, repositoryId: repo.id, channelId: channel.id, topic, branch, createdBy: user.id, dateCreated: app.now() });
+      const row = store.insertWorkspace(tx.db, {
+        uuid,
+        realmId: realm.id,
+        repositoryId: repo.id,
+        channelId: channel.id,
+        topic,
+        branch,
+        createdBy: user.id,
+        dateCreated: app.now(),
+      });
       const workspace = toApiWorkspace(row);
       tx.emit({ type: "ext_workspace", op: "add", workspace }, toUsers(channelReaderIds(app, channel)));
       return { workspace };

@@ -25,7 +25,12 @@ export const CONFIG_KEYS = {
     default: false,
     doc: "Development mode: enables POST /dev_fetch_api_key (anyone can fetch any user's key). Never on a real server.",
   },
-  log_level: { type: "enum", values: ["debug", "info", "warn", "error"], default: "info", doc: "Least severe level logged to standard error; info and debug add one line per request." },
+  log_level: {
+    type: "enum",
+    values: ["debug", "info", "warn", "error"],
+    default: "info",
+    doc: "Least severe level logged to standard error; info and debug add one line per request.",
+  },
   default_realm: {
     type: "string",
     default: "",
@@ -57,7 +62,12 @@ export const CONFIG_KEYS = {
     min: 1024,
     doc: "Largest request body accepted by every other API call. A larger body is refused (413) before it is read.",
   },
-  "limits.max_file_upload_mib": { type: "int", default: 25, min: 1, doc: "Largest file POST /user_uploads accepts, in MiB (max_file_upload_size_mib in register)." },
+  "limits.max_file_upload_mib": {
+    type: "int",
+    default: 25,
+    min: 1,
+    doc: "Largest file POST /user_uploads accepts, in MiB (max_file_upload_size_mib in register).",
+  },
   "uploads.unreferenced_grace_days": {
     type: "int",
     default: 21,
@@ -113,7 +123,11 @@ export const CONFIG_KEYS = {
     default: [],
     doc: 'Addresses or CIDR ranges of reverse proxies in front of confab, e.g. ["127.0.0.1", "10.0.0.0/8"]. Only a request from one of these has its X-Forwarded-For believed: the client is the last address there that is not itself a trusted proxy. Otherwise the client is the connection\'s peer. Failed-login throttling counts per client address, so behind a proxy list it here. Set through the environment as a JSON list.',
   },
-  "tls.cert": { type: "string", default: "", doc: "A PEM certificate (chain) file: with tls.key, confab serves HTTPS itself, for those without a reverse proxy. Empty: plain HTTP." },
+  "tls.cert": {
+    type: "string",
+    default: "",
+    doc: "A PEM certificate (chain) file: with tls.key, confab serves HTTPS itself, for those without a reverse proxy. Empty: plain HTTP.",
+  },
   "tls.key": { type: "string", default: "", doc: "The PEM private key file for tls.cert." },
   "metrics.enabled": { type: "bool", default: true, doc: "Serve GET /metrics (Prometheus text format)." },
   "metrics.allow_loopback": {
@@ -139,13 +153,38 @@ export const CONFIG_KEYS = {
     default: ["github=https://github.com", "gitlab=https://gitlab.com", "codeberg=https://codeberg.org"],
     doc: "Code hosts plugins may be installed from, each name=base URL; a plugin's source <name>/<owner>/<repository> is cloned over git from <base URL>/<owner>/<repository>.",
   },
-  "plugins.start_timeout_ms": { type: "int", default: 30000, min: 1, doc: "A plugin process that makes no authenticated API call within this long after starting has failed to start." },
-  "plugins.restart_delay_ms": { type: "int", default: 1000, min: 0, doc: "Delay before restarting a failed plugin process; it doubles with each failure in a row." },
+  "plugins.start_timeout_ms": {
+    type: "int",
+    default: 30000,
+    min: 1,
+    doc: "A plugin process that makes no authenticated API call within this long after starting has failed to start.",
+  },
+  "plugins.restart_delay_ms": {
+    type: "int",
+    default: 1000,
+    min: 0,
+    doc: "Delay before restarting a failed plugin process; it doubles with each failure in a row.",
+  },
   "plugins.max_restart_delay_ms": { type: "int", default: 60000, min: 0, doc: "The longest delay between restarts." },
-  "plugins.healthy_run_ms": { type: "int", default: 60000, min: 1, doc: "A plugin that stays up this long after answering has its count of failures in a row reset." },
-  "plugins.shutdown_grace_ms": { type: "int", default: 5000, min: 0, doc: "At shutdown (or a restart), how long a plugin process has after SIGTERM before it gets SIGKILL." },
+  "plugins.healthy_run_ms": {
+    type: "int",
+    default: 60000,
+    min: 1,
+    doc: "A plugin that stays up this long after answering has its count of failures in a row reset.",
+  },
+  "plugins.shutdown_grace_ms": {
+    type: "int",
+    default: 5000,
+    min: 0,
+    doc: "At shutdown (or a restart), how long a plugin process has after SIGTERM before it gets SIGKILL.",
+  },
   "plugins.health_interval_ms": { type: "int", default: 10000, min: 100, doc: "How often a remote plugin's health check is called." },
-  "plugins.poll_ms": { type: "int", default: 1000, min: 10, doc: "How often the plugin host looks for changes made outside this process (the CLI) and for waiting plugins whose requirements arrived." },
+  "plugins.poll_ms": {
+    type: "int",
+    default: 1000,
+    min: 10,
+    doc: "How often the plugin host looks for changes made outside this process (the CLI) and for waiting plugins whose requirements arrived.",
+  },
   "email.enabled": {
     type: "bool",
     default: false,
@@ -160,14 +199,28 @@ export const CONFIG_KEYS = {
     doc: "starttls: connect in plain text, then require STARTTLS before anything is sent. tls: TLS from the first byte (port 465). none: no encryption (only for a relay on this machine or a trusted network).",
   },
   "email.username": { type: "string", default: "", doc: "SMTP login; empty: send without authenticating." },
-  "email.password_file": { type: "string", default: "", doc: "A file holding the SMTP password (its first line), kept out of the config file and the environment." },
+  "email.password_file": {
+    type: "string",
+    default: "",
+    doc: "A file holding the SMTP password (its first line), kept out of the config file and the environment.",
+  },
   "email.from": {
     type: "string",
     default: "",
     doc: 'The sender of confab\'s mail, e.g. "Acme Chat <chat@example.com>". Empty: noreply@ the host of external_url.',
   },
-  "email.max_attempts": { type: "int", default: 8, min: 1, doc: "A message the SMTP server keeps refusing is given up after this many attempts (then logged and listed by `confab email outbox`)." },
-  "email.retry_delay_seconds": { type: "int", default: 60, min: 1, doc: "Delay before the second attempt at a message; it doubles with each further attempt, up to an hour." },
+  "email.max_attempts": {
+    type: "int",
+    default: 8,
+    min: 1,
+    doc: "A message the SMTP server keeps refusing is given up after this many attempts (then logged and listed by `confab email outbox`).",
+  },
+  "email.retry_delay_seconds": {
+    type: "int",
+    default: 60,
+    min: 1,
+    doc: "Delay before the second attempt at a message; it doubles with each further attempt, up to an hour.",
+  },
   "agent.command": {
     type: "list",
     default: [],
@@ -187,10 +240,31 @@ export const CONFIG_KEYS = {
     default: [],
     doc: 'Addresses outgoing webhook bots may call even when deny or the built-in refusals would stop them: CIDRs ("10.0.0.0/8"), addresses or host names. Private networks are allowed by default; this server\'s own address and link-local addresses (cloud metadata, 169.254.0.0/16, fe80::/10) are refused unless listed here.',
   },
-  "outgoing_webhooks.deny": { type: "list", default: [], doc: "Addresses outgoing webhook bots may not call: CIDRs, addresses or host names (a host name's resolved addresses are checked too)." },
-  "outgoing_webhooks.timeout_seconds": { type: "int", default: 10, min: 1, max: 300, doc: "How long a call to an outgoing webhook's service may take before it counts as failed." },
-  "outgoing_webhooks.max_attempts": { type: "int", default: 4, min: 1, max: 20, doc: "Calls per triggering message (the first and its retries, with growing delays) before the bot gives up and its owner is told." },
-  "outgoing_webhooks.retry_delay_ms": { type: "int", default: 2000, min: 10, doc: "Delay before the first retry of a failed call; it doubles with each retry." },
+  "outgoing_webhooks.deny": {
+    type: "list",
+    default: [],
+    doc: "Addresses outgoing webhook bots may not call: CIDRs, addresses or host names (a host name's resolved addresses are checked too).",
+  },
+  "outgoing_webhooks.timeout_seconds": {
+    type: "int",
+    default: 10,
+    min: 1,
+    max: 300,
+    doc: "How long a call to an outgoing webhook's service may take before it counts as failed.",
+  },
+  "outgoing_webhooks.max_attempts": {
+    type: "int",
+    default: 4,
+    min: 1,
+    max: 20,
+    doc: "Calls per triggering message (the first and its retries, with growing delays) before the bot gives up and its owner is told.",
+  },
+  "outgoing_webhooks.retry_delay_ms": {
+    type: "int",
+    default: 2000,
+    min: 10,
+    doc: "Delay before the first retry of a failed call; it doubles with each retry.",
+  },
 } as const satisfies Record<string, KeySpec>;
 
 export type ConfigKey = keyof typeof CONFIG_KEYS;

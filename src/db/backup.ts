@@ -171,7 +171,10 @@ function checkUploads(db: string, dir: string) {
   const copy = new Database(db, { readonly: true });
   try {
     const uploads = listFiles(join(dir, "uploads"));
-    const missing = copy.query<{ path_id: string; size: number }, []>("SELECT path_id, size FROM attachments").all().filter((r) => uploads.get(r.path_id) !== r.size);
+    const missing = copy
+      .query<{ path_id: string; size: number }, []>("SELECT path_id, size FROM attachments")
+      .all()
+      .filter((r) => uploads.get(r.path_id) !== r.size);
     if (missing.length) throw new BackupError(`${dir} lacks ${missing.length} uploaded file(s) the database names, e.g. uploads/${missing[0]!.path_id}`);
   } finally {
     copy.close();

@@ -39,5 +39,7 @@ export const sqliteOf = (db: Db): Database => (db as unknown as { $client: Datab
 export function isStorageFull(e: unknown): boolean {
   const err = e as { code?: unknown; errno?: unknown; message?: unknown } | null;
   if (!err || typeof err !== "object") return false;
-  return err.code === "SQLITE_FULL" || err.code === "ENOSPC" || (typeof err.message === "string" && /database or disk is full|no space left/i.test(err.message));
+  return (
+    err.code === "SQLITE_FULL" || err.code === "ENOSPC" || (typeof err.message === "string" && /database or disk is full|no space left/i.test(err.message))
+  );
 }

@@ -19,7 +19,10 @@ export function inspectDatabase(sqlite: Database): "empty" | "confab" | "foreign
 
 export function appliedMigrations(sqlite: Database): string[] {
   if (inspectDatabase(sqlite) !== "confab") return [];
-  return sqlite.query<{ tag: string }, []>(`SELECT tag FROM ${LEDGER} ORDER BY tag`).all().map((r) => r.tag);
+  return sqlite
+    .query<{ tag: string }, []>(`SELECT tag FROM ${LEDGER} ORDER BY tag`)
+    .all()
+    .map((r) => r.tag);
 }
 
 /** The usual start: the ledger records exactly the migrations this binary knows, found by one query. */

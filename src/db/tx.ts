@@ -177,7 +177,10 @@ export class Writer {
     };
     if (!this.walSync || !batch) return release();
     const synced = this.fsyncWal();
-    this.durable = this.durable.catch(() => {}).then(() => synced).then(release, (e) => batch.reject(e));
+    this.durable = this.durable
+      .catch(() => {})
+      .then(() => synced)
+      .then(release, (e) => batch.reject(e));
   }
 
   private runHooks(hooks: (() => void)[]) {

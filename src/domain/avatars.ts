@@ -12,4 +12,3 @@ export function imageType(head: Uint8Array): string | null {
   if (ascii(0, 4) === "RIFF" && ascii(8, 12) === "WEBP") return "image/webp";
   return null;
 }
-

@@ -44,9 +44,30 @@ export const cleanDescription = (d: string) => d.replace(/\r?\n/g, " ");
 
 // Colors handed to new subscriptions, in order, skipping those the user already uses (Zulip's palette).
 export const CHANNEL_COLORS = [
-  "#76ce90", "#fae589", "#a6c7e5", "#e79ab5", "#bfd56f", "#f4ae55", "#b0a5fd", "#addfe5", "#f5ce6e", "#c2726a",
-  "#94c849", "#bd86e5", "#ee7e4a", "#a6dcbf", "#95a5fd", "#53a063", "#9987e1", "#e4523d", "#c2c2c2", "#4f8de4",
-  "#c6a8ad", "#e7cc4d", "#c8bebf", "#a47462",
+  "#76ce90",
+  "#fae589",
+  "#a6c7e5",
+  "#e79ab5",
+  "#bfd56f",
+  "#f4ae55",
+  "#b0a5fd",
+  "#addfe5",
+  "#f5ce6e",
+  "#c2726a",
+  "#94c849",
+  "#bd86e5",
+  "#ee7e4a",
+  "#a6dcbf",
+  "#95a5fd",
+  "#53a063",
+  "#9987e1",
+  "#e4523d",
+  "#c2c2c2",
+  "#4f8de4",
+  "#c6a8ad",
+  "#e7cc4d",
+  "#c8bebf",
+  "#a47462",
 ];
 
 export function pickColor(used: ReadonlySet<string>, seed: number): string {
@@ -96,12 +117,7 @@ export function toApiStream(c: ChannelRow, s: ChannelStats, o: { includeDefault?
 }
 
 /** The subscription object: the stream object plus the user's own properties (null: inherit). */
-export function toApiSubscription(
-  c: ChannelRow,
-  sub: SubscriptionRow,
-  s: ChannelStats,
-  members?: { subscribers?: number[]; partial_subscribers?: number[] },
-) {
+export function toApiSubscription(c: ChannelRow, sub: SubscriptionRow, s: ChannelStats, members?: { subscribers?: number[]; partial_subscribers?: number[] }) {
   const { is_default, ...stream } = toApiStream(c, s);
   return {
     ...stream,

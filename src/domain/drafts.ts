@@ -1,5 +1,12 @@
 import type { DraftRow } from "../db/schema";
-import { draftsSyncDisabled, messageMustNotContainNull, messageMustNotBeEmpty, mustSpecifyExactly1Channel, timestampMustNotBeNegative, topicMustNotContainNull } from "./errors";
+import {
+  draftsSyncDisabled,
+  messageMustNotContainNull,
+  messageMustNotBeEmpty,
+  mustSpecifyExactly1Channel,
+  timestampMustNotBeNegative,
+  topicMustNotContainNull,
+} from "./errors";
 
 export type DraftType = "" | "stream" | "private";
 export interface DraftInput {
@@ -11,7 +18,6 @@ export interface DraftInput {
 }
 
 export const toApiDraft = (d: DraftRow) => ({ id: d.id, type: d.type, to: d.to, topic: d.topic, content: d.content, timestamp: d.timestamp });
-
 
 /**
  * The contract's rules for one draft, as Zulip applies them: no null bytes, non-empty content, exactly

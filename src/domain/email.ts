@@ -43,7 +43,11 @@ export function invitationMail(o: { to: string; org: string; inviter: string; in
     to: o.to,
     subject: oneLine(`${o.inviter} invited you to join ${o.org}`),
     text: `${o.inviter} (${o.inviterEmail}) invited you to join ${o.org}.\n\nCreate your account: ${o.link}\n${expiry ? `\n${expiry.trim()}\n` : ""}`,
-    html: layout([`${esc(o.inviter)} (${esc(o.inviterEmail)}) invited you to join <strong>${esc(o.org)}</strong>.`, button(o.link, "Create your account"), `Or open ${esc(o.link)}.${esc(expiry)}`]),
+    html: layout([
+      `${esc(o.inviter)} (${esc(o.inviterEmail)}) invited you to join <strong>${esc(o.org)}</strong>.`,
+      button(o.link, "Create your account"),
+      `Or open ${esc(o.link)}.${esc(expiry)}`,
+    ]),
   };
 }
 
@@ -115,7 +119,11 @@ export function narrowUrl(realmUrl: string, c: Conversation, nearId: number): st
 }
 
 const names = (list: string[]) =>
-  list.length <= 2 ? list.join(" and ") : list.length === 3 ? `${list[0]}, ${list[1]}, and ${list[2]}` : `${list[0]}, ${list[1]}, and ${list.length - 2} others`;
+  list.length <= 2
+    ? list.join(" and ")
+    : list.length === 3
+      ? `${list[0]}, ${list[1]}, and ${list[2]}`
+      : `${list[0]}, ${list[1]}, and ${list.length - 2} others`;
 
 export interface MissedMessage {
   id: number;
@@ -165,16 +173,28 @@ export function missedMessagesMail(o: {
     };
   }
   const text = o.messages
-    .map((m) => `${m.sender}${why(m) ? ` (${why(m)})` : ""}:\n${m.text.split("\n").map((l) => `> ${l}`).join("\n")}`)
+    .map(
+      (m) =>
+        `${m.sender}${why(m) ? ` (${why(m)})` : ""}:\n${m.text
+          .split("\n")
+          .map((l) => `> ${l}`)
+          .join("\n")}`,
+    )
     .join("\n\n");
   const html = o.messages
-    .map((m) => `<div style="margin:.8rem 0"><strong>${esc(m.sender)}</strong>${why(m) ? ` <em>(${esc(why(m))})</em>` : ""}<div style="border-left:3px solid #ccc;padding-left:.6rem">${m.html}</div></div>`)
+    .map(
+      (m) =>
+        `<div style="margin:.8rem 0"><strong>${esc(m.sender)}</strong>${why(m) ? ` <em>(${esc(why(m))})</em>` : ""}<div style="border-left:3px solid #ccc;padding-left:.6rem">${m.html}</div></div>`,
+    )
     .join("\n");
   return {
     to: o.to,
     subject: subject(title, o.org),
     text: `${title}\n\n${text}\n\nOpen the conversation: ${o.link}\n\n${unsubscribeLine}\n`,
-    html: layout([`<h3 style="margin:0"><a href="${esc(o.link)}">${esc(title)}</a></h3>`, html, button(o.link, "Open the conversation")], unsubscribeHtml(o.unsubscribe)),
+    html: layout(
+      [`<h3 style="margin:0"><a href="${esc(o.link)}">${esc(title)}</a></h3>`, html, button(o.link, "Open the conversation")],
+      unsubscribeHtml(o.unsubscribe),
+    ),
     headers: listUnsubscribe(o.unsubscribe.link),
   };
 }

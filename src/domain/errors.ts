@@ -14,13 +14,11 @@ export class ApiError extends Error {
 const WWW_AUTH = { "WWW-Authenticate": 'Basic realm="zulip"' };
 
 // Request shape
-export const missingArgument = (name: string) =>
-  new ApiError("REQUEST_VARIABLE_MISSING", `Missing '${name}' argument`, 400, { var_name: name });
+export const missingArgument = (name: string) => new ApiError("REQUEST_VARIABLE_MISSING", `Missing '${name}' argument`, 400, { var_name: name });
 export const invalidParam = (msg: string) => new ApiError("BAD_REQUEST", msg, 400);
 /** A parameter required only in some combinations (Zulip reports these as plain BAD_REQUEST). */
 export const missingConditional = (name: string) => new ApiError("BAD_REQUEST", `Missing '${name}' argument`, 400);
-export const confusingParams = (a: string, b: string) =>
-  new ApiError("REQUEST_CONFUSING_VAR", `Can't decide between '${a}' and '${b}' arguments`, 400);
+export const confusingParams = (a: string, b: string) => new ApiError("REQUEST_CONFUSING_VAR", `Can't decide between '${a}' and '${b}' arguments`, 400);
 export const notFoundEndpoint = () => new ApiError("NOT_FOUND", "Not Found", 404);
 export const methodNotAllowed = (allowed: string[]) =>
   new ApiError("METHOD_NOT_ALLOWED", "Method Not Allowed", 405, { allowed_methods: allowed }, { Allow: allowed.join(", ") });
@@ -31,22 +29,26 @@ export const requestTooLarge = () => new ApiError("BAD_REQUEST", "Request body t
 export const malformedBody = () => new ApiError("BAD_REQUEST", "Malformed request body", 400);
 
 // Authentication
-export const notLoggedIn = () =>
-  new ApiError("UNAUTHORIZED", "Not logged in: API authentication or user session required", 401, {}, WWW_AUTH);
+export const notLoggedIn = () => new ApiError("UNAUTHORIZED", "Not logged in: API authentication or user session required", 401, {}, WWW_AUTH);
 export const badAuthHeader = () => new ApiError("UNAUTHORIZED", "Invalid authorization header for basic auth", 401, {}, WWW_AUTH);
 export const notBasicAuth = () => new ApiError("BAD_REQUEST", "This endpoint requires HTTP basic authentication.", 400);
 export const invalidApiKey = () => new ApiError("INVALID_API_KEY", "Invalid API key", 401, {}, WWW_AUTH);
 export const userDeactivated = () => new ApiError("USER_DEACTIVATED", "Account is deactivated", 401, {}, WWW_AUTH);
 export const realmDeactivated = () => new ApiError("REALM_DEACTIVATED", "This organization has been deactivated", 401, {}, WWW_AUTH);
 export const invalidRealm = () => new ApiError("NONEXISTENT_SUBDOMAIN", "Invalid subdomain", 404);
-export const badCredentials = () =>
-  new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
+export const badCredentials = () => new ApiError("AUTHENTICATION_FAILED", "Your username or password is incorrect", 401);
 /** `limit`: the rule that was hit, for Zulip's X-RateLimit-* headers (API limits; login throttling has none). */
 export const rateLimited = (retryAfter: number, limit?: { limit: number; reset: number }) =>
-  new ApiError("RATE_LIMIT_HIT", "API usage exceeded rate limit", 429, { "retry-after": retryAfter }, {
-    "Retry-After": String(retryAfter),
-    ...(limit && { "X-RateLimit-Limit": String(limit.limit), "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(limit.reset) }),
-  });
+  new ApiError(
+    "RATE_LIMIT_HIT",
+    "API usage exceeded rate limit",
+    429,
+    { "retry-after": retryAfter },
+    {
+      "Retry-After": String(retryAfter),
+      ...(limit && { "X-RateLimit-Limit": String(limit.limit), "X-RateLimit-Remaining": "0", "X-RateLimit-Reset": String(limit.reset) }),
+    },
+  );
 /** Zulip's answer when Django's CSRF check refuses a /json request (the reasons are Django's). */
 export const csrfFailed = (reason: string) => new ApiError("CSRF_FAILED", `CSRF error: ${reason}`, 403, { reason });
 // Zulip's answer on a production server; confab is one unless `development` is on.
@@ -122,8 +124,7 @@ export const cannotEditMessage = () => new ApiError("BAD_REQUEST", "You don't ha
 export const editTimeLimitPassed = () => new ApiError("BAD_REQUEST", "The time limit for editing this message has passed", 400);
 export const topicEditTimeLimitPassed = () => new ApiError("BAD_REQUEST", "The time limit for editing this message's topic has passed", 400);
 export const channelEditTimeLimitPassed = () => new ApiError("BAD_REQUEST", "The time limit for editing this message's channel has passed", 400);
-export const contentChanged = () =>
-  new ApiError("EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.", 400);
+export const contentChanged = () => new ApiError("EXPECTATION_MISMATCH", "'prev_content_sha256' value does not match the expected value.", 400);
 export const contentWhileMoving = () => new ApiError("BAD_REQUEST", "Cannot change message content while changing channel", 400);
 export const dmTopic = () => new ApiError("BAD_REQUEST", "Direct messages cannot have topics.", 400);
 export const dmMove = () => new ApiError("BAD_REQUEST", "Direct messages cannot be moved to channels.", 400);
@@ -192,8 +193,7 @@ export const unsupportedWebhookEvent = (event: string, webhook: string) =>
   });
 export const anomalousWebhookPayload = (webhook: string) =>
   new ApiError("ANOMALOUS_WEBHOOK_PAYLOAD", `Unable to parse request: Did ${webhook} generate this event?`, 400, { webhook_name: webhook });
-export const missingEventHeader = (header: string) =>
-  new ApiError("MISSING_HTTP_EVENT_HEADER", `Missing the HTTP event header '${header}'`, 400, { header });
+export const missingEventHeader = (header: string) => new ApiError("MISSING_HTTP_EVENT_HEADER", `Missing the HTTP event header '${header}'`, 400, { header });
 export const malformedJson = () => new ApiError("BAD_REQUEST", "Malformed JSON", 400);
 export const notIncomingWebhookBot = () => new ApiError("BAD_REQUEST", "Only incoming webhook bots can use this endpoint", 400);
 
@@ -202,7 +202,8 @@ export const invalidDeviceId = () => invalidParam("Invalid device ID");
 export const invalidDataTypeChannel = () => invalidParam("Invalid data type for channel");
 export const recipientRequiredWhenUpdatingType = () => invalidParam("Recipient required when updating type of scheduled message.");
 export const topicRequiredWhenUpdatingScheduled = () => invalidParam("Topic required when updating scheduled message type to stream.");
-export const maximumReminderNoteLengthCharacters = (maxReminderNoteLength: unknown) => invalidParam(`Maximum reminder note length: ${maxReminderNoteLength} characters`);
+export const maximumReminderNoteLengthCharacters = (maxReminderNoteLength: unknown) =>
+  invalidParam(`Maximum reminder note length: ${maxReminderNoteLength} characters`);
 export const invalidEmailAddress = (email: unknown) => invalidParam(`Invalid email '${email}'`);
 export const invalidRole = () => invalidParam("Invalid role");
 export const userAlreadyDeactivated = () => invalidParam("User is already deactivated");
@@ -244,7 +245,8 @@ export const subdomainMayContainOnlyLowercase = () => invalidParam("Subdomain ma
 export const subdomainAlreadyUse = (stringId: unknown) => invalidParam(`Subdomain '${stringId}' is already in use`);
 export const organizationNameRequired = () => invalidParam("Organization name is required");
 export const mustUploadExactlyOneFile = () => invalidParam("You must upload exactly one file.");
-export const uploadedFileLargerThanAllowed = (maxEmojiFileMib: unknown) => invalidParam(`Uploaded file is larger than the allowed limit of ${maxEmojiFileMib} MiB`);
+export const uploadedFileLargerThanAllowed = (maxEmojiFileMib: unknown) =>
+  invalidParam(`Uploaded file is larger than the allowed limit of ${maxEmojiFileMib} MiB`);
 export const clientDidNotPassAny = () => invalidParam("Client did not pass any new values.");
 export const statusTextTooLongLimit = (maxStatusTextLength: unknown) => invalidParam(`status_text is too long (limit: ${maxStatusTextLength} characters)`);
 export const clientMustPassEmojiName = () => invalidParam("Client must pass emoji_name if they pass either emoji_code or reaction_type.");
@@ -256,8 +258,8 @@ export const notList = (name: unknown) => invalidParam(`${name} is not a list`);
 export const notString = (name: unknown, i: unknown) => invalidParam(`${name}[${i}] is not a string`);
 export const noNewDataSupplied = () => invalidParam("No new data supplied");
 export const canOnlyChangeNameDeactivated = () => invalidParam("You can only change name of deactivated user groups");
-export const nothingToDoForMembers = () => invalidParam("Nothing to do. Specify at least one of \"add\", \"delete\", \"add_subgroups\" or \"delete_subgroups\".");
-export const nothingToDoForSubgroups = () => invalidParam("Nothing to do. Specify at least one of \"add\" or \"delete\".");
+export const nothingToDoForMembers = () => invalidParam('Nothing to do. Specify at least one of "add", "delete", "add_subgroups" or "delete_subgroups".');
+export const nothingToDoForSubgroups = () => invalidParam('Nothing to do. Specify at least one of "add" or "delete".');
 export const flagNotEditable = (flag: unknown) => invalidParam(`Flag not editable: '${flag}'`);
 export const invalidFlag = (flag: unknown) => invalidParam(`Invalid flag: '${flag}'`);
 export const unknownLinkKind = (kind: unknown) => invalidParam(`Unknown link kind '${kind}'`);
@@ -276,13 +278,15 @@ export const notBoolean = (property: unknown) => invalidParam(`${property} is no
 export const webPublicChannelsNotEnabled = () => invalidParam("Web-public channels are not enabled.");
 export const defaultChannelCannotBePrivate = () => invalidParam("A default channel cannot be private.");
 export const canCreateTopicGroupMust = () => invalidParam("'can_create_topic_group' must be 'role:everyone' for private channels with protected history.");
-export const enableConfigurationAllMessagesChannel = () => invalidParam("To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.");
+export const enableConfigurationAllMessagesChannel = () =>
+  invalidParam("To enable this configuration, all messages in this channel must be in the general chat topic. Consider renaming or deleting other topics.");
 export const privateChannelsCannotBeMadeDefault = () => invalidParam("Private channels cannot be made default.");
 export const labelCannotBeBlank = () => invalidParam("Label cannot be blank.");
 export const nameTooLongLimitCharacters = (maxFieldNameLength: unknown) => invalidParam(`name is too long (limit: ${maxFieldNameLength} characters)`);
 export const hintTooLongLimitCharacters = (maxFieldHintLength: unknown) => invalidParam(`hint is too long (limit: ${maxFieldHintLength} characters)`);
 export const fieldTypeNotSupportedDisplay = () => invalidParam("Field type not supported for display in profile summary.");
-export const onlyCustomProfileFieldsCan = (maxSummaryFields: unknown) => invalidParam(`Only ${maxSummaryFields} custom profile fields can be displayed in the profile summary.`);
+export const onlyCustomProfileFieldsCan = (maxSummaryFields: unknown) =>
+  invalidParam(`Only ${maxSummaryFields} custom profile fields can be displayed in the profile summary.`);
 export const fieldLabelAlreadyExists = () => invalidParam("A field with that label already exists.");
 export const invalidFieldType = () => invalidParam("Invalid field type.");
 export const fieldIdNotFound = (id: unknown) => invalidParam(`Field id ${id} not found.`);
@@ -316,14 +320,16 @@ export const mustOrganizationAdministrator = () => invalidParam("Must be an orga
 export const mustSpecifyLeastOneEmail = () => invalidParam("You must specify at least one email address.");
 export const pleaseEnterValidEmailAddress = () => invalidParam("Please enter a valid email address.");
 export const keyMissing = () => invalidParam("Key does not exist.");
-export const requestExceedsStorageLimitCharacters = (storageLimit: unknown, storageLimit2: unknown) => invalidParam(`Request exceeds storage limit by ${storageLimit} characters. The limit is ${storageLimit2} characters.`);
+export const requestExceedsStorageLimitCharacters = (storageLimit: unknown, storageLimit2: unknown) =>
+  invalidParam(`Request exceeds storage limit by ${storageLimit} characters. The limit is ${storageLimit2} characters.`);
 export const invalidStatus = (status: unknown) => invalidParam(`Invalid status: ${status}`);
 export const noPresenceData = (email: unknown) => invalidParam(`No presence data for ${email}`);
 export const cannotMuteSelf = () => invalidParam("Cannot mute self");
 export const userAlreadyMuted = () => invalidParam("User already muted");
 export const userNotMuted = () => invalidParam("User is not muted");
 export const manifestMissing = (manifestFile: unknown, where: unknown) => invalidParam(`No ${manifestFile} in ${where}`);
-export const invalidManifestNotValidJson = (manifestFile: unknown, where: unknown) => invalidParam(`Invalid manifest: ${manifestFile} in ${where} is not valid JSON`);
+export const invalidManifestNotValidJson = (manifestFile: unknown, where: unknown) =>
+  invalidParam(`Invalid manifest: ${manifestFile} in ${where} is not valid JSON`);
 export const invalidSourcePath = () => invalidParam("Invalid source_path");
 export const noCommit = (rev: unknown, label: unknown) => invalidParam(`No commit '${rev}' in ${label}`);
 export const sourceMustCodehostOwnerRepository = () => invalidParam("source must be <codehost>/<owner>/<repository>");
@@ -333,7 +339,8 @@ export const couldNotFetch = (source: unknown, Error: unknown) => invalidParam(`
 export const sourceMustPluginServicesHttp = () => invalidParam("source must be the plugin service's http(s) address");
 export const couldNotReach = (address: unknown, Error: unknown) => invalidParam(`Could not reach ${address}: ${Error}`);
 export const pluginRequiresConfabServer = (range: unknown, version: unknown) => invalidParam(`Plugin requires confab ${range}; this server is ${version}`);
-export const pluginRequiresPluginWhichNot = (name: unknown, range: unknown) => invalidParam(`Plugin requires plugin '${name}' ${range}, which is not installed`);
+export const pluginRequiresPluginWhichNot = (name: unknown, range: unknown) =>
+  invalidParam(`Plugin requires plugin '${name}' ${range}, which is not installed`);
 export const invalidEmojiType = () => invalidParam("Invalid emoji type.");
 export const invalidCustomEmoji = () => invalidParam("Invalid custom emoji.");
 export const invalidEmojiName = () => invalidParam("Invalid emoji name.");
@@ -352,7 +359,8 @@ export const emojiExists = () => invalidParam("A custom emoji with this name alr
 export const notEmojiAuthor = () => invalidParam("Must be an organization administrator or emoji author");
 export const emojiNameMissing = () => invalidParam("Emoji name is missing");
 export const emojiNamesMustEndEither = () => invalidParam("Emoji names must end with either a letter or digit.");
-export const emojiNamesMustContainOnly = () => invalidParam("Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.");
+export const emojiNamesMustContainOnly = () =>
+  invalidParam("Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.");
 export const notForGuests = () => invalidParam("Not allowed for guest users");
 export const groupExists = (name: string) => invalidParam(`User group '${name}' already exists.`);
 export const alreadyMember = (id: number) => invalidParam(`User ${id} is already a member of this group`);
@@ -422,7 +430,8 @@ export const lastOwner = () =>
 export const linkifierNotFound = () => new ApiError("BAD_REQUEST", "Linkifier not found.", 400);
 export const savedSnippetNotFound = () => new ApiError("BAD_REQUEST", "Saved snippet does not exist.", 404);
 export const wrongPassword = () => new ApiError("BAD_REQUEST", "Wrong password!", 400);
-export const groupInUse = (objections: unknown[]) => new ApiError("CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.", 400, { objections });
+export const groupInUse = (objections: unknown[]) =>
+  new ApiError("CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.", 400, { objections });
 // Zulip answers an edit of an unknown view with NOT_FOUND, a removal with BAD_REQUEST (both 404).
 export const navigationViewNotFound = () => new ApiError("NOT_FOUND", "Navigation view does not exist.", 404);
 export const navigationViewDoesNotExist = () => new ApiError("BAD_REQUEST", "Navigation view does not exist.", 404);
@@ -442,5 +451,10 @@ const INVITATION_FAILURES = {
 };
 /** Zulip's INVITATION_FAILED: per-address errors [email, reason, deactivated]; only "some" sent the others. */
 export const invitationFailed = (why: keyof typeof INVITATION_FAILURES, errors: [string, string, boolean][]) =>
-  new ApiError("INVITATION_FAILED", INVITATION_FAILURES[why], 400, { errors, sent_invitations: why === "some", license_limit_reached: false, daily_limit_reached: false });
+  new ApiError("INVITATION_FAILED", INVITATION_FAILURES[why], 400, {
+    errors,
+    sent_invitations: why === "some",
+    license_limit_reached: false,
+    daily_limit_reached: false,
+  });
 export const badRetentionDays = (v: unknown) => invalidParam(`Bad value for 'message_retention_days': ${v}`);

@@ -1,6 +1,16 @@
 // A group-setting value (contract: "Group-setting value"): a user group id, or an anonymous
 // collection of users and groups. Every can_*_group setting of realms, user groups and channels holds one.
-import { cannotBeSetTo, groupDeactivated, invalidUserGroup, invalidUserGroupId, invalidUserId, mustBeSystemUserGroup, userGroupNameCannotExceed, userGroupNameCannotStart, userGroupNameCantBeEmpty } from "./errors";
+import {
+  cannotBeSetTo,
+  groupDeactivated,
+  invalidUserGroup,
+  invalidUserGroupId,
+  invalidUserId,
+  mustBeSystemUserGroup,
+  userGroupNameCannotExceed,
+  userGroupNameCannotStart,
+  userGroupNameCantBeEmpty,
+} from "./errors";
 
 export type GroupSettingValue = number | { direct_members: number[]; direct_subgroups: number[] };
 export type GroupMembersValue = Exclude<GroupSettingValue, number>;
@@ -64,7 +74,6 @@ export interface GroupSettingLookup {
   activeUser(id: number): boolean;
   nobodyGroupId: number;
 }
-
 
 /**
  * Zulip's canonical form: an object naming exactly one group and no users is that group's id, and an

@@ -17,10 +17,12 @@ function lcs(a: string[], b: string[]): boolean[][] {
   const n = a.length;
   const m = b.length;
   const len: Uint32Array[] = Array.from({ length: n + 1 }, () => new Uint32Array(m + 1));
-  for (let i = n - 1; i >= 0; i--) for (let j = m - 1; j >= 0; j--) len[i]![j] = a[i] === b[j] ? len[i + 1]![j + 1]! + 1 : Math.max(len[i + 1]![j]!, len[i]![j + 1]!);
+  for (let i = n - 1; i >= 0; i--)
+    for (let j = m - 1; j >= 0; j--) len[i]![j] = a[i] === b[j] ? len[i + 1]![j + 1]! + 1 : Math.max(len[i + 1]![j]!, len[i]![j + 1]!);
   const keepA = new Array(n).fill(false);
   const keepB = new Array(m).fill(false);
-  let i = 0, j = 0;
+  let i = 0,
+    j = 0;
   while (i < n && j < m) {
     if (a[i] === b[j]) (keepA[i] = true), (keepB[j] = true), i++, j++;
     else if (len[i + 1]![j]! >= len[i]![j + 1]!) i++;
@@ -38,7 +40,12 @@ export function htmlDiff(before: string, after: string): string {
   const b = tokenize(after);
   const bWords = b.filter((t) => !t.tag);
   const big = a.length > MAX_WORDS || bWords.length > MAX_WORDS;
-  const [keepA, keepB] = big ? [a.map(() => false), bWords.map(() => false)] : lcs(a.map((t) => t.text), bWords.map((t) => t.text));
+  const [keepA, keepB] = big
+    ? [a.map(() => false), bWords.map(() => false)]
+    : lcs(
+        a.map((t) => t.text),
+        bWords.map((t) => t.text),
+      );
   // Deleted words are shown just before the next kept word of the new version.
   const deletedBefore = new Map<number, string[]>();
   let ia = 0;

@@ -30,5 +30,3 @@ export function parseInviteeEmails(raw: string): string[] {
   }
   return [...out];
 }
-
-

@@ -32,8 +32,7 @@ export function normalizeTopic(topic: string, maxLength: number): string {
 }
 
 /** A topic as a client sees it: the empty topic becomes the display name for clients that lack support. */
-export const topicForClient = (topic: string, allowEmptyTopicName: boolean) =>
-  topic === "" && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : topic;
+export const topicForClient = (topic: string, allowEmptyTopicName: boolean) => (topic === "" && !allowEmptyTopicName ? EMPTY_TOPIC_DISPLAY_NAME : topic);
 
 /** Whether a message's text contains an alert word: case-insensitive, not inside a longer word (Zulip's rule). */
 export function hasAlertWord(text: string, words: readonly string[]): boolean {

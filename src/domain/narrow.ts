@@ -221,7 +221,12 @@ export function compileNarrow(terms: NarrowTerm[], ctx: NarrowContext, o: { real
       dmNarrow = true;
       both();
       const ids: number[] = [];
-      for (const x of Array.isArray(t.operand) ? t.operand : String(t.operand).split(",").map((s) => s.trim()).filter(Boolean)) {
+      for (const x of Array.isArray(t.operand)
+        ? t.operand
+        : String(t.operand)
+            .split(",")
+            .map((s) => s.trim())
+            .filter(Boolean)) {
         const u = ctx.user(x);
         if (!u) throw badNarrow(`unknown user in ${t.operand}`);
         ids.push(u.id);
@@ -303,7 +308,16 @@ export function compileNarrow(terms: NarrowTerm[], ctx: NarrowContext, o: { real
   }
   if (spectator) where.push(inList("m.recipient_id", ctx.webPublicChannelRecipients()));
   const search = searches.length ? searchQuery(searches.join(" ")) : null;
-  return assemble(where, params, search, includeHistory, spectator, ctx.viewerId, o.realmId, channelNarrow || dmNarrow || terms.some((t) => t.operator === "sender" && !t.negated));
+  return assemble(
+    where,
+    params,
+    search,
+    includeHistory,
+    spectator,
+    ctx.viewerId,
+    o.realmId,
+    channelNarrow || dmNarrow || terms.some((t) => t.operator === "sender" && !t.negated),
+  );
 }
 
 function topicIn(list: { recipientId: number; topic: string }[]): string {
@@ -317,7 +331,10 @@ function mutedCondition(ctx: NarrowContext): { cond: string; p: unknown[] } {
   const muted = policies.filter((x) => x.policy === 1);
   const visible = policies.filter((x) => x.policy === 2 || x.policy === 3);
   const inMutedChannel = channels.length ? `(${inList("m.recipient_id", channels)} AND NOT ${topicIn(visible)})` : "0";
-  return { cond: `(${inMutedChannel} OR ${topicIn(muted)})`, p: [...(channels.length ? visible.flatMap((x) => [x.recipientId, x.topic]) : []), ...muted.flatMap((x) => [x.recipientId, x.topic])] };
+  return {
+    cond: `(${inMutedChannel} OR ${topicIn(muted)})`,
+    p: [...(channels.length ? visible.flatMap((x) => [x.recipientId, x.topic]) : []), ...muted.flatMap((x) => [x.recipientId, x.topic])],
+  };
 }
 
 function assemble(

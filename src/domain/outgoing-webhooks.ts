@@ -98,7 +98,10 @@ export function invalidPolicyEntry(list: readonly string[]): string | null {
   return null;
 }
 
-export function addressPolicy(cfg: { allow: readonly string[]; deny: readonly string[] }, own: { addresses: string[]; hosts: string[]; port: number }): AddressPolicy {
+export function addressPolicy(
+  cfg: { allow: readonly string[]; deny: readonly string[] },
+  own: { addresses: string[]; hosts: string[]; port: number },
+): AddressPolicy {
   const allow = entries(cfg.allow);
   const deny = entries(cfg.deny);
   const linkLocal = new BlockList();
@@ -107,7 +110,14 @@ export function addressPolicy(cfg: { allow: readonly string[]; deny: readonly st
   linkLocal.addAddress("fd00:ec2::254", "ipv6"); // AWS's IPv6 metadata address
   const ownAddresses = new BlockList();
   for (const a of own.addresses) if (isIP(a)) ownAddresses.addAddress(a, familyOf(a));
-  return { allow: allow.block, allowHosts: allow.hosts, deny: deny.block, denyHosts: deny.hosts, linkLocal, own: { addresses: ownAddresses, hosts: new Set(own.hosts.map((h) => h.toLowerCase())), port: own.port } };
+  return {
+    allow: allow.block,
+    allowHosts: allow.hosts,
+    deny: deny.block,
+    denyHosts: deny.hosts,
+    linkLocal,
+    own: { addresses: ownAddresses, hosts: new Set(own.hosts.map((h) => h.toLowerCase())), port: own.port },
+  };
 }
 
 /** Why a call to host:port (resolved to `addresses`) is refused, or null when it may go. */

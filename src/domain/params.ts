@@ -196,11 +196,15 @@ export const p = {
     }, "JSON or text"),
   path: {
     int: () =>
-      new Param<number>((raw, n) => {
-        const s = String(raw);
-        if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(Number(s))) fail(msgs.int(n));
-        return Number(s);
-      }, "integer", "path"),
+      new Param<number>(
+        (raw, n) => {
+          const s = String(raw);
+          if (!/^-?\d+$/.test(s) || !Number.isSafeInteger(Number(s))) fail(msgs.int(n));
+          return Number(s);
+        },
+        "integer",
+        "path",
+      ),
     str: () => new Param<string>((raw) => decodeURIComponent(String(raw)), "string", "path"),
     /** The rest of the path, slashes included (Zulip's `<path:filename>`); only as a template's last part. */
     rest: () => new Param<string>((raw) => String(raw).split("/").map(decodeURIComponent).join("/"), PATH_REST, "path"),
@@ -222,11 +226,7 @@ export type Args<P extends ParamTable> = Flat<
 >;
 
 /** Reads every declared parameter; returns the values and the request's parameter names that were not used. */
-export function readParams<P extends ParamTable>(
-  table: P,
-  input: Map<string, unknown>,
-  path: Record<string, string>,
-): { args: Args<P>; ignored: string[] } {
+export function readParams<P extends ParamTable>(table: P, input: Map<string, unknown>, path: Record<string, string>): { args: Args<P>; ignored: string[] } {
   const used = new Set<string>();
   const args: Record<string, unknown> = {};
   for (const [name, param] of Object.entries(table)) {

@@ -98,7 +98,11 @@ export const MANIFEST_SCHEMA = closed(
     provides: closed({
       widgets: { type: "object", propertyNames: key("^[a-z0-9_-]+$"), additionalProperties: WIDGET, maxProperties: 50 },
       settings: { type: "array", items: SETTING, maxItems: 100 },
-      secrets: { type: "array", items: closed({ name: key("^[A-Z][A-Z0-9_]*$", 64), title: str(100), required: { type: "boolean" } }, ["name", "title"]), maxItems: 50 },
+      secrets: {
+        type: "array",
+        items: closed({ name: key("^[A-Z][A-Z0-9_]*$", 64), title: str(100), required: { type: "boolean" } }, ["name", "title"]),
+        maxItems: 50,
+      },
       links: { type: "array", items: closed({ kind: key("^[a-z0-9_-]+$"), title: str(60) }, ["kind", "title"]), maxItems: 20 },
       tools: {
         type: "array",
@@ -215,7 +219,8 @@ export function settingValueProblem(f: SettingField, v: unknown): string | null 
     case "integer":
     case "number":
     case "channel":
-      if (typeof v !== "number" || !Number.isFinite(v) || (f.type !== "number" && !Number.isInteger(v))) return f.type === "number" ? "must be a number" : "must be an integer";
+      if (typeof v !== "number" || !Number.isFinite(v) || (f.type !== "number" && !Number.isInteger(v)))
+        return f.type === "number" ? "must be a number" : "must be an integer";
       if (f.min !== undefined && v < f.min) return `must be at least ${f.min}`;
       if (f.max !== undefined && v > f.max) return `must be at most ${f.max}`;
       return null;

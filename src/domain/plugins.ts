@@ -110,7 +110,15 @@ export function checkDisabledTools(m: Manifest, tools: string[]): string[] {
 export const toApiSecretSlot = (m: Manifest, rows: PluginSecretRow[]) =>
   (m.provides.secrets ?? []).map((s) => {
     const row = rows.find((r) => r.name === s.name);
-    return { name: s.name, title: s.title, required: s.required ?? false, set: !!row, hint: row?.hint ?? "", set_by: row?.setBy ?? null, date_set: row?.dateSet ?? null };
+    return {
+      name: s.name,
+      title: s.title,
+      required: s.required ?? false,
+      set: !!row,
+      hint: row?.hint ?? "",
+      set_by: row?.setBy ?? null,
+      date_set: row?.dateSet ?? null,
+    };
   });
 
 export const toApiLink = (l: PluginLinkRow) => ({ id: l.id, kind: l.kind, value: l.value, stream_id: l.streamId, topic: l.topic });

@@ -46,8 +46,7 @@ export function checkFieldData(type: number, data: Record<string, unknown> | und
   if (type === T.EXTERNAL_ACCOUNT) {
     const subtype = data?.subtype;
     if (typeof subtype !== "string" || !subtype) throw subtypeRequired();
-    if (subtype === "custom" && (typeof data?.url_pattern !== "string" || !String(data.url_pattern).includes("%(username)s")))
-      throw malformedUrlPattern();
+    if (subtype === "custom" && (typeof data?.url_pattern !== "string" || !String(data.url_pattern).includes("%(username)s"))) throw malformedUrlPattern();
     return JSON.stringify(data);
   }
   return "";

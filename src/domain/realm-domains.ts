@@ -25,7 +25,6 @@ export function checkDomain(raw: string): string {
   return domain;
 }
 
-
 /** Whether an email address's domain is one of the realm's allowed domains. */
 export function emailInDomains(email: string, domains: RealmDomainRow[]): boolean {
   const host = email.slice(email.lastIndexOf("@") + 1).toLowerCase();

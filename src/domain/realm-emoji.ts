@@ -13,7 +13,6 @@ export function checkEmojiName(name: string) {
   throw emojiNamesMustContainOnly();
 }
 
-
 /** The realm emoji object (source_url relative to the server, like Zulip's). */
 export const toApiRealmEmoji = (e: RealmEmojiRow) => ({
   id: String(e.id),

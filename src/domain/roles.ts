@@ -16,7 +16,12 @@ export const SYSTEM_GROUPS = [
   { name: "role:owners", description: "Owners of this organization", roles: [ROLE.owner], sub: null },
   { name: "role:administrators", description: "Administrators of this organization, including owners", roles: [ROLE.administrator], sub: "role:owners" },
   { name: "role:moderators", description: "Moderators of this organization, including administrators", roles: [ROLE.moderator], sub: "role:administrators" },
-  { name: "role:fullmembers", description: "Members of this organization, not including new accounts and guests", roles: [ROLE.member], sub: "role:moderators" },
+  {
+    name: "role:fullmembers",
+    description: "Members of this organization, not including new accounts and guests",
+    roles: [ROLE.member],
+    sub: "role:moderators",
+  },
   { name: "role:members", description: "Members of this organization, not including guests", roles: [ROLE.member], sub: "role:fullmembers" },
   { name: "role:everyone", description: "Everyone in this organization, including guests", roles: [ROLE.guest], sub: "role:members" },
   { name: "role:internet", description: "Everyone on the Internet", roles: [], sub: "role:everyone" },

@@ -32,7 +32,6 @@ export function toApiReminder(r: ScheduledMessageRow) {
 
 export const MAX_REMINDER_NOTE_LENGTH = 1000;
 
-
 export interface ReminderTarget {
   id: number;
   content: string;

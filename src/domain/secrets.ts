@@ -6,9 +6,29 @@ export const SECRET_LIMITS = { name: 64, value: 4096, note: 200, hintFrom: 16 } 
 
 /** Names every run needs for itself: a secret may not replace them in a run's environment. */
 export const RESERVED_NAMES: ReadonlySet<string> = new Set([
-  "PATH", "HOME", "USER", "LOGNAME", "SHELL", "PWD", "OLDPWD", "TMPDIR", "TMP", "TEMP", "TERM", "TZ",
-  "LANG", "LANGUAGE", "HOSTNAME", "IFS", "PS1", "MAIL",
-  "HTTP_PROXY", "HTTPS_PROXY", "FTP_PROXY", "ALL_PROXY", "NO_PROXY",
+  "PATH",
+  "HOME",
+  "USER",
+  "LOGNAME",
+  "SHELL",
+  "PWD",
+  "OLDPWD",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "TERM",
+  "TZ",
+  "LANG",
+  "LANGUAGE",
+  "HOSTNAME",
+  "IFS",
+  "PS1",
+  "MAIL",
+  "HTTP_PROXY",
+  "HTTPS_PROXY",
+  "FTP_PROXY",
+  "ALL_PROXY",
+  "NO_PROXY",
 ]);
 
 /**

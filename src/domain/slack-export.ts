@@ -34,7 +34,11 @@ export function fromSlackExport(f: SlackExportFiles, realmName: string, emoji: E
   const users: ArchiveUser[] = f.lists.users.map((u, i) => {
     userIds.set(u.id, i + 1);
     const profile = u.profile ?? {};
-    const email = profile.email || `${String(u.name || u.id).toLowerCase().replace(/[^a-z0-9._-]/g, "")}@slack.invalid`;
+    const email =
+      profile.email ||
+      `${String(u.name || u.id)
+        .toLowerCase()
+        .replace(/[^a-z0-9._-]/g, "")}@slack.invalid`;
     return {
       id: i + 1,
       email,
@@ -55,7 +59,18 @@ export function fromSlackExport(f: SlackExportFiles, realmName: string, emoji: E
       const id = users.length + 1;
       userIds.set(m.bot_id, id);
       const name = String(m.bot_profile?.name || m.username || m.bot_id);
-      users.push({ id, email: `${String(m.bot_id).toLowerCase()}-bot@slack.invalid`, fullName: name, role: ROLE.member, isActive: true, isBot: true, botType: 1, botOwnerId: null, dateJoined: 0, timezone: "" });
+      users.push({
+        id,
+        email: `${String(m.bot_id).toLowerCase()}-bot@slack.invalid`,
+        fullName: name,
+        role: ROLE.member,
+        isActive: true,
+        isBot: true,
+        botType: 1,
+        botOwnerId: null,
+        dateJoined: 0,
+        timezone: "",
+      });
     }
   const uid = (slackId: string | undefined) => (slackId ? userIds.get(slackId) : undefined);
   const names = new Map(users.map((u) => [u.id, u.fullName]));
@@ -63,7 +78,10 @@ export function fromSlackExport(f: SlackExportFiles, realmName: string, emoji: E
 
   const channels: ArchiveChannel[] = [];
   const conversations: { folder: string; channelId: number | null; dmUserIds: number[] | null }[] = [];
-  for (const [list, inviteOnly] of [[f.lists.channels, false], [f.lists.groups, true]] as const)
+  for (const [list, inviteOnly] of [
+    [f.lists.channels, false],
+    [f.lists.groups, true],
+  ] as const)
     for (const c of list) {
       const id = channels.length + 1;
       channelNames.set(c.id, c.name);
@@ -93,7 +111,9 @@ export function fromSlackExport(f: SlackExportFiles, realmName: string, emoji: E
   const files: ArchiveFile[] = [];
   let nextId = 1;
   for (const conv of conversations) {
-    const rows = (f.messages.get(conv.folder) ?? []).filter((m) => m.type === "message" && uid(m.user ?? m.bot_id) !== undefined && !HIDDEN_SUBTYPES.has(m.subtype));
+    const rows = (f.messages.get(conv.folder) ?? []).filter(
+      (m) => m.type === "message" && uid(m.user ?? m.bot_id) !== undefined && !HIDDEN_SUBTYPES.has(m.subtype),
+    );
     rows.sort((a, b) => Number(a.ts) - Number(b.ts));
     const threadTopics = new Map<string, string>();
     const used = new Set<string>();
@@ -123,7 +143,16 @@ export function fromSlackExport(f: SlackExportFiles, realmName: string, emoji: E
         const name = String(file.name ?? file.title ?? file.id);
         const source = slackFilePath(file.id, name);
         if (f.hasFile(source)) {
-          files.push({ id: files.length + 1, ownerId: senderId, name, source, size: Number(file.size) || 0, createTime: Math.floor(Number(m.ts)), contentType: file.mimetype ?? null, messageIds: [id] });
+          files.push({
+            id: files.length + 1,
+            ownerId: senderId,
+            name,
+            source,
+            size: Number(file.size) || 0,
+            createTime: Math.floor(Number(m.ts)),
+            contentType: file.mimetype ?? null,
+            messageIds: [id],
+          });
           content += `\n[${name}](${uploadUrl(source)})`;
         } else if (file.url_private) content += `\n[${name}](${file.url_private})`;
       }
@@ -152,13 +181,31 @@ export function fromSlackExport(f: SlackExportFiles, realmName: string, emoji: E
     }
   }
   messages.sort((a, b) => a.dateSent - b.dateSent || a.id - b.id);
-  return { realm: { name: realmName, stringId: "", description: "", dateCreated: Math.min(...channels.map((c) => c.dateCreated).filter(Boolean), Math.floor(Date.now() / 1000)) }, users, channels, messages, reactions, files };
+  return {
+    realm: {
+      name: realmName,
+      stringId: "",
+      description: "",
+      dateCreated: Math.min(...channels.map((c) => c.dateCreated).filter(Boolean), Math.floor(Date.now() / 1000)),
+    },
+    users,
+    channels,
+    messages,
+    reactions,
+    files,
+  };
 }
 
 /** Join/leave notices and the like, which Zulip shows in its own way or not at all. */
 const HIDDEN_SUBTYPES = new Set(["channel_join", "channel_leave", "group_join", "group_leave", "channel_purpose", "channel_topic", "channel_name"]);
 
-const plainLine = (s: string) => s.split("\n")[0]!.replace(/[*_~`]/g, "").trim().slice(0, MAX_TOPIC).trim();
+const plainLine = (s: string) =>
+  s
+    .split("\n")[0]!
+    .replace(/[*_~`]/g, "")
+    .trim()
+    .slice(0, MAX_TOPIC)
+    .trim();
 
 /** Slack's mrkdwn to Zulip's Markdown: mentions, channel links, links, emphasis and escapes. */
 export function convertText(text: string, names: Map<number, string>, userIds: Map<string, number>, channelNames: Map<string, string>): string {

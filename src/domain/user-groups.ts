@@ -28,4 +28,3 @@ export function toApiUserGroup(g: UserGroupRow, v: UserGroupView) {
   for (const name of USER_GROUP_PERMISSION_NAMES) out[name] = presentGroupSetting(v.settings[name], v.inactive);
   return out;
 }
-

@@ -48,7 +48,10 @@ export const USER_SETTINGS = {
   web_home_view: str("inbox", ["recent", "inbox", "all_messages", "recent_topics"]),
   web_escape_navigates_to_home_view: bool(true),
   left_side_userlist: bool(false),
-  emojiset: str("google", EMOJISETS.map((e) => e.key)),
+  emojiset: str(
+    "google",
+    EMOJISETS.map((e) => e.key),
+  ),
   demote_inactive_streams: oneOf(1, [1, 2, 3]),
   user_list_style: oneOf(2, [1, 2, 3]),
   web_animate_image_previews: str("on_hover", ["always", "on_hover", "never"]),

@@ -66,4 +66,3 @@ export function toApiUser(u: UserRow, o: UserViewOptions) {
   if (!u.isBot && o.profileData) out.profile_data = o.profileData;
   return out;
 }
-

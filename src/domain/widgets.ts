@@ -1,7 +1,17 @@
 // Widget documents and per-user widget preferences: checked against the plugin contract (the shape of a
 // document) and the plugin's manifest (its widgets, figures, facets and alerts).
 import type { WidgetDocumentRow, WidgetPreferenceRow } from "../db/schema";
-import { alertsMustNumberFrom, widgetDocumentProblem, documentTooLargeLimitBytes, filtersMustOne, invalidFieldReset, unknownAlertWidget, unknownFacetWidget, unknownFigureWidget, unknownWidget } from "./errors";
+import {
+  alertsMustNumberFrom,
+  widgetDocumentProblem,
+  documentTooLargeLimitBytes,
+  filtersMustOne,
+  invalidFieldReset,
+  unknownAlertWidget,
+  unknownFacetWidget,
+  unknownFigureWidget,
+  unknownWidget,
+} from "./errors";
 import { BLOCK_TYPES, type Manifest, type WidgetSpec } from "./plugin-manifest";
 
 export const WIDGET_LIMITS = { item: 200, label: 100, blocks: 50, items: 500, documentBytes: 256 * 1024, prefLabel: 24, position: 999 } as const;
@@ -40,7 +50,8 @@ export function checkDocument(spec: WidgetSpec, key: string, doc: Record<string,
       if (!isObject(b)) throw bad(at, "is not a dict");
       for (const k of Object.keys(b)) if (!["type", "label", "items"].includes(k)) throw bad(`${at}["${k}"]`, "is not a widget document field");
       if (!(BLOCK_TYPES as readonly unknown[]).includes(b.type)) throw bad(`${at}["type"]`, `must be one of ${BLOCK_TYPES.join(", ")}`);
-      if ("label" in b && (typeof b.label !== "string" || [...b.label].length > WIDGET_LIMITS.label)) throw bad(`${at}["label"]`, `must be a string of at most ${WIDGET_LIMITS.label} characters`);
+      if ("label" in b && (typeof b.label !== "string" || [...b.label].length > WIDGET_LIMITS.label))
+        throw bad(`${at}["label"]`, `must be a string of at most ${WIDGET_LIMITS.label} characters`);
       if (!Array.isArray(b.items)) throw bad(`${at}["items"]`, "is not a list");
       if (b.items.length > WIDGET_LIMITS.items) throw bad(`${at}["items"]`, `has too many items (limit: ${WIDGET_LIMITS.items})`);
       b.items.forEach((it, j) => {

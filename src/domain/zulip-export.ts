@@ -46,14 +46,34 @@ export function toZulipExport(a: Archive, realmId: number): ZulipExportFiles {
   const messageRecipient = new Map(a.messages.map((m) => [m.id, recipientOf(m)]));
   let subId = 1;
   const subscriptions: Row[] = [
-    ...a.users.map((u) => ({ id: subId++, user_profile: u.id, recipient: userRecipient.get(u.id), active: true, color: "#c2c2c2", is_muted: false, pin_to_top: false })),
+    ...a.users.map((u) => ({
+      id: subId++,
+      user_profile: u.id,
+      recipient: userRecipient.get(u.id),
+      active: true,
+      color: "#c2c2c2",
+      is_muted: false,
+      pin_to_top: false,
+    })),
     ...a.channels.flatMap((c) =>
-      c.subscribers.map((s) => ({ id: subId++, user_profile: s.userId, recipient: channelRecipient.get(c.id), active: s.active, color: s.color ?? "#c2c2c2", is_muted: s.isMuted, pin_to_top: s.pinToTop })),
+      c.subscribers.map((s) => ({
+        id: subId++,
+        user_profile: s.userId,
+        recipient: channelRecipient.get(c.id),
+        active: s.active,
+        color: s.color ?? "#c2c2c2",
+        is_muted: s.isMuted,
+        pin_to_top: s.pinToTop,
+      })),
     ),
-    ...[...huddles.values()].flatMap((h) => h.members.map((u) => ({ id: subId++, user_profile: u, recipient: h.recipient, active: true, color: "#c2c2c2", is_muted: false, pin_to_top: false }))),
+    ...[...huddles.values()].flatMap((h) =>
+      h.members.map((u) => ({ id: subId++, user_profile: u, recipient: h.recipient, active: true, color: "#c2c2c2", is_muted: false, pin_to_top: false })),
+    ),
   ];
   const realm: Row = {
-    zerver_realm: [{ id: realmId, string_id: a.realm.stringId, name: a.realm.name, description: a.realm.description, date_created: a.realm.dateCreated, deactivated: false }],
+    zerver_realm: [
+      { id: realmId, string_id: a.realm.stringId, name: a.realm.name, description: a.realm.description, date_created: a.realm.dateCreated, deactivated: false },
+    ],
     zerver_userprofile: a.users.map((u) => ({
       id: u.id,
       email: u.email,
@@ -92,7 +112,14 @@ export function toZulipExport(a: Archive, realmId: number): ZulipExportFiles {
     zerver_huddle: [...huddles.entries()].map(([key, h]) => ({ id: h.id, huddle_hash: key, group_size: h.members.length, recipient: h.recipient })),
     zerver_subscription: subscriptions,
     zerver_defaultstream: a.channels.filter((c) => c.isDefault).map((c, i) => ({ id: i + 1, realm: realmId, stream: c.id })),
-    zerver_reaction: a.reactions.map((r, i) => ({ id: i + 1, message: r.messageId, user_profile: r.userId, emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType })),
+    zerver_reaction: a.reactions.map((r, i) => ({
+      id: i + 1,
+      message: r.messageId,
+      user_profile: r.userId,
+      emoji_name: r.emojiName,
+      emoji_code: r.emojiCode,
+      reaction_type: r.reactionType,
+    })),
   };
   const withFiles = new Set(a.files.flatMap((f) => f.messageIds));
   const messages: Row[] = [];
@@ -146,7 +173,12 @@ export function toZulipExport(a: Archive, realmId: number): ZulipExportFiles {
 
 /** "notification-bot@zulip.com" → "Notification Bot". */
 const botName = (email: string) =>
-  email.split("@")[0]!.split(/[-_.]/).filter(Boolean).map((w) => w[0]!.toUpperCase() + w.slice(1)).join(" ");
+  email
+    .split("@")[0]!
+    .split(/[-_.]/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(" ");
 
 const seconds = (v: unknown): number => (typeof v === "number" ? Math.floor(v) : typeof v === "string" ? Math.floor(Date.parse(v) / 1000) || 0 : 0);
 const list = (v: unknown): Row[] => (Array.isArray(v) ? v : []);
@@ -157,8 +189,16 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
   const realmRow = list(r.zerver_realm)[0];
   if (!realmRow) throw new Error("realm.json has no zerver_realm row: not a Zulip export");
   const recipients = new Map(list(r.zerver_recipient).map((x) => [x.id as number, x]));
-  const recipientOfStream = new Map(list(r.zerver_recipient).filter((x) => x.type === STREAM).map((x) => [x.type_id as number, x.id as number]));
-  const userOfRecipient = new Map(list(r.zerver_recipient).filter((x) => x.type === PERSONAL).map((x) => [x.id, x.type_id as number]));
+  const recipientOfStream = new Map(
+    list(r.zerver_recipient)
+      .filter((x) => x.type === STREAM)
+      .map((x) => [x.type_id as number, x.id as number]),
+  );
+  const userOfRecipient = new Map(
+    list(r.zerver_recipient)
+      .filter((x) => x.type === PERSONAL)
+      .map((x) => [x.id, x.type_id as number]),
+  );
   const subs = list(r.zerver_subscription);
   const subsByRecipient = new Map<number, Row[]>();
   for (const s of subs) pushTo(subsByRecipient, s.recipient, s);
@@ -182,7 +222,18 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
   const known = new Set(users.map((u) => u.id));
   for (const b of list(r.zerver_userprofile_crossrealm))
     if (!known.has(b.id))
-      users.push({ id: b.id, email: String(b.email), fullName: botName(String(b.email)), role: 400, isActive: true, isBot: true, botType: 1, botOwnerId: null, dateJoined: 0, timezone: "" });
+      users.push({
+        id: b.id,
+        email: String(b.email),
+        fullName: botName(String(b.email)),
+        role: 400,
+        isActive: true,
+        isBot: true,
+        botType: 1,
+        botOwnerId: null,
+        dateJoined: 0,
+        timezone: "",
+      });
   const clients = new Map(list(r.zerver_client).map((c) => [c.id, String(c.name)]));
   const channels = list(r.zerver_stream).map((c) => {
     const recipient = c.recipient ?? recipientOfStream.get(c.id);
@@ -197,7 +248,13 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
       creatorId: c.creator ?? null,
       isArchived: !!c.deactivated,
       isDefault: defaults.has(c.id),
-      subscribers: (subsByRecipient.get(recipient) ?? []).map((s) => ({ userId: s.user_profile, active: s.active !== false, color: s.color ?? null, isMuted: !!(s.is_muted ?? s.in_home_view === false), pinToTop: !!s.pin_to_top })),
+      subscribers: (subsByRecipient.get(recipient) ?? []).map((s) => ({
+        userId: s.user_profile,
+        active: s.active !== false,
+        color: s.color ?? null,
+        isMuted: !!(s.is_muted ?? s.in_home_view === false),
+        pinToTop: !!s.pin_to_top,
+      })),
     };
   });
   const messages: ArchiveMessage[] = [];
@@ -212,7 +269,11 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
       const rec = recipients.get(m.recipient);
       if (!rec) continue;
       const dmUserIds =
-        rec.type === PERSONAL ? [...new Set([m.sender, userOfRecipient.get(m.recipient)!])] : rec.type === HUDDLE ? (huddleMembers.get(m.recipient) ?? [m.sender]) : null;
+        rec.type === PERSONAL
+          ? [...new Set([m.sender, userOfRecipient.get(m.recipient)!])]
+          : rec.type === HUDDLE
+            ? (huddleMembers.get(m.recipient) ?? [m.sender])
+            : null;
       messages.push({
         id: m.id,
         senderId: m.sender,
@@ -228,14 +289,30 @@ export function fromZulipExport(f: ZulipExportFiles): Archive {
       });
     }
   messages.sort((x, y) => x.id - y.id);
-  const records = new Map(f.records.flatMap((y) => [[y.s3_path, y], [y.path, y]]));
+  const records = new Map(
+    f.records.flatMap((y) => [
+      [y.s3_path, y],
+      [y.path, y],
+    ]),
+  );
   const reactionRows = [...list(r.zerver_reaction), ...f.messages.flatMap((m) => list(m.zerver_reaction))];
   return {
-    realm: { name: String(realmRow.name), stringId: String(realmRow.string_id ?? ""), description: String(realmRow.description ?? ""), dateCreated: seconds(realmRow.date_created) },
+    realm: {
+      name: String(realmRow.name),
+      stringId: String(realmRow.string_id ?? ""),
+      description: String(realmRow.description ?? ""),
+      dateCreated: seconds(realmRow.date_created),
+    },
     users,
     channels,
     messages,
-    reactions: reactionRows.map((x) => ({ messageId: x.message, userId: x.user_profile, emojiName: x.emoji_name, emojiCode: x.emoji_code, reactionType: x.reaction_type ?? "unicode_emoji" })),
+    reactions: reactionRows.map((x) => ({
+      messageId: x.message,
+      userId: x.user_profile,
+      emojiName: x.emoji_name,
+      emojiCode: x.emoji_code,
+      reactionType: x.reaction_type ?? "unicode_emoji",
+    })),
     files: list(f.attachment.zerver_attachment).map((x) => {
       const rec = records.get(x.path_id);
       return {

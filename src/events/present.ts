@@ -96,7 +96,8 @@ const subscription: Presenter = (ev, q) => {
   if (!("inherit" in ev)) return ev;
   const { inherit, ...rest } = ev as ServerEvent & { inherit: Record<string, boolean> };
   if (q.capabilities.notification_settings_null) return rest;
-  if (rest.op === "add") return { ...rest, subscriptions: (rest.subscriptions as Record<string, unknown>[]).map((s) => resolveNotificationSettings(s, inherit)) };
+  if (rest.op === "add")
+    return { ...rest, subscriptions: (rest.subscriptions as Record<string, unknown>[]).map((s) => resolveNotificationSettings(s, inherit)) };
   if (rest.op === "update" && rest.value === null && (rest.property as string) in inherit) return { ...rest, value: inherit[rest.property as string] };
   return rest;
 };

@@ -14,7 +14,10 @@ export function realmForHost(app: App, hostHeader: string | null): RealmRow {
 }
 
 function lookupHost(app: App, hostHeader: string | null): RealmRow | undefined {
-  const host = (hostHeader ?? "").toLowerCase().replace(/:\d+$/, "").replace(/^\[|\]$/g, "");
+  const host = (hostHeader ?? "")
+    .toLowerCase()
+    .replace(/:\d+$/, "")
+    .replace(/^\[|\]$/g, "");
   const base = new URL(app.config.externalUrl).hostname.toLowerCase();
   if (host && host !== base && host.endsWith("." + base)) return findRealmByStringId(app.db, host.slice(0, -(base.length + 1)));
   return findDefaultRealm(app);
@@ -27,6 +30,4 @@ export function defaultRealm(app: App): RealmRow {
 }
 
 const findDefaultRealm = (app: App): RealmRow | undefined =>
-  (app.config.defaultRealm ? findRealmByStringId(app.db, app.config.defaultRealm) : undefined) ??
-  findRealmByStringId(app.db, "") ??
-  listRealms(app.db)[0];
+  (app.config.defaultRealm ? findRealmByStringId(app.db, app.config.defaultRealm) : undefined) ?? findRealmByStringId(app.db, "") ?? listRealms(app.db)[0];

@@ -99,7 +99,9 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     const rest = url.pathname.slice(surface.length);
     let userId: number | null = null;
     let slot = unroutedSlot;
-    let rateLimit = 0, rateRemaining = 0, rateReset = 0;
+    let rateLimit = 0,
+      rateRemaining = 0,
+      rateReset = 0;
     let res: Response;
     try {
       const realm = realmForHost(app, request.headers.get("host"));
@@ -137,7 +139,18 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       const input = await readInput(request, url, bodyLimit[ep.body]);
       const { args, ignored } = readParams(ep.params, input, chosen.path);
       const files = input.size ? [...input.values()].filter((v): v is File => v instanceof File) : [];
-      let out = ep.run({ app, realm, user, args, files, req: request, session, get ip() { return ip(); } });
+      let out = ep.run({
+        app,
+        realm,
+        user,
+        args,
+        files,
+        req: request,
+        session,
+        get ip() {
+          return ip();
+        },
+      });
       if (out instanceof Promise) out = await out;
       // Answer only once the change is committed; a read stands even if its derived writes did not.
       await (ep.readOnly ? app.writer.settled().catch(() => {}) : app.writer.settled());
@@ -177,19 +190,29 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
   for (const [key, candidates] of groups)
     for (const surface of SURFACES) {
       const [method, path] = key.split(" ") as [string, string];
-      server = server.route(method, surface + path, ({ request, server: s }) => handle(surface, candidates, request, () => s?.requestIP(request)?.address ?? "unknown"), {
-        parse: "none",
-      }) as unknown as Elysia;
+      server = server.route(
+        method,
+        surface + path,
+        ({ request, server: s }) => handle(surface, candidates, request, () => s?.requestIP(request)?.address ?? "unknown"),
+        {
+          parse: "none",
+        },
+      ) as unknown as Elysia;
     }
   // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts.
   for (const pg of pages)
-    server = server.route(pg.method, pg.path, async ({ request, params, server: s }) => {
-      try {
-        return await pg.handle(app, request, params as Record<string, string>, () => s?.requestIP(request)?.address ?? "unknown");
-      } catch (e) {
-        return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
-      }
-    }, { parse: "none" }) as unknown as Elysia;
+    server = server.route(
+      pg.method,
+      pg.path,
+      async ({ request, params, server: s }) => {
+        try {
+          return await pg.handle(app, request, params as Record<string, string>, () => s?.requestIP(request)?.address ?? "unknown");
+        } catch (e) {
+          return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
+        }
+      },
+      { parse: "none" },
+    ) as unknown as Elysia;
   // Any other GET is the web client's (a file, or its page); what it lacks is a JSON 404 like the API's.
   server = server.onError(async ({ code, request }) => {
     if (code === "NOT_FOUND" && (request.method === "GET" || request.method === "HEAD")) {

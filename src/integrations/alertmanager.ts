@@ -29,7 +29,10 @@ export const alertmanager: Integration = {
     }
     const messages: WebhookMessage[] = [];
     for (const [topic, g] of topics)
-      for (const [lines, title] of [[g.firing, ":alert: **Firing**"], [g.resolved, ":check: **Resolved**"]] as const) {
+      for (const [lines, title] of [
+        [g.firing, ":alert: **Firing**"],
+        [g.resolved, ":check: **Resolved**"],
+      ] as const) {
         if (!lines.length) continue;
         messages.push({ topic, content: lines.length === 1 ? `${title} ${lines[0]}` : `${title}\n${lines.map((l) => `* ${l}`).join("\n")}` });
       }

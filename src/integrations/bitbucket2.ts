@@ -14,7 +14,16 @@ export const bitbucket2: Integration = {
   name: "bitbucket2",
   displayName: "Bitbucket",
   description: "pushes, tags, pull requests, issues and comments from Bitbucket Cloud",
-  eventTypes: ["repo:push", "pullrequest:created", "pullrequest:fulfilled", "pullrequest:rejected", "pullrequest:comment_created", "issue:created", "issue:updated", "issue:comment_created"],
+  eventTypes: [
+    "repo:push",
+    "pullrequest:created",
+    "pullrequest:fulfilled",
+    "pullrequest:rejected",
+    "pullrequest:comment_created",
+    "issue:created",
+    "issue:updated",
+    "issue:comment_created",
+  ],
   urlOptions: [BRANCHES_OPTION],
   eventHeader: "X-Event-Key",
   handle({ headers, payload: p, params }) {
@@ -31,7 +40,18 @@ export const bitbucket2: Integration = {
         }
         if (!branchWanted(params, name)) continue;
         const commits = (change.commits ?? []).map((c: any) => ({ sha: str(c, "hash"), message: str(c, "message"), url: href(c) }));
-        messages.push(pushMessage({ repo: repoName(p), user: actor(p), branch: name, commits, compareUrl: href(change), created: change.created === true, deleted: change.closed === true, forced: change.forced === true }));
+        messages.push(
+          pushMessage({
+            repo: repoName(p),
+            user: actor(p),
+            branch: name,
+            commits,
+            compareUrl: href(change),
+            created: change.created === true,
+            deleted: change.closed === true,
+            forced: change.forced === true,
+          }),
+        );
       }
       return post(event, ...messages);
     }
@@ -57,7 +77,10 @@ export const bitbucket2: Integration = {
       if (event === "issue:updated") {
         const state = optStr(p, "changes", "state", "new") ?? optStr(p, "changes", "status", "new");
         if (!state) return unsupported(event);
-        return post(event, itemMessage(item, CLOSED_STATES.includes(state) ? `closed (${state})` : state === "open" || state === "new" ? "reopened" : `marked as ${state}`));
+        return post(
+          event,
+          itemMessage(item, CLOSED_STATES.includes(state) ? `closed (${state})` : state === "open" || state === "new" ? "reopened" : `marked as ${state}`),
+        );
       }
     }
     return unsupported(event);

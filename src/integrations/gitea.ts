@@ -5,7 +5,8 @@ import { BRANCHES_OPTION, branchWanted, code, num, obj, optList, optStr, post, s
 
 const ITEM_ACTIONS = ["opened", "closed", "reopened"];
 
-const who = (p: any) => optStr(p, "sender", "login") ?? optStr(p, "sender", "username") ?? optStr(p, "pusher", "login") ?? optStr(p, "pusher", "username") ?? "Someone";
+const who = (p: any) =>
+  optStr(p, "sender", "login") ?? optStr(p, "sender", "username") ?? optStr(p, "pusher", "login") ?? optStr(p, "pusher", "username") ?? "Someone";
 const repoName = (p: any) => str(p, "repository", "name");
 const htmlUrl = (o: any) => optStr(o, "html_url") ?? optStr(o, "url");
 
@@ -56,13 +57,23 @@ export function forgeIntegration(o: { name: string; displayName: string; descrip
           if (action !== "created") return unsupported(`issue_comment_${action}`);
           const issue = obj(p, "issue");
           const isPr = p.is_pull === true || !!issue.pull_request;
-          const item: Item = { repo: repoName(p), kind: isPr ? "PR" : "issue", id: num(issue, "number"), title: str(issue, "title"), url: htmlUrl(issue), user: who(p) };
+          const item: Item = {
+            repo: repoName(p),
+            kind: isPr ? "PR" : "issue",
+            id: num(issue, "number"),
+            title: str(issue, "title"),
+            url: htmlUrl(issue),
+            user: who(p),
+          };
           return post(event, commentMessage(item, htmlUrl(obj(p, "comment")), optStr(p, "comment", "body")));
         }
         case "release": {
           if (action !== "published") return unsupported(`release_${action}`);
           const r = obj(p, "release");
-          return post(event, releaseMessage({ repo: repoName(p), user: who(p), tag: str(r, "tag_name"), name: optStr(r, "name"), url: htmlUrl(r), body: optStr(r, "body") }));
+          return post(
+            event,
+            releaseMessage({ repo: repoName(p), user: who(p), tag: str(r, "tag_name"), name: optStr(r, "name"), url: htmlUrl(r), body: optStr(r, "body") }),
+          );
         }
         default:
           return unsupported(event);

@@ -20,7 +20,10 @@ export const github: Integration = {
     const action = optStr(p, "action");
     switch (event) {
       case "ping":
-        return post("ping", { topic: repoName(p), content: `GitHub webhook for ${link(str(p, "repository", "full_name"), optStr(p, "repository", "html_url"))} is set up.` });
+        return post("ping", {
+          topic: repoName(p),
+          content: `GitHub webhook for ${link(str(p, "repository", "full_name"), optStr(p, "repository", "html_url"))} is set up.`,
+        });
       case "push": {
         const ref = str(p, "ref");
         if (isTagRef(ref)) return post("push_tags", tagMessage(repoName(p), sender(p), refName(ref), p.deleted === true));
@@ -29,7 +32,16 @@ export const github: Integration = {
         const commits = (p.commits ?? []).map((c: any) => ({ sha: str(c, "id"), message: str(c, "message"), url: optStr(c, "url") }));
         return post(
           "push_commits",
-          pushMessage({ repo: repoName(p), user: sender(p), branch, commits, compareUrl: optStr(p, "compare"), created: p.created === true, deleted: p.deleted === true, forced: p.forced === true }),
+          pushMessage({
+            repo: repoName(p),
+            user: sender(p),
+            branch,
+            commits,
+            compareUrl: optStr(p, "compare"),
+            created: p.created === true,
+            deleted: p.deleted === true,
+            forced: p.forced === true,
+          }),
         );
       }
       case "pull_request": {
@@ -37,17 +49,27 @@ export const github: Integration = {
         const item: Item = { repo: repoName(p), kind: "PR", id: num(pr, "number"), title: str(pr, "title"), url: optStr(pr, "html_url"), user: sender(p) };
         if (action === "closed") return post("closed_pull_request", itemMessage(item, pr.merged ? "merged" : "closed without merging"));
         if (action === "opened" || action === "reopened" || action === "ready_for_review")
-          return post("opened_or_update_pull_request", itemMessage(item, action === "ready_for_review" ? "marked ready for review" : action, {
-            detail: branchesDetail(optStr(pr, "head", "ref"), optStr(pr, "base", "ref")),
-            body: action === "opened" ? optStr(pr, "body") : undefined,
-          }));
+          return post(
+            "opened_or_update_pull_request",
+            itemMessage(item, action === "ready_for_review" ? "marked ready for review" : action, {
+              detail: branchesDetail(optStr(pr, "head", "ref"), optStr(pr, "base", "ref")),
+              body: action === "opened" ? optStr(pr, "body") : undefined,
+            }),
+          );
         if (action === "synchronize") return post("opened_or_update_pull_request", itemMessage(item, "pushed new commits to"));
         return unsupported(`pull_request:${action}`);
       }
       case "issues": {
         if (!ITEM_ACTIONS.includes(action ?? "")) return unsupported(`issues:${action}`);
         const issue = obj(p, "issue");
-        const item: Item = { repo: repoName(p), kind: "issue", id: num(issue, "number"), title: str(issue, "title"), url: optStr(issue, "html_url"), user: sender(p) };
+        const item: Item = {
+          repo: repoName(p),
+          kind: "issue",
+          id: num(issue, "number"),
+          title: str(issue, "title"),
+          url: optStr(issue, "html_url"),
+          user: sender(p),
+        };
         return post("issues", itemMessage(item, action!, { body: action === "opened" ? optStr(issue, "body") : undefined }));
       }
       case "issue_comment": {
@@ -62,7 +84,10 @@ export const github: Integration = {
         const r = obj(p, "release");
         return post(
           "release",
-          releaseMessage({ repo: repoName(p), user: sender(p), tag: str(r, "tag_name"), name: optStr(r, "name"), url: optStr(r, "html_url"), body: optStr(r, "body") }, action === "created" ? "created" : "published"),
+          releaseMessage(
+            { repo: repoName(p), user: sender(p), tag: str(r, "tag_name"), name: optStr(r, "name"), url: optStr(r, "html_url"), body: optStr(r, "body") },
+            action === "created" ? "created" : "published",
+          ),
         );
       }
       default:
@@ -70,4 +95,3 @@ export const github: Integration = {
     }
   },
 };
-

@@ -78,13 +78,29 @@ export const gitlab: Integration = {
         const name = `Note Hook ${type}`;
         const target = type === "MergeRequest" ? obj(p, "merge_request") : type === "Issue" ? obj(p, "issue") : null;
         if (!target) return unsupported(name);
-        const item: Item = { repo: repoName(p), kind: type === "MergeRequest" ? "MR" : "issue", id: num(target, "iid"), title: str(target, "title"), user: userName(p) };
+        const item: Item = {
+          repo: repoName(p),
+          kind: type === "MergeRequest" ? "MR" : "issue",
+          id: num(target, "iid"),
+          title: str(target, "title"),
+          user: userName(p),
+        };
         return post(name, commentMessage(item, optStr(a, "url"), optStr(a, "note")));
       }
       case "Release Hook": {
         const action = optStr(p, "action");
         if (action !== "create") return unsupported(`Release Hook ${action}`);
-        return post(event, releaseMessage({ repo: repoName(p), user: userName(p), tag: str(p, "tag"), name: optStr(p, "name"), url: optStr(p, "url"), body: optStr(p, "description") }));
+        return post(
+          event,
+          releaseMessage({
+            repo: repoName(p),
+            user: userName(p),
+            tag: str(p, "tag"),
+            name: optStr(p, "name"),
+            url: optStr(p, "url"),
+            body: optStr(p, "description"),
+          }),
+        );
       }
       default:
         return unsupported(event);

@@ -18,7 +18,12 @@ function alertMessage(a: any): WebhookMessage {
   if (Object.keys(labels).length) lines.push("Labels:\n" + bullets(pairs(labels)));
   const values = optObj(a, "values");
   if (values && Object.keys(values).length) lines.push("Values:\n" + bullets(pairs(values)));
-  const links = [link("Source", optStr(a, "generatorURL")), link("Silence", optStr(a, "silenceURL")), link("Dashboard", optStr(a, "dashboardURL")), link("Panel", optStr(a, "panelURL"))];
+  const links = [
+    link("Source", optStr(a, "generatorURL")),
+    link("Silence", optStr(a, "silenceURL")),
+    link("Dashboard", optStr(a, "dashboardURL")),
+    link("Panel", optStr(a, "panelURL")),
+  ];
   const present = links.filter((l) => l.startsWith("["));
   if (present.length) lines.push(present.join(" · "));
   return { topic: `[${name}]`, content: lines.join("\n\n"), event: status };
@@ -34,7 +39,12 @@ export const grafana: Integration = {
     const state = str(p, "state");
     const icon = state === "alerting" ? ":alert:" : state === "ok" ? ":check:" : ":info:";
     const matches = (Array.isArray(p.evalMatches) ? p.evalMatches : []).map((m: any) => `**${m.metric}**: ${m.value}`);
-    const content = [`${icon} **${state.toUpperCase()}**: ${link(str(p, "ruleName"), optStr(p, "ruleUrl"))}`, optStr(p, "message") ?? "", matches.join("\n"), optStr(p, "imageUrl") ? link("Graph", p.imageUrl) : ""]
+    const content = [
+      `${icon} **${state.toUpperCase()}**: ${link(str(p, "ruleName"), optStr(p, "ruleUrl"))}`,
+      optStr(p, "message") ?? "",
+      matches.join("\n"),
+      optStr(p, "imageUrl") ? link("Graph", p.imageUrl) : "",
+    ]
       .filter(Boolean)
       .join("\n\n");
     return post(state, { topic: str(p, "title"), content });

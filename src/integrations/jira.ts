@@ -26,7 +26,10 @@ export const jira: Integration = {
     // Jira Server reports a comment as an issue update of type issue_commented.
     if (event.startsWith("comment_") || (event === "jira:issue_updated" && p.issue_event_type_name === "issue_commented" && optObj(p, "comment"))) {
       const author = esc(optStr(p, "comment", "author", "displayName") ?? who);
-      return post(event, { topic, content: `**${author}** ${event === "comment_updated" ? "edited a comment on" : "commented on"} ${ref}.${quote(optStr(p, "comment", "body"))}` });
+      return post(event, {
+        topic,
+        content: `**${author}** ${event === "comment_updated" ? "edited a comment on" : "commented on"} ${ref}.${quote(optStr(p, "comment", "body"))}`,
+      });
     }
     if (event === "jira:issue_created") {
       const type = optStr(issue, "fields", "issuetype", "name") ?? "issue";
@@ -36,7 +39,9 @@ export const jira: Integration = {
       return post(event, { topic, content: `**${who}** created ${type} ${ref}${facts ? ` (${facts})` : ""}.${quote(optStr(issue, "fields", "description"))}` });
     }
     if (event === "jira:issue_deleted") return post(event, { topic, content: `**${who}** deleted ${ref}.` });
-    const changes = optList(p, "changelog", "items").map((c: any) => `* ${esc(String(c.field))}: ${c.fromString ? `~~${esc(String(c.fromString))}~~ → ` : ""}${esc(String(c.toString ?? "(none)"))}`);
+    const changes = optList(p, "changelog", "items").map(
+      (c: any) => `* ${esc(String(c.field))}: ${c.fromString ? `~~${esc(String(c.fromString))}~~ → ` : ""}${esc(String(c.toString ?? "(none)"))}`,
+    );
     return post(event, { topic, content: `**${who}** updated ${ref}${changes.length ? ":\n" + changes.join("\n") : "."}` });
   },
 };

@@ -3,7 +3,13 @@
 // https://docs.sentry.io/organization/integrations/integration-platform/webhooks/
 import { code, esc, link, obj, optObj, optStr, post, str, unsupported, type Integration } from "./types";
 
-const ISSUE_ACTIONS: Record<string, string> = { created: "New issue", resolved: "Resolved", assigned: "Assigned", ignored: "Ignored", unresolved: "Unresolved" };
+const ISSUE_ACTIONS: Record<string, string> = {
+  created: "New issue",
+  resolved: "Resolved",
+  assigned: "Assigned",
+  ignored: "Ignored",
+  unresolved: "Unresolved",
+};
 
 /** "level **error** in `app.js in render` (javascript)": what is known of an issue or event. */
 function facts(o: any): string {
@@ -38,14 +44,20 @@ export const sentry: Integration = {
       const url = optStr(issue, "web_url") ?? optStr(issue, "permalink");
       const who = optStr(p, "actor", "name");
       const id = optStr(issue, "shortId");
-      return post(`issue_${action}`, { topic: title, content: `**${verb}**: ${link(id ? `${id} ${title}` : title, url)}${facts(issue) ? ` ${facts(issue)}` : ""}${who && action !== "created" ? ` by ${esc(who)}` : ""}.` });
+      return post(`issue_${action}`, {
+        topic: title,
+        content: `**${verb}**: ${link(id ? `${id} ${title}` : title, url)}${facts(issue) ? ` ${facts(issue)}` : ""}${who && action !== "created" ? ` by ${esc(who)}` : ""}.`,
+      });
     }
     if (resource === "event_alert" || resource === "error") {
       const e = obj(p, "data", resource === "error" ? "error" : "event");
       const title = str(e, "title");
       const rule = optStr(p, "data", "triggered_rule");
       const head = resource === "error" ? "Error" : `Alert${rule ? ` (${esc(rule)})` : ""}`;
-      return post(resource, { topic: title, content: `:warning: **${head}**: ${link(title, optStr(e, "web_url") ?? optStr(e, "url"))}${facts(e) ? ` ${facts(e)}` : ""}.` });
+      return post(resource, {
+        topic: title,
+        content: `:warning: **${head}**: ${link(title, optStr(e, "web_url") ?? optStr(e, "url"))}${facts(e) ? ` ${facts(e)}` : ""}.`,
+      });
     }
     return unsupported(resource);
   },

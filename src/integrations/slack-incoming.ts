@@ -24,7 +24,10 @@ function block(b: any): string {
     case "image":
       return image(b);
     case "context":
-      return optList(b, "elements").map((e: any) => (e.type === "image" ? image(e) : textOf(e))).filter(Boolean).join("\n\n");
+      return optList(b, "elements")
+        .map((e: any) => (e.type === "image" ? image(e) : textOf(e)))
+        .filter(Boolean)
+        .join("\n\n");
     case "section": {
       const parts = [textOf(b.text), b.accessory?.type === "image" ? image(b.accessory) : ""];
       const fields = optList(b, "fields").map(textOf);
@@ -49,7 +52,10 @@ function attachment(a: any): string {
   if (optStr(a, "image_url")) parts.push(`[](${a.image_url})`);
   if (optStr(a, "footer")) parts.push(a.footer);
   if (typeof a?.ts === "number") parts.push(`<time:${a.ts}>`);
-  return parts.map((s) => s.trim()).filter(Boolean).join("\n\n");
+  return parts
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join("\n\n");
 }
 
 export const slackIncoming: Integration = {

@@ -23,7 +23,11 @@ export const sonarr: Integration = {
       case "Grab":
         return say(`${episode(p)} was grabbed${optStr(p, "release", "quality") ? ` (${p.release.quality})` : ""}.`);
       case "Download":
-        return say(p.isUpgrade ? `${episode(p)} was upgraded${optStr(p, "episodeFile", "quality") ? ` to ${p.episodeFile.quality}` : ""}.` : `${episode(p)} was imported.`);
+        return say(
+          p.isUpgrade
+            ? `${episode(p)} was upgraded${optStr(p, "episodeFile", "quality") ? ` to ${p.episodeFile.quality}` : ""}.`
+            : `${episode(p)} was imported.`,
+        );
       case "Rename":
         return say(`Episodes of **${esc(str(p, "series", "title"))}** were renamed.`);
       case "EpisodeFileDelete":

@@ -50,7 +50,10 @@ export const BRANCHES_OPTION: UrlOption = { key: "branches", label: "Filter by b
 export function branchWanted(params: URLSearchParams, branch: string): boolean {
   const list = params.get("branches");
   if (list === null || list.trim() === "") return true;
-  return list.split(",").map((b) => b.trim()).includes(branch);
+  return list
+    .split(",")
+    .map((b) => b.trim())
+    .includes(branch);
 }
 
 // ---- Reading payloads: a missing or mistyped field is the sender's mistake, named precisely. ----

@@ -17,7 +17,10 @@ export const uptimerobot: Integration = {
     if (kind === "Down") return post("down", { topic: name, content: `:red_circle: ${subject} is **down**${details ? `: ${details}` : "."}` });
     if (kind === "Up") {
       const duration = optStr(p, "alert_friendly_duration");
-      return post("up", { topic: name, content: `:green_circle: ${subject} is **back up**${details ? ` (${details})` : ""}.${duration ? ` It was down for ${duration}.` : ""}` });
+      return post("up", {
+        topic: name,
+        content: `:green_circle: ${subject} is **back up**${details ? ` (${details})` : ""}.${duration ? ` It was down for ${duration}.` : ""}`,
+      });
     }
     return unsupported(kind);
   },

@@ -4,7 +4,10 @@ import { isIP } from "node:net";
 
 /** An address as 16 bytes (IPv4 as IPv4-mapped IPv6), or null when it is not an address. */
 function bytes(addr: string): Uint8Array | null {
-  const a = addr.trim().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const a = addr
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   const v = isIP(a);
   const out = new Uint8Array(16);
   if (v === 4) {
@@ -67,7 +70,10 @@ export function inRange(addr: string, r: AddressRange): boolean {
 export function clientAddress(peer: string, forwardedFor: string | null, trusted: readonly AddressRange[]): string {
   const isTrusted = (a: string) => trusted.some((r) => inRange(a, r));
   if (!trusted.length || !forwardedFor || !isTrusted(peer)) return peer;
-  const hops = forwardedFor.split(",", 64).map((s) => s.trim()).filter(Boolean);
+  const hops = forwardedFor
+    .split(",", 64)
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (let i = hops.length - 1; i >= 0; i--) {
     if (!bytes(hops[i]!)) return peer; // a malformed hop: believe nothing further left
     if (!isTrusted(hops[i]!)) return hops[i]!;

@@ -78,7 +78,12 @@ export async function findFiles(repo: string, sha: string, file: string): Promis
 
 /** A file's text at a commit, or null when there is no such file. */
 export async function readFileAt(repo: string, sha: string, path: string): Promise<string | null> {
-  const proc = Bun.spawn(["git", ...inRepo(repo, ["cat-file", "blob", `${sha}:${path}`])], { env: gitEnv(), stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  const proc = Bun.spawn(["git", ...inRepo(repo, ["cat-file", "blob", `${sha}:${path}`])], {
+    env: gitEnv(),
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "ignore",
+  });
   const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   return code === 0 ? out : null;
 }

@@ -34,7 +34,11 @@ export class Histogram {
       out.push(`${name}_bucket{${labels}le="${this.bounds[i]}"} ${cumulative}`);
     }
     const bare = labels.replace(/,$/, "");
-    out.push(`${name}_bucket{${labels}le="+Inf"} ${this.n}`, `${name}_sum${bare ? `{${bare}}` : ""} ${this.sum}`, `${name}_count${bare ? `{${bare}}` : ""} ${this.n}`);
+    out.push(
+      `${name}_bucket{${labels}le="+Inf"} ${this.n}`,
+      `${name}_sum${bare ? `{${bare}}` : ""} ${this.sum}`,
+      `${name}_count${bare ? `{${bare}}` : ""} ${this.n}`,
+    );
     return out;
   }
 }

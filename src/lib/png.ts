@@ -34,7 +34,12 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Uint
   header.set([8, 6, 0, 0, 0], 8); // 8 bits per channel, RGBA, deflate, no filter, no interlace
   const raw = new Uint8Array(height * (width * 4 + 1));
   for (let y = 0; y < height; y++) raw.set(rgba.subarray(y * width * 4, (y + 1) * width * 4), y * (width * 4 + 1) + 1);
-  const parts = [new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", header), chunk("IDAT", deflate(raw)), chunk("IEND", new Uint8Array())];
+  const parts = [
+    new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", header),
+    chunk("IDAT", deflate(raw)),
+    chunk("IEND", new Uint8Array()),
+  ];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -67,7 +72,10 @@ export function drawPng(size: number, layers: [Shape, [number, number, number]][
   const N = 4;
   for (let py = 0; py < size; py++)
     for (let pxx = 0; pxx < size; pxx++) {
-      let r = 0, g = 0, b = 0, a = 0;
+      let r = 0,
+        g = 0,
+        b = 0,
+        a = 0;
       for (let sy = 0; sy < N; sy++)
         for (let sx = 0; sx < N; sx++) {
           const x = ((pxx + (sx + 0.5) / N) * 64) / size;
@@ -75,7 +83,10 @@ export function drawPng(size: number, layers: [Shape, [number, number, number]][
           for (let i = layers.length - 1; i >= 0; i--)
             if (layers[i]![0](x, y)) {
               const c = layers[i]![1];
-              r += c[0]; g += c[1]; b += c[2]; a += 255;
+              r += c[0];
+              g += c[1];
+              b += c[2];
+              a += 255;
               break;
             }
         }

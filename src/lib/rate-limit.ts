@@ -114,7 +114,7 @@ export class RequestLimiter<K> {
       }
       const left = r.requests - w[2 * i + 1]!;
       if (left <= 0) wait = Math.max(wait, w[2 * i]! + ms - now);
-      if (left < least) ((least = left), (tightest = i));
+      if (left < least) (least = left), (tightest = i);
     }
     const r = this.rules[tightest]!;
     this.state.limit = r.requests;

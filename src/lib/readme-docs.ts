@@ -70,8 +70,7 @@ export class ReadmeDocs {
       d = { doc, awareness, file, clients: new Map(), save: null };
       const opened = d;
       awareness.on("update", ({ removed }: { removed: number[] }, origin: unknown) => {
-        if (origin === "timeout")
-          for (const c of removed) this.onExpired(uuid, c, encodeAwarenessUpdate(opened.awareness, [c]));
+        if (origin === "timeout") for (const c of removed) this.onExpired(uuid, c, encodeAwarenessUpdate(opened.awareness, [c]));
       });
       doc.on("update", () => this.scheduleSave(opened));
       this.docs.set(uuid, d);

@@ -32,7 +32,13 @@ function resolve(state: StateInline): { link: ChannelLink; length: number } | nu
   const inMessage = message && ctx.streamByName(message[1]!);
   if (message && inMessage) {
     const topic = message[2]!;
-    const link: ChannelLink = { kind: "message-link", streamId: inMessage.id, streamName: inMessage.name, topic, href: `${narrow(inMessage, topic)}/near/${message[3]}` };
+    const link: ChannelLink = {
+      kind: "message-link",
+      streamId: inMessage.id,
+      streamName: inMessage.name,
+      topic,
+      href: `${narrow(inMessage, topic)}/near/${message[3]}`,
+    };
     return { link, length: message[0].length };
   }
   const topicMatch = matchAt(TOPIC_RE, state);
@@ -62,8 +68,7 @@ function channelLinkRule(state: StateInline, silentMode: boolean): boolean {
 }
 
 function channelLinkHtml(link: ChannelLink): string {
-  const topic =
-    link.topic === null ? "" : link.topic === "" ? " &gt; <em>" + EMPTY_TOPIC_DISPLAY_NAME + "</em>" : " &gt; " + escapeText(link.topic);
+  const topic = link.topic === null ? "" : link.topic === "" ? " &gt; <em>" + EMPTY_TOPIC_DISPLAY_NAME + "</em>" : " &gt; " + escapeText(link.topic);
   const suffix = link.kind === "message-link" ? " @ 💬" : "";
   // Zulip deprecated data-stream-id on message links and never emits it there.
   const streamId = link.kind === "message-link" ? undefined : String(link.streamId);

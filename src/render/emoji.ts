@@ -78,8 +78,7 @@ export const unicodeEmojiHtml = (code: string, name: string): string =>
   element("span", { "aria-label": title(name), class: `emoji emoji-${code}`, role: "img", title: title(name) }, `:${name}:`);
 
 /** Zulip's markup for a custom (realm) emoji. */
-const customEmojiHtml = (src: string, name: string): string =>
-  openTag("img", { alt: `:${name}:`, class: "emoji", src, title: title(name) });
+const customEmojiHtml = (src: string, name: string): string => openTag("img", { alt: `:${name}:`, class: "emoji", src, title: title(name) });
 
 // An emoji sequence per Unicode TR51: a regional-indicator pair, or an emoji
 // with an optional modifier, presentation selector/keycap or tag run, joined

@@ -26,5 +26,4 @@ export function openTag(tag: string, attrs: Record<string, string | undefined> =
 }
 
 /** A whole element whose content is plain text. */
-export const element = (tag: string, attrs: Record<string, string | undefined>, text: string): string =>
-  openTag(tag, attrs) + escapeText(text) + `</${tag}>`;
+export const element = (tag: string, attrs: Record<string, string | undefined>, text: string): string => openTag(tag, attrs) + escapeText(text) + `</${tag}>`;

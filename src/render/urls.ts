@@ -7,8 +7,31 @@
  * data:, blob:, custom app schemes — never becomes a link.
  */
 const ALLOWED_SCHEMES = new Set([
-  "http", "https", "ftp", "file", "bitcoin", "geo", "im", "irc", "ircs", "magnet", "mailto", "matrix",
-  "mms", "news", "nntp", "openpgp4fpr", "sip", "sms", "smsto", "ssh", "tel", "urn", "webcal", "wtai", "xmpp",
+  "http",
+  "https",
+  "ftp",
+  "file",
+  "bitcoin",
+  "geo",
+  "im",
+  "irc",
+  "ircs",
+  "magnet",
+  "mailto",
+  "matrix",
+  "mms",
+  "news",
+  "nntp",
+  "openpgp4fpr",
+  "sip",
+  "sms",
+  "smsto",
+  "ssh",
+  "tel",
+  "urn",
+  "webcal",
+  "wtai",
+  "xmpp",
 ]);
 
 const SCHEME_RE = /^([a-z][a-z0-9+.-]*):/i;
@@ -88,7 +111,10 @@ export function previewKind(href: string): "image" | "video" | null {
 }
 
 /** A relative link to a message: in its topic, or in its direct-message conversation (every participant). */
-export const messageNarrowUrl = (id: number, where: { channel: { id: number; name: string }; topic: string } | { participantIds: readonly number[] }): string =>
+export const messageNarrowUrl = (
+  id: number,
+  where: { channel: { id: number; name: string }; topic: string } | { participantIds: readonly number[] },
+): string =>
   "channel" in where
     ? `#narrow/channel/${channelSlug(where.channel.id, where.channel.name)}/topic/${encodeHashComponent(where.topic)}/near/${id}`
     : `#narrow/dm/${where.participantIds.join(",")}-${where.participantIds.length > 2 ? "group" : "dm"}/near/${id}`;

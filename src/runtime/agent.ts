@@ -60,8 +60,7 @@ async function readStream(stream: ReadableStream<Uint8Array>, max: number, tail 
     if (!tail && size >= max) continue;
     chunks.push(chunk);
     size += chunk.length;
-    if (tail)
-      while (size - chunks[0]!.length >= max) size -= chunks.shift()!.length;
+    if (tail) while (size - chunks[0]!.length >= max) size -= chunks.shift()!.length;
   }
   const bytes = Buffer.concat(chunks);
   return (tail ? bytes.subarray(Math.max(0, bytes.length - max)) : bytes.subarray(0, max)).toString("utf8");
@@ -71,7 +70,6 @@ function mask(text: string, secrets: string[]): string {
   for (const v of [...secrets].sort((a, b) => b.length - a.length)) if (v.length >= MIN_MASKED_LENGTH) text = text.replaceAll(v, "***");
   return text;
 }
-
 
 export class AgentRuntime {
   private readonly runs = new Map<number, LiveRun>();

@@ -20,7 +20,9 @@ export function takeScheduledBackup(app: App, at = new Date()): { file: string; 
   const file = join(dir, `confab-${stamp(at)}.db`);
   app.writer.flush();
   const report = writeBackup(app.db, app.config.dataDir, file);
-  const kept = readdirSync(dir).filter((n) => SCHEDULED.test(n)).sort();
+  const kept = readdirSync(dir)
+    .filter((n) => SCHEDULED.test(n))
+    .sort();
   const pruned = kept.slice(0, Math.max(0, kept.length - app.config.backup.keep)).map((n) => join(dir, n));
   for (const old of pruned) {
     rmSync(old, { force: true });
@@ -43,7 +45,10 @@ export function startBackups(app: App): () => void {
       const { file, report, pruned } = takeScheduledBackup(app);
       app.log.info("backup written and verified", { file, rows: report.rows, files: report.files, pruned: pruned.length });
     } catch (e) {
-      app.log.error("scheduled backup failed", { error: String((e as Error)?.message ?? e), todo: "see the error; run confab backup <file> by hand meanwhile" });
+      app.log.error("scheduled backup failed", {
+        error: String((e as Error)?.message ?? e),
+        todo: "see the error; run confab backup <file> by hand meanwhile",
+      });
     }
     arm();
   };

@@ -32,8 +32,11 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
   const first = setTimeout(run, 30_000);
   const every = setInterval(run, intervalSeconds * 1000);
   for (const t of [first, every]) t.unref?.();
-  const stopBacklog = everyInBatches(app, BACKLOG_EVERY_MS, "housekeeping", () =>
-    app.tx((tx) => deliverBacklog(tx.db, BACKLOG_LAG, BACKLOG_CHUNK), { keepsLookups: true }) === BACKLOG_CHUNK,
+  const stopBacklog = everyInBatches(
+    app,
+    BACKLOG_EVERY_MS,
+    "housekeeping",
+    () => app.tx((tx) => deliverBacklog(tx.db, BACKLOG_LAG, BACKLOG_CHUNK), { keepsLookups: true }) === BACKLOG_CHUNK,
   );
   return () => {
     clearTimeout(first);
@@ -43,7 +46,8 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
 }
 
 /** Indexes the messages waiting for search (actions/search-index.ts) every `intervalMs`; returns a stop function. */
-export const startSearchIndexer = (app: App, intervalMs = 1000) => everyInBatches(app, intervalMs, "search indexing", () => indexBatch(app, BACKGROUND_INDEX_BATCH));
+export const startSearchIndexer = (app: App, intervalMs = 1000) =>
+  everyInBatches(app, intervalMs, "search indexing", () => indexBatch(app, BACKGROUND_INDEX_BATCH));
 
 /**
  * Every `intervalMs`, runs `batch` until it says nothing more waits, one batch per event-loop turn so

@@ -40,7 +40,9 @@ export function startOutgoingWebhooks(app: App): { stop(): Promise<void> } {
     clearTimeout(timer);
     const free = CONCURRENCY - inFlight.size;
     if (free > 0)
-      for (const row of listDueOutgoingWebhookCalls(app.db, Date.now(), CONCURRENCY).filter((r) => !inFlight.has(r.id)).slice(0, free)) {
+      for (const row of listDueOutgoingWebhookCalls(app.db, Date.now(), CONCURRENCY)
+        .filter((r) => !inFlight.has(r.id))
+        .slice(0, free)) {
         const run = call(row)
           .then((outcome) => {
             if (outcome && !stopping.signal.aborted) finishOutgoingWebhookCall(app, row, outcome);
@@ -64,7 +66,14 @@ export function startOutgoingWebhooks(app: App): { stop(): Promise<void> } {
     const service = findBotService(app.db, row.botId);
     const realm = bot && findRealmById(app.db, bot.realmId);
     if (!bot || !realm || !bot.isActive || bot.botType !== BOT_TYPE.outgoingWebhook || !service) return { kind: "drop" };
-    const req = requestFor({ bot: { email: bot.email, fullName: bot.fullName }, service, serviceId: bot.id, trigger: row.trigger as Trigger, message: row.message, realmStringId: realm.stringId });
+    const req = requestFor({
+      bot: { email: bot.email, fullName: bot.fullName },
+      service,
+      serviceId: bot.id,
+      trigger: row.trigger as Trigger,
+      message: row.message,
+      realmStringId: realm.stringId,
+    });
     if ("refused" in req) return { kind: "fail", reply: failureReply(req.refused) };
     const url = new URL(service.base_url);
     const port = Number(url.port || (url.protocol === "https:" ? 443 : 80));
@@ -99,7 +108,12 @@ export function startOutgoingWebhooks(app: App): { stop(): Promise<void> } {
     }
     if (res.status >= 200 && res.status < 300) {
       const answer = replyFrom(service.interface, text);
-      if ("invalid" in answer) return { kind: "fail", reply: failureReply("Invalid JSON in response"), notice: { failure: "The service's answer is not valid JSON.", response: text } };
+      if ("invalid" in answer)
+        return {
+          kind: "fail",
+          reply: failureReply("Invalid JSON in response"),
+          notice: { failure: "The service's answer is not valid JSON.", response: text },
+        };
       return { kind: "reply", content: answer.content };
     }
     if (res.status >= 500) return { kind: "retry", failure: `The service answered with status code ${res.status} (a server error).` };

@@ -148,7 +148,17 @@ export class PluginSupervisor {
   }
 
   private newSlot(row: PluginRow): Slot {
-    const slot: Slot = { id: row.id, botUserId: row.botUserId, revision: row.revision, remote: row.sourceKind === "remote", failures: 0, lines: [], run: null, retry: null, relaunch: false };
+    const slot: Slot = {
+      id: row.id,
+      botUserId: row.botUserId,
+      revision: row.revision,
+      remote: row.sourceKind === "remote",
+      failures: 0,
+      lines: [],
+      run: null,
+      retry: null,
+      relaunch: false,
+    };
     this.slots.set(row.id, slot);
     this.byBot.set(row.botUserId, slot);
     return slot;
@@ -181,7 +191,8 @@ export class PluginSupervisor {
 
   private spawn(slot: Slot, row: PluginRow) {
     const env: Record<string, string> = {};
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && (k === "PATH" || k === "HOME" || k === "LANG" || k === "LANGUAGE" || k.startsWith("LC_"))) env[k] = v;
+    for (const [k, v] of Object.entries(process.env))
+      if (v !== undefined && (k === "PATH" || k === "HOME" || k === "LANG" || k === "LANGUAGE" || k.startsWith("LC_"))) env[k] = v;
     let proc: Subprocess<"ignore", "pipe", "pipe">;
     try {
       Object.assign(env, pluginRunEnv(this.app, row));

@@ -30,6 +30,9 @@ const servicesOf = (db: Db | undefined, bot: UserRow): BotService[] => {
 /** The bots whose keys a user may see: their own, or every bot for administrators (register's realm_bots). */
 export function visibleBots(db: Db, user: UserRow, externalUrl: string) {
   const bots = listUsers(db, user.realmId).filter((u) => u.isBot && (isAdmin(user.role) || u.botOwnerId === user.id));
-  const services = listBotServices(db, bots.map((b) => b.id));
+  const services = listBotServices(
+    db,
+    bots.map((b) => b.id),
+  );
   return bots.map((b) => toApiBot(b, externalUrl, services.has(b.id) ? [services.get(b.id)!] : []));
 }

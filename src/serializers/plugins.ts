@@ -12,7 +12,13 @@ export function pluginObjects(db: Db, rows: PluginRow[]) {
   const ids = rows.map((r) => r.id);
   const slots = store.listSlots(db, ids);
   const links = store.listLinks(db, ids);
-  return rows.map((p) => toApiPlugin(p, slots.filter((s) => s.installId === p.id), links.filter((l) => l.installId === p.id)));
+  return rows.map((p) =>
+    toApiPlugin(
+      p,
+      slots.filter((s) => s.installId === p.id),
+      links.filter((l) => l.installId === p.id),
+    ),
+  );
 }
 
 export const pluginObject = (db: Db, p: PluginRow) => pluginObjects(db, [p])[0]!;

@@ -3,8 +3,7 @@ import type { Db } from "../db/client";
 import type { UserRow } from "../db/schema";
 import * as store from "../store/profile-fields";
 
-const shape = (values: Map<number, string> | undefined) =>
-  Object.fromEntries([...(values ?? [])].map(([id, value]) => [String(id), { value }]));
+const shape = (values: Map<number, string> | undefined) => Object.fromEntries([...(values ?? [])].map(([id, value]) => [String(id), { value }]));
 
 /** A user's profile_data. */
 export const profileDataOfUser = (db: Db, user: UserRow) => shape(store.listUserFieldValues(db, user.id));

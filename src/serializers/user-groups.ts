@@ -9,7 +9,10 @@ import { listInactiveUserIds } from "../store/users";
 
 /** The group object as clients see it (one serializer for responses, events and register). */
 export function userGroupObject(db: Db, g: UserGroupRow, inactive = listInactiveUserIds(db, g.realmId)) {
-  const settings = Object.fromEntries(USER_GROUP_PERMISSION_NAMES.map((n) => [n, userGroupSetting(db, g, n)])) as Record<UserGroupPermission, GroupSettingValue>;
+  const settings = Object.fromEntries(USER_GROUP_PERMISSION_NAMES.map((n) => [n, userGroupSetting(db, g, n)])) as Record<
+    UserGroupPermission,
+    GroupSettingValue
+  >;
   return toApiUserGroup(g, {
     members: store.listDirectMemberIds(db, g.id, true),
     subgroups: store.listDirectSubgroupIds(db, g.id),

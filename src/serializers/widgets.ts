@@ -18,11 +18,19 @@ export const preferenceOf = (db: Db, user: UserRow, p: PluginRow, widget: string
 /** register's `ext_widgets`: every document of every scope the user sees. */
 export function visibleWidgetDocuments(app: App, realm: RealmRow, user: UserRow) {
   const plugins = listPlugins(app.db, realm.id).filter((p) => p.dateRemoved === null && canSeePlugin(user, p));
-  const links = new Map(listLinks(app.db, plugins.map((p) => p.id)).map((l) => [l.id, l]));
+  const links = new Map(
+    listLinks(
+      app.db,
+      plugins.map((p) => p.id),
+    ).map((l) => [l.id, l]),
+  );
   const byId = new Map(plugins.map((p) => [p.id, p]));
   const readable = new Map<number, boolean>();
   return store
-    .listDocuments(app.db, plugins.map((p) => p.id))
+    .listDocuments(
+      app.db,
+      plugins.map((p) => p.id),
+    )
     .filter((d) => {
       if (!d.linkId) return true;
       const link = links.get(d.linkId);
@@ -36,5 +44,7 @@ export function visibleWidgetDocuments(app: App, realm: RealmRow, user: UserRow)
 /** register's `ext_widget_preferences`: the user's preference for every widget of every install they see. */
 export function widgetPreferencesOf(app: App, realm: RealmRow, user: UserRow) {
   const plugins = listPlugins(app.db, realm.id).filter((p) => p.dateRemoved === null && canSeePlugin(user, p));
-  return plugins.flatMap((p) => Object.keys(p.manifest.provides.widgets ?? {}).map((widget) => ({ install_id: p.id, widget, preference: preferenceOf(app.db, user, p, widget) })));
+  return plugins.flatMap((p) =>
+    Object.keys(p.manifest.provides.widgets ?? {}).map((widget) => ({ install_id: p.id, widget, preference: preferenceOf(app.db, user, p, widget) })),
+  );
 }

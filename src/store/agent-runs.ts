@@ -70,7 +70,13 @@ export function listRuns(db: Db, realmId: number, f: RunFilter, limit: number): 
   if (f.topic !== undefined) where.push(eq(agentRuns.topic, f.topic));
   if (f.requestedBy !== undefined) where.push(eq(agentRuns.requestedBy, f.requestedBy));
   if (f.states?.length) where.push(inArray(agentRuns.state, f.states));
-  return db.select().from(agentRuns).where(and(...where)).orderBy(desc(agentRuns.id)).limit(limit).all();
+  return db
+    .select()
+    .from(agentRuns)
+    .where(and(...where))
+    .orderBy(desc(agentRuns.id))
+    .limit(limit)
+    .all();
 }
 
 export interface ConversationMessage {
@@ -87,7 +93,14 @@ export interface ConversationMessage {
  * The latest `limit` messages of a conversation up to `throughId`, oldest first. With `readerId`, only
  * those that user received (a private channel whose history is not shared with new subscribers).
  */
-export function conversationMessages(db: Db, recipientId: number, topic: string | null, throughId: number, limit: number, readerId?: number): ConversationMessage[] {
+export function conversationMessages(
+  db: Db,
+  recipientId: number,
+  topic: string | null,
+  throughId: number,
+  limit: number,
+  readerId?: number,
+): ConversationMessage[] {
   const rows = sqliteOf(db)
     .query<ConversationMessage & { bot_type: number | null }, (number | string)[]>(
       `SELECT * FROM (

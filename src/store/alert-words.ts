@@ -3,12 +3,25 @@ import type { Db } from "../db/client";
 import { alertWords } from "../db/schema";
 
 export const listAlertWords = (db: Db, userId: number): string[] =>
-  db.select({ w: alertWords.word }).from(alertWords).where(eq(alertWords.userId, userId)).orderBy(asc(alertWords.word)).all().map((r) => r.w);
+  db
+    .select({ w: alertWords.word })
+    .from(alertWords)
+    .where(eq(alertWords.userId, userId))
+    .orderBy(asc(alertWords.word))
+    .all()
+    .map((r) => r.w);
 
 export function addAlertWords(db: Db, userId: number, words: string[]) {
-  if (words.length) db.insert(alertWords).values(words.map((word) => ({ userId, word }))).onConflictDoNothing().run();
+  if (words.length)
+    db.insert(alertWords)
+      .values(words.map((word) => ({ userId, word })))
+      .onConflictDoNothing()
+      .run();
 }
 
 export function removeAlertWords(db: Db, userId: number, words: string[]) {
-  if (words.length) db.delete(alertWords).where(and(eq(alertWords.userId, userId), inArray(alertWords.word, words))).run();
+  if (words.length)
+    db.delete(alertWords)
+      .where(and(eq(alertWords.userId, userId), inArray(alertWords.word, words)))
+      .run();
 }

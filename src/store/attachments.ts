@@ -12,7 +12,13 @@ export const findAttachmentByPath = (db: Db, pathId: string): AttachmentRow | un
   db.select().from(attachments).where(eq(attachments.pathId, pathId)).get();
 
 export const findAttachmentsByPaths = (db: Db, realmId: number, pathIds: string[]): AttachmentRow[] =>
-  pathIds.length ? db.select().from(attachments).where(and(eq(attachments.realmId, realmId), inArray(attachments.pathId, pathIds))).all() : [];
+  pathIds.length
+    ? db
+        .select()
+        .from(attachments)
+        .where(and(eq(attachments.realmId, realmId), inArray(attachments.pathId, pathIds)))
+        .all()
+    : [];
 
 /** A user's uploads, newest first. */
 export const listOwnAttachments = (db: Db, ownerId: number): AttachmentRow[] =>
@@ -20,7 +26,11 @@ export const listOwnAttachments = (db: Db, ownerId: number): AttachmentRow[] =>
 
 /** Bytes the realm's uploads take (for its quota and upload_space_used). */
 export const realmUploadBytes = (db: Db, realmId: number): number =>
-  db.select({ n: sql<number>`coalesce(sum(${attachments.size}), 0)` }).from(attachments).where(eq(attachments.realmId, realmId)).get()!.n;
+  db
+    .select({ n: sql<number>`coalesce(sum(${attachments.size}), 0)` })
+    .from(attachments)
+    .where(eq(attachments.realmId, realmId))
+    .get()!.n;
 
 /** The messages linking each attachment, oldest first: { attachmentId → [{ id, date_sent }] }. */
 export function linkedMessages(db: Db, attachmentIds: number[]): Map<number, { id: number; dateSent: number }[]> {
@@ -39,7 +49,12 @@ export function linkedMessages(db: Db, attachmentIds: number[]): Map<number, { i
 
 /** Ids of the messages linking one attachment. */
 export const linkingMessageIds = (db: Db, attachmentId: number): number[] =>
-  db.select({ id: messageAttachments.messageId }).from(messageAttachments).where(eq(messageAttachments.attachmentId, attachmentId)).all().map((r) => r.id);
+  db
+    .select({ id: messageAttachments.messageId })
+    .from(messageAttachments)
+    .where(eq(messageAttachments.attachmentId, attachmentId))
+    .all()
+    .map((r) => r.id);
 
 /** Attachment ids a message links. */
 export const messageAttachmentIds = (db: Db, messageIds: number[]): number[] =>
@@ -54,21 +69,31 @@ export const messageAttachmentIds = (db: Db, messageIds: number[]): number[] =>
 
 export const linkAttachments = (db: Db, messageId: number, attachmentIds: number[]) => {
   if (!attachmentIds.length) return;
-  db.insert(messageAttachments).values(attachmentIds.map((attachmentId) => ({ messageId, attachmentId }))).onConflictDoNothing().run();
+  db.insert(messageAttachments)
+    .values(attachmentIds.map((attachmentId) => ({ messageId, attachmentId })))
+    .onConflictDoNothing()
+    .run();
   db.update(attachments).set({ unreferencedSince: null }).where(inArray(attachments.id, attachmentIds)).run();
 };
 
 export const unlinkAttachments = (db: Db, messageIds: number[], attachmentIds?: number[]) => {
   if (!messageIds.length) return;
   const byMessage = inArray(messageAttachments.messageId, messageIds);
-  db.delete(messageAttachments).where(attachmentIds ? and(byMessage, inArray(messageAttachments.attachmentId, attachmentIds)) : byMessage).run();
+  db.delete(messageAttachments)
+    .where(attachmentIds ? and(byMessage, inArray(messageAttachments.attachmentId, attachmentIds)) : byMessage)
+    .run();
 };
 
 /** Of these attachments, the ones no message links any more: they start their grace period now. */
 export function markUnreferenced(db: Db, attachmentIds: number[], now: number): number[] {
   if (!attachmentIds.length) return [];
   const linked = new Set(
-    db.selectDistinct({ id: messageAttachments.attachmentId }).from(messageAttachments).where(inArray(messageAttachments.attachmentId, attachmentIds)).all().map((r) => r.id),
+    db
+      .selectDistinct({ id: messageAttachments.attachmentId })
+      .from(messageAttachments)
+      .where(inArray(messageAttachments.attachmentId, attachmentIds))
+      .all()
+      .map((r) => r.id),
   );
   const orphans = attachmentIds.filter((id) => !linked.has(id));
   if (orphans.length) db.update(attachments).set({ unreferencedSince: now }).where(inArray(attachments.id, orphans)).run();
@@ -87,4 +112,3 @@ export const listExpiredAttachments = (db: Db, cutoff: number, limit: number): A
 export const deleteAttachments = (db: Db, ids: number[]) => {
   if (ids.length) db.delete(attachments).where(inArray(attachments.id, ids)).run();
 };
-

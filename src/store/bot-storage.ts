@@ -8,16 +8,32 @@ export const listStorage = (db: Db, userId: number): { key: string; value: strin
 export const storageEntries = (db: Db, userId: number, keys: string[]): Map<string, string> =>
   new Map(
     keys.length
-      ? db.select({ key: botStorage.key, value: botStorage.value }).from(botStorage).where(and(eq(botStorage.userId, userId), inArray(botStorage.key, keys))).all().map((r) => [r.key, r.value])
+      ? db
+          .select({ key: botStorage.key, value: botStorage.value })
+          .from(botStorage)
+          .where(and(eq(botStorage.userId, userId), inArray(botStorage.key, keys)))
+          .all()
+          .map((r) => [r.key, r.value])
       : [],
   );
 
 /** Characters stored: every key and value, as Zulip counts them against the limit. */
 export const storageSize = (db: Db, userId: number): number =>
-  db.select({ n: sql<number>`coalesce(sum(length(${botStorage.key}) + length(${botStorage.value})), 0)` }).from(botStorage).where(eq(botStorage.userId, userId)).get()!.n;
+  db
+    .select({ n: sql<number>`coalesce(sum(length(${botStorage.key}) + length(${botStorage.value})), 0)` })
+    .from(botStorage)
+    .where(eq(botStorage.userId, userId))
+    .get()!.n;
 
 export const putStorage = (db: Db, userId: number, key: string, value: string) =>
-  db.insert(botStorage).values({ userId, key, value }).onConflictDoUpdate({ target: [botStorage.userId, botStorage.key], set: { value } }).run();
+  db
+    .insert(botStorage)
+    .values({ userId, key, value })
+    .onConflictDoUpdate({ target: [botStorage.userId, botStorage.key], set: { value } })
+    .run();
 
 export const deleteStorage = (db: Db, userId: number, keys: string[]) =>
-  db.delete(botStorage).where(and(eq(botStorage.userId, userId), inArray(botStorage.key, keys))).run();
+  db
+    .delete(botStorage)
+    .where(and(eq(botStorage.userId, userId), inArray(botStorage.key, keys)))
+    .run();

@@ -13,7 +13,14 @@ export const findBotService = (db: Db, botId: number): BotService | undefined =>
 /** Services of many bots at once, by bot id. */
 export function listBotServices(db: Db, botIds: number[]): Map<number, BotService> {
   if (!botIds.length) return new Map();
-  return new Map(db.select().from(botServices).where(inArray(botServices.botId, botIds)).all().map((r) => [r.botId, toService(r)]));
+  return new Map(
+    db
+      .select()
+      .from(botServices)
+      .where(inArray(botServices.botId, botIds))
+      .all()
+      .map((r) => [r.botId, toService(r)]),
+  );
 }
 
 export const saveBotService = (db: Db, botId: number, s: BotService) => {

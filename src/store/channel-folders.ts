@@ -7,7 +7,11 @@ export const listChannelFolders = (db: Db, realmId: number): ChannelFolderRow[] 
   db.select().from(channelFolders).where(eq(channelFolders.realmId, realmId)).orderBy(asc(channelFolders.order), asc(channelFolders.id)).all();
 
 export const findChannelFolder = (db: Db, realmId: number, id: number): ChannelFolderRow | undefined =>
-  db.select().from(channelFolders).where(and(eq(channelFolders.realmId, realmId), eq(channelFolders.id, id))).get();
+  db
+    .select()
+    .from(channelFolders)
+    .where(and(eq(channelFolders.realmId, realmId), eq(channelFolders.id, id)))
+    .get();
 
 /** A folder that is not archived with this name (compared ignoring ASCII case, like channel names). */
 export const findActiveChannelFolderByName = (db: Db, realmId: number, name: string): ChannelFolderRow | undefined =>
@@ -25,7 +29,8 @@ export const nextChannelFolderOrder = (db: Db, realmId: number): number =>
     .where(eq(channelFolders.realmId, realmId))
     .get()!.next;
 
-export const insertChannelFolder = (db: Db, row: typeof channelFolders.$inferInsert): ChannelFolderRow => db.insert(channelFolders).values(row).returning().get();
+export const insertChannelFolder = (db: Db, row: typeof channelFolders.$inferInsert): ChannelFolderRow =>
+  db.insert(channelFolders).values(row).returning().get();
 
 export const updateChannelFolder = (db: Db, id: number, patch: Partial<typeof channelFolders.$inferInsert>): ChannelFolderRow =>
   db.update(channelFolders).set(patch).where(eq(channelFolders.id, id)).returning().get()!;

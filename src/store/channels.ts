@@ -8,7 +8,11 @@ import { systemGroupIds } from "./user-groups";
 
 export function insertChannel(db: Db, c: Omit<typeof channels.$inferInsert, "recipientId">): ChannelRow {
   const r = db.insert(recipients).values({ realmId: c.realmId }).returning({ id: recipients.id }).get();
-  const row = db.insert(channels).values({ ...c, recipientId: r.id }).returning().get();
+  const row = db
+    .insert(channels)
+    .values({ ...c, recipientId: r.id })
+    .returning()
+    .get();
   db.update(recipients).set({ channelId: row.id }).where(eq(recipients.id, r.id)).run();
   return row;
 }
@@ -21,12 +25,24 @@ const byId = new WeakMap<Db, { get(p: { id: number }): ChannelRow | undefined }>
 /** A channel by id (any realm: callers compare realm ids). Prepared once: every channel send looks it up. */
 export function findChannel(db: Db, id: number): ChannelRow | undefined {
   let q = byId.get(db);
-  if (!q) byId.set(db, (q = db.select().from(channels).where(eq(channels.id, sql.placeholder("id"))).prepare()));
+  if (!q)
+    byId.set(
+      db,
+      (q = db
+        .select()
+        .from(channels)
+        .where(eq(channels.id, sql.placeholder("id")))
+        .prepare()),
+    );
   return q.get({ id });
 }
 // Every channel send looks its channel up by name: prepared once per connection.
 const byName = preparedPerDb((db) =>
-  db.select().from(channels).where(and(eq(channels.realmId, sql.placeholder("realmId")), eq(channels.name, sql.placeholder("name")))).prepare(),
+  db
+    .select()
+    .from(channels)
+    .where(and(eq(channels.realmId, sql.placeholder("realmId")), eq(channels.name, sql.placeholder("name"))))
+    .prepare(),
 );
 
 export const findChannelByName = (db: Db, realmId: number, name: string): ChannelRow | undefined => byName(db).get({ realmId, name: name.trim() });
@@ -75,7 +91,8 @@ const trafficCache = new WeakMap<Db, Map<number, { at: number; counts: Map<numbe
 export function firstMessageIdSince(db: Db, t: number): number {
   const s = sqliteOf(db);
   const max = s.query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM messages").get()?.id ?? 0;
-  let lo = 1, hi = max + 1;
+  let lo = 1,
+    hi = max + 1;
   const at = s.query<{ date_sent: number } | null, [number]>("SELECT date_sent FROM messages WHERE id >= ? ORDER BY id LIMIT 1");
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
@@ -139,7 +156,10 @@ export function channelStats(db: Db, realmId: number, list: ChannelRow[], now: n
   const traffic = weeklyTraffic(db, realmId, now);
   const defaults = new Set(listDefaultChannelIds(db, realmId));
   const inactive = new Set(
-    s.query<{ id: number }, [number]>("SELECT id FROM users WHERE realm_id = ? AND is_active = 0").all(realmId).map((r) => r.id),
+    s
+      .query<{ id: number }, [number]>("SELECT id FROM users WHERE realm_id = ? AND is_active = 0")
+      .all(realmId)
+      .map((r) => r.id),
   );
   for (const c of list) {
     const settings = channelSettings(db, c);
@@ -173,4 +193,7 @@ export const addDefaultChannel = (db: Db, realmId: number, channelId: number) =>
   db.insert(defaultChannels).values({ realmId, channelId }).onConflictDoNothing().run();
 
 export const removeDefaultChannel = (db: Db, realmId: number, channelId: number) =>
-  db.delete(defaultChannels).where(and(eq(defaultChannels.realmId, realmId), eq(defaultChannels.channelId, channelId))).run();
+  db
+    .delete(defaultChannels)
+    .where(and(eq(defaultChannels.realmId, realmId), eq(defaultChannels.channelId, channelId)))
+    .run();

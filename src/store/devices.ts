@@ -5,7 +5,11 @@ import { clientDevices } from "../db/schema";
 export const insertDevice = (db: Db, userId: number, now: number) => db.insert(clientDevices).values({ userId, dateCreated: now }).returning().get();
 
 export const findDevice = (db: Db, userId: number, id: number) =>
-  db.select().from(clientDevices).where(and(eq(clientDevices.id, id), eq(clientDevices.userId, userId))).get();
+  db
+    .select()
+    .from(clientDevices)
+    .where(and(eq(clientDevices.id, id), eq(clientDevices.userId, userId)))
+    .get();
 
 export const deleteDevice = (db: Db, id: number) => db.delete(clientDevices).where(eq(clientDevices.id, id)).run();
 

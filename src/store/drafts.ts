@@ -9,9 +9,18 @@ export const listDrafts = (db: Db, userId: number): DraftRow[] =>
   db.select().from(drafts).where(eq(drafts.userId, userId)).orderBy(desc(drafts.timestamp), desc(drafts.id)).all();
 
 export const findDraft = (db: Db, userId: number, id: number): DraftRow | undefined =>
-  db.select().from(drafts).where(and(eq(drafts.id, id), eq(drafts.userId, userId))).get();
+  db
+    .select()
+    .from(drafts)
+    .where(and(eq(drafts.id, id), eq(drafts.userId, userId)))
+    .get();
 
-export const insertDraft = (db: Db, userId: number, d: DraftColumns): DraftRow => db.insert(drafts).values({ userId, ...d }).returning().get();
+export const insertDraft = (db: Db, userId: number, d: DraftColumns): DraftRow =>
+  db
+    .insert(drafts)
+    .values({ userId, ...d })
+    .returning()
+    .get();
 
 export const updateDraft = (db: Db, id: number, d: DraftColumns): DraftRow => db.update(drafts).set(d).where(eq(drafts.id, id)).returning().get()!;
 

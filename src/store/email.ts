@@ -18,7 +18,8 @@ export const dueOutbox = (db: Db, now: number, limit: number): EmailOutboxRow[] 
     .limit(limit)
     .all();
 
-export const updateOutbox = (db: Db, id: number, patch: Partial<typeof emailOutbox.$inferInsert>) => db.update(emailOutbox).set(patch).where(eq(emailOutbox.id, id)).run();
+export const updateOutbox = (db: Db, id: number, patch: Partial<typeof emailOutbox.$inferInsert>) =>
+  db.update(emailOutbox).set(patch).where(eq(emailOutbox.id, id)).run();
 
 /** The outbox, newest first; `status` narrows it. */
 export const listOutbox = (db: Db, limit: number, status?: string): EmailOutboxRow[] =>
@@ -34,7 +35,8 @@ export const listOutbox = (db: Db, limit: number, status?: string): EmailOutboxR
 
 export const insertEmailToken = (db: Db, t: typeof emailTokens.$inferInsert): EmailTokenRow => db.insert(emailTokens).values(t).returning().get();
 
-export const findEmailToken = (db: Db, tokenHash: string): EmailTokenRow | undefined => db.select().from(emailTokens).where(eq(emailTokens.tokenHash, tokenHash)).get();
+export const findEmailToken = (db: Db, tokenHash: string): EmailTokenRow | undefined =>
+  db.select().from(emailTokens).where(eq(emailTokens.tokenHash, tokenHash)).get();
 
 /** Uses up every open token of one kind of a user (the one just used, and any older ones). */
 export const useEmailTokens = (db: Db, userId: number, kind: string, now: number) =>
@@ -126,4 +128,3 @@ export const wildcardOverrides = (db: Db, channelId: number, userIds: number[]):
       .all(channelId, JSON.stringify(userIds))
       .map((r) => [r.id, !!r.v]),
   );
-

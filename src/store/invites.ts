@@ -5,7 +5,11 @@ import { invites, type InviteRow } from "../db/schema";
 export const insertInvite = (db: Db, i: typeof invites.$inferInsert): InviteRow => db.insert(invites).values(i).returning().get();
 
 export const findInvite = (db: Db, realmId: number, id: number, multiuse: boolean): InviteRow | undefined =>
-  db.select().from(invites).where(and(eq(invites.id, id), eq(invites.realmId, realmId), eq(invites.isMultiuse, multiuse))).get();
+  db
+    .select()
+    .from(invites)
+    .where(and(eq(invites.id, id), eq(invites.realmId, realmId), eq(invites.isMultiuse, multiuse)))
+    .get();
 
 export const findInviteByKey = (db: Db, key: string): InviteRow | undefined => db.select().from(invites).where(eq(invites.key, key)).get();
 
@@ -25,6 +29,7 @@ export const listOpenInvites = (db: Db, realmId: number, now: number, referrerId
     .orderBy(asc(invites.id))
     .all();
 
-export const setInviteStatus = (db: Db, id: number, status: "active" | "used" | "revoked") => db.update(invites).set({ status }).where(eq(invites.id, id)).run();
+export const setInviteStatus = (db: Db, id: number, status: "active" | "used" | "revoked") =>
+  db.update(invites).set({ status }).where(eq(invites.id, id)).run();
 
 export const touchInvite = (db: Db, id: number, dateCreated: number) => db.update(invites).set({ dateCreated }).where(eq(invites.id, id)).run();

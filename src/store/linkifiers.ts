@@ -10,16 +10,29 @@ export function listLinkifiers(db: Db, realmId: number): LinkifierRow[] {
   if (!q)
     byRealm.set(
       db,
-      (q = db.select().from(linkifiers).where(eq(linkifiers.realmId, sql.placeholder("realmId"))).orderBy(asc(linkifiers.order), asc(linkifiers.id)).prepare()),
+      (q = db
+        .select()
+        .from(linkifiers)
+        .where(eq(linkifiers.realmId, sql.placeholder("realmId")))
+        .orderBy(asc(linkifiers.order), asc(linkifiers.id))
+        .prepare()),
     );
   return q.all({ realmId });
 }
 
 export const findLinkifier = (db: Db, realmId: number, id: number): LinkifierRow | undefined =>
-  db.select().from(linkifiers).where(and(eq(linkifiers.realmId, realmId), eq(linkifiers.id, id))).get();
+  db
+    .select()
+    .from(linkifiers)
+    .where(and(eq(linkifiers.realmId, realmId), eq(linkifiers.id, id)))
+    .get();
 
 export const findLinkifierByPattern = (db: Db, realmId: number, pattern: string): LinkifierRow | undefined =>
-  db.select().from(linkifiers).where(and(eq(linkifiers.realmId, realmId), eq(linkifiers.pattern, pattern))).get();
+  db
+    .select()
+    .from(linkifiers)
+    .where(and(eq(linkifiers.realmId, realmId), eq(linkifiers.pattern, pattern)))
+    .get();
 
 export const insertLinkifier = (db: Db, row: typeof linkifiers.$inferInsert): LinkifierRow => db.insert(linkifiers).values(row).returning().get();
 

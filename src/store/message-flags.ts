@@ -33,7 +33,9 @@ export function changeFlag(db: Db, userId: number, ids: number[], bit: number, a
 export const receivedIds = (db: Db, userId: number, ids: number[]): Set<number> =>
   new Set(
     sqliteOf(db)
-      .query<{ id: number }, [number, string]>("SELECT message_id AS id FROM user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))")
+      .query<{ id: number }, [number, string]>(
+        "SELECT message_id AS id FROM user_messages WHERE user_id = ? AND message_id IN (SELECT value FROM json_each(?))",
+      )
       .all(userId, JSON.stringify(ids))
       .map((r) => r.id),
   );
@@ -68,7 +70,9 @@ export function unreadIn(db: Db, userId: number, recipientId: number | null, top
     params.push(topic);
   }
   return sqliteOf(db)
-    .query<{ id: number }, any[]>(`SELECT um.message_id AS id FROM user_messages um CROSS JOIN messages m ON m.id = um.message_id WHERE ${conds.join(" AND ")} ORDER BY um.message_id`)
+    .query<{ id: number }, any[]>(
+      `SELECT um.message_id AS id FROM user_messages um CROSS JOIN messages m ON m.id = um.message_id WHERE ${conds.join(" AND ")} ORDER BY um.message_id`,
+    )
     .all(...params)
     .map((r) => r.id);
 }

@@ -27,8 +27,20 @@ export function insertMessage(db: Db, m: NewMessage): number {
       `INSERT INTO messages (realm_id, sender_id, recipient_id, topic, content, rendered_content, date_sent, client,
          has_link, has_image, has_attachment, is_me_message) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
     )
-    .get(m.realmId, m.senderId, m.recipientId, m.topic, m.content, m.renderedContent, m.dateSent, m.client,
-      +m.hasLink, +m.hasImage, +m.hasAttachment, +m.isMeMessage)!;
+    .get(
+      m.realmId,
+      m.senderId,
+      m.recipientId,
+      m.topic,
+      m.content,
+      m.renderedContent,
+      m.dateSent,
+      m.client,
+      +m.hasLink,
+      +m.hasImage,
+      +m.hasAttachment,
+      +m.isMeMessage,
+    )!;
   return r.id;
 }
 
@@ -47,8 +59,7 @@ export function insertUserMessages(db: Db, messageId: number, rows: Iterable<rea
 // ones waiting; their edits need no indexing (the batch reads their current text).
 
 /** The newest message in the full-text index (its docsize table has one row per indexed message). */
-const indexedThrough = (db: Db): number =>
-  sqliteOf(db).query<{ id: number }, []>("SELECT COALESCE(MAX(id), 0) AS id FROM messages_fts_docsize").get()!.id;
+const indexedThrough = (db: Db): number => sqliteOf(db).query<{ id: number }, []>("SELECT COALESCE(MAX(id), 0) AS id FROM messages_fts_docsize").get()!.id;
 
 /** Replaces an edited or moved message's topic and visible text in the full-text index. */
 export function reindexMessage(db: Db, id: number, topic: string, text: string) {
@@ -77,7 +88,15 @@ const byId = new WeakMap<Db, { get(p: { id: number }): MessageRow | undefined }>
 
 export function findMessage(db: Db, id: number): MessageRow | undefined {
   let q = byId.get(db);
-  if (!q) byId.set(db, (q = db.select().from(messages).where(eq(messages.id, sql.placeholder("id"))).prepare()));
+  if (!q)
+    byId.set(
+      db,
+      (q = db
+        .select()
+        .from(messages)
+        .where(eq(messages.id, sql.placeholder("id")))
+        .prepare()),
+    );
   return q.get({ id });
 }
 
@@ -103,7 +122,11 @@ export function deleteMessages(db: Db, ids: number[]) {
 export const findRecipient = (db: Db, id: number): RecipientRow | undefined => db.select().from(recipients).where(eq(recipients.id, id)).get();
 
 export const findDmRecipient = (db: Db, userIds: readonly number[]): RecipientRow | undefined =>
-  db.select().from(recipients).where(eq(recipients.dmKey, dmKey(userIds))).get();
+  db
+    .select()
+    .from(recipients)
+    .where(eq(recipients.dmKey, dmKey(userIds)))
+    .get();
 
 /** The conversation of these participants, created on its first message. */
 export function dmRecipient(db: Db, realmId: number, userIds: readonly number[]): RecipientRow {
@@ -135,7 +158,13 @@ export interface ApiSubmessage {
   content: string;
 }
 
-export const toApiSubmessage = (r: SubmessageRow): ApiSubmessage => ({ id: r.id, message_id: r.messageId, sender_id: r.senderId, msg_type: r.msgType, content: r.content });
+export const toApiSubmessage = (r: SubmessageRow): ApiSubmessage => ({
+  id: r.id,
+  message_id: r.messageId,
+  sender_id: r.senderId,
+  msg_type: r.msgType,
+  content: r.content,
+});
 
 /** The submessages of these messages, in the order they were added. */
 export function submessagesOf(db: Db, messageIds: number[]): Map<number, ApiSubmessage[]> {
@@ -157,9 +186,7 @@ export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
   for (const r of recs) if (r.dmKey) for (const id of r.dmKey.split(",")) userIds.add(Number(id));
   const channelIds = recs.filter((r) => r.channelId !== null).map((r) => r.channelId!);
   const messageIds = rows.map((m) => m.id);
-  const reactionRows = messageIds.length
-    ? db.select().from(reactions).where(inArray(reactions.messageId, messageIds)).orderBy(reactions.id).all()
-    : [];
+  const reactionRows = messageIds.length ? db.select().from(reactions).where(inArray(reactions.messageId, messageIds)).orderBy(reactions.id).all() : [];
   const byMessage = new Map<number, MessageLookups["reactions"] extends Map<number, infer V> ? V : never>();
   for (const r of reactionRows) {
     let l = byMessage.get(r.messageId);
@@ -167,14 +194,13 @@ export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
     l.push({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId });
   }
   return {
-    users: new Map(
-      listUsersByIds(db, [...userIds]).map((u) => [u.id, u]),
-    ),
+    users: new Map(listUsersByIds(db, [...userIds]).map((u) => [u.id, u])),
     recipients: new Map(recs.map((r) => [r.id, r])),
     channelNames: new Map(
-      (channelIds.length ? db.select({ id: channels.id, name: channels.name }).from(channels).where(inArray(channels.id, channelIds)).all() : []).map(
-        (c) => [c.id, c.name],
-      ),
+      (channelIds.length ? db.select({ id: channels.id, name: channels.name }).from(channels).where(inArray(channels.id, channelIds)).all() : []).map((c) => [
+        c.id,
+        c.name,
+      ]),
     ),
     reactions: byMessage,
     submessages: submessagesOf(db, messageIds),
@@ -182,8 +208,7 @@ export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
 }
 
 /** The highest message id (for register's max_message_id and the `newest` anchor's bound). */
-export const maxMessageId = (db: Db): number =>
-  sqliteOf(db).query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM messages").get()?.id ?? 0;
+export const maxMessageId = (db: Db): number => sqliteOf(db).query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM messages").get()?.id ?? 0;
 
 /** Whether a topic of this conversation already has messages (can_create_topic_group applies to new ones). */
 export const topicExists = (db: Db, recipientId: number, topic: string): boolean =>
@@ -274,7 +299,9 @@ export function listTopicMessageIds(db: Db, recipientId: number, topic: string, 
   }
   const limit = o.limit === undefined ? [] : [o.limit];
   return sqliteOf(db)
-    .query<{ id: number }, (number | string)[]>(`SELECT m.id FROM messages m${join} WHERE m.recipient_id = ? AND m.topic = ? AND m.id >= ? ORDER BY m.id${limit.length ? " LIMIT ?" : ""}`)
+    .query<{ id: number }, (number | string)[]>(
+      `SELECT m.id FROM messages m${join} WHERE m.recipient_id = ? AND m.topic = ? AND m.id >= ? ORDER BY m.id${limit.length ? " LIMIT ?" : ""}`,
+    )
     .all(...params, recipientId, topic, o.fromId ?? 0, ...limit)
     .map((r) => r.id);
 }

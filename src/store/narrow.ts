@@ -32,8 +32,12 @@ export const rowsAfter = (db: Db, c: CompiledNarrow, bound: number | null, limit
 
 /** The narrow's message with this id, if it has it. */
 export const rowsAt = (db: Db, c: CompiledNarrow, id: number): NarrowRow[] =>
-  sqliteOf(db).query<NarrowRow, any[]>(selectFrom(c, [`${c.idCol} = ?`])).all(...c.params, id);
+  sqliteOf(db)
+    .query<NarrowRow, any[]>(selectFrom(c, [`${c.idCol} = ?`]))
+    .all(...c.params, id);
 
 /** The oldest unread message of a narrow compiled over the viewer's rows (forceUserMessages). */
 export const firstUnreadId = (db: Db, c: CompiledNarrow): number | undefined =>
-  sqliteOf(db).query<{ id: number }, any[]>(`${selectFrom(c, ["(um.flags & 1) = 0"])} ORDER BY ${c.idCol} ASC LIMIT 1`).get(...c.params)?.id;
+  sqliteOf(db)
+    .query<{ id: number }, any[]>(`${selectFrom(c, ["(um.flags & 1) = 0"])} ORDER BY ${c.idCol} ASC LIMIT 1`)
+    .get(...c.params)?.id;

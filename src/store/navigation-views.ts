@@ -6,10 +6,18 @@ export const listViews = (db: Db, userId: number): NavigationViewRow[] =>
   db.select().from(navigationViews).where(eq(navigationViews.userId, userId)).orderBy(asc(navigationViews.id)).all();
 
 export const findView = (db: Db, userId: number, fragment: string): NavigationViewRow | undefined =>
-  db.select().from(navigationViews).where(and(eq(navigationViews.userId, userId), eq(navigationViews.fragment, fragment))).get();
+  db
+    .select()
+    .from(navigationViews)
+    .where(and(eq(navigationViews.userId, userId), eq(navigationViews.fragment, fragment)))
+    .get();
 
 export const findViewByName = (db: Db, userId: number, name: string): NavigationViewRow | undefined =>
-  db.select().from(navigationViews).where(and(eq(navigationViews.userId, userId), eq(navigationViews.name, name))).get();
+  db
+    .select()
+    .from(navigationViews)
+    .where(and(eq(navigationViews.userId, userId), eq(navigationViews.name, name)))
+    .get();
 
 export const insertView = (db: Db, v: typeof navigationViews.$inferInsert): NavigationViewRow => db.insert(navigationViews).values(v).returning().get();
 

@@ -6,10 +6,20 @@ export const insertOutgoingWebhookCall = (db: Db, c: typeof outgoingWebhookCalls
 
 /** Calls due by `nowMs`, oldest first. */
 export const listDueOutgoingWebhookCalls = (db: Db, nowMs: number, limit: number): OutgoingWebhookCallRow[] =>
-  db.select().from(outgoingWebhookCalls).where(lte(outgoingWebhookCalls.nextAttemptAt, nowMs)).orderBy(asc(outgoingWebhookCalls.nextAttemptAt)).limit(limit).all();
+  db
+    .select()
+    .from(outgoingWebhookCalls)
+    .where(lte(outgoingWebhookCalls.nextAttemptAt, nowMs))
+    .orderBy(asc(outgoingWebhookCalls.nextAttemptAt))
+    .limit(limit)
+    .all();
 
 /** When the next call is due (UNIX ms), or null when none waits. */
-export const nextOutgoingWebhookDue = (db: Db): number | null => db.select({ at: min(outgoingWebhookCalls.nextAttemptAt) }).from(outgoingWebhookCalls).get()?.at ?? null;
+export const nextOutgoingWebhookDue = (db: Db): number | null =>
+  db
+    .select({ at: min(outgoingWebhookCalls.nextAttemptAt) })
+    .from(outgoingWebhookCalls)
+    .get()?.at ?? null;
 
 export const deleteOutgoingWebhookCall = (db: Db, id: number) => db.delete(outgoingWebhookCalls).where(eq(outgoingWebhookCalls.id, id)).run();
 

@@ -2,7 +2,8 @@ import { and, asc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { pluginLinks, plugins, pluginSecrets, type PluginLinkRow, type PluginRow, type PluginSecretRow } from "../db/schema";
 
-export const listPlugins = (db: Db, realmId: number): PluginRow[] => db.select().from(plugins).where(eq(plugins.realmId, realmId)).orderBy(asc(plugins.id)).all();
+export const listPlugins = (db: Db, realmId: number): PluginRow[] =>
+  db.select().from(plugins).where(eq(plugins.realmId, realmId)).orderBy(asc(plugins.id)).all();
 
 /** Every install of every realm (the supervisor's view). */
 export const listAllPlugins = (db: Db): PluginRow[] => db.select().from(plugins).orderBy(asc(plugins.id)).all();
@@ -18,29 +19,52 @@ export const updatePlugin = (db: Db, id: number, patch: Partial<typeof plugins.$
 
 /** Installs removed before `before` (UNIX seconds). */
 export const listRemovedBefore = (db: Db, before: number): PluginRow[] =>
-  db.select().from(plugins).where(and(isNotNull(plugins.dateRemoved), lt(plugins.dateRemoved, before))).all();
+  db
+    .select()
+    .from(plugins)
+    .where(and(isNotNull(plugins.dateRemoved), lt(plugins.dateRemoved, before)))
+    .all();
 
 // ---- Secret slots ----
 
 export const listSlots = (db: Db, installIds: readonly number[]): PluginSecretRow[] =>
-  installIds.length ? db.select().from(pluginSecrets).where(inArray(pluginSecrets.installId, [...installIds])).all() : [];
+  installIds.length
+    ? db
+        .select()
+        .from(pluginSecrets)
+        .where(inArray(pluginSecrets.installId, [...installIds]))
+        .all()
+    : [];
 
 export function saveSlot(db: Db, row: PluginSecretRow) {
   db.insert(pluginSecrets)
     .values(row)
-    .onConflictDoUpdate({ target: [pluginSecrets.installId, pluginSecrets.name], set: { sealed: row.sealed, hint: row.hint, setBy: row.setBy, dateSet: row.dateSet } })
+    .onConflictDoUpdate({
+      target: [pluginSecrets.installId, pluginSecrets.name],
+      set: { sealed: row.sealed, hint: row.hint, setBy: row.setBy, dateSet: row.dateSet },
+    })
     .run();
 }
 
 export const deleteSlot = (db: Db, installId: number, name: string) =>
-  db.delete(pluginSecrets).where(and(eq(pluginSecrets.installId, installId), eq(pluginSecrets.name, name))).run();
+  db
+    .delete(pluginSecrets)
+    .where(and(eq(pluginSecrets.installId, installId), eq(pluginSecrets.name, name)))
+    .run();
 
 export const deleteSlots = (db: Db, installId: number) => db.delete(pluginSecrets).where(eq(pluginSecrets.installId, installId)).run();
 
 // ---- Links ----
 
 export const listLinks = (db: Db, installIds: readonly number[]): PluginLinkRow[] =>
-  installIds.length ? db.select().from(pluginLinks).where(inArray(pluginLinks.installId, [...installIds])).orderBy(asc(pluginLinks.id)).all() : [];
+  installIds.length
+    ? db
+        .select()
+        .from(pluginLinks)
+        .where(inArray(pluginLinks.installId, [...installIds]))
+        .orderBy(asc(pluginLinks.id))
+        .all()
+    : [];
 
 export const findLink = (db: Db, id: number): PluginLinkRow | undefined => db.select().from(pluginLinks).where(eq(pluginLinks.id, id)).get();
 

@@ -2,8 +2,7 @@ import { and, eq, gt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { presences, users, type PresenceRow } from "../db/schema";
 
-export const findPresence = (db: Db, userId: number): PresenceRow | undefined =>
-  db.select().from(presences).where(eq(presences.userId, userId)).get();
+export const findPresence = (db: Db, userId: number): PresenceRow | undefined => db.select().from(presences).where(eq(presences.userId, userId)).get();
 
 /** Presence rows of a realm's active users, connected since `since`, changed after `afterUpdateId`. */
 export const listPresences = (db: Db, realmId: number, since: number, afterUpdateId = -1) =>
@@ -15,7 +14,11 @@ export const listPresences = (db: Db, realmId: number, since: number, afterUpdat
     .all();
 
 export const maxPresenceUpdateId = (db: Db, realmId: number): number =>
-  db.select({ m: sql<number>`coalesce(max(${presences.lastUpdateId}), -1)` }).from(presences).where(eq(presences.realmId, realmId)).get()!.m;
+  db
+    .select({ m: sql<number>`coalesce(max(${presences.lastUpdateId}), -1)` })
+    .from(presences)
+    .where(eq(presences.realmId, realmId))
+    .get()!.m;
 
 export const upsertPresence = (db: Db, row: PresenceRow) =>
   db

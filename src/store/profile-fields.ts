@@ -7,25 +7,45 @@ export const listProfileFields = (db: Db, realmId: number): ProfileFieldRow[] =>
   db.select().from(profileFields).where(eq(profileFields.realmId, realmId)).orderBy(asc(profileFields.order), asc(profileFields.id)).all();
 
 export const findProfileField = (db: Db, realmId: number, id: number): ProfileFieldRow | undefined =>
-  db.select().from(profileFields).where(and(eq(profileFields.realmId, realmId), eq(profileFields.id, id))).get();
+  db
+    .select()
+    .from(profileFields)
+    .where(and(eq(profileFields.realmId, realmId), eq(profileFields.id, id)))
+    .get();
 
 export const findProfileFieldByName = (db: Db, realmId: number, name: string): ProfileFieldRow | undefined =>
-  db.select().from(profileFields).where(and(eq(profileFields.realmId, realmId), eq(profileFields.name, name))).get();
+  db
+    .select()
+    .from(profileFields)
+    .where(and(eq(profileFields.realmId, realmId), eq(profileFields.name, name)))
+    .get();
 
 export const nextFieldOrder = (db: Db, realmId: number): number =>
-  (db.select({ m: max(profileFields.order) }).from(profileFields).where(eq(profileFields.realmId, realmId)).get()?.m ?? 0) + 1;
+  (db
+    .select({ m: max(profileFields.order) })
+    .from(profileFields)
+    .where(eq(profileFields.realmId, realmId))
+    .get()?.m ?? 0) + 1;
 
 export const insertProfileField = (db: Db, f: typeof profileFields.$inferInsert): ProfileFieldRow => db.insert(profileFields).values(f).returning().get();
 
 export const setFieldOrder = (db: Db, id: number, order: number) => db.update(profileFields).set({ order }).where(eq(profileFields.id, id)).run();
 
 const userValues = preparedPerDb((db) =>
-  db.select().from(profileFieldValues).where(eq(profileFieldValues.userId, sql.placeholder("userId"))).prepare(),
+  db
+    .select()
+    .from(profileFieldValues)
+    .where(eq(profileFieldValues.userId, sql.placeholder("userId")))
+    .prepare(),
 );
 
 /** One user's values by field id (GET /users/me asks on every call). */
 export const listUserFieldValues = (db: Db, userId: number): Map<number, string> =>
-  new Map(userValues(db).all({ userId }).map((v) => [v.fieldId, v.value]));
+  new Map(
+    userValues(db)
+      .all({ userId })
+      .map((v) => [v.fieldId, v.value]),
+  );
 
 /** Every value in a realm, by user id then field id (register, GET /users). */
 export function listRealmFieldValues(db: Db, realmId: number): Map<number, Map<number, string>> {
@@ -45,10 +65,17 @@ export function listRealmFieldValues(db: Db, realmId: number): Map<number, Map<n
 }
 
 export const setFieldValue = (db: Db, userId: number, fieldId: number, value: string) =>
-  db.insert(profileFieldValues).values({ userId, fieldId, value }).onConflictDoUpdate({ target: [profileFieldValues.userId, profileFieldValues.fieldId], set: { value } }).run();
+  db
+    .insert(profileFieldValues)
+    .values({ userId, fieldId, value })
+    .onConflictDoUpdate({ target: [profileFieldValues.userId, profileFieldValues.fieldId], set: { value } })
+    .run();
 
 export const clearFieldValue = (db: Db, userId: number, fieldId: number) =>
-  db.delete(profileFieldValues).where(and(eq(profileFieldValues.userId, userId), eq(profileFieldValues.fieldId, fieldId))).run();
+  db
+    .delete(profileFieldValues)
+    .where(and(eq(profileFieldValues.userId, userId), eq(profileFieldValues.fieldId, fieldId)))
+    .run();
 
 export const updateProfileField = (db: Db, id: number, patch: Partial<typeof profileFields.$inferInsert>) =>
   db.update(profileFields).set(patch).where(eq(profileFields.id, id)).run();

@@ -20,4 +20,8 @@ export const deletePushToken = (db: Db, userId: number, kind: Kind, token: strin
     .all().length > 0;
 
 export const hasPushToken = (db: Db, userId: number, token: string): boolean =>
-  !!db.select({ id: pushTokens.id }).from(pushTokens).where(and(eq(pushTokens.userId, userId), eq(pushTokens.token, token))).get();
+  !!db
+    .select({ id: pushTokens.id })
+    .from(pushTokens)
+    .where(and(eq(pushTokens.userId, userId), eq(pushTokens.token, token)))
+    .get();

@@ -11,7 +11,11 @@ export const findReaction = (db: Db, messageId: number, userId: number, reaction
 
 /** A user's reaction to a message by emoji name (DELETE may name only the emoji). */
 export const findReactionByName = (db: Db, messageId: number, userId: number, emojiName: string): ReactionRow | undefined =>
-  db.select().from(reactions).where(and(eq(reactions.messageId, messageId), eq(reactions.userId, userId), eq(reactions.emojiName, emojiName))).get();
+  db
+    .select()
+    .from(reactions)
+    .where(and(eq(reactions.messageId, messageId), eq(reactions.userId, userId), eq(reactions.emojiName, emojiName)))
+    .get();
 
 export const insertReaction = (db: Db, r: typeof reactions.$inferInsert) => db.insert(reactions).values(r).run();
 

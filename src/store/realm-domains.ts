@@ -6,7 +6,11 @@ export const listRealmDomains = (db: Db, realmId: number): RealmDomainRow[] =>
   db.select().from(realmDomains).where(eq(realmDomains.realmId, realmId)).orderBy(asc(realmDomains.domain)).all();
 
 export const findRealmDomain = (db: Db, realmId: number, domain: string): RealmDomainRow | undefined =>
-  db.select().from(realmDomains).where(and(eq(realmDomains.realmId, realmId), eq(realmDomains.domain, domain))).get();
+  db
+    .select()
+    .from(realmDomains)
+    .where(and(eq(realmDomains.realmId, realmId), eq(realmDomains.domain, domain)))
+    .get();
 
 export const insertRealmDomain = (db: Db, realmId: number, domain: string, allowSubdomains: boolean): RealmDomainRow =>
   db.insert(realmDomains).values({ realmId, domain, allowSubdomains }).returning().get();

@@ -7,7 +7,11 @@ export const listRealmEmoji = (db: Db, realmId: number): RealmEmojiRow[] =>
 
 /** The active emoji of that name, if any. */
 export const findActiveEmoji = (db: Db, realmId: number, name: string): RealmEmojiRow | undefined =>
-  db.select().from(realmEmoji).where(and(eq(realmEmoji.realmId, realmId), eq(realmEmoji.name, name), eq(realmEmoji.deactivated, false))).get();
+  db
+    .select()
+    .from(realmEmoji)
+    .where(and(eq(realmEmoji.realmId, realmId), eq(realmEmoji.name, name), eq(realmEmoji.deactivated, false)))
+    .get();
 
 export const insertRealmEmoji = (db: Db, row: typeof realmEmoji.$inferInsert): RealmEmojiRow => db.insert(realmEmoji).values(row).returning().get();
 

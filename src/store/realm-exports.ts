@@ -14,11 +14,19 @@ export const listRealmExports = (db: Db, realmId: number): RealmExportRow[] =>
   db.select().from(realmExports).where(eq(realmExports.realmId, realmId)).orderBy(asc(realmExports.id)).all();
 
 export const findRealmExport = (db: Db, realmId: number, id: number): RealmExportRow | undefined =>
-  db.select().from(realmExports).where(and(eq(realmExports.realmId, realmId), eq(realmExports.id, id))).get();
+  db
+    .select()
+    .from(realmExports)
+    .where(and(eq(realmExports.realmId, realmId), eq(realmExports.id, id)))
+    .get();
 
 /** Exports that were under way when the server stopped (they will never finish). */
 export const listPendingExports = (db: Db): RealmExportRow[] =>
-  db.select().from(realmExports).where(and(isNull(realmExports.dateSucceeded), isNull(realmExports.dateFailed), isNull(realmExports.dateDeleted))).all();
+  db
+    .select()
+    .from(realmExports)
+    .where(and(isNull(realmExports.dateSucceeded), isNull(realmExports.dateFailed), isNull(realmExports.dateDeleted)))
+    .all();
 
 // ---- The realm's history, in the archive's shape ----
 

@@ -6,7 +6,11 @@ export const listPlaygrounds = (db: Db, realmId: number): RealmPlaygroundRow[] =
   db.select().from(realmPlaygrounds).where(eq(realmPlaygrounds.realmId, realmId)).orderBy(asc(realmPlaygrounds.id)).all();
 
 export const findPlayground = (db: Db, realmId: number, id: number): RealmPlaygroundRow | undefined =>
-  db.select().from(realmPlaygrounds).where(and(eq(realmPlaygrounds.realmId, realmId), eq(realmPlaygrounds.id, id))).get();
+  db
+    .select()
+    .from(realmPlaygrounds)
+    .where(and(eq(realmPlaygrounds.realmId, realmId), eq(realmPlaygrounds.id, id)))
+    .get();
 
 export const findPlaygroundByName = (db: Db, realmId: number, language: string, name: string): RealmPlaygroundRow | undefined =>
   db

@@ -5,7 +5,13 @@ import { realms, type RealmRow } from "../db/schema";
 
 export const findRealmById = (db: Db, id: number): RealmRow | undefined => db.select().from(realms).where(eq(realms.id, id)).get();
 
-const byStringId = preparedPerDb((db) => db.select().from(realms).where(eq(realms.stringId, sql.placeholder("stringId"))).prepare());
+const byStringId = preparedPerDb((db) =>
+  db
+    .select()
+    .from(realms)
+    .where(eq(realms.stringId, sql.placeholder("stringId")))
+    .prepare(),
+);
 
 /** Every request's realm, by the subdomain of its Host header. */
 export const findRealmByStringId = (db: Db, stringId: string): RealmRow | undefined => byStringId(db).get({ stringId });
@@ -14,5 +20,4 @@ export const listRealms = (db: Db): RealmRow[] => db.select().from(realms).order
 
 export const insertRealm = (db: Db, r: typeof realms.$inferInsert): RealmRow => db.insert(realms).values(r).returning().get();
 
-export const updateRealm = (db: Db, id: number, patch: Partial<typeof realms.$inferInsert>) =>
-  db.update(realms).set(patch).where(eq(realms.id, id)).run();
+export const updateRealm = (db: Db, id: number, patch: Partial<typeof realms.$inferInsert>) => db.update(realms).set(patch).where(eq(realms.id, id)).run();

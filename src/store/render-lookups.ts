@@ -27,9 +27,11 @@ export function renderLookups(db: Db, realmId: number, senderId: number | null):
       return rows.length === 1 ? { id: rows[0]!.id, full_name: rows[0]!.full_name, is_active: !!rows[0]!.is_active } : null;
     },
     userById(id) {
-      const r = s.query<{ id: number; full_name: string; is_active: number }, [number, number]>(
-        "SELECT id, full_name, is_active FROM users WHERE id = ? AND realm_id = ?",
-      ).get(id, realmId);
+      const r = s
+        .query<{ id: number; full_name: string; is_active: number }, [number, number]>(
+          "SELECT id, full_name, is_active FROM users WHERE id = ? AND realm_id = ?",
+        )
+        .get(id, realmId);
       return r ? { id: r.id, full_name: r.full_name, is_active: !!r.is_active } : null;
     },
     groupByName(name) {
@@ -48,7 +50,10 @@ export function renderLookups(db: Db, realmId: number, senderId: number | null):
         )
         .get(realmId, name);
       if (!r) return null;
-      if (r.invite_only && (senderId === null || !s.query("SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1").get(senderId, r.id)))
+      if (
+        r.invite_only &&
+        (senderId === null || !s.query("SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1").get(senderId, r.id))
+      )
         return null;
       return { id: r.id, name: r.name };
     },

@@ -8,7 +8,11 @@ export const listRepositories = (db: Db, realmId: number): RepositoryRow[] =>
 export const findRepository = (db: Db, id: number): RepositoryRow | undefined => db.select().from(repositories).where(eq(repositories.id, id)).get();
 
 export const findRepositoryByName = (db: Db, realmId: number, name: string): RepositoryRow | undefined =>
-  db.select().from(repositories).where(and(eq(repositories.realmId, realmId), sql`lower(${repositories.name}) = lower(${name})`)).get();
+  db
+    .select()
+    .from(repositories)
+    .where(and(eq(repositories.realmId, realmId), sql`lower(${repositories.name}) = lower(${name})`))
+    .get();
 
 export const insertRepository = (db: Db, row: typeof repositories.$inferInsert): RepositoryRow => db.insert(repositories).values(row).returning().get();
 

@@ -6,7 +6,11 @@ export const listSnippets = (db: Db, userId: number): SavedSnippetRow[] =>
   db.select().from(savedSnippets).where(eq(savedSnippets.userId, userId)).orderBy(asc(savedSnippets.id)).all();
 
 export const findSnippet = (db: Db, userId: number, id: number): SavedSnippetRow | undefined =>
-  db.select().from(savedSnippets).where(and(eq(savedSnippets.id, id), eq(savedSnippets.userId, userId))).get();
+  db
+    .select()
+    .from(savedSnippets)
+    .where(and(eq(savedSnippets.id, id), eq(savedSnippets.userId, userId)))
+    .get();
 
 export const insertSnippet = (db: Db, s: typeof savedSnippets.$inferInsert): SavedSnippetRow => db.insert(savedSnippets).values(s).returning().get();
 

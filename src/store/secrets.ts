@@ -6,7 +6,11 @@ export const listSecrets = (db: Db, realmId: number): SecretRow[] =>
   db.select().from(secrets).where(eq(secrets.realmId, realmId)).orderBy(asc(secrets.name)).all();
 
 export const findSecret = (db: Db, realmId: number, name: string): SecretRow | undefined =>
-  db.select().from(secrets).where(and(eq(secrets.realmId, realmId), eq(secrets.name, name))).get();
+  db
+    .select()
+    .from(secrets)
+    .where(and(eq(secrets.realmId, realmId), eq(secrets.name, name)))
+    .get();
 
 export const insertSecret = (db: Db, row: typeof secrets.$inferInsert): SecretRow => db.insert(secrets).values(row).returning().get();
 
@@ -17,7 +21,18 @@ export const deleteSecret = (db: Db, id: number) => db.delete(secrets).where(eq(
 
 /** The named secrets a run gets (names that do not exist are simply absent). */
 export const findSecretsByName = (db: Db, realmId: number, names: readonly string[]): SecretRow[] =>
-  names.length ? db.select().from(secrets).where(and(eq(secrets.realmId, realmId), inArray(secrets.name, [...names]))).all() : [];
+  names.length
+    ? db
+        .select()
+        .from(secrets)
+        .where(and(eq(secrets.realmId, realmId), inArray(secrets.name, [...names])))
+        .all()
+    : [];
 
 export const markSecretsUsed = (db: Db, ids: readonly number[], at: number) =>
-  ids.length && db.update(secrets).set({ dateUsed: at }).where(inArray(secrets.id, [...ids])).run();
+  ids.length &&
+  db
+    .update(secrets)
+    .set({ dateUsed: at })
+    .where(inArray(secrets.id, [...ids]))
+    .run();

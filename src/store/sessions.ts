@@ -3,7 +3,13 @@ import type { Db } from "../db/client";
 import { preparedPerDb } from "../db/prepared";
 import { sessions, users, type SessionRow } from "../db/schema";
 
-const byHash = preparedPerDb((db) => db.select().from(sessions).where(eq(sessions.tokenHash, sql.placeholder("hash"))).prepare());
+const byHash = preparedPerDb((db) =>
+  db
+    .select()
+    .from(sessions)
+    .where(eq(sessions.tokenHash, sql.placeholder("hash")))
+    .prepare(),
+);
 
 /** The authentication lookup of every /json request. */
 export const findSessionByHash = (db: Db, hash: string): SessionRow | undefined => byHash(db).get({ hash });
@@ -20,6 +26,9 @@ export const deleteUserSessions = (db: Db, userIds: number[], keep: number | nul
     .run();
 
 export const deleteRealmSessions = (db: Db, realmId: number) =>
-  db.delete(sessions).where(inArray(sessions.userId, db.select({ id: users.id }).from(users).where(eq(users.realmId, realmId)))).run();
+  db
+    .delete(sessions)
+    .where(inArray(sessions.userId, db.select({ id: users.id }).from(users).where(eq(users.realmId, realmId))))
+    .run();
 
 export const deleteExpiredSessions = (db: Db, now: number) => db.delete(sessions).where(lte(sessions.expiresAt, now)).run();

@@ -6,7 +6,16 @@ export const insertSubmessage = (db: Db, s: Omit<SubmessageRow, "id">): Submessa
 
 /** The message's first widget submessage (the one that declared the widget). */
 export const firstWidgetSubmessage = (db: Db, messageId: number): SubmessageRow | undefined =>
-  db.select().from(submessages).where(and(eq(submessages.messageId, messageId), eq(submessages.msgType, "widget"))).orderBy(asc(submessages.id)).get();
+  db
+    .select()
+    .from(submessages)
+    .where(and(eq(submessages.messageId, messageId), eq(submessages.msgType, "widget")))
+    .orderBy(asc(submessages.id))
+    .get();
 
 export const hasSubmessageFrom = (db: Db, messageId: number, senderId: number): boolean =>
-  !!db.select({ id: submessages.id }).from(submessages).where(and(eq(submessages.messageId, messageId), eq(submessages.senderId, senderId))).get();
+  !!db
+    .select({ id: submessages.id })
+    .from(submessages)
+    .where(and(eq(submessages.messageId, messageId), eq(submessages.senderId, senderId)))
+    .get();

@@ -74,7 +74,11 @@ export function deactivateSubscriptions(db: Db, channelId: number, userIds: numb
 }
 
 export const updateSubscription = (db: Db, userId: number, channelId: number, patch: Partial<typeof subscriptions.$inferInsert>) =>
-  db.update(subscriptions).set(patch).where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId))).run();
+  db
+    .update(subscriptions)
+    .set(patch)
+    .where(and(eq(subscriptions.userId, userId), eq(subscriptions.channelId, channelId)))
+    .run();
 
 /** Colors a user already gave their channels (new subscriptions pick an unused one). */
 export const usedColors = (db: Db, userId: number): Set<string> =>

@@ -5,7 +5,9 @@ import { userTopics, type UserTopicRow } from "../db/schema";
 /** Sets a user's policy for a topic; policy 0 (none) removes the row. */
 export function setUserTopic(db: Db, userId: number, channelId: number, topic: string, policy: number, now: number) {
   if (policy === 0) {
-    db.delete(userTopics).where(and(eq(userTopics.userId, userId), eq(userTopics.channelId, channelId), eq(userTopics.topic, topic))).run();
+    db.delete(userTopics)
+      .where(and(eq(userTopics.userId, userId), eq(userTopics.channelId, channelId), eq(userTopics.topic, topic)))
+      .run();
     return;
   }
   db.insert(userTopics)
@@ -35,7 +37,9 @@ export const hasNamedTopics = (db: Db, recipientId: number): boolean =>
 export const listTopicsOf = (db: Db, recipientId: number, receivedBy: number | null): { name: string; max_id: number }[] =>
   receivedBy === null
     ? sqliteOf(db)
-        .query<{ name: string; max_id: number }, [number]>("SELECT topic AS name, MAX(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic ORDER BY max_id DESC")
+        .query<{ name: string; max_id: number }, [number]>(
+          "SELECT topic AS name, MAX(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic ORDER BY max_id DESC",
+        )
         .all(recipientId)
     : sqliteOf(db)
         .query<{ name: string; max_id: number }, [number, number]>(

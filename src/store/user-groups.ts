@@ -7,17 +7,24 @@ import type { GroupSettingValue } from "../domain/group-settings";
 /** The bun:sqlite handle behind drizzle, for the recursive queries drizzle cannot express. */
 const raw = (db: Db) => (db as unknown as { $client: Database }).$client;
 
-export const insertUserGroup = (db: Db, g: typeof userGroups.$inferInsert): UserGroupRow =>
-  db.insert(userGroups).values(g).returning().get();
+export const insertUserGroup = (db: Db, g: typeof userGroups.$inferInsert): UserGroupRow => db.insert(userGroups).values(g).returning().get();
 
 export const updateUserGroup = (db: Db, id: number, patch: Partial<typeof userGroups.$inferInsert>): UserGroupRow =>
   db.update(userGroups).set(patch).where(eq(userGroups.id, id)).returning().get()!;
 
 export const findUserGroup = (db: Db, realmId: number, id: number): UserGroupRow | undefined =>
-  db.select().from(userGroups).where(and(eq(userGroups.id, id), eq(userGroups.realmId, realmId))).get();
+  db
+    .select()
+    .from(userGroups)
+    .where(and(eq(userGroups.id, id), eq(userGroups.realmId, realmId)))
+    .get();
 
 export const findUserGroupByName = (db: Db, realmId: number, name: string): UserGroupRow | undefined =>
-  db.select().from(userGroups).where(and(eq(userGroups.realmId, realmId), eq(userGroups.name, name))).get();
+  db
+    .select()
+    .from(userGroups)
+    .where(and(eq(userGroups.realmId, realmId), eq(userGroups.name, name)))
+    .get();
 
 export const listUserGroups = (db: Db, realmId: number, includeDeactivated = true): UserGroupRow[] =>
   db
@@ -28,7 +35,11 @@ export const listUserGroups = (db: Db, realmId: number, includeDeactivated = tru
     .all();
 
 export const listSystemGroups = (db: Db, realmId: number): UserGroupRow[] =>
-  db.select().from(userGroups).where(and(eq(userGroups.realmId, realmId), eq(userGroups.isSystemGroup, true))).all();
+  db
+    .select()
+    .from(userGroups)
+    .where(and(eq(userGroups.realmId, realmId), eq(userGroups.isSystemGroup, true)))
+    .all();
 
 // System groups are made with their realm and never change: their ids are looked up once per realm.
 const systemIdCache = new WeakMap<Db, Map<number, Record<string, number>>>();
@@ -46,34 +57,53 @@ export function systemGroupIds(db: Db, realmId: number): Record<string, number> 
 }
 
 export function addGroupMembers(db: Db, groupId: number, userIds: number[]) {
-  if (userIds.length) db.insert(userGroupMembers).values(userIds.map((userId) => ({ groupId, userId }))).onConflictDoNothing().run();
+  if (userIds.length)
+    db.insert(userGroupMembers)
+      .values(userIds.map((userId) => ({ groupId, userId })))
+      .onConflictDoNothing()
+      .run();
 }
 
 export function removeGroupMembers(db: Db, groupId: number, userIds: number[]) {
   if (userIds.length)
-    db.delete(userGroupMembers).where(and(eq(userGroupMembers.groupId, groupId), inArray(userGroupMembers.userId, userIds))).run();
+    db.delete(userGroupMembers)
+      .where(and(eq(userGroupMembers.groupId, groupId), inArray(userGroupMembers.userId, userIds)))
+      .run();
 }
 
 export function addSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
   if (subgroupIds.length)
-    db.insert(userGroupSubgroups).values(subgroupIds.map((subgroupId) => ({ groupId, subgroupId }))).onConflictDoNothing().run();
+    db.insert(userGroupSubgroups)
+      .values(subgroupIds.map((subgroupId) => ({ groupId, subgroupId })))
+      .onConflictDoNothing()
+      .run();
 }
 
 export function removeSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
   if (subgroupIds.length)
-    db.delete(userGroupSubgroups).where(and(eq(userGroupSubgroups.groupId, groupId), inArray(userGroupSubgroups.subgroupId, subgroupIds))).run();
+    db.delete(userGroupSubgroups)
+      .where(and(eq(userGroupSubgroups.groupId, groupId), inArray(userGroupSubgroups.subgroupId, subgroupIds)))
+      .run();
 }
 
 /** Ids of the groups a user is a direct member of. */
 export const listGroupIdsOfUser = (db: Db, userId: number): number[] =>
-  db.select({ id: userGroupMembers.groupId }).from(userGroupMembers).where(eq(userGroupMembers.userId, userId)).all().map((r) => r.id);
+  db
+    .select({ id: userGroupMembers.groupId })
+    .from(userGroupMembers)
+    .where(eq(userGroupMembers.userId, userId))
+    .all()
+    .map((r) => r.id);
 
 /** Direct members of a group, all of them (deactivated users included) or only active ones. */
 export function listDirectMemberIds(db: Db, groupId: number, activeOnly: boolean): number[] {
   const sql = activeOnly
     ? "SELECT m.user_id AS id FROM user_group_members m JOIN users u ON u.id = m.user_id WHERE m.group_id = ? AND u.is_active = 1 ORDER BY m.user_id"
     : "SELECT user_id AS id FROM user_group_members WHERE group_id = ? ORDER BY user_id";
-  return raw(db).query<{ id: number }, [number]>(sql).all(groupId).map((r) => r.id);
+  return raw(db)
+    .query<{ id: number }, [number]>(sql)
+    .all(groupId)
+    .map((r) => r.id);
 }
 
 export const listDirectSubgroupIds = (db: Db, groupId: number): number[] =>
@@ -158,5 +188,4 @@ export const listActiveSupergroupIds = (db: Db, groupId: number): number[] =>
     .map((r) => r.id);
 
 /** The stored settings value, if any (user groups store all six at creation; system groups none). */
-export const storedGroupSetting = (g: UserGroupRow, name: string): GroupSettingValue | undefined =>
-  g.settings[name] as GroupSettingValue | undefined;
+export const storedGroupSetting = (g: UserGroupRow, name: string): GroupSettingValue | undefined => g.settings[name] as GroupSettingValue | undefined;

@@ -5,8 +5,7 @@ import { userStatuses, users, type UserStatusRow } from "../db/schema";
 export const findUserStatus = (db: Db, userId: number): UserStatusRow | undefined =>
   db.select().from(userStatuses).where(eq(userStatuses.userId, userId)).get();
 
-export const saveUserStatus = (db: Db, s: UserStatusRow) =>
-  db.insert(userStatuses).values(s).onConflictDoUpdate({ target: userStatuses.userId, set: s }).run();
+export const saveUserStatus = (db: Db, s: UserStatusRow) => db.insert(userStatuses).values(s).onConflictDoUpdate({ target: userStatuses.userId, set: s }).run();
 
 /** Every status set by an active user of the realm. */
 export const listRealmStatuses = (db: Db, realmId: number): UserStatusRow[] =>

@@ -16,12 +16,15 @@ export const findUserByEmail = (db: Db, realmId: number, email: string): UserRow
 
 /** An incoming webhook's `api_key` URL parameter names the user by itself (the column is unique). */
 export const findUserByApiKey = (db: Db, realmId: number, apiKey: string): UserRow | undefined =>
-  db.select().from(users).where(and(eq(users.realmId, realmId), eq(users.apiKey, apiKey))).get();
+  db
+    .select()
+    .from(users)
+    .where(and(eq(users.realmId, realmId), eq(users.apiKey, apiKey)))
+    .get();
 
 export const findUserById = (db: Db, id: number): UserRow | undefined => db.select().from(users).where(eq(users.id, id)).get();
 
-export const listUsers = (db: Db, realmId: number): UserRow[] =>
-  db.select().from(users).where(eq(users.realmId, realmId)).orderBy(asc(users.id)).all();
+export const listUsers = (db: Db, realmId: number): UserRow[] => db.select().from(users).where(eq(users.realmId, realmId)).orderBy(asc(users.id)).all();
 
 export const insertUser = (db: Db, u: typeof users.$inferInsert): UserRow => db.insert(users).values(u).returning().get();
 
@@ -30,7 +33,14 @@ export const updateUser = (db: Db, id: number, patch: Partial<typeof users.$infe
 
 /** Ids of deactivated users of a realm (few, usually): left out of group members and setting values. */
 export const listInactiveUserIds = (db: Db, realmId: number): Set<number> =>
-  new Set(db.select({ id: users.id }).from(users).where(and(eq(users.realmId, realmId), eq(users.isActive, false))).all().map((r) => r.id));
+  new Set(
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.realmId, realmId), eq(users.isActive, false)))
+      .all()
+      .map((r) => r.id),
+  );
 
 /** Which of these ids are active users of the realm (one query, however many ids). */
 export function activeUserIdsAmong(db: Db, realmId: number, ids: readonly number[]): Set<number> {
@@ -45,7 +55,11 @@ export function activeUserIdsAmong(db: Db, realmId: number, ids: readonly number
 }
 
 export const countActiveUsers = (db: Db, realmId: number): number =>
-  db.select({ n: sql<number>`count(*)` }).from(users).where(and(eq(users.realmId, realmId), eq(users.isActive, true))).get()!.n;
+  db
+    .select({ n: sql<number>`count(*)` })
+    .from(users)
+    .where(and(eq(users.realmId, realmId), eq(users.isActive, true)))
+    .get()!.n;
 
 export const countActiveHumanOwners = (db: Db, realmId: number): number =>
   db
@@ -56,7 +70,12 @@ export const countActiveHumanOwners = (db: Db, realmId: number): number =>
 
 /** Bots a user owns, active or not. */
 export const listOwnedBots = (db: Db, ownerId: number): UserRow[] =>
-  db.select().from(users).where(and(eq(users.botOwnerId, ownerId), eq(users.isBot, true))).orderBy(asc(users.id)).all();
+  db
+    .select()
+    .from(users)
+    .where(and(eq(users.botOwnerId, ownerId), eq(users.isBot, true)))
+    .orderBy(asc(users.id))
+    .all();
 
 /** Active administrators and owners of a realm (who see every bot). */
 export const listAdminIds = (db: Db, realmId: number): number[] =>
@@ -69,7 +88,13 @@ export const listAdminIds = (db: Db, realmId: number): number[] =>
 
 /** These users (any realm), in one query. */
 export const listUsersByIds = (db: Db, ids: readonly number[]): UserRow[] =>
-  ids.length ? db.select().from(users).where(inArray(users.id, [...ids])).all() : [];
+  ids.length
+    ? db
+        .select()
+        .from(users)
+        .where(inArray(users.id, [...ids]))
+        .all()
+    : [];
 
 /** Active users of a realm seen since `since` (UNIX seconds) through the API or presence, and its bots. */
 export const recentlyActiveUserIds = (db: Db, realmId: number, since: number): number[] =>

@@ -25,7 +25,13 @@ export function saveDocument(db: Db, row: WidgetDocumentRow) {
 }
 
 export const listDocuments = (db: Db, installIds: readonly number[]): WidgetDocumentRow[] =>
-  installIds.length ? db.select().from(widgetDocuments).where(inArray(widgetDocuments.installId, [...installIds])).all() : [];
+  installIds.length
+    ? db
+        .select()
+        .from(widgetDocuments)
+        .where(inArray(widgetDocuments.installId, [...installIds]))
+        .all()
+    : [];
 
 export const deleteDocumentsOfLink = (db: Db, linkId: number) => db.delete(widgetDocuments).where(eq(widgetDocuments.linkId, linkId)).run();
 
@@ -48,4 +54,3 @@ export function savePreference(db: Db, row: WidgetPreferenceRow) {
     .onConflictDoUpdate({ target: [widgetPreferences.userId, widgetPreferences.installId, widgetPreferences.widget], set: rest })
     .run();
 }
-

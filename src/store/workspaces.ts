@@ -29,7 +29,12 @@ export function listWorkspaces(db: Db, realmId: number, f: { channelId?: number;
   const where: (SQL | undefined)[] = [eq(workspaces.realmId, realmId)];
   if (f.channelId !== undefined) where.push(eq(workspaces.channelId, f.channelId));
   if (f.topic !== undefined) where.push(eq(workspaces.topic, f.topic));
-  return db.select().from(workspaces).where(and(...where)).orderBy(asc(workspaces.id)).all();
+  return db
+    .select()
+    .from(workspaces)
+    .where(and(...where))
+    .orderBy(asc(workspaces.id))
+    .all();
 }
 
 /** Every workspace uuid of a realm by topicKey, for topic lists and message objects. */

@@ -46,7 +46,12 @@ settings.subscribe((s) => {
 
 function Root() {
   const p = phase.value;
-  if (p === "loading") return <div class="splash" role="status">Loading…</div>;
+  if (p === "loading")
+    return (
+      <div class="splash" role="status">
+        Loading…
+      </div>
+    );
   if (p === "signed-out") return <Login onSignedIn={boot} />;
   if (typeof p === "object")
     return (

@@ -16,7 +16,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-
 describe("bots", () => {
   test("creating the three kinds; the owner and administrators see them in realm_bot, with events", async () => {
     const q = await ok(ann.post("/register", { event_types: ["realm_bot"] }));
@@ -109,9 +108,7 @@ describe("devices", () => {
   });
 });
 
-const PNG = Uint8Array.from(
-  Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64"),
-);
+const PNG = Uint8Array.from(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64"));
 
 /** Uploads through the test client, so the answer is checked against Zulip's schema like any other. */
 async function upload(c: Client, files: [string, Uint8Array, string][]) {
@@ -140,9 +137,18 @@ describe("avatars", () => {
   });
 
   test("type, count and size are checked; changes refused for non-administrators where the realm disables them", async () => {
-    expect((await upload(ann, [["file", new TextEncoder().encode("not an image"), "image/png"]])).body.msg).toBe("Could not decode image; did you upload an image file?");
+    expect((await upload(ann, [["file", new TextEncoder().encode("not an image"), "image/png"]])).body.msg).toBe(
+      "Could not decode image; did you upload an image file?",
+    );
     expect((await upload(ann, [])).body.msg).toBe("You must upload exactly one avatar.");
-    expect((await upload(ann, [["a", PNG, "image/png"], ["b", PNG, "image/png"]])).body.msg).toBe("You must upload exactly one avatar.");
+    expect(
+      (
+        await upload(ann, [
+          ["a", PNG, "image/png"],
+          ["b", PNG, "image/png"],
+        ])
+      ).body.msg,
+    ).toBe("You must upload exactly one avatar.");
     const big = new Uint8Array(5 * 1024 * 1024 + 1);
     big.set(PNG);
     expect((await upload(ann, [["file", big, "image/png"]])).body.msg).toBe("Uploaded file is larger than the allowed limit of 5 MiB");

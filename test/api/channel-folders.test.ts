@@ -16,7 +16,8 @@ beforeAll(async () => {
 afterAll(() => s.stop());
 
 const folders = async (c: Client, params: Record<string, unknown> = {}) => (await ok(c.get("/channel_folders", params))).channel_folders as any[];
-const create = async (c: Client, name: string, description?: string) => (await ok(c.post("/channel_folders/create", { name, description }))).channel_folder_id as number;
+const create = async (c: Client, name: string, description?: string) =>
+  (await ok(c.post("/channel_folders/create", { name, description }))).channel_folder_id as number;
 /** The events waiting in a queue, without their ids. */
 const pending = async (c: Client, queueId: string) =>
   (await ok(c.get("/events", { queue_id: queueId, dont_block: true }))).events.map(({ id, ...e }: any) => e).filter((e: any) => e.type !== "heartbeat");
@@ -39,7 +40,12 @@ describe("creating channel folders", () => {
     expect(f.date_created).toBeGreaterThanOrEqual(before - 1);
     // The owner is an administrator too; no description is an empty one.
     const id2 = await create(s.owner, "  Frontend  ");
-    expect((await folders(admin)).find((x) => x.id === id2)).toMatchObject({ name: "Frontend", description: "", rendered_description: "", creator_id: s.owner.userId });
+    expect((await folders(admin)).find((x) => x.id === id2)).toMatchObject({
+      name: "Frontend",
+      description: "",
+      rendered_description: "",
+      creator_id: s.owner.userId,
+    });
   });
 
   test("members and guests are refused; bad names are refused; nothing is created", async () => {
@@ -49,8 +55,18 @@ describe("creating channel folders", () => {
     await expectError(admin.post("/channel_folders/create", {}, { unchecked: true }), 400, "REQUEST_VARIABLE_MISSING", "Missing 'name' argument");
     await expectError(admin.post("/channel_folders/create", { name: "   " }), 400, "BAD_REQUEST", "Channel folder name can't be empty.");
     await expectError(admin.post("/channel_folders/create", { name: "x".repeat(61) }), 400, "BAD_REQUEST", "name is too long (limit: 60 characters)");
-    await expectError(admin.post("/channel_folders/create", { name: "Fine", description: "d".repeat(1025) }), 400, "BAD_REQUEST", "description is too long (limit: 1024 characters)");
-    await expectError(admin.post("/channel_folders/create", { name: "bad\u0007bell" }), 400, "BAD_REQUEST", "Invalid character in channel folder name, at position 4.");
+    await expectError(
+      admin.post("/channel_folders/create", { name: "Fine", description: "d".repeat(1025) }),
+      400,
+      "BAD_REQUEST",
+      "description is too long (limit: 1024 characters)",
+    );
+    await expectError(
+      admin.post("/channel_folders/create", { name: "bad\u0007bell" }),
+      400,
+      "BAD_REQUEST",
+      "Invalid character in channel folder name, at position 4.",
+    );
     await create(admin, "Unique one");
     await expectError(admin.post("/channel_folders/create", { name: "UNIQUE ONE" }), 400, "BAD_REQUEST", "Channel folder name already in use");
     expect((await folders(s.owner, { include_archived: true })).length).toBe(before.length + 1);
@@ -87,7 +103,11 @@ describe("listing, changing and reordering", () => {
   test("administrators change the name, description and archived state; others may not", async () => {
     const id = await create(admin, "Edit me", "old");
     await ok(admin.patch(`/channel_folders/${id}`, { name: "Edited", description: "Now with *style*" }));
-    expect((await folders(member)).find((f) => f.id === id)).toMatchObject({ name: "Edited", description: "Now with *style*", rendered_description: "<p>Now with <em>style</em></p>" });
+    expect((await folders(member)).find((f) => f.id === id)).toMatchObject({
+      name: "Edited",
+      description: "Now with *style*",
+      rendered_description: "<p>Now with <em>style</em></p>",
+    });
     await ok(admin.patch(`/channel_folders/${id}`, { is_archived: true }));
     expect((await folders(member)).some((f) => f.id === id)).toBe(false);
     await ok(s.owner.patch(`/channel_folders/${id}`, { is_archived: false }));
@@ -116,7 +136,12 @@ describe("listing, changing and reordering", () => {
   test("a folder with channels in it is not archived", async () => {
     const id = await create(admin, "Busy");
     const { id: channel } = await ok(admin.post("/channels/create", { name: "busy-channel", subscribers: [admin.userId], folder_id: id }));
-    await expectError(admin.patch(`/channel_folders/${id}`, { is_archived: true }), 400, "BAD_REQUEST", "You need to remove all the channels from this folder to archive it.");
+    await expectError(
+      admin.patch(`/channel_folders/${id}`, { is_archived: true }),
+      400,
+      "BAD_REQUEST",
+      "You need to remove all the channels from this folder to archive it.",
+    );
     expect((await folders(member)).find((f) => f.id === id)).toMatchObject({ is_archived: false });
     await ok(admin.patch(`/streams/${channel}`, { folder_id: null }));
     await ok(admin.patch(`/channel_folders/${id}`, { is_archived: true }));
@@ -227,14 +252,39 @@ describe("channels in folders", () => {
     const { id: loose } = await ok(member.post("/channels/create", { name: "no-folder", subscribers: [member.userId], folder_id: null }));
     expect((await ok(member.get(`/streams/${loose}`))).stream.folder_id).toBeNull();
 
-    await expectError(member.post("/channels/create", { name: "bad-folder", subscribers: [member.userId], folder_id: 999999 }), 400, "BAD_REQUEST", "Invalid channel folder ID");
-    await expectError(member.post("/channels/create", { name: "bad-folder", subscribers: [member.userId], folder_id: gone }), 400, "BAD_REQUEST", "Invalid channel folder ID");
-    await expectError(member.post("/channels/create", { name: "bad-folder", subscribers: [member.userId], folder_id: "x" }), 400, "BAD_REQUEST", "folder_id is not valid JSON");
+    await expectError(
+      member.post("/channels/create", { name: "bad-folder", subscribers: [member.userId], folder_id: 999999 }),
+      400,
+      "BAD_REQUEST",
+      "Invalid channel folder ID",
+    );
+    await expectError(
+      member.post("/channels/create", { name: "bad-folder", subscribers: [member.userId], folder_id: gone }),
+      400,
+      "BAD_REQUEST",
+      "Invalid channel folder ID",
+    );
+    await expectError(
+      member.post("/channels/create", { name: "bad-folder", subscribers: [member.userId], folder_id: "x" }),
+      400,
+      "BAD_REQUEST",
+      "folder_id is not valid JSON",
+    );
 
     await ok(member.post("/users/me/subscriptions", { subscriptions: [{ name: "sub-folder" }], folder_id: folder }));
     expect((await ok(member.get(`/streams/${(await ok(member.get("/get_stream_id", { stream: "sub-folder" }))).stream_id}`))).stream.folder_id).toBe(folder);
-    await expectError(member.post("/users/me/subscriptions", { subscriptions: [{ name: "sub-bad" }], folder_id: gone }), 400, "BAD_REQUEST", "Invalid channel folder ID");
-    await expectError(member.post("/users/me/subscriptions", { subscriptions: [{ name: "sub-bad" }], folder_id: 999999 }), 400, "BAD_REQUEST", "Invalid channel folder ID");
+    await expectError(
+      member.post("/users/me/subscriptions", { subscriptions: [{ name: "sub-bad" }], folder_id: gone }),
+      400,
+      "BAD_REQUEST",
+      "Invalid channel folder ID",
+    );
+    await expectError(
+      member.post("/users/me/subscriptions", { subscriptions: [{ name: "sub-bad" }], folder_id: 999999 }),
+      400,
+      "BAD_REQUEST",
+      "Invalid channel folder ID",
+    );
     // Nothing was created by the refused requests.
     await expectError(member.get("/get_stream_id", { stream: "bad-folder" }), 400, "BAD_REQUEST", "Invalid channel name 'bad-folder'");
     await expectError(member.get("/get_stream_id", { stream: "sub-bad" }), 400, "BAD_REQUEST", "Invalid channel name 'sub-bad'");
@@ -273,7 +323,12 @@ describe("channels in folders", () => {
       const boss = g.client("boss@acme.test", acme.owner.apiKey, acme.owner.id);
       const ours = (await ok(g.owner.post("/channel_folders/create", { name: "Ours" }))).channel_folder_id;
       expect((await ok(boss.get("/channel_folders", {}, host))).channel_folders).toEqual([]);
-      await expectError(boss.post("/channels/create", { name: "theirs", subscribers: [], folder_id: ours }, host), 400, "BAD_REQUEST", "Invalid channel folder ID");
+      await expectError(
+        boss.post("/channels/create", { name: "theirs", subscribers: [], folder_id: ours }, host),
+        400,
+        "BAD_REQUEST",
+        "Invalid channel folder ID",
+      );
       await expectError(boss.patch(`/channel_folders/${ours}`, { name: "Taken over" }, host), 400, "BAD_REQUEST", "Invalid channel folder ID");
       // Names are per organization.
       await ok(boss.post("/channel_folders/create", { name: "Ours" }, host));

@@ -16,10 +16,11 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-
 describe("POST /channels/create", () => {
   test("creates a public channel, subscribes, answers its id; stream and subscription events", async () => {
-    const q = await ok(bob.post("/register", { event_types: ["stream", "subscription", "message"], client_capabilities: { notification_settings_null: true } }));
+    const q = await ok(
+      bob.post("/register", { event_types: ["stream", "subscription", "message"], client_capabilities: { notification_settings_null: true } }),
+    );
     const qa = await ok(ann.post("/register", { event_types: ["stream", "subscription"] }));
     const r = await ok(ann.post("/channels/create", { name: "design", description: "All about *design*", subscribers: [ann.userId, bob.userId] }));
     expect(typeof r.id).toBe("number");
@@ -42,12 +43,22 @@ describe("POST /channels/create", () => {
   test("a duplicate name, a bad name and a guest are refused", async () => {
     await expectError(ann.post("/channels/create", { name: "Design", subscribers: [] }), 400, "BAD_REQUEST", "Channel 'Design' already exists");
     await expectError(ann.post("/channels/create", { name: "  ", subscribers: [] }), 400, "BAD_REQUEST", "Channel name can't be empty.");
-    await expectError(ann.post("/channels/create", { name: "x".repeat(61), subscribers: [] }), 400, "BAD_REQUEST", "Channel name too long (limit: 60 characters).");
+    await expectError(
+      ann.post("/channels/create", { name: "x".repeat(61), subscribers: [] }),
+      400,
+      "BAD_REQUEST",
+      "Channel name too long (limit: 60 characters).",
+    );
     await expectError(guest.post("/channels/create", { name: "guesty", subscribers: [] }), 400, "BAD_REQUEST", "Insufficient permission");
   });
 
   test("web-public needs spectator access; private with protected history", async () => {
-    await expectError(s.owner.post("/channels/create", { name: "webby", subscribers: [], is_web_public: true }), 400, "BAD_REQUEST", "Web-public channels are not enabled.");
+    await expectError(
+      s.owner.post("/channels/create", { name: "webby", subscribers: [], is_web_public: true }),
+      400,
+      "BAD_REQUEST",
+      "Web-public channels are not enabled.",
+    );
     const r = await ok(ann.post("/channels/create", { name: "secret", subscribers: [ann.userId], invite_only: true, history_public_to_subscribers: false }));
     const st = await ok(ann.get(`/streams/${r.id}`));
     expect(st.stream).toMatchObject({ invite_only: true, history_public_to_subscribers: false, is_web_public: false });
@@ -86,8 +97,12 @@ describe("subscriptions", () => {
     expect(r.already_subscribed).toEqual({ [String(bob.userId)]: ["design"] });
     const g = await ok(bob.post("/users/me/subscriptions", { subscriptions: [{ name: "random" }], principals: [guest.userId] }));
     expect(g.subscribed).toEqual({ [String(guest.userId)]: ["random"] });
-    await expectError(guest.post("/users/me/subscriptions", { subscriptions: [{ name: "random" }], principals: [ann.userId] }), 400, "BAD_REQUEST",
-      "You do not have permission to subscribe other users to channels.");
+    await expectError(
+      guest.post("/users/me/subscriptions", { subscriptions: [{ name: "random" }], principals: [ann.userId] }),
+      400,
+      "BAD_REQUEST",
+      "You do not have permission to subscribe other users to channels.",
+    );
     await expectError(bob.post("/users/me/subscriptions", { subscriptions: [{ name: "secret" }] }), 400, "BAD_REQUEST", "Unable to access channel (secret).");
     const soft = await ok(bob.post("/users/me/subscriptions", { subscriptions: [{ name: "secret" }], authorization_errors_fatal: false }));
     expect(soft.unauthorized).toEqual(["secret"]);
@@ -101,21 +116,36 @@ describe("subscriptions", () => {
   test("properties: null inherits, in_home_view mirrors is_muted, bad values refused", async () => {
     const { id } = await ok(ann.post("/channels/create", { name: "props", subscribers: [ann.userId] }));
     const q = await ok(ann.post("/register", { event_types: ["subscription"] }));
-    await ok(ann.post("/users/me/subscriptions/properties", {
-      subscription_data: [
-        { stream_id: id, property: "color", value: "#123456" },
-        { stream_id: id, property: "in_home_view", value: false },
-        { stream_id: id, property: "desktop_notifications", value: true },
-      ],
-    }));
+    await ok(
+      ann.post("/users/me/subscriptions/properties", {
+        subscription_data: [
+          { stream_id: id, property: "color", value: "#123456" },
+          { stream_id: id, property: "in_home_view", value: false },
+          { stream_id: id, property: "desktop_notifications", value: true },
+        ],
+      }),
+    );
     const sub = (await ok(ann.get("/users/me/subscriptions"))).subscriptions.find((x: any) => x.stream_id === id);
     expect(sub).toMatchObject({ color: "#123456", is_muted: true, in_home_view: false, desktop_notifications: true, push_notifications: null });
     const evs = await drain(ann, q.queue_id);
-    expect(evs.map((e) => [e.property, e.value])).toEqual([["color", "#123456"], ["in_home_view", false], ["is_muted", true], ["desktop_notifications", true]]);
-    await expectError(ann.post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: id, property: "color", value: "red" }] }), 400, "BAD_REQUEST",
-      "color is not a valid hex color code");
-    await expectError(bob.post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: id, property: "color", value: "#fff" }] }), 400, "BAD_REQUEST",
-      `Not subscribed to channel ID ${id}`);
+    expect(evs.map((e) => [e.property, e.value])).toEqual([
+      ["color", "#123456"],
+      ["in_home_view", false],
+      ["is_muted", true],
+      ["desktop_notifications", true],
+    ]);
+    await expectError(
+      ann.post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: id, property: "color", value: "red" }] }),
+      400,
+      "BAD_REQUEST",
+      "color is not a valid hex color code",
+    );
+    await expectError(
+      bob.post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: id, property: "color", value: "#fff" }] }),
+      400,
+      "BAD_REQUEST",
+      `Not subscribed to channel ID ${id}`,
+    );
     expect((await ok(bob.get(`/users/${ann.userId}/subscriptions/${id}`))).is_subscribed).toBe(true);
   });
 
@@ -124,7 +154,12 @@ describe("subscriptions", () => {
     expect(r.subscribed[String(bob.userId)]).toEqual(["colorful"]);
     const sub = (await ok(bob.get("/users/me/subscriptions"))).subscriptions.find((x: any) => x.name === "colorful");
     expect(sub.color).toBe("#c2c2c2");
-    await expectError(bob.patch("/users/me/subscriptions", { add: [{ name: "colorless", color: "red" }] }), 400, "BAD_REQUEST", "color is not a valid hex color code");
+    await expectError(
+      bob.patch("/users/me/subscriptions", { add: [{ name: "colorless", color: "red" }] }),
+      400,
+      "BAD_REQUEST",
+      "color is not a valid hex color code",
+    );
   });
 
   test("register: include_subscribers partial, user_topics", async () => {

@@ -17,7 +17,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-
 describe("drafts", () => {
   test("the three types and their to rules; timestamps filled; register and events", async () => {
     const q = await ok(ann.post("/register", { event_types: ["drafts"] }));
@@ -56,15 +55,40 @@ describe("drafts", () => {
   test("the contract's errors, and nothing is stored when one draft is bad", async () => {
     const n = (await ok(bob.get("/drafts"))).count;
     await expectError(
-      bob.post("/drafts", { drafts: [{ type: "", to: [], topic: "", content: "fine" }, { type: "stream", to: [], topic: "t", content: "x" }] }),
+      bob.post("/drafts", {
+        drafts: [
+          { type: "", to: [], topic: "", content: "fine" },
+          { type: "stream", to: [], topic: "t", content: "x" },
+        ],
+      }),
       400,
       "BAD_REQUEST",
       "Must specify exactly 1 channel ID for channel messages",
     );
-    await expectError(bob.post("/drafts", { drafts: [{ type: "stream", to: [channelId, channelId + 1], topic: "t", content: "x" }] }), 400, "BAD_REQUEST", "Must specify exactly 1 channel ID for channel messages");
-    await expectError(bob.post("/drafts", { drafts: [{ type: "", to: [], topic: "", content: "a\u0000b" }] }), 400, "BAD_REQUEST", "Message must not contain null bytes");
-    await expectError(bob.post("/drafts", { drafts: [{ type: "stream", to: [channelId], topic: "a\u0000b", content: "x" }] }), 400, "BAD_REQUEST", "Topic must not contain null bytes");
-    await expectError(bob.post("/drafts", { drafts: [{ type: "private", to: [999999], topic: "", content: "x" }] }), 400, "BAD_REQUEST", "Invalid user ID 999999");
+    await expectError(
+      bob.post("/drafts", { drafts: [{ type: "stream", to: [channelId, channelId + 1], topic: "t", content: "x" }] }),
+      400,
+      "BAD_REQUEST",
+      "Must specify exactly 1 channel ID for channel messages",
+    );
+    await expectError(
+      bob.post("/drafts", { drafts: [{ type: "", to: [], topic: "", content: "a\u0000b" }] }),
+      400,
+      "BAD_REQUEST",
+      "Message must not contain null bytes",
+    );
+    await expectError(
+      bob.post("/drafts", { drafts: [{ type: "stream", to: [channelId], topic: "a\u0000b", content: "x" }] }),
+      400,
+      "BAD_REQUEST",
+      "Topic must not contain null bytes",
+    );
+    await expectError(
+      bob.post("/drafts", { drafts: [{ type: "private", to: [999999], topic: "", content: "x" }] }),
+      400,
+      "BAD_REQUEST",
+      "Invalid user ID 999999",
+    );
     await expectError(bob.post("/drafts", { drafts: [{ type: "bogus", to: [], topic: "", content: "x" }] }), 400, "BAD_REQUEST", 'Invalid drafts[0]["type"]');
     await expectError(bob.patch("/drafts/999999", { draft: { type: "", to: [], topic: "", content: "x" } }), 404, "BAD_REQUEST", "Draft does not exist");
     expect((await ok(bob.get("/drafts"))).count).toBe(n);
@@ -75,7 +99,12 @@ describe("drafts", () => {
     await ok(carl.post("/drafts", { drafts: [{ type: "", to: [], topic: "", content: "keep?" }] }));
     await ok(carl.patch("/settings", { enable_drafts_synchronization: false }));
     expect((await ok(carl.get("/drafts"))).drafts).toEqual([]);
-    await expectError(carl.post("/drafts", { drafts: [{ type: "", to: [], topic: "", content: "x" }] }), 400, "BAD_REQUEST", "User has disabled synchronizing drafts.");
+    await expectError(
+      carl.post("/drafts", { drafts: [{ type: "", to: [], topic: "", content: "x" }] }),
+      400,
+      "BAD_REQUEST",
+      "User has disabled synchronizing drafts.",
+    );
   });
 });
 
@@ -99,7 +128,12 @@ describe("navigation views", () => {
   test("built-in views pin without names; custom views need one; events and errors", async () => {
     const q = await ok(ann.post("/register", { event_types: ["navigation_view"] }));
     await expectError(ann.post("/navigation_views", { fragment: "", is_pinned: true }), 400, "BAD_REQUEST", "fragment cannot be blank");
-    await expectError(ann.post("/navigation_views", { fragment: "inbox", is_pinned: true, name: "Mine" }), 400, "BAD_REQUEST", "Built-in views cannot have a custom name");
+    await expectError(
+      ann.post("/navigation_views", { fragment: "inbox", is_pinned: true, name: "Mine" }),
+      400,
+      "BAD_REQUEST",
+      "Built-in views cannot have a custom name",
+    );
     await ok(ann.post("/navigation_views", { fragment: "inbox", is_pinned: false }));
     await ok(ann.post("/navigation_views", { fragment: "narrow/channel/9-design", is_pinned: true, name: "Design" }));
     await ok(ann.patch("/navigation_views/inbox", { is_pinned: true }));

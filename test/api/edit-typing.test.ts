@@ -20,7 +20,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-
 describe("edit typing", () => {
   test("channel message: subscribers but the editor hear start and stop", async () => {
     const { id } = await ok(ann.post("/messages", { type: "stream", to: channelId, topic: "draft", content: "v1" }));
@@ -29,8 +28,22 @@ describe("edit typing", () => {
     await ok(ann.post(`/messages/${id}/typing`, { op: "start" }));
     await ok(ann.post(`/messages/${id}/typing`, { op: "stop" }));
     expect(await drain(bob, qb)).toEqual([
-      { id: 0, type: "typing_edit_message", op: "start", sender_id: ann.userId, message_id: id, recipient: { type: "channel", channel_id: channelId, topic: "draft" } },
-      { id: 1, type: "typing_edit_message", op: "stop", sender_id: ann.userId, message_id: id, recipient: { type: "channel", channel_id: channelId, topic: "draft" } },
+      {
+        id: 0,
+        type: "typing_edit_message",
+        op: "start",
+        sender_id: ann.userId,
+        message_id: id,
+        recipient: { type: "channel", channel_id: channelId, topic: "draft" },
+      },
+      {
+        id: 1,
+        type: "typing_edit_message",
+        op: "stop",
+        sender_id: ann.userId,
+        message_id: id,
+        recipient: { type: "channel", channel_id: channelId, topic: "draft" },
+      },
     ]);
     expect(await drain(ann, qa)).toEqual([]);
   });

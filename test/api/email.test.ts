@@ -64,12 +64,22 @@ describe("password reset", () => {
     expect(done.status).toBe(200);
     expect(await done.text()).toContain("Password changed");
 
-    await expectError(s.anon.post("/fetch_api_key", { username: "ann@example.com", password: "old-password" }), 401, "AUTHENTICATION_FAILED", "Your username or password is incorrect");
+    await expectError(
+      s.anon.post("/fetch_api_key", { username: "ann@example.com", password: "old-password" }),
+      401,
+      "AUTHENTICATION_FAILED",
+      "Your username or password is incorrect",
+    );
     const fresh = await ok(s.anon.post("/fetch_api_key", { username: "ann@example.com", password: "new-password" }));
     expect(fresh.api_key).not.toBe(ann.apiKey);
     await expectError(ann.get("/users/me"), 401, "INVALID_API_KEY", "Invalid API key");
     const renewed = s.client("ann@example.com", fresh.api_key, ann.userId!);
-    await expectError(renewed.get("/events", { queue_id: queue.queue_id, last_event_id: -1, dont_block: true }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${queue.queue_id}`);
+    await expectError(
+      renewed.get("/events", { queue_id: queue.queue_id, last_event_id: -1, dont_block: true }),
+      400,
+      "BAD_EVENT_QUEUE_ID",
+      `Bad event queue ID: ${queue.queue_id}`,
+    );
 
     // Used: refused a second time.
     expect((await fetch(link)).status).toBe(404);
@@ -119,7 +129,8 @@ describe("password reset: rate limits", () => {
 
   test("per address and per account a few mails an hour; a flood from one client is refused", async () => {
     await s.newUser({ email: "dan@example.com", password: "dan-password" });
-    for (let i = 0; i < 8; i++) expect((await form(`${s.url}/accounts/password/reset/`, { email: i % 2 ? "dan@example.com" : "DAN@example.com" })).status).toBe(200);
+    for (let i = 0; i < 8; i++)
+      expect((await form(`${s.url}/accounts/password/reset/`, { email: i % 2 ? "dan@example.com" : "DAN@example.com" })).status).toBe(200);
     for (let i = 0; i < 5; i++) await smtp.next(to("dan@example.com"));
     expect(await smtp.settle(to("dan@example.com"), 500)).toEqual([]);
     let refused: Response | null = null;
@@ -329,7 +340,10 @@ describe("the outbox across a restart", () => {
     await ok(s.owner.post("/invites", { invitee_emails: "later@example.com", stream_ids: [] }));
     await Bun.sleep(500); // the first attempt fails
     await s.stop({ keepData: true });
-    const app = createApp(loadConfig({ dataDir: s.dataDir, port: 0 }, { ...smtp.env, CONFAB_LOG_LEVEL: "error" }), { batching: true, now: () => Math.floor(Date.now() / 1000) + 61 }); // the retry is due
+    const app = createApp(loadConfig({ dataDir: s.dataDir, port: 0 }, { ...smtp.env, CONFAB_LOG_LEVEL: "error" }), {
+      batching: true,
+      now: () => Math.floor(Date.now() / 1000) + 61,
+    }); // the retry is due
     const stop = startEmailWorker(app, 100);
     try {
       expect((await smtp.next(to("later@example.com"))).subject).toContain("invited you to join Confab");
@@ -369,7 +383,12 @@ describe("email changes", () => {
     expect((await form(link, {})).status).toBe(404); // used
 
     await ok(s.owner.patch("/realm", { email_changes_disabled: true }));
-    await expectError(moved.patch("/settings", { email: "eve.third@example.com" }), 400, "BAD_REQUEST", "Email address changes are disabled in this organization.");
+    await expectError(
+      moved.patch("/settings", { email: "eve.third@example.com" }),
+      400,
+      "BAD_REQUEST",
+      "Email address changes are disabled in this organization.",
+    );
     await ok(s.owner.patch("/realm", { email_changes_disabled: false }));
   });
 });

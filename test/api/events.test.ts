@@ -20,7 +20,12 @@ describe("register", () => {
 
   test("unauthenticated: client_gravatar and include_subscribers true refused", async () => {
     await expectError(s.anon.post("/register", { client_gravatar: true }), 400, "BAD_REQUEST", "Invalid 'client_gravatar' parameter for anonymous request");
-    await expectError(s.anon.post("/register", { include_subscribers: true }), 400, "BAD_REQUEST", "Invalid 'include_subscribers' parameter for anonymous request");
+    await expectError(
+      s.anon.post("/register", { include_subscribers: true }),
+      400,
+      "BAD_REQUEST",
+      "Invalid 'include_subscribers' parameter for anonymous request",
+    );
   });
 });
 
@@ -30,7 +35,9 @@ describe("events", () => {
     const poll = s.owner.get("/events", { queue_id: r.queue_id, last_event_id: -1 });
     const u = await s.newUser({ name: "Ann Event" });
     const got = await ok(poll);
-    expect(got.events).toEqual([expect.objectContaining({ type: "realm_user", op: "add", person: expect.objectContaining({ user_id: u.userId, full_name: "Ann Event" }) })]);
+    expect(got.events).toEqual([
+      expect.objectContaining({ type: "realm_user", op: "add", person: expect.objectContaining({ user_id: u.userId, full_name: "Ann Event" }) }),
+    ]);
     const hb = await ok(s.owner.get("/events", { queue_id: r.queue_id, last_event_id: got.events[0].id }));
     expect(hb.events).toEqual([{ type: "heartbeat", id: got.events[0].id + 1 }]);
     await ok(s.owner.delete("/events", { queue_id: r.queue_id }));
@@ -107,7 +114,10 @@ describe("typing", () => {
       op: "start",
       message_type: "direct",
       sender: { user_id: ann.userId, email: ann.email },
-      recipients: expect.arrayContaining([{ user_id: ann.userId, email: ann.email }, { user_id: bob.userId, email: bob.email }]),
+      recipients: expect.arrayContaining([
+        { user_id: ann.userId, email: ann.email },
+        { user_id: bob.userId, email: bob.email },
+      ]),
     };
     expect((await ok(bob.get("/events", { queue_id: qb.queue_id, dont_block: true }))).events).toEqual([expect.objectContaining(expected)]);
     expect((await ok(ann.get("/events", { queue_id: qa.queue_id, dont_block: true }))).events).toEqual([expect.objectContaining(expected)]);
@@ -143,7 +153,8 @@ describe("a queue too far behind", () => {
       const polled = await ok(ann.post("/register", { event_types: ["message"], fetch_event_types: [] }));
       const poll = (lastEventId: number) => ann.get("/events", { queue_id: polled.queue_id, last_event_id: lastEventId });
       const sent: number[] = [];
-      for (let i = 0; i < 3; i++) sent.push((await ok(ann.post("/messages", { type: "direct", to: [g.owner.userId], content: `hi @**|${g.owner.userId}** ${i}` }))).id);
+      for (let i = 0; i < 3; i++)
+        sent.push((await ok(ann.post("/messages", { type: "direct", to: [g.owner.userId], content: `hi @**|${g.owner.userId}** ${i}` }))).id);
       // The owner's queue holds 3 (its bound): still there, each event with the owner's own flags.
       const pending = (await ok(g.owner.get("/events", { queue_id: behind.queue_id, dont_block: true }))).events;
       expect(pending.map((e: any) => [e.message.id, e.flags])).toEqual(sent.map((id) => [id, ["mentioned"]]));
@@ -160,7 +171,12 @@ describe("a queue too far behind", () => {
         last = got.at(-1).id;
       }
       // The owner's queue passed its bound with nobody polling: gone, and its client is told to register again.
-      await expectError(g.owner.get("/events", { queue_id: behind.queue_id, dont_block: true }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${behind.queue_id}`);
+      await expectError(
+        g.owner.get("/events", { queue_id: behind.queue_id, dont_block: true }),
+        400,
+        "BAD_EVENT_QUEUE_ID",
+        `Bad event queue ID: ${behind.queue_id}`,
+      );
       expect((await ok(ann.get("/events", { queue_id: polled.queue_id, last_event_id: last, dont_block: true }))).events).toEqual([]);
     } finally {
       await g.stop();
@@ -175,7 +191,9 @@ describe("channel typing", () => {
     const { id: stream_id } = await ok(s.owner.post("/channels/create", { name: "typing-room", subscribers: [ann.userId, bob.userId, s.owner.userId] }));
     const plain = await ok(bob.post("/register", { event_types: ["typing"] }));
     const capable = await ok(bob.post("/register", { event_types: ["typing"], client_capabilities: { stream_typing_notifications: true } }));
-    const modern = await ok(bob.post("/register", { event_types: ["typing"], client_capabilities: { stream_typing_notifications: true, empty_topic_name: true } }));
+    const modern = await ok(
+      bob.post("/register", { event_types: ["typing"], client_capabilities: { stream_typing_notifications: true, empty_topic_name: true } }),
+    );
     const own = await ok(ann.post("/register", { event_types: ["typing"], client_capabilities: { stream_typing_notifications: true } }));
     await ok(ann.post("/typing", { type: "stream", op: "start", stream_id, topic: "" }));
     const got = (q: any) => bob.get("/events", { queue_id: q.queue_id, dont_block: true }).then((r) => r.events);

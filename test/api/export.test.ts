@@ -20,8 +20,16 @@ beforeAll(async () => {
   admin = await s.newUser({ role: 200, name: "Ada Admin" });
   ann = await s.newUser({ name: "Ann" });
   bob = await s.newUser({ name: "Bob" });
-  await ok(s.owner.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "lobby" }]), principals: JSON.stringify([ann.userId, bob.userId]) }));
-  await ok(s.owner.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "secret" }]), principals: JSON.stringify([ann.userId]), invite_only: true }));
+  await ok(
+    s.owner.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "lobby" }]), principals: JSON.stringify([ann.userId, bob.userId]) }),
+  );
+  await ok(
+    s.owner.post("/users/me/subscriptions", {
+      subscriptions: JSON.stringify([{ name: "secret" }]),
+      principals: JSON.stringify([ann.userId]),
+      invite_only: true,
+    }),
+  );
   await ok(ann.post("/messages", { type: "stream", to: "lobby", topic: "hello", content: "public words" }));
   const up = await ok(ann.post("/user_uploads", {}, { files: [new File(["file words"], "words.txt", { type: "text/plain" })] }));
   await ok(ann.post("/messages", { type: "stream", to: "lobby", topic: "hello", content: `[words](${up.url})` }));
@@ -33,10 +41,11 @@ afterAll(async () => {
   rmSync(tmp, { recursive: true, force: true });
 });
 
-
 /** The archive at an export URL, unpacked, as the named JSON files. */
 async function download(c: Client, url: string) {
-  const res = await fetch(url.replace(/^https?:\/\/[^/]+/, s.url), { headers: { Authorization: "Basic " + Buffer.from(`${c.email}:${c.apiKey}`).toString("base64"), Host: new URL(s.url).host } });
+  const res = await fetch(url.replace(/^https?:\/\/[^/]+/, s.url), {
+    headers: { Authorization: "Basic " + Buffer.from(`${c.email}:${c.apiKey}`).toString("base64"), Host: new URL(s.url).host },
+  });
   return res;
 }
 
@@ -67,7 +76,15 @@ describe("realm exports", () => {
     const { id } = await ok(admin.post("/export/realm"));
     const events = await eventsUntil(admin, q, "the export to finish", (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)), 20_000);
     const first = events[0].exports.find((x: any) => x.id === id);
-    expect(first).toMatchObject({ id, acting_user_id: admin.userId, export_type: 1, pending: true, export_url: null, failed_timestamp: null, deleted_timestamp: null });
+    expect(first).toMatchObject({
+      id,
+      acting_user_id: admin.userId,
+      export_type: 1,
+      pending: true,
+      export_url: null,
+      failed_timestamp: null,
+      deleted_timestamp: null,
+    });
     const done = events.at(-1).exports.find((x: any) => x.id === id);
     expect(done).toMatchObject({ pending: false, failed_timestamp: null, export_type: 1 });
     expect(done.export_url).toMatch(new RegExp(`/user_avatars/exports/\\d+/[^/]+/zulip-export-[a-z0-9]+\\.tar\\.gz$`));
@@ -82,7 +99,9 @@ describe("realm exports", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-disposition")).toStartWith("attachment");
     const a = await unpack(res);
-    expect(a.names.map((n) => n.split("/").slice(1).join("/"))).toEqual(expect.arrayContaining(["realm.json", "messages-000001.json", "attachment.json", "uploads/records.json"]));
+    expect(a.names.map((n) => n.split("/").slice(1).join("/"))).toEqual(
+      expect.arrayContaining(["realm.json", "messages-000001.json", "attachment.json", "uploads/records.json"]),
+    );
     const realm = a.json("realm.json");
     expect(realm.zerver_stream.map((c: any) => c.name)).toEqual(["lobby"]);
     const contents = a.json("messages-000001.json").zerver_message.map((m: any) => m.content);
@@ -102,7 +121,13 @@ describe("realm exports", () => {
     expect(before).toContainEqual({ user_id: ann.userId, consented: false });
     const q = await ok(admin.post("/register", { event_types: JSON.stringify(["realm_export_consent", "realm_export"]) }));
     await ok(ann.patch("/settings", { allow_private_data_export: true }));
-    await eventsUntil(admin, q, "the consent event", (es) => es.some((e) => e.type === "realm_export_consent" && e.user_id === ann.userId && e.consented === true), 20_000);
+    await eventsUntil(
+      admin,
+      q,
+      "the consent event",
+      (es) => es.some((e) => e.type === "realm_export_consent" && e.user_id === ann.userId && e.consented === true),
+      20_000,
+    );
     expect((await ok(admin.get("/export/realm/consents"))).export_consents).toContainEqual({ user_id: ann.userId, consented: true });
 
     const { id } = await ok(admin.post("/export/realm", { export_type: 2 }));
@@ -121,7 +146,13 @@ describe("realm exports", () => {
     try {
       const q = await ok(admin.post("/register", { event_types: JSON.stringify(["realm_export"]) }));
       const { id } = await ok(admin.post("/export/realm"));
-      const events = await eventsUntil(admin, q, "the export to finish", (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)), 20_000);
+      const events = await eventsUntil(
+        admin,
+        q,
+        "the export to finish",
+        (es) => es.some((e) => e.exports?.find((x: any) => x.id === id && !x.pending)),
+        20_000,
+      );
       const failed = events.at(-1).exports.find((x: any) => x.id === id);
       expect(failed).toMatchObject({ pending: false, export_url: null, deleted_timestamp: null });
       expect(failed.failed_timestamp).toBeGreaterThan(failed.export_time);

@@ -35,7 +35,9 @@ let repo: number;
 let agentId: number;
 
 beforeAll(async () => {
-  s = await startServer({ env: { CONFAB_AGENT_COMMAND: JSON.stringify([process.execPath, AGENT]), CONFAB_AGENT_RUN_IDLE_SECONDS: "0", CONFAB_PLUGINS_POLL_MS: "50" } });
+  s = await startServer({
+    env: { CONFAB_AGENT_COMMAND: JSON.stringify([process.execPath, AGENT]), CONFAB_AGENT_RUN_IDLE_SECONDS: "0", CONFAB_PLUGINS_POLL_MS: "50" },
+  });
   rt = startAgent(s.app);
   admin = await s.newUser({ name: "Ada Admin", role: 200 });
   ann = await s.newUser({ name: "Ann Asker" });
@@ -48,7 +50,11 @@ beforeAll(async () => {
     name: "Toolbox",
     provides: {
       tools: [
-        { name: "add", description: "Adds a and b", input: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] } },
+        {
+          name: "add",
+          description: "Adds a and b",
+          input: { type: "object", properties: { a: { type: "integer" }, b: { type: "integer" } }, required: ["a", "b"] },
+        },
         { name: "secret", description: "Turned off for the agent" },
       ],
     },
@@ -65,7 +71,21 @@ afterAll(async () => {
 async function ask(c: Client, topic: string, text: string): Promise<any> {
   const { id } = await ok(c.post("/messages", { type: "stream", to: channel, topic, content: `@**Agent** ${text}` }));
   const answer = await eventually(
-    async () => (await ok(c.get("/messages", { anchor: "newest", num_before: 5, num_after: 0, apply_markdown: false, narrow: JSON.stringify([{ operator: "channel", operand: channel }, { operator: "topic", operand: topic }]) }))).messages,
+    async () =>
+      (
+        await ok(
+          c.get("/messages", {
+            anchor: "newest",
+            num_before: 5,
+            num_after: 0,
+            apply_markdown: false,
+            narrow: JSON.stringify([
+              { operator: "channel", operand: channel },
+              { operator: "topic", operand: topic },
+            ]),
+          }),
+        )
+      ).messages,
     (ms: any[]) => ms.some((m) => m.id > id && m.sender_id === agentId),
   );
   const content: string = answer.find((m: any) => m.id > id && m.sender_id === agentId).content;
@@ -140,7 +160,10 @@ describe("tools", () => {
   test("the agent calls a running plugin's tools through the API; a disabled tool is refused and not listed", async () => {
     const { plugin } = await ok(install(admin, repo, "toolbox"));
     await ok(admin.patch(`/ext/plugins/${plugin.id}`, { disabled_tools: JSON.stringify(["secret"]) }));
-    await eventually(async () => (await ok(admin.get(`/ext/plugins/${plugin.id}`))).plugin.state, (st) => st === "running");
+    await eventually(
+      async () => (await ok(admin.get(`/ext/plugins/${plugin.id}`))).plugin.state,
+      (st) => st === "running",
+    );
     const listed = await ask(ann, "tools", "tools");
     expect(listed.tools.filter((t: any) => t.install_id === plugin.id)).toEqual([
       { install_id: plugin.id, plugin: "toolbox", name: "add", description: "Adds a and b", input: expect.objectContaining({ required: ["a", "b"] }) },

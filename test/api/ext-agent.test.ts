@@ -53,14 +53,19 @@ const mention = (c: Client, topic: string, text: string) => say(c, topic, `@**Ag
 async function agentMessages(c: Client, narrow: unknown[], n: number, timeoutMs = 15_000): Promise<any[]> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const { messages } = await ok(c.get("/messages", { anchor: "newest", num_before: 100, num_after: 0, apply_markdown: false, narrow: JSON.stringify(narrow) }));
+    const { messages } = await ok(
+      c.get("/messages", { anchor: "newest", num_before: 100, num_after: 0, apply_markdown: false, narrow: JSON.stringify(narrow) }),
+    );
     const mine = messages.filter((m: any) => m.sender_id === agentId);
     if (mine.length >= n) return mine;
     if (Date.now() > until) throw new Error(`expected ${n} agent messages, got ${mine.length}: ${JSON.stringify(messages.map((m: any) => m.content))}`);
     await Bun.sleep(50);
   }
 }
-const inTopic = (topic: string) => [{ operator: "channel", operand: channel }, { operator: "topic", operand: topic }];
+const inTopic = (topic: string) => [
+  { operator: "channel", operand: channel },
+  { operator: "topic", operand: topic },
+];
 const report = (m: any) => JSON.parse(/```json\n([\s\S]*)\n```/.exec(m.content)![1]!);
 const decode = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).map(([k, v]) => [k, Buffer.from(v, "base64").toString()]));
 
@@ -100,7 +105,21 @@ describe("runs and their environment", () => {
     const env = decode(first.env);
     key = env.EXT_API_KEY!;
     const locale = Object.keys(process.env).filter((k) => k === "LANG" || k === "LANGUAGE" || k.startsWith("LC_"));
-    const expected = ["API_TOKEN", "EXT_API_KEY", "EXT_API_URL", "EXT_EMAIL", "EXT_MESSAGE_ID", "EXT_RUN_ID", "EXT_SITE", "EXT_STREAM_ID", "EXT_TOPIC", "EXT_TURN", "HOME", "PATH", ...locale];
+    const expected = [
+      "API_TOKEN",
+      "EXT_API_KEY",
+      "EXT_API_URL",
+      "EXT_EMAIL",
+      "EXT_MESSAGE_ID",
+      "EXT_RUN_ID",
+      "EXT_SITE",
+      "EXT_STREAM_ID",
+      "EXT_TOPIC",
+      "EXT_TURN",
+      "HOME",
+      "PATH",
+      ...locale,
+    ];
     expect(Object.keys(env).sort()).toEqual(expected.sort());
     expect(env[MARKER]).toBeUndefined();
     expect(env).toMatchObject({
@@ -124,7 +143,9 @@ describe("runs and their environment", () => {
     const secret = (await ok(bob.get("/ext/secrets"))).secrets.find((x: any) => x.name === "API_TOKEN");
     expect(secret.date_used).toBeGreaterThanOrEqual(secret.date_added);
     const events = await eventsUntil(bob, q, "the run's exit", (evs) => evs.some((e) => e.type === "ext_agent_run" && e.run.exit_status === 0), 15_000);
-    expect(events.filter((e: any) => e.type === "ext_secret")).toContainEqual(expect.objectContaining({ op: "update", secret: expect.objectContaining({ name: "API_TOKEN", date_used: secret.date_used }) }));
+    expect(events.filter((e: any) => e.type === "ext_secret")).toContainEqual(
+      expect.objectContaining({ op: "update", secret: expect.objectContaining({ name: "API_TOKEN", date_used: secret.date_used }) }),
+    );
     const runEvents = events.filter((e: any) => e.type === "ext_agent_run");
     expect(runEvents[0]).toMatchObject({ op: "add", run: { id: first.run.id, state: "running", turns: 0 } });
     expect(runEvents.at(-1)).toMatchObject({ op: "update", run: { id: first.run.id, state: "running", turns: 1, exit_status: 0, ended: null } });
@@ -259,10 +280,22 @@ describe("with no agent.command", () => {
       const agent = (await ok(c.get("/ext/agent"))).agent;
       expect(agent.enabled).toBe(false);
       await ok(c.post("/messages", { type: "stream", to: ch, topic: "t", content: "@**Agent** are you there?" }));
-      const answer = await waitFor("the agent's answer", async () => {
-        const { messages } = await ok(c.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, apply_markdown: false, narrow: JSON.stringify([{ operator: "channel", operand: ch }]) }));
-        return messages.find((m: any) => m.sender_id === agent.user_id);
-      }, 15_000);
+      const answer = await waitFor(
+        "the agent's answer",
+        async () => {
+          const { messages } = await ok(
+            c.get("/messages", {
+              anchor: "newest",
+              num_before: 10,
+              num_after: 0,
+              apply_markdown: false,
+              narrow: JSON.stringify([{ operator: "channel", operand: ch }]),
+            }),
+          );
+          return messages.find((m: any) => m.sender_id === agent.user_id);
+        },
+        15_000,
+      );
       expect(answer.is_agent_message).toBe(true);
       expect(answer.content).toStartWith("The agent is off:");
       expect((await ok(c.get("/ext/agent/runs"))).runs).toEqual([]);
@@ -275,17 +308,31 @@ describe("with no agent.command", () => {
 
 describe("examples/echo-agent.ts", () => {
   test("pointed at by agent.command, it answers in the topic and reacts to the message", async () => {
-    const ex = await startServer({ env: { CONFAB_AGENT_COMMAND: JSON.stringify([process.execPath, join(import.meta.dir, "..", "..", "examples", "echo-agent.ts")]) } });
+    const ex = await startServer({
+      env: { CONFAB_AGENT_COMMAND: JSON.stringify([process.execPath, join(import.meta.dir, "..", "..", "examples", "echo-agent.ts")]) },
+    });
     const exRt = startAgent(ex.app);
     try {
       const c = await ex.newUser({ name: "Eve Example" });
       const ch = (await ok(c.post("/channels/create", { name: "try", subscribers: [c.userId] }))).id;
       const agent = (await ok(c.get("/ext/agent"))).agent;
       const { id } = await ok(c.post("/messages", { type: "stream", to: ch, topic: "hello", content: "@**Agent** good morning" }));
-      const answer = await waitFor("the agent's answer", async () => {
-        const { messages } = await ok(c.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, apply_markdown: false, narrow: JSON.stringify([{ operator: "channel", operand: ch }]) }));
-        return messages.find((m: any) => m.sender_id === agent.user_id);
-      }, 15_000);
+      const answer = await waitFor(
+        "the agent's answer",
+        async () => {
+          const { messages } = await ok(
+            c.get("/messages", {
+              anchor: "newest",
+              num_before: 10,
+              num_after: 0,
+              apply_markdown: false,
+              narrow: JSON.stringify([{ operator: "channel", operand: ch }]),
+            }),
+          );
+          return messages.find((m: any) => m.sender_id === agent.user_id);
+        },
+        15_000,
+      );
       expect(answer.content).toStartWith("Eve Example, you said: good morning");
       const asked = (await ok(c.get(`/messages/${id}`))).message;
       expect(asked.reactions).toEqual([expect.objectContaining({ emoji_name: "eyes", user_id: agent.user_id })]);

@@ -16,7 +16,12 @@ import { drain } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 import { eventually, FIXTURES, fixtureManifest, install, pluginRepository } from "../fixtures/plugins/helpers";
 
-const FAST = { CONFAB_PLUGINS_RESTART_DELAY_MS: "20", CONFAB_PLUGINS_MAX_RESTART_DELAY_MS: "200", CONFAB_PLUGINS_POLL_MS: "50", CONFAB_PLUGINS_SHUTDOWN_GRACE_MS: "300" };
+const FAST = {
+  CONFAB_PLUGINS_RESTART_DELAY_MS: "20",
+  CONFAB_PLUGINS_MAX_RESTART_DELAY_MS: "200",
+  CONFAB_PLUGINS_POLL_MS: "50",
+  CONFAB_PLUGINS_SHUTDOWN_GRACE_MS: "300",
+};
 
 let s: TestServer;
 let admin: Client;
@@ -71,12 +76,34 @@ describe("an answering plugin", () => {
 
   test("its environment holds only what it needs: no variable of the server's", async () => {
     // It is running from its first API call; its last line comes just after that call.
-    const lines = await eventually(() => logs(id), (l) => l.includes("cwd: answering"));
-    const names = lines.find((l) => l.startsWith("env: "))!.slice(5).trim().split(" ");
+    const lines = await eventually(
+      () => logs(id),
+      (l) => l.includes("cwd: answering"),
+    );
+    const names = lines
+      .find((l) => l.startsWith("env: "))!
+      .slice(5)
+      .trim()
+      .split(" ");
     const shell = new Set(["PWD", "OLDPWD", "SHLVL", "_"]); // set by sh itself
     const locale = (n: string) => n === "LANG" || n === "LANGUAGE" || n.startsWith("LC_");
     expect(names.filter((n) => !shell.has(n) && !locale(n))).toEqual(
-      ["EXT_API_KEY", "EXT_API_URL", "EXT_EMAIL", "EXT_INSTALL_ID", "EXT_SECRET_TOKEN", "EXT_SETTINGS", "EXT_SITE", "EXT_TOOLS_SOCKET", "HOME", "PATH", "SHARED_TOKEN", "ZULIP_API_KEY", "ZULIP_EMAIL", "ZULIP_SITE"].sort(),
+      [
+        "EXT_API_KEY",
+        "EXT_API_URL",
+        "EXT_EMAIL",
+        "EXT_INSTALL_ID",
+        "EXT_SECRET_TOKEN",
+        "EXT_SETTINGS",
+        "EXT_SITE",
+        "EXT_TOOLS_SOCKET",
+        "HOME",
+        "PATH",
+        "SHARED_TOKEN",
+        "ZULIP_API_KEY",
+        "ZULIP_EMAIL",
+        "ZULIP_SITE",
+      ].sort(),
     );
     expect(lines).toContain(`token: ${sha16("slot-value-123")}`);
     expect(lines).toContain(`shared: ${sha16("org-value-456")}`);
@@ -88,7 +115,10 @@ describe("an answering plugin", () => {
   test("a settings change restarts it with the new settings", async () => {
     const q = await ok(ann.post("/register", { event_types: ["ext_plugin"] }));
     await ok(admin.patch(`/ext/plugins/${id}`, { settings: { interval: 90 } }));
-    await eventually(() => logs(id), (l) => l.includes('settings: {"branch":"main","interval":90,"mode":"loud"}'));
+    await eventually(
+      () => logs(id),
+      (l) => l.includes('settings: {"branch":"main","interval":90,"mode":"loud"}'),
+    );
     await until(id, (x) => x.state === "running");
     expect(await states(ann, q, id)).toEqual(["starting", "running"]);
   });
@@ -97,7 +127,10 @@ describe("an answering plugin", () => {
     const pid = Number(/started pid (\d+)/.exec((await logs(id)).findLast((l) => l.includes("started pid"))!)![1]);
     expect(alive(pid)).toBe(true);
     await ok(admin.delete(`/ext/plugins/${id}`));
-    await eventually(async () => alive(pid), (a) => !a);
+    await eventually(
+      async () => alive(pid),
+      (a) => !a,
+    );
     const restored = (await ok(admin.post(`/ext/plugins/${id}/restore`))).plugin;
     expect(restored.state).toBe("starting");
     await until(id, (x) => x.state === "running");
@@ -134,9 +167,12 @@ describe("failures", () => {
     const t = await startServer({ env: { ...FAST, CONFAB_PLUGINS_HEALTHY_RUN_MS: "150", CONFAB_PLUGINS_START_TIMEOUT_MS: "5000" } });
     try {
       const a = await t.newUser({ role: 200 });
-      const r = await pluginRepository(t, { flaky: { files: { "run.sh": 'curl -s -o /dev/null -u "$EXT_EMAIL:$EXT_API_KEY" "$EXT_API_URL/users/me"\nsleep 0.4\nexit 1\n' } } });
+      const r = await pluginRepository(t, {
+        flaky: { files: { "run.sh": 'curl -s -o /dev/null -u "$EXT_EMAIL:$EXT_API_KEY" "$EXT_API_URL/users/me"\nsleep 0.4\nexit 1\n' } },
+      });
       const { plugin: p } = await ok(install(a, r, "flaky"));
-      const starts = async () => (await ok(a.get(`/ext/plugins/${p.id}/logs`, { lines: 1000 }))).lines.filter((l: string) => l.startsWith("[confab] started pid")).length;
+      const starts = async () =>
+        (await ok(a.get(`/ext/plugins/${p.id}/logs`, { lines: 1000 }))).lines.filter((l: string) => l.startsWith("[confab] started pid")).length;
       await eventually(starts, (n) => n >= 7, 15_000);
       expect((await ok(a.get(`/ext/plugins/${p.id}`))).plugin.state).not.toBe("failed");
     } finally {
@@ -157,7 +193,11 @@ describe("failures", () => {
       const a = await t.newUser({ role: 200 });
       const r = await pluginRepository(t);
       const { plugin: p } = await ok(install(a, r, "silent"));
-      const failed = await eventually(async () => (await ok(a.get(`/ext/plugins/${p.id}`))).plugin, (x) => x.state === "failed", 15_000);
+      const failed = await eventually(
+        async () => (await ok(a.get(`/ext/plugins/${p.id}`))).plugin,
+        (x) => x.state === "failed",
+        15_000,
+      );
       expect(failed.detail.split("\n")).toEqual(Array(5).fill("silent is up"));
       const lines = (await ok(a.get(`/ext/plugins/${p.id}/logs`, { lines: 1000 }))).lines;
       expect(lines.filter((l: string) => l === "[confab] no API call within 400 ms").length).toBe(5);
@@ -246,8 +286,18 @@ describe("remote plugins and code hosts", () => {
       healthy = false;
       const failed = await eventually(get, (x) => x.state === "failed", 10_000);
       expect(failed.detail.split("\n")).toEqual(Array(5).fill(`health check of ${address}: HTTP 503`));
-      await expectError(a.post("/ext/plugins", { source_kind: "remote", source: "ftp://x" }), 400, "BAD_REQUEST", "source must be the plugin service's http(s) address");
-      await expectError(a.post("/ext/plugins", { source_kind: "remote", source: `${address}/nothing` }), 400, "BAD_REQUEST", `No manifest.json in ${address}/nothing`);
+      await expectError(
+        a.post("/ext/plugins", { source_kind: "remote", source: "ftp://x" }),
+        400,
+        "BAD_REQUEST",
+        "source must be the plugin service's http(s) address",
+      );
+      await expectError(
+        a.post("/ext/plugins", { source_kind: "remote", source: `${address}/nothing` }),
+        400,
+        "BAD_REQUEST",
+        `No manifest.json in ${address}/nothing`,
+      );
     } finally {
       await t.stop();
       service.stop(true);
@@ -266,13 +316,35 @@ describe("remote plugins and code hosts", () => {
     const t = await startServer({ env: { ...FAST, CONFAB_PLUGINS_CODEHOSTS: JSON.stringify([`here=file://${hosts}`]) } });
     try {
       const a = await t.newUser({ role: 200 });
-      const { plugin: p } = await ok(a.post("/ext/plugins", { source_kind: "codehost", source: "here/acme/tools", source_path: "silent", sha: sha.slice(0, 10) }));
-      expect(p).toMatchObject({ source_kind: "codehost", source: "here/acme/tools", sha, source_path: "silent", source_repository_id: null, state: "starting" });
-      await eventually(async () => (await ok(a.get(`/ext/plugins/${p.id}/logs`))).lines, (l) => l.includes("silent is up"));
+      const { plugin: p } = await ok(
+        a.post("/ext/plugins", { source_kind: "codehost", source: "here/acme/tools", source_path: "silent", sha: sha.slice(0, 10) }),
+      );
+      expect(p).toMatchObject({
+        source_kind: "codehost",
+        source: "here/acme/tools",
+        sha,
+        source_path: "silent",
+        source_repository_id: null,
+        state: "starting",
+      });
+      await eventually(
+        async () => (await ok(a.get(`/ext/plugins/${p.id}/logs`))).lines,
+        (l) => l.includes("silent is up"),
+      );
       await expectError(a.post("/ext/plugins", { source_kind: "codehost", source: "there/acme/tools", sha }), 400, "BAD_REQUEST", "Unknown code host 'there'");
       await expectError(a.post("/ext/plugins", { source_kind: "codehost", source: "here/acme/tools" }), 400, "BAD_REQUEST", "Missing 'sha' argument");
-      await expectError(a.post("/ext/plugins", { source_kind: "codehost", source: "acme/tools", sha }), 400, "BAD_REQUEST", "source must be <codehost>/<owner>/<repository>");
-      await expectError(a.post("/ext/plugins", { source_kind: "codehost", source: "here/acme/nope", sha }), 400, "BAD_REQUEST", /^Could not fetch here\/acme\/nope: /);
+      await expectError(
+        a.post("/ext/plugins", { source_kind: "codehost", source: "acme/tools", sha }),
+        400,
+        "BAD_REQUEST",
+        "source must be <codehost>/<owner>/<repository>",
+      );
+      await expectError(
+        a.post("/ext/plugins", { source_kind: "codehost", source: "here/acme/nope", sha }),
+        400,
+        "BAD_REQUEST",
+        /^Could not fetch here\/acme\/nope: /,
+      );
     } finally {
       await t.stop();
       rmSync(hosts, { recursive: true, force: true });
@@ -288,12 +360,36 @@ describe("shutdown", () => {
     const ids: number[] = [];
     for (const name of ["stubborn", "silent", "answering"]) ids.push((await ok(install(a, r, name))).plugin.id);
     const get = async (id: number) => (await ok(a.get(`/ext/plugins/${id}`))).plugin;
-    await eventually(() => get(ids[0]!), (x) => x.state === "running");
+    await eventually(
+      () => get(ids[0]!),
+      (x) => x.state === "running",
+    );
     const lines = async (id: number) => (await ok(a.get(`/ext/plugins/${id}/logs`, { lines: 1000 }))).lines as string[];
-    const stubborn = await eventually(() => lines(ids[0]!), (l) => l.some((x) => x.startsWith("grandchild ")));
-    const pids = [Number(stubborn.find((l) => l.startsWith("[confab] started pid"))!.split(" ").at(-1)), Number(stubborn.find((l) => l.startsWith("grandchild "))!.split(" ")[1])];
-    const silent = await eventually(() => lines(ids[1]!), (l) => l.includes("silent is up"));
-    pids.push(Number(silent.find((l) => l.startsWith("[confab] started pid"))!.split(" ").at(-1)));
+    const stubborn = await eventually(
+      () => lines(ids[0]!),
+      (l) => l.some((x) => x.startsWith("grandchild ")),
+    );
+    const pids = [
+      Number(
+        stubborn
+          .find((l) => l.startsWith("[confab] started pid"))!
+          .split(" ")
+          .at(-1),
+      ),
+      Number(stubborn.find((l) => l.startsWith("grandchild "))!.split(" ")[1]),
+    ];
+    const silent = await eventually(
+      () => lines(ids[1]!),
+      (l) => l.includes("silent is up"),
+    );
+    pids.push(
+      Number(
+        silent
+          .find((l) => l.startsWith("[confab] started pid"))!
+          .split(" ")
+          .at(-1),
+      ),
+    );
     expect(pids.filter(alive)).toEqual(pids);
     await t.stop();
     expect(pids.filter(alive)).toEqual([]);

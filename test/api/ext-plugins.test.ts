@@ -29,11 +29,31 @@ beforeAll(async () => {
     "no-name": { manifest: { ...base, name: undefined } },
     "bad-title": { manifest: { ...base, provides: { widgets: { builds: { title: 5 } } } } },
     "unknown-field": { manifest: { ...base, provides: { colour: "red" } } },
-    "bad-setting": { manifest: { ...base, provides: { settings: [{ key: "a", title: "A", type: "string" }, { key: "b", title: "B", type: "colour" }] } } },
+    "bad-setting": {
+      manifest: {
+        ...base,
+        provides: {
+          settings: [
+            { key: "a", title: "A", type: "string" },
+            { key: "b", title: "B", type: "colour" },
+          ],
+        },
+      },
+    },
     "bad-version": { manifest: { ...base, version: "1.0" } },
     "empty-command": { manifest: { ...base, run: { command: [] } } },
     "no-run": { manifest: { ...base, run: undefined } },
-    "dup-secret": { manifest: { ...base, provides: { secrets: [{ name: "A", title: "A" }, { name: "A", title: "again" }] } } },
+    "dup-secret": {
+      manifest: {
+        ...base,
+        provides: {
+          secrets: [
+            { name: "A", title: "A" },
+            { name: "A", title: "again" },
+          ],
+        },
+      },
+    },
     "bad-link-kind": { manifest: { ...base, provides: { links: [{ kind: "project", title: "P" }], widgets: { w: { title: "W", link_kinds: ["repo"] } } } } },
     "bad-default": { manifest: { ...base, provides: { settings: [{ key: "n", title: "N", type: "integer", min: 5, default: 2 }] } } },
     "too-new": { manifest: { ...base, requires: { confab: ">=99.0.0" } } },
@@ -112,7 +132,12 @@ describe("install", () => {
     for (const [path, msg] of cases) await expectError(install(admin, repo, path), 400, "BAD_REQUEST", msg);
     const { head, name } = findRepository(s.app.db, repo)!;
     const sha12 = head.slice(0, 12);
-    await expectError(install(admin, repo, "not-json"), 400, "BAD_REQUEST", `Invalid manifest: manifest.json in repository '${name}'/not-json at ${sha12} is not valid JSON`);
+    await expectError(
+      install(admin, repo, "not-json"),
+      400,
+      "BAD_REQUEST",
+      `Invalid manifest: manifest.json in repository '${name}'/not-json at ${sha12} is not valid JSON`,
+    );
     await expectError(install(admin, repo, "nowhere"), 400, "BAD_REQUEST", `No manifest.json in repository '${name}'/nowhere at ${sha12}`);
     await expectError(install(admin, repo, "silent", { sha: "0123456789abcdef" }), 400, "BAD_REQUEST", `No commit '0123456789abcdef' in repository '${name}'`);
     await expectError(install(admin, 999, "silent"), 404, "BAD_REQUEST", "Repository does not exist");
@@ -165,7 +190,12 @@ describe("changing an install", () => {
     const r = await ok(admin.patch(`/ext/plugins/${id}`, { settings: { interval: 120, mode: "loud", notify: true } }));
     expect(r.plugin.settings).toEqual({ branch: "main", interval: 120, mode: "loud", notify: true });
     expect((await drain(ann, q, "ext_plugin")).map((e: any) => [e.op, e.plugin.settings.interval])).toEqual([["update", 120]]);
-    expect((await ok(admin.patch(`/ext/plugins/${id}`, { settings: { interval: null, branch: "dev" } }))).plugin.settings).toEqual({ branch: "dev", interval: 60, mode: "loud", notify: true });
+    expect((await ok(admin.patch(`/ext/plugins/${id}`, { settings: { interval: null, branch: "dev" } }))).plugin.settings).toEqual({
+      branch: "dev",
+      interval: 60,
+      mode: "loud",
+      notify: true,
+    });
     const bad: [object, string][] = [
       [{ colour: "red" }, "Unknown setting 'colour'"],
       [{ interval: "often" }, "Setting 'interval' must be an integer"],
@@ -182,7 +212,15 @@ describe("changing an install", () => {
 
   test("secret slots: set (hint, who, when) and clear; a missing required one keeps it waiting", async () => {
     const set = (await ok(admin.post(`/ext/plugins/${id}/secrets/TOKEN`, { secret: "tok-0123456789-abcd" }))).plugin;
-    expect(set.secrets[0]).toEqual({ name: "TOKEN", title: "CI token", required: true, set: true, hint: "abcd", set_by: admin.userId, date_set: expect.any(Number) });
+    expect(set.secrets[0]).toEqual({
+      name: "TOKEN",
+      title: "CI token",
+      required: true,
+      set: true,
+      hint: "abcd",
+      set_by: admin.userId,
+      date_set: expect.any(Number),
+    });
     expect(set).toMatchObject({ state: "waiting", detail: "Missing organization secret 'SHARED_TOKEN'" });
     expect(JSON.stringify(set)).not.toContain("tok-0123456789-abcd");
     const cleared = (await ok(admin.delete(`/ext/plugins/${id}/secrets/TOKEN`))).plugin;
@@ -190,7 +228,12 @@ describe("changing an install", () => {
     expect(cleared.detail).toBe("Missing secret 'TOKEN', organization secret 'SHARED_TOKEN'");
     await expectError(admin.post(`/ext/plugins/${id}/secrets/NOPE`, { secret: "x" }), 400, "BAD_REQUEST", "Unknown secret 'NOPE'");
     await expectError(admin.post(`/ext/plugins/${id}/secrets/TOKEN`, { secret: "" }), 400, "BAD_REQUEST", "secret cannot be empty");
-    await expectError(admin.post(`/ext/plugins/${id}/secrets/TOKEN`, { secret: "x".repeat(4097) }), 400, "BAD_REQUEST", "secret is too long (limit: 4096 characters)");
+    await expectError(
+      admin.post(`/ext/plugins/${id}/secrets/TOKEN`, { secret: "x".repeat(4097) }),
+      400,
+      "BAD_REQUEST",
+      "secret is too long (limit: 4096 characters)",
+    );
     await expectError(ann.post(`/ext/plugins/${id}/secrets/TOKEN`, { secret: "x" }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
   });
 
@@ -200,8 +243,18 @@ describe("changing an install", () => {
     const topic = (await ok(admin.post(`/ext/plugins/${id}/links`, { kind: "project", value: "api", stream_id: channelId, topic: "ci" }))).link;
     expect(topic.topic).toBe("ci");
     expect((await ok(ann.get(`/ext/plugins/${id}`))).plugin.links).toEqual([whole, topic]);
-    await expectError(admin.post(`/ext/plugins/${id}/links`, { kind: "project", value: "web", stream_id: channelId }), 400, "BAD_REQUEST", "The plugin already has this link");
-    await expectError(admin.post(`/ext/plugins/${id}/links`, { kind: "repo", value: "x", stream_id: channelId }), 400, "BAD_REQUEST", "Unknown link kind 'repo'");
+    await expectError(
+      admin.post(`/ext/plugins/${id}/links`, { kind: "project", value: "web", stream_id: channelId }),
+      400,
+      "BAD_REQUEST",
+      "The plugin already has this link",
+    );
+    await expectError(
+      admin.post(`/ext/plugins/${id}/links`, { kind: "repo", value: "x", stream_id: channelId }),
+      400,
+      "BAD_REQUEST",
+      "Unknown link kind 'repo'",
+    );
     await expectError(admin.post(`/ext/plugins/${id}/links`, { kind: "project", value: "x", stream_id: 9999 }), 400, "BAD_REQUEST", "Invalid channel ID");
     await ok(admin.delete(`/ext/plugins/${id}/links/${topic.id}`));
     await expectError(admin.delete(`/ext/plugins/${id}/links/${topic.id}`), 404, "BAD_REQUEST", "Link does not exist");
@@ -210,13 +263,23 @@ describe("changing an install", () => {
 
   test("turning off and on; tools the agent may not use; widget defaults", async () => {
     expect((await ok(admin.patch(`/ext/plugins/${id}`, { disabled: true }))).plugin).toMatchObject({ disabled: true, state: "waiting", detail: "Turned off" });
-    expect((await ok(admin.patch(`/ext/plugins/${id}`, { disabled: false }))).plugin).toMatchObject({ disabled: false, state: "waiting", detail: expect.stringMatching(/^Missing /) });
+    expect((await ok(admin.patch(`/ext/plugins/${id}`, { disabled: false }))).plugin).toMatchObject({
+      disabled: false,
+      state: "waiting",
+      detail: expect.stringMatching(/^Missing /),
+    });
     expect((await ok(admin.patch(`/ext/plugins/${id}`, { disabled_tools: ["rerun"] }))).plugin.disabled_tools).toEqual(["rerun"]);
     await expectError(admin.patch(`/ext/plugins/${id}`, { disabled_tools: ["deploy"] }), 400, "BAD_REQUEST", "Unknown tool 'deploy'");
-    const wd = (await ok(admin.patch(`/ext/plugins/${id}`, { widget_defaults: { summary: { nav: "menu" }, builds: { column: false } } }))).plugin.widget_defaults;
+    const wd = (await ok(admin.patch(`/ext/plugins/${id}`, { widget_defaults: { summary: { nav: "menu" }, builds: { column: false } } }))).plugin
+      .widget_defaults;
     expect(wd).toEqual({ builds: { nav: "shown", column: false }, summary: { nav: "menu", column: false } });
     await expectError(admin.patch(`/ext/plugins/${id}`, { widget_defaults: { nope: { nav: "shown" } } }), 400, "BAD_REQUEST", "Unknown widget 'nope'");
-    await expectError(admin.patch(`/ext/plugins/${id}`, { widget_defaults: { summary: { nav: "everywhere" } } }), 400, "BAD_REQUEST", 'widget_defaults["summary"]["nav"] must be one of shown, menu, hidden');
+    await expectError(
+      admin.patch(`/ext/plugins/${id}`, { widget_defaults: { summary: { nav: "everywhere" } } }),
+      400,
+      "BAD_REQUEST",
+      'widget_defaults["summary"]["nav"] must be one of shown, menu, hidden',
+    );
   });
 });
 
@@ -234,7 +297,13 @@ describe("removal and restore", () => {
     await expectError(ann.post(`/ext/plugins/${plugin.id}/restore`), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
     await expectError(guest.post(`/ext/plugins/${plugin.id}/restore`), 400, "BAD_REQUEST", "Not allowed for guest users");
     const restored = (await ok(admin.post(`/ext/plugins/${plugin.id}/restore`))).plugin;
-    expect(restored).toMatchObject({ state: "waiting", detail: "Missing organization secret 'SHARED_TOKEN'", date_removed: null, settings: { mode: "quiet" }, links: [link] });
+    expect(restored).toMatchObject({
+      state: "waiting",
+      detail: "Missing organization secret 'SHARED_TOKEN'",
+      date_removed: null,
+      settings: { mode: "quiet" },
+      links: [link],
+    });
     expect(restored.secrets[0]).toMatchObject({ name: "TOKEN", set: true });
     expect((await ok(ann.get(`/users/${plugin.bot_user_id}`))).user.is_active).toBe(true);
     expect((await drain(ann, q, "ext_plugin")).map((e: any) => [e.op, e.plugin.state])).toEqual([
@@ -252,7 +321,12 @@ describe("removal and restore", () => {
       s.clock.advance(7 * 24 * 3600 - 60);
       expect((await ok(admin.get(`/ext/plugins/${plugin.id}`))).plugin.state).toBe("removed");
       s.clock.advance(120);
-      await expectError(admin.post(`/ext/plugins/${plugin.id}/restore`), 400, "BAD_REQUEST", "This plugin was removed more than a week ago; its removal is final");
+      await expectError(
+        admin.post(`/ext/plugins/${plugin.id}/restore`),
+        400,
+        "BAD_REQUEST",
+        "This plugin was removed more than a week ago; its removal is final",
+      );
       await expectError(admin.get(`/ext/plugins/${plugin.id}`), 404, "BAD_REQUEST", "Plugin does not exist");
       expect((await ok(admin.get("/ext/plugins"))).plugins.map((p: any) => p.id)).not.toContain(plugin.id);
     } finally {
@@ -267,14 +341,27 @@ describe("drafts", () => {
     const annRow = findUserById(s.app.db, ann.userId!)!;
     const q = await ok(admin.post("/register", { event_types: ["ext_plugin"] }));
     const qa = await ok(ann.post("/register", { event_types: ["ext_plugin"] }));
-    const { plugin } = await installPlugin(s.app, realm, null, { source_kind: "local", source_repository_id: repo, source_path: "silent" }, {
-      madeBy: annRow,
-      runId: 7,
-      streamId: channelId,
-      topic: "make me a plugin",
-      messageId: null,
+    const { plugin } = await installPlugin(
+      s.app,
+      realm,
+      null,
+      { source_kind: "local", source_repository_id: repo, source_path: "silent" },
+      {
+        madeBy: annRow,
+        runId: 7,
+        streamId: channelId,
+        topic: "make me a plugin",
+        messageId: null,
+      },
+    );
+    expect(plugin).toMatchObject({
+      state: "draft",
+      made_by: ann.userId,
+      installed_by: ann.userId,
+      made_by_run_id: 7,
+      made_in_stream_id: channelId,
+      made_in_topic: "make me a plugin",
     });
-    expect(plugin).toMatchObject({ state: "draft", made_by: ann.userId, installed_by: ann.userId, made_by_run_id: 7, made_in_stream_id: channelId, made_in_topic: "make me a plugin" });
     expect((await ok(ann.get(`/ext/plugins/${plugin.id}`))).plugin.state).toBe("draft");
     await expectError(admin.get(`/ext/plugins/${plugin.id}`), 404, "BAD_REQUEST", "Plugin does not exist");
     expect((await ok(admin.get("/ext/plugins"))).plugins.map((p: any) => p.id)).not.toContain(plugin.id);

@@ -54,7 +54,8 @@ describe("repositories", () => {
     await expectError(ann.post("/ext/repositories", { name: "mine" }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
     await expectError(admin.post("/ext/repositories", { name: "Plugins" }), 400, "BAD_REQUEST", "A repository named 'Plugins' already exists");
     const rule = "Repository names use letters, digits, '.', '_' and '-', start with a letter or digit, and do not end in '.git'";
-    for (const name of ["-x", "a/b", "x.git", "a..b", "sp ace", "../up"]) await expectError(admin.post("/ext/repositories", { name }), 400, "BAD_REQUEST", rule);
+    for (const name of ["-x", "a/b", "x.git", "a..b", "sp ace", "../up"])
+      await expectError(admin.post("/ext/repositories", { name }), 400, "BAD_REQUEST", rule);
     await expectError(admin.post("/ext/repositories", { name: "" }), 400, "BAD_REQUEST", "Repository name cannot be empty");
     await expectError(admin.post("/ext/repositories", { name: "r".repeat(101) }), 400, "BAD_REQUEST", "Repository name is too long (limit: 100 characters)");
     expect((await ok(ann.get("/ext/repositories"))).repositories).toEqual([repository]);

@@ -45,7 +45,8 @@ describe("POST /ext/secrets", () => {
       date_used: null,
     });
     expect(Math.abs(res.secret.date_added - Date.now() / 1000)).toBeLessThan(5);
-    for (const [c, q] of [ann, bob].map((c, i) => [c, qs[i]] as const)) expect(await events(c, q)).toEqual([{ type: "ext_secret", op: "add", secret: res.secret, id: 0 }]);
+    for (const [c, q] of [ann, bob].map((c, i) => [c, qs[i]] as const))
+      expect(await events(c, q)).toEqual([{ type: "ext_secret", op: "add", secret: res.secret, id: 0 }]);
     expect(await events(guest, qs[2]!)).toEqual([]);
     expect(await events(bot, qs[3]!)).toEqual([]);
     const state = await ok(bob.post("/register", { fetch_event_types: ["ext_secret"] }));
@@ -67,7 +68,14 @@ describe("POST /ext/secrets", () => {
   test("names every run needs, runtime prefixes and names in use are refused", async () => {
     for (const name of ["PATH", "HOME", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "LANG", "TZ"])
       await expectError(add(ann, name), 400, "BAD_REQUEST", `Secret name '${name}' is reserved: every run sets it itself`);
-    for (const [name, prefix] of [["EXT_TOKEN", "EXT_"], ["LC_ALL", "LC_"], ["LD_PRELOAD", "LD_"], ["CONFAB_X", "CONFAB_"], ["ZULIP_API_KEY", "ZULIP_"], ["GIT_DIR", "GIT_"]])
+    for (const [name, prefix] of [
+      ["EXT_TOKEN", "EXT_"],
+      ["LC_ALL", "LC_"],
+      ["LD_PRELOAD", "LD_"],
+      ["CONFAB_X", "CONFAB_"],
+      ["ZULIP_API_KEY", "ZULIP_"],
+      ["GIT_DIR", "GIT_"],
+    ])
       await expectError(add(ann, name), 400, "BAD_REQUEST", `Secret names starting with '${prefix}' are reserved for the runtime`);
     await ok(add(ann, "IN_USE"));
     await expectError(add(bob, "IN_USE"), 400, "BAD_REQUEST", "A secret named 'IN_USE' already exists");

@@ -42,7 +42,12 @@ afterAll(() => s.stop());
 
 const queue = (c: Client) => ok(c.post("/register", { event_types: ["ext_widget", "ext_widget_preference"] }));
 const events = (c: Client, q: any, type = "ext_widget") => drain(c, q, type);
-const DOC = { version: 1, data: { failing: 2 }, rest: { figure: "failing", sizer: "count" }, blocks: [{ type: "list", label: "Builds", items: [{ key: "b1", title: "Build 1" }] }] };
+const DOC = {
+  version: 1,
+  data: { failing: 2 },
+  rest: { figure: "failing", sizer: "count" },
+  blocks: [{ type: "list", label: "Builds", items: [{ key: "b1", title: "Build 1" }] }],
+};
 
 describe("pushing", () => {
   test("a document: kept per scope, counted, and heard by who sees the scope", async () => {
@@ -100,7 +105,10 @@ describe("pushing", () => {
       [{ widget: "summary", document: { data: [] } }, 'document["data"] is not a dict'],
       [{ widget: "builds", link_id: web, document: { rest: { figure: "speed" } } }, "Unknown figure 'speed' for widget 'builds'"],
       [{ widget: "summary", document: { rest: { figure: 3 } } }, 'document["rest"]["figure"] is not a string'],
-      [{ widget: "summary", document: { blocks: [{ type: "carousel", items: [] }] } }, 'document["blocks"][0]["type"] must be one of list, table, stats, text, chart'],
+      [
+        { widget: "summary", document: { blocks: [{ type: "carousel", items: [] }] } },
+        'document["blocks"][0]["type"] must be one of list, table, stats, text, chart',
+      ],
       [{ widget: "summary", document: { blocks: [{ type: "list" }] } }, 'document["blocks"][0]["items"] is not a list'],
       [{ widget: "summary", document: { blocks: [{ type: "list", items: [1] }] } }, 'document["blocks"][0]["items"][0] is not a dict'],
       [{ widget: "summary", document: { blocks: [{ type: "list", items: [], color: 1 }] } }, 'document["blocks"][0]["color"] is not a widget document field'],
@@ -160,11 +168,32 @@ describe("reading and preferences", () => {
   test("PATCH preference: each field for the caller alone, with an event to their clients", async () => {
     const [qa, qb] = await Promise.all([queue(ann), queue(bob)]);
     const path = `/ext/widgets/${id}/builds/preference`;
-    expect(await ok(ann.patch(path, { shown: false, position: 5, label: "CI", filters: { status: "failing" }, alerts: { failing: 3 }, in_column: false, rest_figure: "total" }))).toEqual(
-      expect.objectContaining({ result: "success", msg: "" }),
-    );
-    const pref = { shown: false, position: 5, label: "CI", filters: { status: "failing" }, alerts: { failing: 3 }, in_column: false, seen: null, rest_figure: "total" };
-    expect(await events(ann, qa, "ext_widget_preference")).toEqual([{ type: "ext_widget_preference", install_id: id, widget: "builds", preference: pref, id: expect.any(Number) }]);
+    expect(
+      await ok(
+        ann.patch(path, {
+          shown: false,
+          position: 5,
+          label: "CI",
+          filters: { status: "failing" },
+          alerts: { failing: 3 },
+          in_column: false,
+          rest_figure: "total",
+        }),
+      ),
+    ).toEqual(expect.objectContaining({ result: "success", msg: "" }));
+    const pref = {
+      shown: false,
+      position: 5,
+      label: "CI",
+      filters: { status: "failing" },
+      alerts: { failing: 3 },
+      in_column: false,
+      seen: null,
+      rest_figure: "total",
+    };
+    expect(await events(ann, qa, "ext_widget_preference")).toEqual([
+      { type: "ext_widget_preference", install_id: id, widget: "builds", preference: pref, id: expect.any(Number) },
+    ]);
     expect(await events(bob, qb, "ext_widget_preference")).toEqual([]);
     expect((await ok(ann.get(`/ext/widgets/${id}/builds`, { link_id: web }))).preference).toEqual(pref);
     expect((await ok(bob.get(`/ext/widgets/${id}/builds`, { link_id: web }))).preference.label).toBe("");
@@ -181,7 +210,16 @@ describe("reading and preferences", () => {
     expect((await ok(ann.get(`/ext/widgets/${id}/builds`, { link_id: web }))).preference.seen).toBeNull();
     // reset: back to the team's values, which follow widget_defaults.
     await ok(ann.patch(path, { reset: ["shown", "position", "alerts", "in_column", "rest_figure"] }));
-    expect((await ok(ann.get(`/ext/widgets/${id}/builds`, { link_id: web }))).preference).toEqual({ shown: true, position: 0, label: "", filters: {}, alerts: {}, in_column: true, seen: null, rest_figure: "failing" });
+    expect((await ok(ann.get(`/ext/widgets/${id}/builds`, { link_id: web }))).preference).toEqual({
+      shown: true,
+      position: 0,
+      label: "",
+      filters: {},
+      alerts: {},
+      in_column: true,
+      seen: null,
+      rest_figure: "failing",
+    });
     await ok(admin.patch(`/ext/plugins/${id}`, { widget_defaults: { builds: { nav: "menu", column: false } } }));
     expect((await ok(ann.get(`/ext/widgets/${id}/builds`, { link_id: web }))).preference).toMatchObject({ shown: false, in_column: false });
   });
@@ -202,7 +240,7 @@ describe("reading and preferences", () => {
       [{ shown: "maybe" }, "shown is not valid JSON"],
     ];
     for (const [params, msg] of bad) await expectError(ann.patch(path, params), 400, "BAD_REQUEST", msg);
-    expect((await ok(ann.patch(path, { position: 999, label: "l".repeat(24), alerts: { failing: 100 } })))).toMatchObject({ result: "success" });
+    expect(await ok(ann.patch(path, { position: 999, label: "l".repeat(24), alerts: { failing: 100 } }))).toMatchObject({ result: "success" });
     await expectError(ann.patch(`/ext/widgets/${id}/nope/preference`, { shown: true }), 400, "BAD_REQUEST", "Unknown widget 'nope'");
     await expectError(ann.patch(`/ext/widgets/9999/builds/preference`, { shown: true }), 404, "BAD_REQUEST", "Plugin does not exist");
     await expectError(guest.patch(path, { shown: true }), 400, "BAD_REQUEST", "Not allowed for guest users");
@@ -213,13 +251,30 @@ describe("reading and preferences", () => {
     const state = await ok(bob.post("/register", { fetch_event_types: ["ext_widget", "ext_widget_preference"] }));
     const mine = state.ext_widgets.filter((d: any) => d.install_id === id);
     expect(mine.map((d: any) => [d.widget, d.link_id, d.item]).sort()).toEqual(
-      [["builds", web, ""], ["builds", web, "b1"], ["summary", null, ""], ["summary", null, "burst"], ["summary", null, "fresh"], ["summary", null, "other"]].sort(),
+      [
+        ["builds", web, ""],
+        ["builds", web, "b1"],
+        ["summary", null, ""],
+        ["summary", null, "burst"],
+        ["summary", null, "fresh"],
+        ["summary", null, "other"],
+      ].sort(),
     );
-    expect(mine.find((d: any) => d.widget === "builds" && d.item === "")).toEqual({ install_id: id, widget: "builds", link_id: web, item: "", version: 1, document: DOC });
+    expect(mine.find((d: any) => d.widget === "builds" && d.item === "")).toEqual({
+      install_id: id,
+      widget: "builds",
+      link_id: web,
+      item: "",
+      version: 1,
+      document: DOC,
+    });
     expect(state.ext_widget_preferences.filter((p: any) => p.install_id === id).map((p: any) => p.widget)).toEqual(["builds", "summary"]);
     const annState = await ok(ann.post("/register", { fetch_event_types: ["ext_widget"] }));
     expect(annState.ext_widgets.some((d: any) => d.link_id === ops)).toBe(true);
-    expect((await ok(guest.post("/register", { fetch_event_types: ["ext_widget", "ext_widget_preference"] })))).toMatchObject({ ext_widgets: [], ext_widget_preferences: [] });
+    expect(await ok(guest.post("/register", { fetch_event_types: ["ext_widget", "ext_widget_preference"] }))).toMatchObject({
+      ext_widgets: [],
+      ext_widget_preferences: [],
+    });
   });
 
   test("a removed link takes its documents with it", async () => {

@@ -58,7 +58,6 @@ const bytes = (s: string) => new Uint8Array(Buffer.from(s, "base64"));
 const pending = async (c: Client, q: Record<string, any>) => (await drain(c, q)).filter((e) => e.type !== "heartbeat");
 const worktree = (uuid: string) => join(s.dataDir, "workspaces", uuid);
 
-
 /** One editing client: its own Y.Doc and awareness, and its user's event queue. */
 class Editor {
   doc = new Y.Doc();
@@ -77,7 +76,9 @@ class Editor {
   }
   async open() {
     this.awareness.setLocalStateField("cursor", { name: this.c.email });
-    const r = await ok(this.c.post(`/ext/workspaces/${this.uuid}/readme`, { client: this.client, awareness: b64(encodeAwarenessUpdate(this.awareness, [this.doc.clientID])) }));
+    const r = await ok(
+      this.c.post(`/ext/workspaces/${this.uuid}/readme`, { client: this.client, awareness: b64(encodeAwarenessUpdate(this.awareness, [this.doc.clientID])) }),
+    );
     Y.applyUpdate(this.doc, bytes(r.state), "server");
     applyAwarenessUpdate(this.awareness, bytes(r.awareness), "server");
     return r;
@@ -101,7 +102,9 @@ class Editor {
   }
   async close() {
     removeAwarenessStates(this.awareness, [this.doc.clientID], "local");
-    await ok(this.c.delete(`/ext/workspaces/${this.uuid}/readme`, { client: this.client, awareness: b64(encodeAwarenessUpdate(this.awareness, [this.doc.clientID])) }));
+    await ok(
+      this.c.delete(`/ext/workspaces/${this.uuid}/readme`, { client: this.client, awareness: b64(encodeAwarenessUpdate(this.awareness, [this.doc.clientID])) }),
+    );
   }
 }
 
@@ -141,17 +144,34 @@ describe("workspaces", () => {
     const [inTopic, other] = (await pending(bob, q)).map((e: any) => e.message);
     expect(inTopic.workspace_uuid).toBe(uuid);
     expect(other.workspace_uuid).toBeUndefined();
-    const { messages } = await ok(bob.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: "channel", operand: channel }]) }));
+    const { messages } = await ok(
+      bob.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: "channel", operand: channel }]) }),
+    );
     for (const m of messages) expect(m.workspace_uuid).toBe(m.subject.toLowerCase() === "design" ? uuid : undefined);
     expect((await ok(bob.get(`/users/me/${channel}/topics`))).topics.find((t: any) => t.name === "elsewhere").workspace_uuid).toBeUndefined();
   });
 
   test("refusals: one per topic, unknown start, unreadable channel, guests", async () => {
-    await expectError(bob.post("/ext/workspaces", { stream_id: channel, topic: "DESIGN", repository_id: repo }), 400, "BAD_REQUEST", "This topic already has a workspace");
-    await expectError(bob.post("/ext/workspaces", { stream_id: channel, topic: "x", repository_id: repo, start: "no-such-branch" }), 400, "BAD_REQUEST", "No branch, tag or commit named 'no-such-branch'");
+    await expectError(
+      bob.post("/ext/workspaces", { stream_id: channel, topic: "DESIGN", repository_id: repo }),
+      400,
+      "BAD_REQUEST",
+      "This topic already has a workspace",
+    );
+    await expectError(
+      bob.post("/ext/workspaces", { stream_id: channel, topic: "x", repository_id: repo, start: "no-such-branch" }),
+      400,
+      "BAD_REQUEST",
+      "No branch, tag or commit named 'no-such-branch'",
+    );
     await expectError(bob.post("/ext/workspaces", { stream_id: channel, topic: "x", repository_id: 9999 }), 404, "BAD_REQUEST", "Repository does not exist");
     await expectError(bob.post("/ext/workspaces", { stream_id: secret, topic: "x", repository_id: repo }), 400, "BAD_REQUEST", "Invalid channel ID");
-    await expectError(guest.post("/ext/workspaces", { stream_id: channel, topic: "x", repository_id: repo }), 400, "BAD_REQUEST", "Not allowed for guest users");
+    await expectError(
+      guest.post("/ext/workspaces", { stream_id: channel, topic: "x", repository_id: repo }),
+      400,
+      "BAD_REQUEST",
+      "Not allowed for guest users",
+    );
     const hidden = (await ok(ann.post("/ext/workspaces", { stream_id: secret, topic: "plans", repository_id: repo }))).workspace;
     await expectError(bob.get(`/ext/workspaces/${hidden.workspace_uuid}`), 404, "BAD_REQUEST", "Workspace does not exist");
     expect((await ok(bob.get("/ext/workspaces"))).workspaces.map((w: any) => w.workspace_uuid)).toEqual([uuid]);
@@ -193,7 +213,10 @@ describe("workspaces", () => {
       expect(seen.map((e) => [e.op, e.client])).toEqual([["update", a.client]]);
       expect(seen[0]).toMatchObject({ type: "ext_readme", workspace_uuid: uuid, update: expect.any(String) });
       // Every client of a viewing user gets them: b's own cursor, then a's update.
-      expect((await pending(bob, bOther)).map((e: any) => [e.op, e.client])).toEqual([["awareness", b.client], ["update", a.client]]);
+      expect((await pending(bob, bOther)).map((e: any) => [e.op, e.client])).toEqual([
+        ["awareness", b.client],
+        ["update", a.client],
+      ]);
       expect((await a.pull()).map((e) => [e.op, e.client])).toEqual([["awareness", b.client]]); // b's cursor, sent on open
       expect(a.awareness.getStates().has(b.doc.clientID)).toBe(true);
       await b.close();
@@ -203,7 +226,12 @@ describe("workspaces", () => {
       await a.edit((t) => t.insert(0, "2"));
       expect(await b.pull()).toEqual([]);
       expect(await pending(cat, notOpen)).toEqual([]);
-      await expectError(bob.patch(`/ext/workspaces/${uuid}/readme`, { client: b.client, update: b64(Y.encodeStateAsUpdate(b.doc)) }), 400, "BAD_REQUEST", "This client does not have the README open");
+      await expectError(
+        bob.patch(`/ext/workspaces/${uuid}/readme`, { client: b.client, update: b64(Y.encodeStateAsUpdate(b.doc)) }),
+        400,
+        "BAD_REQUEST",
+        "This client does not have the README open",
+      );
       await a.close();
     });
 
@@ -215,7 +243,12 @@ describe("workspaces", () => {
       await expectError(ann.patch(path, { client: a.client, update: b64(new Uint8Array([9, 9, 9])) }), 400, "BAD_REQUEST", "Invalid update");
       const someoneElse = new Awareness(new Y.Doc());
       someoneElse.setLocalStateField("cursor", 1);
-      await expectError(ann.patch(path, { client: a.client, awareness: b64(encodeAwarenessUpdate(someoneElse, [someoneElse.clientID])) }), 400, "BAD_REQUEST", "An awareness update may only change the sending client's state");
+      await expectError(
+        ann.patch(path, { client: a.client, awareness: b64(encodeAwarenessUpdate(someoneElse, [someoneElse.clientID])) }),
+        400,
+        "BAD_REQUEST",
+        "An awareness update may only change the sending client's state",
+      );
       await expectError(ann.patch(path, { client: a.client }), 400, "BAD_REQUEST", "Nothing to change");
       await expectError(ann.patch(path, { client: "x1" }), 400, "BAD_REQUEST", "Invalid client");
       await expectError(bob.post(path, { client: a.client }), 400, "BAD_REQUEST", "This client ID is in use by another user");
@@ -259,10 +292,23 @@ describe("workspaces", () => {
     await a.open();
     await a.edit((t) => t.insert(t.length, "typed before the turn\n"));
     const turn = await ok(ann.post("/messages", { type: "stream", to: channel, topic: "Design", content: "@**Agent** readme added by the agent" }));
-    const answer = await waitFor("the agent's answer", async () => {
-      const { messages } = await ok(ann.get("/messages", { anchor: "newest", num_before: 5, num_after: 0, apply_markdown: false, narrow: JSON.stringify([{ operator: "channel", operand: channel }]) }));
-      return messages.find((m: any) => m.id > turn.id && m.is_agent_message);
-    }, 15_000, 25);
+    const answer = await waitFor(
+      "the agent's answer",
+      async () => {
+        const { messages } = await ok(
+          ann.get("/messages", {
+            anchor: "newest",
+            num_before: 5,
+            num_after: 0,
+            apply_markdown: false,
+            narrow: JSON.stringify([{ operator: "channel", operand: channel }]),
+          }),
+        );
+        return messages.find((m: any) => m.id > turn.id && m.is_agent_message);
+      },
+      15_000,
+      25,
+    );
     expect(answer.content).toBe(`wrote README.md in ${worktree(uuid)}`);
     expect(answer.workspace_uuid).toBe(uuid);
     await waitFor("the agent's line in the editor", async () => (await a.pull(), a.text.endsWith("typed before the turn\nadded by the agent\n")), 15_000, 25);
@@ -271,7 +317,17 @@ describe("workspaces", () => {
 
   test("moving the whole topic takes its workspace along; readers of both places hear of it", async () => {
     const q = await ok(bob.post("/register", { event_types: ["ext_workspace"] }));
-    const { messages } = await ok(ann.get("/messages", { anchor: "oldest", num_before: 0, num_after: 1, narrow: JSON.stringify([{ operator: "channel", operand: channel }, { operator: "topic", operand: "design" }]) }));
+    const { messages } = await ok(
+      ann.get("/messages", {
+        anchor: "oldest",
+        num_before: 0,
+        num_after: 1,
+        narrow: JSON.stringify([
+          { operator: "channel", operand: channel },
+          { operator: "topic", operand: "design" },
+        ]),
+      }),
+    );
     await ok(ann.patch(`/messages/${messages[0].id}`, { topic: "Spec", propagate_mode: "change_all" }));
     const topics = (await ok(bob.get(`/users/me/${channel}/topics`))).topics;
     expect(topics.find((t: any) => t.name === "Spec").workspace_uuid).toBe(uuid);

@@ -152,11 +152,21 @@ describe("authentication", () => {
   });
 
   test("malformed Authorization headers", async () => {
-    const e = await expectError(s.anon.get("/users/me", {}, { headers: { Authorization: "Basic" } }), 401, "UNAUTHORIZED", "Invalid authorization header for basic auth");
+    const e = await expectError(
+      s.anon.get("/users/me", {}, { headers: { Authorization: "Basic" } }),
+      401,
+      "UNAUTHORIZED",
+      "Invalid authorization header for basic auth",
+    );
     expect(e.$headers.get("www-authenticate")).toBe('Basic realm="zulip"');
     const noColon = "Basic " + Buffer.from("just-an-email").toString("base64");
     await expectError(s.anon.get("/users/me", {}, { headers: { Authorization: noColon } }), 401, "UNAUTHORIZED", "Invalid authorization header for basic auth");
-    await expectError(s.anon.get("/users/me", {}, { headers: { Authorization: "Bearer abc" } }), 400, "BAD_REQUEST", "This endpoint requires HTTP basic authentication.");
+    await expectError(
+      s.anon.get("/users/me", {}, { headers: { Authorization: "Bearer abc" } }),
+      400,
+      "BAD_REQUEST",
+      "This endpoint requires HTTP basic authentication.",
+    );
   });
 
   test("the email is matched without regard to case", async () => {
@@ -188,7 +198,12 @@ describe("authentication", () => {
   test("dev_fetch_api_key in development mode", async () => {
     const r = await ok(s.anon.post("/dev_fetch_api_key", { username: s.owner.email! }));
     expect(r).toMatchObject({ api_key: s.owner.apiKey, email: s.owner.email, user_id: s.owner.userId });
-    await expectError(s.anon.post("/dev_fetch_api_key", { username: "ghost@example.com" }), 401, "AUTHENTICATION_FAILED", "Your username or password is incorrect");
+    await expectError(
+      s.anon.post("/dev_fetch_api_key", { username: "ghost@example.com" }),
+      401,
+      "AUTHENTICATION_FAILED",
+      "Your username or password is incorrect",
+    );
   });
 });
 
@@ -211,7 +226,13 @@ describe("a production server with several realms", () => {
   });
 
   test("the Host header's subdomain picks the realm; the bare host and IP addresses get the default realm", async () => {
-    const acme = await createRealm(prod.app, { stringId: "acme", name: "Acme Corp", ownerEmail: "boss@acme.test", ownerName: "Boss", ownerPassword: "acme-secret" });
+    const acme = await createRealm(prod.app, {
+      stringId: "acme",
+      name: "Acme Corp",
+      ownerEmail: "boss@acme.test",
+      ownerName: "Boss",
+      ownerPassword: "acme-secret",
+    });
     const root = await ok(prod.anon.get("/server_settings", {}, host("")));
     expect({ name: root.realm_name, url: root.realm_url }).toEqual({ name: "Confab", url: "http://confab.test" });
     expect((await ok(prod.anon.get("/server_settings"))).realm_name).toBe("Confab"); // Host: 127.0.0.1:port
@@ -227,7 +248,12 @@ describe("a production server with several realms", () => {
     expect(members.members.filter((m: any) => !m.is_bot).map((m: any) => m.email)).toEqual(["boss@acme.test"]);
     const key = await ok(prod.anon.post("/fetch_api_key", { username: "boss@acme.test", password: "acme-secret" }, host("acme")));
     expect(key.api_key).toBe(acme.owner.apiKey);
-    await expectError(prod.anon.post("/fetch_api_key", { username: "boss@acme.test", password: "acme-secret" }), 401, "AUTHENTICATION_FAILED", "Your username or password is incorrect");
+    await expectError(
+      prod.anon.post("/fetch_api_key", { username: "boss@acme.test", password: "acme-secret" }),
+      401,
+      "AUTHENTICATION_FAILED",
+      "Your username or password is incorrect",
+    );
   });
 
   test("a subdomain with no realm", async () => {
@@ -241,10 +267,20 @@ describe("a production server with several realms", () => {
     setRealmDeactivated(prod.app, closed.realm, true);
     const e = await expectError(o.get("/users/me", {}, host("closed")), 401, "REALM_DEACTIVATED", "This organization has been deactivated");
     expect(e.$headers.get("www-authenticate")).toBe('Basic realm="zulip"');
-    await expectError(prod.anon.post("/fetch_api_key", { username: "o@closed.test", password: "closed-pw" }, host("closed")), 401, "REALM_DEACTIVATED", "This organization has been deactivated");
+    await expectError(
+      prod.anon.post("/fetch_api_key", { username: "o@closed.test", password: "closed-pw" }, host("closed")),
+      401,
+      "REALM_DEACTIVATED",
+      "This organization has been deactivated",
+    );
     // Its event queues are gone: after reactivation the client must register again.
     setRealmDeactivated(prod.app, findRealmById(prod.app.db, closed.realm.id)!, false);
-    await expectError(o.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }, host("closed")), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${q.queue_id}`);
+    await expectError(
+      o.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }, host("closed")),
+      400,
+      "BAD_EVENT_QUEUE_ID",
+      `Bad event queue ID: ${q.queue_id}`,
+    );
     expect((await ok(o.get("/users/me", {}, host("closed")))).user_id).toBe(closed.owner.id);
   });
 
@@ -254,7 +290,12 @@ describe("a production server with several realms", () => {
     await ok(u.get("/users/me", { note: "hello" }));
     await expectError(prod.client(u.email!, "WrongKey".repeat(4)).get("/users/me"), 401, "INVALID_API_KEY", "Invalid API key");
     await ok(prod.anon.post("/fetch_api_key", { username: u.email!, password: "hunter2-secret-pw" }));
-    await expectError(prod.anon.post("/fetch_api_key", { username: u.email!, password: "wrong-secret-pw" }), 401, "AUTHENTICATION_FAILED", "Your username or password is incorrect");
+    await expectError(
+      prod.anon.post("/fetch_api_key", { username: u.email!, password: "wrong-secret-pw" }),
+      401,
+      "AUTHENTICATION_FAILED",
+      "Your username or password is incorrect",
+    );
     await ok(prod.anon.get("/server_settings", { api_key: u.apiKey! }));
 
     const requests = logLines.filter((l) => / info request /.test(l));
@@ -282,7 +323,11 @@ describe("rate limiting of failed authentication", () => {
       expect({ status: r.status, code: r.body.code }).toEqual({ status: 401, code: "INVALID_API_KEY" });
     }
     const blocked = await fromAddress(lim, "127.0.0.11", "/users/me", { email: "guess4@example.com", key: "k".repeat(32) });
-    expect({ status: blocked.status, code: blocked.body.code, msg: blocked.body.msg }).toEqual({ status: 429, code: "RATE_LIMIT_HIT", msg: "API usage exceeded rate limit" });
+    expect({ status: blocked.status, code: blocked.body.code, msg: blocked.body.msg }).toEqual({
+      status: 429,
+      code: "RATE_LIMIT_HIT",
+      msg: "API usage exceeded rate limit",
+    });
     const retry = Number(blocked.headers["retry-after"]);
     expect(retry).toBeGreaterThan(0);
     expect(retry).toBeLessThanOrEqual(60);
@@ -306,8 +351,18 @@ describe("rate limiting of failed authentication", () => {
   test("password logins count too: the failing address is refused, the account's password still works from elsewhere", async () => {
     const u = await lim.newUser({ password: "right-password" });
     for (let i = 0; i < 3; i++)
-      await expectError(lim.anon.post("/fetch_api_key", { username: u.email!, password: "wrong" }), 401, "AUTHENTICATION_FAILED", "Your username or password is incorrect");
-    const e = await expectError(lim.anon.post("/fetch_api_key", { username: u.email!, password: "right-password" }), 429, "RATE_LIMIT_HIT", "API usage exceeded rate limit");
+      await expectError(
+        lim.anon.post("/fetch_api_key", { username: u.email!, password: "wrong" }),
+        401,
+        "AUTHENTICATION_FAILED",
+        "Your username or password is incorrect",
+      );
+    const e = await expectError(
+      lim.anon.post("/fetch_api_key", { username: u.email!, password: "right-password" }),
+      429,
+      "RATE_LIMIT_HIT",
+      "API usage exceeded rate limit",
+    );
     expect(e.$headers.get("retry-after")).toBe(String(e["retry-after"]));
     const elsewhere = await fromAddress(lim, "127.0.0.31", "/fetch_api_key", { form: { username: u.email!, password: "right-password" } });
     expect(elsewhere.status).toBe(200);

@@ -38,7 +38,9 @@ test("every route, every caller, plausible and hostile values: no 5xx, no hang; 
   await fc.assert(
     fc.asyncProperty(fc.array(fuzzRequest(routes, pools), { minLength: 4, maxLength: 4 }), async (batch) => {
       const answers = await Promise.all(batch.map((r) => sendFuzz(s.url, r, auths[r.caller], TIMEOUT_MS)));
-      const bad = batch.flatMap((r, i) => (answers[i]!.hung || answers[i]!.status >= 500 ? [`${answers[i]!.hung ? "HUNG" : answers[i]!.status} ${describeFuzz(r)}`] : []));
+      const bad = batch.flatMap((r, i) =>
+        answers[i]!.hung || answers[i]!.status >= 500 ? [`${answers[i]!.hung ? "HUNG" : answers[i]!.status} ${describeFuzz(r)}`] : [],
+      );
       expect({ bad, serverErrors: errors.splice(0) }).toEqual({ bad: [], serverErrors: [] });
       if (answers.some((a) => a.status === 401 || a.status === 403)) await refreshCallers(s.url, s.app, realm, owner, auths);
     }),

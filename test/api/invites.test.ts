@@ -38,7 +38,11 @@ afterAll(async () => {
 async function join_(link: string, form: Record<string, string>) {
   const page = await fetch(link);
   const html = await page.text();
-  const res = await fetch(link, { method: "POST", headers: { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" }, body: new URLSearchParams(form) });
+  const res = await fetch(link, {
+    method: "POST",
+    headers: { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(form),
+  });
   return { page, html, res, body: (await res.json()) as Record<string, any> };
 }
 
@@ -59,21 +63,41 @@ describe("POST /invites/multiuse", () => {
     await ok(admin.post("/invites/multiuse", { invite_as: 200 }));
     await ok(s.owner.post("/invites/multiuse", { invite_as: 100 }));
     await expectError(member.post("/invites/multiuse", { welcome_message_custom_text: "Hi" }), 400, "BAD_REQUEST", "Must be an organization administrator");
-    await expectError(admin.post("/invites/multiuse", { welcome_message_custom_text: "é".repeat(8001) }), 400, "BAD_REQUEST", "welcome_message_custom_text is too long (limit: 8000 characters)");
+    await expectError(
+      admin.post("/invites/multiuse", { welcome_message_custom_text: "é".repeat(8001) }),
+      400,
+      "BAD_REQUEST",
+      "welcome_message_custom_text is too long (limit: 8000 characters)",
+    );
     await ok(admin.post("/invites/multiuse", { welcome_message_custom_text: "😀".repeat(8000) }));
   });
 
   test("stream_ids: accessible channels only; without subscribe permission only default channels; exact errors", async () => {
     await expectError(member.post("/invites/multiuse", { stream_ids: [999999] }), 400, "BAD_REQUEST", "Invalid channel ID 999999. No invites were sent.");
-    await expectError(member.post("/invites/multiuse", { stream_ids: [privateId] }), 400, "BAD_REQUEST", `Invalid channel ID ${privateId}. No invites were sent.`);
+    await expectError(
+      member.post("/invites/multiuse", { stream_ids: [privateId] }),
+      400,
+      "BAD_REQUEST",
+      `Invalid channel ID ${privateId}. No invites were sent.`,
+    );
     const { user_groups } = await ok(s.owner.get("/user_groups"));
     const admins = user_groups.find((g: any) => g.name === "role:administrators").id;
     await ok(s.owner.patch("/realm", { can_add_subscribers_group: { new: admins } }));
-    await expectError(member.post("/invites/multiuse", { stream_ids: [openId] }), 400, "BAD_REQUEST", "You do not have permission to subscribe other users to channels.");
+    await expectError(
+      member.post("/invites/multiuse", { stream_ids: [openId] }),
+      400,
+      "BAD_REQUEST",
+      "You do not have permission to subscribe other users to channels.",
+    );
     await ok(member.post("/invites/multiuse", { stream_ids: [defaultId], include_realm_default_subscriptions: true }));
     await ok(s.owner.post("/invites/multiuse", { stream_ids: [openId, privateId] }));
     // Administrators too need the private channel's content (a subscription) to invite to it.
-    await expectError(admin.post("/invites/multiuse", { stream_ids: [privateId] }), 400, "BAD_REQUEST", `Invalid channel ID ${privateId}. No invites were sent.`);
+    await expectError(
+      admin.post("/invites/multiuse", { stream_ids: [privateId] }),
+      400,
+      "BAD_REQUEST",
+      `Invalid channel ID ${privateId}. No invites were sent.`,
+    );
     await expectError(member.post("/invites/multiuse", { group_ids: [groupId] }), 400, "BAD_REQUEST", "Insufficient permission");
   });
 
@@ -120,7 +144,9 @@ describe("the welcome bot", () => {
 
 describe("the invitation link", () => {
   test("opening it shows a form; posting it creates the account with the role, channels and groups named", async () => {
-    const { invite_link } = await ok(s.owner.post("/invites/multiuse", { invite_as: 300, stream_ids: [openId, privateId], group_ids: [groupId], include_realm_default_subscriptions: true }));
+    const { invite_link } = await ok(
+      s.owner.post("/invites/multiuse", { invite_as: 300, stream_ids: [openId, privateId], group_ids: [groupId], include_realm_default_subscriptions: true }),
+    );
     const r = await join_(invite_link, { email: "joiner@example.com", full_name: "Jo Iner", password: "hunter2hunter2" });
     expect(r.page.status).toBe(200);
     expect(r.html).toContain("<form");
@@ -153,7 +179,12 @@ describe("the invitation link", () => {
 describe("email invitations", () => {
   test("stored, mailed to the outbox, listed, resent, revoked; an email invitation is used once", async () => {
     await expectError(member.post("/invites", { invitee_emails: "", stream_ids: [] }), 400, "BAD_REQUEST", "You must specify at least one email address.");
-    const bad = await expectError(member.post("/invites", { invitee_emails: "nope", stream_ids: [] }, { unchecked: true }), 400, "INVITATION_FAILED", "Some emails did not validate, so we didn't send any invitations.");
+    const bad = await expectError(
+      member.post("/invites", { invitee_emails: "nope", stream_ids: [] }, { unchecked: true }),
+      400,
+      "INVITATION_FAILED",
+      "Some emails did not validate, so we didn't send any invitations.",
+    );
     expect(bad.errors).toEqual([["nope", "Invalid address.", false]]);
     const partly = await expectError(
       member.post("/invites", { invitee_emails: `Friend <friend@example.com>, ${admin.email}`, stream_ids: [defaultId] }),
@@ -184,6 +215,8 @@ describe("email invitations", () => {
     await expectError(admin.delete(`/invites/${other.id}`), 400, "BAD_REQUEST", "No such invitation");
     // Revoked: the mailed link is dead.
     expect((await fetch(otherLink)).status).toBe(404);
-    expect((await join_(otherLink, { full_name: "Other", password: "hunter2hunter2" })).body.msg).toBe("The confirmation link has expired or been deactivated.");
+    expect((await join_(otherLink, { full_name: "Other", password: "hunter2hunter2" })).body.msg).toBe(
+      "The confirmation link has expired or been deactivated.",
+    );
   });
 });

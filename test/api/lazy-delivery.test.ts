@@ -15,8 +15,11 @@ let ann: Client, bob: Client, cat: Client;
 let vault: number, other: number;
 
 const rowsOf = (messageId: number) =>
-  sqliteOf(s.app.db).query<{ user_id: number; flags: number }, [number]>("SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id").all(messageId);
-const send = async (c: Client, to: number, content: string, topic = "t") => (await ok(c.post("/messages", { type: "stream", to, topic, content }))).id as number;
+  sqliteOf(s.app.db)
+    .query<{ user_id: number; flags: number }, [number]>("SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id")
+    .all(messageId);
+const send = async (c: Client, to: number, content: string, topic = "t") =>
+  (await ok(c.post("/messages", { type: "stream", to, topic, content }))).id as number;
 const queue = async (c: Client, types: string[]) => (await ok(c.post("/register", { event_types: types }))).queue_id as string;
 
 beforeAll(async () => {
@@ -25,8 +28,19 @@ beforeAll(async () => {
   bob = await s.newUser({ name: "Bob Lazy" });
   cat = await s.newUser({ name: "Cat Lazy" });
   // History not shared: what each user received is exactly what they may read.
-  vault = (await ok(ann.post("/channels/create", { name: "vault", subscribers: [ann.userId, bob.userId, cat.userId], invite_only: true, history_public_to_subscribers: false }))).id;
-  other = (await ok(ann.post("/channels/create", { name: "other", subscribers: [ann.userId, cat.userId], invite_only: true, history_public_to_subscribers: false }))).id;
+  vault = (
+    await ok(
+      ann.post("/channels/create", {
+        name: "vault",
+        subscribers: [ann.userId, bob.userId, cat.userId],
+        invite_only: true,
+        history_public_to_subscribers: false,
+      }),
+    )
+  ).id;
+  other = (
+    await ok(ann.post("/channels/create", { name: "other", subscribers: [ann.userId, cat.userId], invite_only: true, history_public_to_subscribers: false }))
+  ).id;
   for (const c of [ann, bob, cat]) await ok(c.post("/mark_all_as_read"));
 });
 afterAll(() => s.stop());
@@ -49,7 +63,9 @@ describe("sending and reading", () => {
     expect(r.unread_msgs.streams).toEqual([{ stream_id: vault, topic: "t", unread_message_ids: [id] }]);
     expect(r.max_message_id).toBe(id);
     const id2 = await send(ann, vault, "and me");
-    const f = await ok(bob.get("/messages", { anchor: "first_unread", num_before: 0, num_after: 5, narrow: JSON.stringify([{ operator: "is", operand: "unread" }]) }));
+    const f = await ok(
+      bob.get("/messages", { anchor: "first_unread", num_before: 0, num_after: 5, narrow: JSON.stringify([{ operator: "is", operand: "unread" }]) }),
+    );
     expect(f.messages.map((x: any) => x.id)).toEqual([id, id2]);
     await ok(bob.post("/mark_stream_as_read", { stream_id: vault }));
     expect((await ok(bob.post("/register", { fetch_event_types: ["update_message_flags"] }))).unread_msgs.count).toBe(0);
@@ -71,7 +87,9 @@ describe("who received what", () => {
     await expectError(bob.get(`/messages/${during}`), 400, "BAD_REQUEST", "Invalid message(s)");
     await ok(ann.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "vault" }]), principals: JSON.stringify([bob.userId]) }));
     const after = await send(ann, vault, "welcome back");
-    const got = await ok(bob.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: JSON.stringify([{ operator: "channel", operand: vault }]) }));
+    const got = await ok(
+      bob.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: JSON.stringify([{ operator: "channel", operand: vault }]) }),
+    );
     const ids = got.messages.map((x: any) => x.id);
     expect(ids).toContain(before);
     expect(ids).toContain(after);

@@ -41,9 +41,9 @@ const request = fc.integer({ min: 0, max: routes.length - 1 }).chain((i) => {
   return fc.record({
     ep: fc.constant(ep),
     path: fc.tuple(...names.filter(([, p]) => p.source === "path").map(([n]) => pathValue.map((v) => [n, v] as const)), fc.constant(null)),
-    params: fc.subarray(names.filter(([, p]) => p.source !== "path").map(([n]) => n)).chain((chosen) =>
-      fc.tuple(...chosen.map((n) => value.map((v) => [n, v] as const)), fc.constant(null)),
-    ),
+    params: fc
+      .subarray(names.filter(([, p]) => p.source !== "path").map(([n]) => n))
+      .chain((chosen) => fc.tuple(...chosen.map((n) => value.map((v) => [n, v] as const)), fc.constant(null))),
   });
 });
 

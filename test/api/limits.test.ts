@@ -55,9 +55,19 @@ describe("one request stalls no one", () => {
     await expectError(r.answer as never, 400, "BAD_REQUEST", `to has too many items (limit: ${MAX_LIST_ITEMS})`);
     expect(r.ms).toBeLessThan(STALL_MS);
     const deep = "[".repeat(10_000) + "]".repeat(10_000);
-    await expectError(ann.post("/messages", { type: "direct", to: deep, content: "hi" }), 400, "BAD_REQUEST", `to is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`);
+    await expectError(
+      ann.post("/messages", { type: "direct", to: deep, content: "hi" }),
+      400,
+      "BAD_REQUEST",
+      `to is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`,
+    );
     const deepish = "[".repeat(MAX_JSON_DEPTH + 1) + "]".repeat(MAX_JSON_DEPTH + 1); // a query string is short
-    await expectError(ann.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: deepish }), 400, "BAD_REQUEST", `narrow is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`);
+    await expectError(
+      ann.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: deepish }),
+      400,
+      "BAD_REQUEST",
+      `narrow is nested too deeply (limit: ${MAX_JSON_DEPTH} levels)`,
+    );
     const res = await fetch(`${s.url}/api/v1/messages`, {
       method: "POST",
       headers: { Authorization: ann.auth!, "content-type": "application/json" },
@@ -75,7 +85,12 @@ describe("one request stalls no one", () => {
 
   test("narrows have a bounded number of terms", async () => {
     const narrow = Array.from({ length: 101 }, () => ({ operator: "is", operand: "starred" }));
-    await expectError(ann.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow }), 400, "BAD_NARROW", "Invalid narrow operator: narrow has too many terms (limit: 100)");
+    await expectError(
+      ann.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow }),
+      400,
+      "BAD_NARROW",
+      "Invalid narrow operator: narrow has too many terms (limit: 100)",
+    );
   });
 });
 
@@ -104,7 +119,13 @@ function rawRequest(head: string, body: string, o: { keepOpen?: boolean } = {}) 
 
 describe("large bodies", () => {
   test("a declared 120 MB body is refused before it is read: 413 with a Zulip error while the body has not even been sent", async () => {
-    const head = [`POST /api/v1/messages HTTP/1.1`, `Host: ${new URL(s.url).host}`, `Authorization: ${ann.auth}`, `Content-Type: application/x-www-form-urlencoded`, `Content-Length: ${120 * 2 ** 20}`].join("\r\n");
+    const head = [
+      `POST /api/v1/messages HTTP/1.1`,
+      `Host: ${new URL(s.url).host}`,
+      `Authorization: ${ann.auth}`,
+      `Content-Type: application/x-www-form-urlencoded`,
+      `Content-Length: ${120 * 2 ** 20}`,
+    ].join("\r\n");
     const r = await rawRequest(head, "type=direct&to=1&content=", { keepOpen: true });
     expect(r.status).toBe(413);
     expect(r.body).toEqual({ result: "error", code: "BAD_REQUEST", msg: "Request body too large" });
@@ -118,8 +139,15 @@ describe("large bodies", () => {
         c.close();
       },
     });
-    const res = await fetch(`${s.url}/api/v1/messages`, { method: "POST", headers: { Authorization: ann.auth!, "content-type": "application/x-www-form-urlencoded" }, body: stream });
-    expect({ status: res.status, body: await res.json() }).toEqual({ status: 413, body: { result: "error", code: "BAD_REQUEST", msg: "Request body too large" } });
+    const res = await fetch(`${s.url}/api/v1/messages`, {
+      method: "POST",
+      headers: { Authorization: ann.auth!, "content-type": "application/x-www-form-urlencoded" },
+      body: stream,
+    });
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 413,
+      body: { result: "error", code: "BAD_REQUEST", msg: "Request body too large" },
+    });
     // A 2 MB avatar is within the upload limit (it is refused for what it is, not for its size).
     const avatar = await s.owner.post("/users/me/avatar", {}, { files: [new File([big], "a.png", { type: "image/png" })], unchecked: true });
     expect(avatar.$status).not.toBe(413);
@@ -168,7 +196,8 @@ describe("event queue bounds", () => {
     const u = await s.newUser();
     const queues: string[] = [];
     for (let i = 0; i < 8; i++) queues.push((await register(u, MESSAGES)).queue_id);
-    for (const q of queues.slice(0, 3)) await expectError(u.get("/events", { queue_id: q, dont_block: true }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${q}`);
+    for (const q of queues.slice(0, 3))
+      await expectError(u.get("/events", { queue_id: q, dont_block: true }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${q}`);
     for (const q of queues.slice(3)) await ok(u.get("/events", { queue_id: q, dont_block: true }));
     expect(s.app.queues.queuesOfUser(u.userId!).size).toBe(5);
   });

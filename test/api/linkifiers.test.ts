@@ -14,10 +14,14 @@ describe("realm linkifiers", () => {
     const without = await ok(s.owner.post("/register", { event_types: ["realm_linkifiers"] }));
     const { id } = await ok(s.owner.post("/realm/filters", { pattern: "#(?<id>[0-9]+)", url_template: "https://tracker.example/issues/{id}" }));
     const ev = await ok(s.owner.get("/events", { queue_id: withCap.queue_id, dont_block: true }));
-    expect(ev.events).toEqual([{ type: "realm_linkifiers", id: 0, realm_linkifiers: [{ id, pattern: "#(?<id>[0-9]+)", url_template: "https://tracker.example/issues/{id}" }] }]);
+    expect(ev.events).toEqual([
+      { type: "realm_linkifiers", id: 0, realm_linkifiers: [{ id, pattern: "#(?<id>[0-9]+)", url_template: "https://tracker.example/issues/{id}" }] },
+    ]);
     expect((await ok(s.owner.get("/events", { queue_id: without.queue_id, dont_block: true }))).events).toEqual([]);
 
-    expect((await ok(s.owner.get("/realm/linkifiers"))).linkifiers).toEqual([{ id, pattern: "#(?<id>[0-9]+)", url_template: "https://tracker.example/issues/{id}" }]);
+    expect((await ok(s.owner.get("/realm/linkifiers"))).linkifiers).toEqual([
+      { id, pattern: "#(?<id>[0-9]+)", url_template: "https://tracker.example/issues/{id}" },
+    ]);
     const reg = await ok(s.owner.post("/register", { fetch_event_types: ["realm_linkifiers"], client_capabilities: { linkifier_url_template: true } }));
     expect(reg.realm_linkifiers).toHaveLength(1);
     expect((await ok(s.owner.post("/register", { fetch_event_types: ["realm_linkifiers"] }))).realm_linkifiers).toEqual([]);
@@ -42,12 +46,37 @@ describe("realm linkifiers", () => {
   test("bad input and non-administrators are refused, changing nothing", async () => {
     const member = await s.newUser();
     const before = (await ok(s.owner.get("/realm/linkifiers"))).linkifiers;
-    await expectError(member.post("/realm/filters", { pattern: "x(?<a>.)", url_template: "https://x.example/{a}" }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
-    await expectError(s.owner.post("/realm/filters", { pattern: "(unclosed", url_template: "https://x.example/" }), 400, "BAD_REQUEST", /^Bad regular expression: /);
-    await expectError(s.owner.post("/realm/filters", { pattern: "T-(?<t>\\d+)", url_template: "https://x.example/{other}" }), 400, "BAD_REQUEST", 'Group "other" in URL template is not present in linkifier pattern.');
-    await expectError(s.owner.post("/realm/filters", { pattern: "T-(?<t>\\d+)", url_template: "javascript:alert({t})" }), 400, "BAD_REQUEST", "Enter a valid URL.");
+    await expectError(
+      member.post("/realm/filters", { pattern: "x(?<a>.)", url_template: "https://x.example/{a}" }),
+      400,
+      "UNAUTHORIZED_PRINCIPAL",
+      "Must be an organization administrator",
+    );
+    await expectError(
+      s.owner.post("/realm/filters", { pattern: "(unclosed", url_template: "https://x.example/" }),
+      400,
+      "BAD_REQUEST",
+      /^Bad regular expression: /,
+    );
+    await expectError(
+      s.owner.post("/realm/filters", { pattern: "T-(?<t>\\d+)", url_template: "https://x.example/{other}" }),
+      400,
+      "BAD_REQUEST",
+      'Group "other" in URL template is not present in linkifier pattern.',
+    );
+    await expectError(
+      s.owner.post("/realm/filters", { pattern: "T-(?<t>\\d+)", url_template: "javascript:alert({t})" }),
+      400,
+      "BAD_REQUEST",
+      "Enter a valid URL.",
+    );
     await expectError(s.owner.delete("/realm/filters/99999"), 400, "BAD_REQUEST", "Linkifier not found.");
-    await expectError(s.owner.patch("/realm/linkifiers", { ordered_linkifier_ids: [] }), 400, "BAD_REQUEST", "The ordered list must enumerate all existing linkifiers exactly once");
+    await expectError(
+      s.owner.patch("/realm/linkifiers", { ordered_linkifier_ids: [] }),
+      400,
+      "BAD_REQUEST",
+      "The ordered list must enumerate all existing linkifiers exactly once",
+    );
     expect((await ok(s.owner.get("/realm/linkifiers"))).linkifiers).toEqual(before);
   });
 });

@@ -10,12 +10,23 @@ let s: TestServer;
 let ann: Client, bob: Client, guest: Client;
 let town: number, attic: number;
 
-const send = async (c: Client, to: number, topic: string, content: string) => (await ok(c.post("/messages", { type: "stream", to, topic, content }))).id as number;
+const send = async (c: Client, to: number, topic: string, content: string) =>
+  (await ok(c.post("/messages", { type: "stream", to, topic, content }))).id as number;
 const get = async (c: Client, id: number, extra: Record<string, unknown> = {}) => (await ok(c.get(`/messages/${id}`, extra))).message;
 const topicIds = async (c: Client, channel: number, topic: string) =>
-  (await ok(c.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: JSON.stringify([{ operator: "channel", operand: channel }, { operator: "topic", operand: topic }]) }))).messages.map(
-    (m: any) => m.id,
-  ) as number[];
+  (
+    await ok(
+      c.get("/messages", {
+        anchor: "newest",
+        num_before: 50,
+        num_after: 0,
+        narrow: JSON.stringify([
+          { operator: "channel", operand: channel },
+          { operator: "topic", operand: topic },
+        ]),
+      }),
+    )
+  ).messages.map((m: any) => m.id) as number[];
 
 beforeAll(async () => {
   s = await startServer();
@@ -35,15 +46,28 @@ describe("content edits", () => {
     await ok(ann.patch(`/messages/${id}`, { content: "third draft" }));
     const [e1, e2] = await drain(bob, q.queue_id);
     expect(e1).toMatchObject({
-      type: "update_message", user_id: ann.userId, message_id: id, message_ids: [id], rendering_only: false,
-      orig_content: "first draft", orig_rendered_content: "<p>first draft</p>", content: "second draft @**Bob Editor**",
-      stream_id: town, stream_name: "town", flags: ["mentioned"],
+      type: "update_message",
+      user_id: ann.userId,
+      message_id: id,
+      message_ids: [id],
+      rendering_only: false,
+      orig_content: "first draft",
+      orig_rendered_content: "<p>first draft</p>",
+      content: "second draft @**Bob Editor**",
+      stream_id: town,
+      stream_name: "town",
+      flags: ["mentioned"],
     });
     expect(e2.flags).toEqual([]);
     const m = await get(bob, id);
     expect(m.content).toBe("<p>third draft</p>");
     expect(m.edit_history.map((h: any) => h.prev_content)).toEqual(["second draft @**Bob Editor**", "first draft"]);
-    expect(m.edit_history[0]).toEqual({ user_id: ann.userId, timestamp: m.last_edit_timestamp, prev_content: "second draft @**Bob Editor**", prev_rendered_content: expect.stringContaining("user-mention") });
+    expect(m.edit_history[0]).toEqual({
+      user_id: ann.userId,
+      timestamp: m.last_edit_timestamp,
+      prev_content: "second draft @**Bob Editor**",
+      prev_rendered_content: expect.stringContaining("user-mention"),
+    });
   });
 
   test("GET /messages/{id}/history: snapshots oldest first with a content diff", async () => {
@@ -65,13 +89,19 @@ describe("content edits", () => {
     const id = await send(ann, town, "perm", "mine");
     await expectError(bob.patch(`/messages/${id}`, { content: "yours" }), 400, "BAD_REQUEST", "You don't have permission to edit this message");
     await expectError(ann.patch(`/messages/${id}`), 400, "BAD_REQUEST", "Nothing to change");
-    await expectError(ann.patch(`/messages/${id}`, { content: "x", prev_content_sha256: "0".repeat(64) }), 400, "EXPECTATION_MISMATCH",
-      "'prev_content_sha256' value does not match the expected value.");
+    await expectError(
+      ann.patch(`/messages/${id}`, { content: "x", prev_content_sha256: "0".repeat(64) }),
+      400,
+      "EXPECTATION_MISMATCH",
+      "'prev_content_sha256' value does not match the expected value.",
+    );
     await ok(ann.patch(`/messages/${id}`, { content: "  " }));
     expect((await get(ann, id, { apply_markdown: false })).content).toBe("(deleted)");
     await ok(s.owner.patch("/realm", { message_content_edit_limit_seconds: 1 }));
     const old = await send(ann, town, "perm", "old");
-    await s.clock.during(3600, () => expectError(ann.patch(`/messages/${old}`, { content: "late" }), 400, "BAD_REQUEST", "The time limit for editing this message has passed"));
+    await s.clock.during(3600, () =>
+      expectError(ann.patch(`/messages/${old}`, { content: "late" }), 400, "BAD_REQUEST", "The time limit for editing this message has passed"),
+    );
     await ok(s.owner.patch("/realm", { allow_message_editing: false }));
     await expectError(ann.patch(`/messages/${id}`, { content: "no" }), 400, "BAD_REQUEST", "Your organization has turned off message editing");
     await ok(s.owner.patch("/realm", { allow_message_editing: true, message_content_edit_limit_seconds: 600 }));
@@ -86,7 +116,10 @@ describe("moves", () => {
     const journey = await topicIds(ann, town, "journey");
     expect(journey.slice(0, 1)).toEqual([ids[1]]);
     const note = await get(ann, journey[1]!, { apply_markdown: false });
-    expect(note).toMatchObject({ sender_email: "notification-bot@confab.localhost", content: expect.stringMatching(/^\[A message\]\(#narrow\/channel\/.+\) was moved here from #\*\*town>trip\*\* by @_\*\*Ann Editor\|\d+\*\*\.$/) });
+    expect(note).toMatchObject({
+      sender_email: "notification-bot@confab.localhost",
+      content: expect.stringMatching(/^\[A message\]\(#narrow\/channel\/.+\) was moved here from #\*\*town>trip\*\* by @_\*\*Ann Editor\|\d+\*\*\.$/),
+    });
     const q = await ok(bob.post("/register", { event_types: ["update_message"] }));
     await ok(ann.patch(`/messages/${ids[0]}`, { topic: "journey", propagate_mode: "change_later", send_notification_to_new_thread: false }));
     const [ev] = await drain(bob, q.queue_id);
@@ -101,7 +134,7 @@ describe("moves", () => {
     const ids = await topicIds(ann, town, "✔ bug");
     expect((await get(ann, ids.at(-1)!, { apply_markdown: false })).content).toBe(`@_**Bob Editor|${bob.userId}** has marked this topic as resolved.`);
     const g = await send(guest, town, "guesty", "hi");
-    await ok(s.owner.patch("/realm", { can_move_messages_between_topics_group: JSON.stringify({ new: (await roleGroup("role:members")) }) }));
+    await ok(s.owner.patch("/realm", { can_move_messages_between_topics_group: JSON.stringify({ new: await roleGroup("role:members") }) }));
     await expectError(guest.patch(`/messages/${g}`, { topic: "elsewhere" }), 400, "BAD_REQUEST", "You don't have permission to edit this message");
   });
 
@@ -119,7 +152,12 @@ describe("moves", () => {
     expect(m.last_moved_timestamp).toBeNumber();
     const h = (await ok(ann.get(`/messages/${id}/history`))).message_history;
     expect(h[1]).toMatchObject({ prev_stream: town, stream: attic });
-    await expectError(ann.patch(`/messages/${id}`, { stream_id: town, content: "x" }), 400, "BAD_REQUEST", "Cannot change message content while changing channel");
+    await expectError(
+      ann.patch(`/messages/${id}`, { stream_id: town, content: "x" }),
+      400,
+      "BAD_REQUEST",
+      "Cannot change message content while changing channel",
+    );
   });
 
   test("direct messages have no topics and cannot move", async () => {
@@ -141,7 +179,9 @@ describe("deleting", () => {
     await expectError(bob.delete(`/messages/${theirs}`), 400, "BAD_REQUEST", "You don't have permission to delete this message");
     const q = await ok(ann.post("/register", { event_types: ["delete_message"] }));
     await ok(bob.delete(`/messages/${mine}`));
-    expect(await drain(ann, q.queue_id)).toEqual([expect.objectContaining({ type: "delete_message", message_id: mine, message_type: "stream", stream_id: town, topic: "del" })]);
+    expect(await drain(ann, q.queue_id)).toEqual([
+      expect.objectContaining({ type: "delete_message", message_id: mine, message_type: "stream", stream_id: town, topic: "del" }),
+    ]);
     await expectError(ann.get(`/messages/${mine}`), 400, "BAD_REQUEST", "Invalid message(s)");
     await ok(s.owner.delete(`/messages/${theirs}`));
     const old = await send(bob, town, "del", "ancient");

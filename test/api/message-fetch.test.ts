@@ -24,7 +24,9 @@ beforeAll(async () => {
   cat = await s.newUser({ name: "Cat Fetch", email: "cat@fetch.test" });
   guest = await s.newUser({ name: "Guy Guest", role: 600 });
   lobby = (await ok(ann.post("/channels/create", { name: "lobby", subscribers: [ann.userId, bob.userId, guest.userId] }))).id;
-  vault = (await ok(ann.post("/channels/create", { name: "vault", subscribers: [ann.userId, bob.userId], invite_only: true, history_public_to_subscribers: false }))).id;
+  vault = (
+    await ok(ann.post("/channels/create", { name: "vault", subscribers: [ann.userId, bob.userId], invite_only: true, history_public_to_subscribers: false }))
+  ).id;
   den = (await ok(ann.post("/channels/create", { name: "den", subscribers: [ann.userId], invite_only: true, history_public_to_subscribers: true }))).id;
   await send(ann, "lunch", "lobby", "Lunch", "Who wants **pizza** for lunch?");
   await send(bob, "lunch2", "lobby", "lunch", "I am walking over, see https://example.com/menu");
@@ -66,12 +68,42 @@ describe("anchors and ranges", () => {
 
   test("first_unread (and the deprecated use_first_unread_anchor), date", async () => {
     // Ann's own messages are read; the first unread in her lunch topic is Bob's.
-    const r = await ok(ann.get("/messages", { anchor: "first_unread", num_before: 0, num_after: 1, narrow: [["channel", "lobby"], ["topic", "lunch"]] }));
+    const r = await ok(
+      ann.get("/messages", {
+        anchor: "first_unread",
+        num_before: 0,
+        num_after: 1,
+        narrow: [
+          ["channel", "lobby"],
+          ["topic", "lunch"],
+        ],
+      }),
+    );
     expect(r.anchor).toBe(ids.lunch2);
     expect(r.found_anchor).toBe(true);
-    const u = await ok(ann.get("/messages", { use_first_unread_anchor: true, num_before: 0, num_after: 1, narrow: [["channel", "lobby"], ["topic", "lunch"]] }));
+    const u = await ok(
+      ann.get("/messages", {
+        use_first_unread_anchor: true,
+        num_before: 0,
+        num_after: 1,
+        narrow: [
+          ["channel", "lobby"],
+          ["topic", "lunch"],
+        ],
+      }),
+    );
     expect(u.anchor).toBe(ids.lunch2);
-    const none = await ok(ann.get("/messages", { anchor: "first_unread", num_before: 1, num_after: 1, narrow: [["sender", "ann@fetch.test"], ["is", "unread"]] }));
+    const none = await ok(
+      ann.get("/messages", {
+        anchor: "first_unread",
+        num_before: 1,
+        num_after: 1,
+        narrow: [
+          ["sender", "ann@fetch.test"],
+          ["is", "unread"],
+        ],
+      }),
+    );
     expect(none.anchor).toBe(10000000000000000);
     const d = await ok(bob.get("/messages", { anchor: "date", anchor_date: "2000-01-01", num_before: 0, num_after: 1 }));
     // The anchor is the first message on or after the date, then num_after more.
@@ -94,37 +126,109 @@ describe("fetch errors", () => {
   test("each one", async () => {
     await expectError(bob.get("/messages", { anchor: "newest", num_after: 0 }), 400, "REQUEST_VARIABLE_MISSING", "Missing 'num_before' argument");
     await expectError(bob.get("/messages", { anchor: "newest", num_before: 0 }), 400, "REQUEST_VARIABLE_MISSING", "Missing 'num_after' argument");
-    const inc = await expectError(bob.get("/messages", { message_ids: "[1]", anchor: "newest" }), 400, "BAD_REQUEST",
-      "Unsupported parameter combination: num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor");
+    const inc = await expectError(
+      bob.get("/messages", { message_ids: "[1]", anchor: "newest" }),
+      400,
+      "BAD_REQUEST",
+      "Unsupported parameter combination: num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor",
+    );
     expect(inc.parameters).toBe("num_before, num_after, anchor, message_ids, include_anchor, use_first_unread_anchor");
     await expectError(bob.get("/messages", { message_ids: "[1]", include_anchor: false }), 400, "BAD_REQUEST", /^Unsupported parameter combination/);
-    await expectError(bob.get("/messages", { anchor: "newest", num_before: 4000, num_after: 1001 }), 400, "BAD_REQUEST", "Too many messages requested (maximum 5000).");
-    await expectError(bob.get("/messages", { anchor: "10", include_anchor: false, num_before: 1, num_after: 1 }), 400, "BAD_REQUEST", "The anchor can only be excluded at an end of the range");
+    await expectError(
+      bob.get("/messages", { anchor: "newest", num_before: 4000, num_after: 1001 }),
+      400,
+      "BAD_REQUEST",
+      "Too many messages requested (maximum 5000).",
+    );
+    await expectError(
+      bob.get("/messages", { anchor: "10", include_anchor: false, num_before: 1, num_after: 1 }),
+      400,
+      "BAD_REQUEST",
+      "The anchor can only be excluded at an end of the range",
+    );
     await expectError(bob.get("/messages", { anchor: "soonest", num_before: 1, num_after: 1 }), 400, "BAD_REQUEST", "Invalid anchor");
     await expectError(bob.get("/messages", { anchor: "newest", num_before: -1, num_after: 0 }), 400, "BAD_REQUEST", "num_before is too small");
     await expectError(bob.get("/messages", { num_before: 1, num_after: 0 }), 400, "REQUEST_VARIABLE_MISSING", "Missing 'anchor' argument");
-    const bad = await expectError(bob.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: [["frobnicate", "x"]] }), 400, "BAD_NARROW",
-      "Invalid narrow operator: unknown operator frobnicate");
+    const bad = await expectError(
+      bob.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: [["frobnicate", "x"]] }),
+      400,
+      "BAD_NARROW",
+      "Invalid narrow operator: unknown operator frobnicate",
+    );
     expect(bad.desc).toBe("unknown operator frobnicate");
-    await expectError(bob.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: "not json" }), 400, "BAD_REQUEST", "narrow is not valid JSON");
-    await expectError(s.anon.get("/messages", { anchor: "newest", num_before: 1, num_after: 0 }), 401, "UNAUTHORIZED", "Not logged in: API authentication or user session required");
+    await expectError(
+      bob.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: "not json" }),
+      400,
+      "BAD_REQUEST",
+      "narrow is not valid JSON",
+    );
+    await expectError(
+      s.anon.get("/messages", { anchor: "newest", num_before: 1, num_after: 0 }),
+      401,
+      "UNAUTHORIZED",
+      "Not logged in: API authentication or user session required",
+    );
   });
 });
 
 describe("narrow operators over HTTP", () => {
   const cases: [string, () => unknown, () => number[]][] = [
-    ["channel by name", () => [["channel", "lobby"], ["topic", "lunch"]], () => only("lunch", "lunch2")],
-    ["stream by id (object form)", () => [{ operator: "stream", operand: lobby }, { operator: "topic", operand: "plans" }], () => only("plans")],
-    ["negated topic", () => [{ operator: "channel", operand: "lobby" }, { operator: "topic", operand: "lunch", negated: true }, { operator: "topic", operand: "channel events", negated: true }], () => only("plans", "resolved")],
-    ["channels:public + sender", () => [["channels", "public"], ["sender", "bob@fetch.test"]], () => only("lunch2", "plans")],
+    [
+      "channel by name",
+      () => [
+        ["channel", "lobby"],
+        ["topic", "lunch"],
+      ],
+      () => only("lunch", "lunch2"),
+    ],
+    [
+      "stream by id (object form)",
+      () => [
+        { operator: "stream", operand: lobby },
+        { operator: "topic", operand: "plans" },
+      ],
+      () => only("plans"),
+    ],
+    [
+      "negated topic",
+      () => [
+        { operator: "channel", operand: "lobby" },
+        { operator: "topic", operand: "lunch", negated: true },
+        { operator: "topic", operand: "channel events", negated: true },
+      ],
+      () => only("plans", "resolved"),
+    ],
+    [
+      "channels:public + sender",
+      () => [
+        ["channels", "public"],
+        ["sender", "bob@fetch.test"],
+      ],
+      () => only("lunch2", "plans"),
+    ],
     ["sender by id", () => [{ operator: "sender", operand: 0 }], () => only("lunch2", "plans", "group1")],
-    ["negated sender in a channel", () => [{ operator: "channel", operand: "lobby" }, { operator: "sender", operand: 0, negated: true }, { operator: "topic", operand: "channel events", negated: true }], () => only("lunch", "resolved")],
+    [
+      "negated sender in a channel",
+      () => [
+        { operator: "channel", operand: "lobby" },
+        { operator: "sender", operand: 0, negated: true },
+        { operator: "topic", operand: "channel events", negated: true },
+      ],
+      () => only("lunch", "resolved"),
+    ],
     ["dm by email", () => [["dm", "ann@fetch.test"]], () => only("dm1")],
     ["dm by ids (group)", () => [{ operator: "dm", operand: [0, 0] }], () => only("group1")],
     ["dm-including", () => [["dm-including", "ann@fetch.test"]], () => only("dm1", "group1")],
     ["group-pm-with", () => [["group-pm-with", "ann@fetch.test"]], () => only("group1")],
     ["is:dm", () => [["is", "dm"]], () => only("dm1", "group1")],
-    ["is:private negated", () => [{ operator: "is", operand: "private", negated: true }, { operator: "sender", operand: 0 }], () => only("lunch2", "plans")],
+    [
+      "is:private negated",
+      () => [
+        { operator: "is", operand: "private", negated: true },
+        { operator: "sender", operand: 0 },
+      ],
+      () => only("lunch2", "plans"),
+    ],
     ["is:mentioned", () => [["is", "mentioned"]], () => []],
     ["is:resolved", () => [["is", "resolved"]], () => only("resolved")],
     ["has:link", () => [["has", "link"]], () => only("lunch2")],
@@ -132,13 +236,36 @@ describe("narrow operators over HTTP", () => {
     ["id", () => [{ operator: "id", operand: ids.plans }], () => only("plans")],
     // No confab message is a thread reply: a thread is its root alone.
     ["thread", () => [{ operator: "thread", operand: ids.plans }], () => only("plans")],
-    ["thread negated in a topic", () => [["channel", "lobby"], ["topic", "plans"], { operator: "thread", operand: String(ids.plans), negated: true }], () => []],
-    ["near filters nothing", () => [["channel", "lobby"], ["topic", "plans"], ["near", String(ids.plans)]], () => only("plans")],
-    ["with: the message's conversation", () => [{ operator: "with", operand: ids.lunch }, { operator: "channel", operand: "den" }], () => only("lunch", "lunch2")],
+    [
+      "thread negated in a topic",
+      () => [["channel", "lobby"], ["topic", "plans"], { operator: "thread", operand: String(ids.plans), negated: true }],
+      () => [],
+    ],
+    [
+      "near filters nothing",
+      () => [
+        ["channel", "lobby"],
+        ["topic", "plans"],
+        ["near", String(ids.plans)],
+      ],
+      () => only("plans"),
+    ],
+    [
+      "with: the message's conversation",
+      () => [
+        { operator: "with", operand: ids.lunch },
+        { operator: "channel", operand: "den" },
+      ],
+      () => only("lunch", "lunch2"),
+    ],
   ];
   for (const [name, narrow, expected] of cases)
     test(name, async () => {
-      const n = JSON.parse(JSON.stringify(narrow()).replace(/"operand":0([,}])/g, `"operand":${bob.userId}$1`).replace('"operand":[0,0]', `"operand":[${ann.userId},${cat.userId}]`));
+      const n = JSON.parse(
+        JSON.stringify(narrow())
+          .replace(/"operand":0([,}])/g, `"operand":${bob.userId}$1`)
+          .replace('"operand":[0,0]', `"operand":[${ann.userId},${cat.userId}]`),
+      );
       expect(await fetchIds(bob, n)).toEqual(expected());
     });
 
@@ -146,12 +273,24 @@ describe("narrow operators over HTTP", () => {
     await ok(ann.post("/messages/flags", { messages: JSON.stringify([ids.lunch2]), op: "add", flag: "starred" }));
     expect(await fetchIds(ann, [["is", "starred"]])).toEqual(only("lunch2"));
     expect(await fetchIds(ann, [["is", "mentioned"]])).toEqual(only("plans"));
-    expect(await fetchIds(ann, [["is", "unread"], ["channel", "lobby"], ["sender", "bob@fetch.test"]])).toEqual(only("lunch2", "plans"));
+    expect(
+      await fetchIds(ann, [
+        ["is", "unread"],
+        ["channel", "lobby"],
+        ["sender", "bob@fetch.test"],
+      ]),
+    ).toEqual(only("lunch2", "plans"));
     await ok(ann.post("/user_topics", { stream_id: lobby, topic: "plans", visibility_policy: 3 }));
     await ok(ann.post("/user_topics", { stream_id: lobby, topic: "lunch", visibility_policy: 1 }));
     expect(await fetchIds(ann, [["is", "followed"]])).toEqual(only("plans"));
     expect(await fetchIds(ann, [["is", "muted"]])).toEqual(only("lunch", "lunch2"));
-    expect(await fetchIds(ann, [["channel", "lobby"], ["in", "home"], ["topic", "lunch"]])).toEqual([]);
+    expect(
+      await fetchIds(ann, [
+        ["channel", "lobby"],
+        ["in", "home"],
+        ["topic", "lunch"],
+      ]),
+    ).toEqual([]);
   });
 
   test("search: stemmed words, phrases, stop words, highlights", async () => {
@@ -159,7 +298,17 @@ describe("narrow operators over HTTP", () => {
     expect(r.messages.map((m: any) => m.id)).toEqual(only("lunch2"));
     expect(r.messages[0].match_content).toContain('<span class="highlight">walking</span>');
     expect(r.messages[0].match_subject).toBe("lunch");
-    const t = await ok(bob.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: [["channel", "lobby"], ["search", "LUNCH"]] }));
+    const t = await ok(
+      bob.get("/messages", {
+        anchor: "newest",
+        num_before: 10,
+        num_after: 0,
+        narrow: [
+          ["channel", "lobby"],
+          ["search", "LUNCH"],
+        ],
+      }),
+    );
     expect(t.messages.map((m: any) => m.id)).toEqual(only("lunch", "lunch2"));
     expect(t.messages[0].match_subject).toBe('<span class="highlight">Lunch</span>');
     expect(await fetchIds(bob, [["search", '"big plan"']])).toEqual(only("plans"));
@@ -172,7 +321,9 @@ describe("narrow operators over HTTP", () => {
   });
 
   test("matches_narrow", async () => {
-    const r = await ok(bob.get("/messages/matches_narrow", { msg_ids: JSON.stringify([ids.lunch, ids.lunch2, ids.plans]), narrow: JSON.stringify([["search", "lunch"]]) }));
+    const r = await ok(
+      bob.get("/messages/matches_narrow", { msg_ids: JSON.stringify([ids.lunch, ids.lunch2, ids.plans]), narrow: JSON.stringify([["search", "lunch"]]) }),
+    );
     expect(Object.keys(r.messages).map(Number).sort()).toEqual(only("lunch", "lunch2"));
     expect(r.messages[String(ids.lunch)].match_content).toContain('<span class="highlight">lunch</span>');
   });
@@ -187,15 +338,35 @@ describe("who sees what", () => {
   });
 
   test("shared history: a later subscriber reads earlier messages, flagged historical", async () => {
-    const r = await ok(cat.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: [["channel", "den"], ["topic", "cozy"]] }));
+    const r = await ok(
+      cat.get("/messages", {
+        anchor: "newest",
+        num_before: 10,
+        num_after: 0,
+        narrow: [
+          ["channel", "den"],
+          ["topic", "cozy"],
+        ],
+      }),
+    );
     expect(r.messages.map((m: any) => [m.id, m.flags])).toEqual([[ids.den1, ["read", "historical"]]]);
   });
 
   test("public history: unsubscribed members read it; guests only what they received", async () => {
     const other = await s.newUser();
-    expect(await fetchIds(other, [["channel", "lobby"], ["topic", "plans"]])).toEqual(only("plans"));
+    expect(
+      await fetchIds(other, [
+        ["channel", "lobby"],
+        ["topic", "plans"],
+      ]),
+    ).toEqual(only("plans"));
     expect(await fetchIds(other, [])).toEqual([]);
-    expect(await fetchIds(guest, [["channel", "lobby"], ["topic", "plans"]])).toEqual(only("plans"));
+    expect(
+      await fetchIds(guest, [
+        ["channel", "lobby"],
+        ["topic", "plans"],
+      ]),
+    ).toEqual(only("plans"));
     const late = (await ok(ann.post("/channels/create", { name: "late", subscribers: [ann.userId] }))).id;
     await send(ann, "late1", late, "t", "before the guest");
     expect(await fetchIds(guest, [["channel", "late"]])).toEqual([]);
@@ -209,21 +380,44 @@ describe("who sees what", () => {
     expect(a.avatar_url).toStartWith("https://");
     const b = (await get({ allow_empty_topic_name: true })).messages[0];
     expect(b).toMatchObject({ content: "<p>no topic here</p>", subject: "", avatar_url: null });
-    expect(await fetchIds(bob, [["channel", "lobby"], ["topic", "general chat"]])).toEqual(only("empty"));
+    expect(
+      await fetchIds(bob, [
+        ["channel", "lobby"],
+        ["topic", "general chat"],
+      ]),
+    ).toEqual(only("empty"));
   });
 
   test("spectators: web-public channels only, with streams:web-public in the narrow", async () => {
     await ok(s.owner.patch("/realm", { enable_spectator_access: true }));
     const web = (await ok(s.owner.post("/channels/create", { name: "open-air", subscribers: [s.owner.userId], is_web_public: true }))).id;
     await send(s.owner, "web1", web, "hello", "hi world");
-    const r = await ok(s.anon.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: "channels", operand: "web-public" }]) }));
+    const r = await ok(
+      s.anon.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: JSON.stringify([{ operator: "channels", operand: "web-public" }]) }),
+    );
     expect(r.messages.map((m: any) => m.id)).toContain(ids.web1);
     expect(r.messages.every((m: any) => m.display_recipient === "open-air")).toBe(true);
     expect(r.messages[0].flags).toEqual(["read", "historical"]);
-    await expectError(s.anon.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: JSON.stringify([["channel", "lobby"]]) }), 401, "UNAUTHORIZED",
-      "Not logged in: API authentication or user session required");
-    await expectError(s.anon.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: JSON.stringify([["channels", "web-public"], ["channel", "lobby"]]) }), 400, "BAD_NARROW",
-      "Invalid narrow operator: unknown web-public channel lobby");
+    await expectError(
+      s.anon.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: JSON.stringify([["channel", "lobby"]]) }),
+      401,
+      "UNAUTHORIZED",
+      "Not logged in: API authentication or user session required",
+    );
+    await expectError(
+      s.anon.get("/messages", {
+        anchor: "newest",
+        num_before: 1,
+        num_after: 0,
+        narrow: JSON.stringify([
+          ["channels", "web-public"],
+          ["channel", "lobby"],
+        ]),
+      }),
+      400,
+      "BAD_NARROW",
+      "Invalid narrow operator: unknown web-public channel lobby",
+    );
     expect((await ok(s.anon.get(`/messages/${ids.web1}`))).message.id).toBe(ids.web1);
   });
 });

@@ -22,7 +22,11 @@ beforeAll(async () => {
   // The notification bot's creation note is unread for its subscribers; mark it so the counts below are Bob's messages.
   await ok(bob.post("/mark_all_as_read"));
   await ok(ann.post("/mark_all_as_read"));
-  for (const [topic, content] of [["a", "one"], ["a", "two @**Bob Flags**"], ["b", "three"]])
+  for (const [topic, content] of [
+    ["a", "one"],
+    ["a", "two @**Bob Flags**"],
+    ["b", "three"],
+  ])
     ids.push((await ok(ann.post("/messages", { type: "stream", to: room, topic, content }))).id);
   ids.push((await ok(ann.post("/messages", { type: "direct", to: JSON.stringify([bob.userId]), content: "dm" }))).id);
   ids.push((await ok(ann.post("/messages", { type: "direct", to: JSON.stringify([bob.userId, cat.userId]), content: "group" }))).id);
@@ -77,7 +81,12 @@ describe("POST /messages/flags", () => {
     await ok(cat.post("/messages/flags", { messages: JSON.stringify([ids[0]]), op: "add", flag: "starred" }));
     const m = (await ok(cat.get(`/messages/${ids[0]}`))).message;
     expect(m.flags).toEqual(["read", "starred", "historical"]);
-    await expectError(cat.post("/messages/flags", { messages: JSON.stringify([ids[3]]), op: "add", flag: "starred" }), 400, "BAD_REQUEST", "Invalid message(s)");
+    await expectError(
+      cat.post("/messages/flags", { messages: JSON.stringify([ids[3]]), op: "add", flag: "starred" }),
+      400,
+      "BAD_REQUEST",
+      "Invalid message(s)",
+    );
   });
 
   test("bad flags and ops", async () => {
@@ -96,8 +105,27 @@ describe("POST /messages/flags", () => {
 
 describe("narrow and shortcuts", () => {
   test("POST /messages/flags/narrow", async () => {
-    const r = await ok(bob.post("/messages/flags/narrow", { anchor: "oldest", num_before: 0, num_after: 10, narrow: JSON.stringify([["channel", "room"], ["topic", "a"]]), op: "add", flag: "read" }));
-    expect(r).toMatchObject({ processed_count: 2, updated_count: 1, first_processed_id: ids[0], last_processed_id: ids[1], found_oldest: true, found_newest: true });
+    const r = await ok(
+      bob.post("/messages/flags/narrow", {
+        anchor: "oldest",
+        num_before: 0,
+        num_after: 10,
+        narrow: JSON.stringify([
+          ["channel", "room"],
+          ["topic", "a"],
+        ]),
+        op: "add",
+        flag: "read",
+      }),
+    );
+    expect(r).toMatchObject({
+      processed_count: 2,
+      updated_count: 1,
+      first_processed_id: ids[0],
+      last_processed_id: ids[1],
+      found_oldest: true,
+      found_newest: true,
+    });
   });
 
   test("mark_topic_as_read, mark_stream_as_read, mark_all_as_read", async () => {

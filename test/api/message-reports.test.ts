@@ -24,7 +24,12 @@ const newest = async (c: Client, narrow: unknown[]) =>
 describe("message reports", () => {
   test("refused until the organization names a moderation request channel", async () => {
     const { id } = await ok(bob.post("/messages", { type: "stream", to: "general-talk", topic: "t", content: "spam spam" }));
-    await expectError(ann.post(`/messages/${id}/report`, { report_type: "spam" }), 400, "BAD_REQUEST", "Moderation request channel must be specified to enable message reporting.");
+    await expectError(
+      ann.post(`/messages/${id}/report`, { report_type: "spam" }),
+      400,
+      "BAD_REQUEST",
+      "Moderation request channel must be specified to enable message reporting.",
+    );
   });
 
   test("a channel message and a direct message reported; moderators read the report", async () => {

@@ -20,14 +20,25 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-
 describe("POST /messages", () => {
   test("to a channel: id answered; recipients get one event with their own flags; mentions flag", async () => {
     const qb = await ok(bob.post("/register", { event_types: ["message"], apply_markdown: true, client_gravatar: true }));
-    const qa = await ok(ann.post("/register", { event_types: ["message"], apply_markdown: false, client_gravatar: false, client_capabilities: { empty_topic_name: true } }));
+    const qa = await ok(
+      ann.post("/register", { event_types: ["message"], apply_markdown: false, client_gravatar: false, client_capabilities: { empty_topic_name: true } }),
+    );
     const { id } = await ok(ann.post("/messages", { type: "stream", to: "general", topic: "greetings", content: "hi @**Bob Reader** *there*" }));
     const [eb] = await drain(bob, qb.queue_id);
-    expect(eb.message).toMatchObject({ id, content: '<p>hi <span class="user-mention" data-user-id="' + bob.userId + '">@Bob Reader</span> <em>there</em></p>', content_type: "text/html", subject: "greetings", display_recipient: "general", stream_id: general, type: "stream", avatar_url: null, sender_id: ann.userId });
+    expect(eb.message).toMatchObject({
+      id,
+      content: '<p>hi <span class="user-mention" data-user-id="' + bob.userId + '">@Bob Reader</span> <em>there</em></p>',
+      content_type: "text/html",
+      subject: "greetings",
+      display_recipient: "general",
+      stream_id: general,
+      type: "stream",
+      avatar_url: null,
+      sender_id: ann.userId,
+    });
     expect(eb.flags).toEqual(["mentioned"]);
     const [ea] = await drain(ann, qa.queue_id);
     expect(ea.message).toMatchObject({ content: "hi @**Bob Reader** *there*", content_type: "text/x-markdown" });
@@ -47,12 +58,27 @@ describe("POST /messages", () => {
   test("by channel id, by JSON list, unknown channels, empty and oversized content", async () => {
     await ok(ann.post("/messages", { type: "channel", to: general, topic: "t", content: "by id" }));
     await ok(ann.post("/messages", { type: "stream", to: JSON.stringify(["general"]), topic: "t", content: "by list" }));
-    await expectError(ann.post("/messages", { type: "stream", to: "nowhere", topic: "t", content: "x" }), 400, "STREAM_DOES_NOT_EXIST", "Channel 'nowhere' does not exist");
+    await expectError(
+      ann.post("/messages", { type: "stream", to: "nowhere", topic: "t", content: "x" }),
+      400,
+      "STREAM_DOES_NOT_EXIST",
+      "Channel 'nowhere' does not exist",
+    );
     // Zulip's file lists NonExistingChannelIdError (with stream_id) elsewhere but not for this operation.
-    const e = await expectError(ann.post("/messages", { type: "stream", to: 99999, topic: "t", content: "x" }, { unchecked: true }), 400, "STREAM_DOES_NOT_EXIST", "Channel with ID '99999' does not exist");
+    const e = await expectError(
+      ann.post("/messages", { type: "stream", to: 99999, topic: "t", content: "x" }, { unchecked: true }),
+      400,
+      "STREAM_DOES_NOT_EXIST",
+      "Channel with ID '99999' does not exist",
+    );
     expect(e.stream_id).toBe(99999);
     await expectError(ann.post("/messages", { type: "stream", to: general, topic: "t", content: "   " }), 400, "BAD_REQUEST", "Message must not be empty");
-    await expectError(ann.post("/messages", { type: "stream", to: JSON.stringify([1, 2]), topic: "t", content: "x" }), 400, "BAD_REQUEST", "Cannot send to multiple channels");
+    await expectError(
+      ann.post("/messages", { type: "stream", to: JSON.stringify([1, 2]), topic: "t", content: "x" }),
+      400,
+      "BAD_REQUEST",
+      "Cannot send to multiple channels",
+    );
     const { id } = await ok(ann.post("/messages", { type: "stream", to: general, topic: "y".repeat(80), content: "z".repeat(10050) }));
     const m = (await ok(ann.get(`/messages/${id}`, { apply_markdown: false }))).message;
     expect(m.subject).toBe("y".repeat(57) + "...");
@@ -62,8 +88,18 @@ describe("POST /messages", () => {
 
   test("private channels: only subscribers post; guests only where subscribed", async () => {
     const { id } = await ok(ann.post("/channels/create", { name: "hush", subscribers: [ann.userId], invite_only: true }));
-    await expectError(bob.post("/messages", { type: "stream", to: id, topic: "t", content: "x" }), 400, "BAD_REQUEST", "Not authorized to send to channel 'hush'");
-    await expectError(guest.post("/messages", { type: "stream", to: general, topic: "t", content: "x" }), 400, "BAD_REQUEST", "Not authorized to send to channel 'general'");
+    await expectError(
+      bob.post("/messages", { type: "stream", to: id, topic: "t", content: "x" }),
+      400,
+      "BAD_REQUEST",
+      "Not authorized to send to channel 'hush'",
+    );
+    await expectError(
+      guest.post("/messages", { type: "stream", to: general, topic: "t", content: "x" }),
+      400,
+      "BAD_REQUEST",
+      "Not authorized to send to channel 'general'",
+    );
   });
 
   test("empty topic: display name for clients without support; topics_policy refuses it", async () => {
@@ -71,9 +107,19 @@ describe("POST /messages", () => {
     await ok(ann.post("/messages", { type: "stream", to: general, topic: "", content: "general chat message" }));
     expect((await drain(bob, qb.queue_id))[0].message.subject).toBe("general chat");
     const { id } = await ok(ann.post("/channels/create", { name: "strict", subscribers: [ann.userId], topics_policy: "disable_empty_topic" }));
-    await expectError(ann.post("/messages", { type: "stream", to: id, content: "x" }), 400, "BAD_REQUEST", "Sending messages to the general chat is not allowed in this channel.");
+    await expectError(
+      ann.post("/messages", { type: "stream", to: id, content: "x" }),
+      400,
+      "BAD_REQUEST",
+      "Sending messages to the general chat is not allowed in this channel.",
+    );
     const only = (await ok(ann.post("/channels/create", { name: "chatter", subscribers: [ann.userId], topics_policy: "empty_topic_only" }))).id;
-    await expectError(ann.post("/messages", { type: "stream", to: only, topic: "named", content: "x" }), 400, "BAD_REQUEST", "Only the general chat topic is allowed in this channel.");
+    await expectError(
+      ann.post("/messages", { type: "stream", to: only, topic: "named", content: "x" }),
+      400,
+      "BAD_REQUEST",
+      "Only the general chat topic is allowed in this channel.",
+    );
   });
 
   test("direct messages: one-to-one, group, to self; bad recipients", async () => {
@@ -88,7 +134,12 @@ describe("POST /messages", () => {
     expect(g.display_recipient.map((r: any) => r.email).sort()).toEqual([ann.email, cat.email, s.owner.email].sort());
     expect((await ok(ann.get(`/messages/${self.id}`))).message.display_recipient).toEqual([expect.objectContaining({ id: ann.userId })]);
     await expectError(ann.post("/messages", { type: "direct", to: JSON.stringify([424242]), content: "x" }), 400, "BAD_REQUEST", "Invalid user ID 424242");
-    await expectError(ann.post("/messages", { type: "direct", to: "nobody@example.com", content: "x" }), 400, "BAD_REQUEST", "Invalid email 'nobody@example.com'");
+    await expectError(
+      ann.post("/messages", { type: "direct", to: "nobody@example.com", content: "x" }),
+      400,
+      "BAD_REQUEST",
+      "Invalid email 'nobody@example.com'",
+    );
     await expectError(bob.get(`/messages/${group.id}`), 400, "BAD_REQUEST", "Invalid message(s)");
   });
 });

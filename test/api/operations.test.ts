@@ -51,7 +51,13 @@ describe("health and metrics", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toStartWith("text/plain; version=0.0.4");
     const text = await res.text();
-    const value = (line: string) => Number(text.split("\n").find((l) => l.startsWith(line + " "))?.slice(line.length + 1));
+    const value = (line: string) =>
+      Number(
+        text
+          .split("\n")
+          .find((l) => l.startsWith(line + " "))
+          ?.slice(line.length + 1),
+      );
     expect(value('confab_http_requests_total{route="GET /users/me",status="200"}')).toBeGreaterThanOrEqual(1);
     expect(value('confab_http_request_duration_seconds_count{route="GET /users/me"}')).toBeGreaterThanOrEqual(1);
     expect(text).toContain('confab_http_request_duration_seconds_bucket{route="GET /users/me",le="+Inf"}');
@@ -61,7 +67,14 @@ describe("health and metrics", () => {
     expect(value("confab_database_bytes")).toBeGreaterThan(0);
     expect(value("process_resident_memory_bytes")).toBeGreaterThan(0);
     expect(value("confab_up")).toBe(1);
-    for (const name of ["confab_longpolls_held", "confab_wal_bytes", "confab_heap_used_bytes", "confab_plugin_restarts_total", "confab_agent_runs_started_total", "confab_wal_fsync_seconds_count"])
+    for (const name of [
+      "confab_longpolls_held",
+      "confab_wal_bytes",
+      "confab_heap_used_bytes",
+      "confab_plugin_restarts_total",
+      "confab_agent_runs_started_total",
+      "confab_wal_fsync_seconds_count",
+    ])
       expect(text).toContain(`\n${name}`);
     // Every sample line is `name{labels} number`: the format Prometheus parses.
     for (const line of text.trimEnd().split("\n")) expect(line).toMatch(/^(# (HELP|TYPE) \w+ .+|\w+(\{[^}]*\})? -?[\d.e+]+)$/);
@@ -121,7 +134,12 @@ describe("API rate limits", () => {
     expect(hit["retry-after"]).toBe(wait);
     expect(hit.$headers.get("x-ratelimit-remaining")).toBe("0");
     // A refused write changes nothing.
-    await expectError(ann.post("/messages", { type: "direct", to: JSON.stringify([bob.userId]), content: "over" }), 429, "RATE_LIMIT_HIT", "API usage exceeded rate limit");
+    await expectError(
+      ann.post("/messages", { type: "direct", to: JSON.stringify([bob.userId]), content: "over" }),
+      429,
+      "RATE_LIMIT_HIT",
+      "API usage exceeded rate limit",
+    );
     const seen = await ok(bob.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, narrow: "[]" }));
     expect(seen.messages.map((m: { content: string }) => m.content)).not.toContain("<p>over</p>");
     expect((await ok(bob.get("/users/me"))).$headers.get("x-ratelimit-remaining")).not.toBe("0");
@@ -171,7 +189,24 @@ describe("TLS and proxies", () => {
     const cert = join(dir, "cert.pem");
     const key = join(dir, "key.pem");
     const made = Bun.spawnSync(
-      ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", key, "-out", cert],
+      [
+        "openssl",
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=localhost",
+        "-addext",
+        "subjectAltName=IP:127.0.0.1,DNS:localhost",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+      ],
       { stderr: "pipe" },
     );
     expect(made.exitCode).toBe(0);

@@ -41,7 +41,8 @@ interface Row {
   setup?(): Promise<void>;
 }
 
-const notForGuests: Row["refusal"] = (role) => (role === "guest" ? [400, "BAD_REQUEST", "Not allowed for guest users"] : [400, "BAD_REQUEST", "Insufficient permission"]);
+const notForGuests: Row["refusal"] = (role) =>
+  role === "guest" ? [400, "BAD_REQUEST", "Not allowed for guest users"] : [400, "BAD_REQUEST", "Insufficient permission"];
 
 const rows: Row[] = [
   {
@@ -91,7 +92,8 @@ const rows: Row[] = [
     allowed: ["owner", "administrator", "moderator", "member"],
     setup: async () => void (await ok(s.owner.patch("/realm", { create_multiuse_invite_group: { new: sys["role:members"] } }))),
     call: (c) => c.post("/invites/multiuse", {}),
-    refusal: (role) => (role === "guest" ? [400, "BAD_REQUEST", "Not allowed for guest users"] : [400, "BAD_REQUEST", "This endpoint does not accept bot requests."]),
+    refusal: (role) =>
+      role === "guest" ? [400, "BAD_REQUEST", "Not allowed for guest users"] : [400, "BAD_REQUEST", "This endpoint does not accept bot requests."],
   },
   {
     endpoint: "POST /invites/multiuse with welcome_message_custom_text (members given permission)",
@@ -160,11 +162,17 @@ describe("nesting, cycles and deactivated members", () => {
     const { group_id: l3 } = await ok(member.post("/user_groups/create", { name: "level 3", description: "", members: [deep.userId] }));
     const { group_id: l2 } = await ok(member.post("/user_groups/create", { name: "level 2", description: "", members: [], subgroups: [l3] }));
     const { group_id: l1 } = await ok(member.post("/user_groups/create", { name: "level 1", description: "", members: [], subgroups: [l2] }));
-    const check = async (g: number, direct: boolean) => (await ok(as.bot.get(`/user_groups/${g}/members/${deep.userId}`, { direct_member_only: direct }))).is_user_group_member;
+    const check = async (g: number, direct: boolean) =>
+      (await ok(as.bot.get(`/user_groups/${g}/members/${deep.userId}`, { direct_member_only: direct }))).is_user_group_member;
     expect([await check(l1, false), await check(l2, false), await check(l3, false)]).toEqual([true, true, true]);
     expect([await check(l1, true), await check(l2, true), await check(l3, true)]).toEqual([false, false, true]);
     // A cycle is refused whichever level closes it.
-    await expectError(member.post(`/user_groups/${l3}/subgroups`, { add: [l1] }), 400, "BAD_REQUEST", `User group ${l3} is already a subgroup of one of the passed subgroups.`);
+    await expectError(
+      member.post(`/user_groups/${l3}/subgroups`, { add: [l1] }),
+      400,
+      "BAD_REQUEST",
+      `User group ${l3} is already a subgroup of one of the passed subgroups.`,
+    );
     // A deactivated user is a member of nothing, directly or through nesting, until reactivated.
     await ok(s.owner.delete(`/users/${deep.userId}`));
     expect([await check(l1, false), await check(l3, true)]).toEqual([false, false]);
@@ -186,19 +194,41 @@ describe("nesting, cycles and deactivated members", () => {
 
 describe("each exact error of the contract for these endpoints", () => {
   test("group creation with a nonexistent user", async () => {
-    await expectError(as.member.post("/user_groups/create", { name: "ghosts", description: "", members: [424242] }), 400, "BAD_REQUEST", "Invalid user ID: 424242");
+    await expectError(
+      as.member.post("/user_groups/create", { name: "ghosts", description: "", members: [424242] }),
+      400,
+      "BAD_REQUEST",
+      "Invalid user ID: 424242",
+    );
   });
 
   test("drafts: unknown id, and a channel draft without exactly one channel", async () => {
     await expectError(as.member.patch("/drafts/424242", { draft: { type: "", to: [], topic: "", content: "x" } }), 404, "BAD_REQUEST", "Draft does not exist");
-    await expectError(as.member.post("/drafts", { drafts: [{ type: "stream", to: [], topic: "t", content: "x" }] }), 400, "BAD_REQUEST", "Must specify exactly 1 channel ID for channel messages");
+    await expectError(
+      as.member.post("/drafts", { drafts: [{ type: "stream", to: [], topic: "t", content: "x" }] }),
+      400,
+      "BAD_REQUEST",
+      "Must specify exactly 1 channel ID for channel messages",
+    );
   });
 
   test("invitations: no permission, an inaccessible channel, no permission to subscribe others", async () => {
     await expectError(as.moderator.post("/invites/multiuse", {}), 400, "BAD_REQUEST", "Insufficient permission");
-    await expectError(as.administrator.post("/invites/multiuse", { stream_ids: [424242] }), 400, "BAD_REQUEST", "Invalid channel ID 424242. No invites were sent.");
-    await ok(s.owner.patch("/realm", { create_multiuse_invite_group: { new: sys["role:members"] }, can_add_subscribers_group: { new: sys["role:administrators"] } }));
-    await expectError(as.member.post("/invites/multiuse", { stream_ids: [channelId] }), 400, "BAD_REQUEST", "You do not have permission to subscribe other users to channels.");
+    await expectError(
+      as.administrator.post("/invites/multiuse", { stream_ids: [424242] }),
+      400,
+      "BAD_REQUEST",
+      "Invalid channel ID 424242. No invites were sent.",
+    );
+    await ok(
+      s.owner.patch("/realm", { create_multiuse_invite_group: { new: sys["role:members"] }, can_add_subscribers_group: { new: sys["role:administrators"] } }),
+    );
+    await expectError(
+      as.member.post("/invites/multiuse", { stream_ids: [channelId] }),
+      400,
+      "BAD_REQUEST",
+      "You do not have permission to subscribe other users to channels.",
+    );
   });
 
   test("bots and avatars", async () => {

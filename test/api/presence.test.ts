@@ -19,11 +19,18 @@ describe("presence", () => {
 
     const l = await ok(s.owner.get("/events", { queue_id: legacy.queue_id, dont_block: true }));
     expect(l.events).toEqual([
-      expect.objectContaining({ type: "presence", user_id: ann.userId, email: ann.email, presence: { website: expect.objectContaining({ status: "active", client: "website" }) } }),
+      expect.objectContaining({
+        type: "presence",
+        user_id: ann.userId,
+        email: ann.email,
+        presence: { website: expect.objectContaining({ status: "active", client: "website" }) },
+      }),
     ]);
     expect(l.events[0].presences).toBeUndefined();
     const m = await ok(s.owner.get("/events", { queue_id: modern.queue_id, dont_block: true }));
-    expect(m.events).toEqual([{ type: "presence", id: 0, presences: { [ann.userId!]: { active_timestamp: expect.any(Number), idle_timestamp: expect.any(Number) } } }]);
+    expect(m.events).toEqual([
+      { type: "presence", id: 0, presences: { [ann.userId!]: { active_timestamp: expect.any(Number), idle_timestamp: expect.any(Number) } } },
+    ]);
 
     // A second ping while still active changes nothing others see: no event.
     await ok(ann.post("/users/me/presence", { status: "active", ping_only: true }));

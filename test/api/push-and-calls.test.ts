@@ -36,9 +36,20 @@ describe("legacy push tokens (APNs, FCM)", () => {
 
 describe("end-to-end encrypted push", () => {
   test("registration needs the push service this server does not have; so no device is ever active", async () => {
-    const reg = { token_kind: "fcm", push_account_id: 42, push_public_key: "a2V5", bouncer_public_key: "Ym91bmNlcg==", encrypted_push_registration: "ZGF0YQ==" };
+    const reg = {
+      token_kind: "fcm",
+      push_account_id: 42,
+      push_public_key: "a2V5",
+      bouncer_public_key: "Ym91bmNlcg==",
+      encrypted_push_registration: "ZGF0YQ==",
+    };
     await expectError(ann.post("/mobile_push/register", reg), 400, "PUSH_SERVICE_NOT_CONFIGURED", "Server is not configured to use push notification service.");
-    await expectError(ann.post("/mobile_push/e2ee/test_notification", { push_account_id: 42 }), 400, "NO_ACTIVE_PUSH_DEVICE", "No active registered push device");
+    await expectError(
+      ann.post("/mobile_push/e2ee/test_notification", { push_account_id: 42 }),
+      400,
+      "NO_ACTIVE_PUSH_DEVICE",
+      "No active registered push device",
+    );
   });
 });
 

@@ -18,7 +18,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-
 describe("update_storage / get_storage (the bot storage API)", () => {
   test("PUT stores string values; GET returns all or the named keys; DELETE removes", async () => {
     await ok(bot.call("PUT", "/bot_storage", { storage: { "entry 1": "value 1", "entry 2": "value 2", "entry 3": "value 3" } }));
@@ -70,9 +69,22 @@ describe("mute_topic (PATCH /users/me/subscriptions/muted_topics)", () => {
     const channelId = state.user_topics.find((t: any) => t.topic_name === "noise").stream_id;
     await ok(ann.patch("/users/me/subscriptions/muted_topics", { stream_id: channelId, topic: "noise", op: "remove" }));
     const events = await drain(ann, q);
-    expect(events.map((e) => [e.type, e.topic_name, e.visibility_policy])).toEqual([["user_topic", "noise", 1], ["user_topic", "noise", 0]]);
-    await expectError(ann.patch("/users/me/subscriptions/muted_topics", { topic: "noise", op: "add" }), 400, "BAD_REQUEST", "Unsupported parameter combination: stream_id, stream");
-    await expectError(ann.patch("/users/me/subscriptions/muted_topics", { stream: "quiet", stream_id: channelId, topic: "noise", op: "add" }), 400, "BAD_REQUEST", "Unsupported parameter combination: stream_id, stream");
+    expect(events.map((e) => [e.type, e.topic_name, e.visibility_policy])).toEqual([
+      ["user_topic", "noise", 1],
+      ["user_topic", "noise", 0],
+    ]);
+    await expectError(
+      ann.patch("/users/me/subscriptions/muted_topics", { topic: "noise", op: "add" }),
+      400,
+      "BAD_REQUEST",
+      "Unsupported parameter combination: stream_id, stream",
+    );
+    await expectError(
+      ann.patch("/users/me/subscriptions/muted_topics", { stream: "quiet", stream_id: channelId, topic: "noise", op: "add" }),
+      400,
+      "BAD_REQUEST",
+      "Unsupported parameter combination: stream_id, stream",
+    );
     await expectError(ann.patch("/users/me/subscriptions/muted_topics", { stream: "quiet", topic: "noise", op: "mute" }), 400, "BAD_REQUEST", "Invalid op");
   });
 });
@@ -84,7 +96,11 @@ describe("update_notification_settings (PATCH /settings/notifications)", () => {
     await ok(ann.patch("/settings/display", { twenty_four_hour_time: true }));
     const state = (await ok(ann.post("/register", { fetch_event_types: ["user_settings"] }))).user_settings;
     expect(state).toMatchObject({ enable_stream_push_notifications: true, enable_offline_push_notifications: false, twenty_four_hour_time: true });
-    expect((await drain(ann, q)).map((e) => e.property)).toEqual(["enable_stream_push_notifications", "enable_offline_push_notifications", "twenty_four_hour_time"]);
+    expect((await drain(ann, q)).map((e) => e.property)).toEqual([
+      "enable_stream_push_notifications",
+      "enable_offline_push_notifications",
+      "twenty_four_hour_time",
+    ]);
   });
 });
 

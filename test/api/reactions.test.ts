@@ -9,7 +9,6 @@ let s: TestServer;
 let ann: Client, bob: Client, cat: Client;
 let msg: number;
 
-
 beforeAll(async () => {
   s = await startServer();
   ann = await s.newUser({ name: "Ann React" });
@@ -26,11 +25,19 @@ describe("reactions", () => {
     await ok(bob.post(`/messages/${msg}/reactions`, { emoji_name: "smile" }));
     expect(await drain(ann, q.queue_id)).toEqual([
       expect.objectContaining({
-        type: "reaction", op: "add", message_id: msg, emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji",
-        user_id: bob.userId, user: { user_id: bob.userId, email: bob.email, full_name: "Bob React", is_mirror_dummy: false },
+        type: "reaction",
+        op: "add",
+        message_id: msg,
+        emoji_name: "smile",
+        emoji_code: "1f642",
+        reaction_type: "unicode_emoji",
+        user_id: bob.userId,
+        user: { user_id: bob.userId, email: bob.email, full_name: "Bob React", is_mirror_dummy: false },
       }),
     ]);
-    expect((await ok(ann.get(`/messages/${msg}`))).message.reactions).toEqual([{ emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji", user_id: bob.userId }]);
+    expect((await ok(ann.get(`/messages/${msg}`))).message.reactions).toEqual([
+      { emoji_name: "smile", emoji_code: "1f642", reaction_type: "unicode_emoji", user_id: bob.userId },
+    ]);
     await expectError(bob.post(`/messages/${msg}/reactions`, { emoji_name: "smile" }), 400, "REACTION_ALREADY_EXISTS", "Reaction already exists.");
   });
 
@@ -53,9 +60,17 @@ describe("reactions", () => {
     const q = await ok(ann.post("/register", { event_types: ["reaction"] }));
     await ok(bob.delete(`/messages/${msg}/reactions`, { emoji_name: "smile" }));
     await ok(bob.delete(`/messages/${msg}/reactions`, { emoji_code: "1f44d", reaction_type: "unicode_emoji" }));
-    expect((await drain(ann, q.queue_id)).map((e) => [e.op, e.emoji_name])).toEqual([["remove", "smile"], ["remove", "+1"]]);
+    expect((await drain(ann, q.queue_id)).map((e) => [e.op, e.emoji_name])).toEqual([
+      ["remove", "smile"],
+      ["remove", "+1"],
+    ]);
     await expectError(bob.delete(`/messages/${msg}/reactions`, { emoji_name: "smile" }), 400, "REACTION_DOES_NOT_EXIST", "Reaction doesn't exist.");
-    await expectError(bob.delete(`/messages/${msg}/reactions`, {}), 400, "BAD_REQUEST", "At least one of the following arguments must be present: emoji_name, emoji_code");
+    await expectError(
+      bob.delete(`/messages/${msg}/reactions`, {}),
+      400,
+      "BAD_REQUEST",
+      "At least one of the following arguments must be present: emoji_name, emoji_code",
+    );
   });
 
   test("a reader of public history may react; it gives them a historical row", async () => {

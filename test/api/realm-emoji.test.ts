@@ -42,7 +42,12 @@ describe("realm emoji", () => {
       ["party-parrot", id, "realm_emoji"],
       ["party-parrot", id, "realm_emoji"],
     ]);
-    await expectError(ann.post(`/messages/${msg}/reactions`, { emoji_name: "party-parrot", emoji_code: "999", reaction_type: "realm_emoji" }), 400, "BAD_REQUEST", "Invalid custom emoji.");
+    await expectError(
+      ann.post(`/messages/${msg}/reactions`, { emoji_name: "party-parrot", emoji_code: "999", reaction_type: "realm_emoji" }),
+      400,
+      "BAD_REQUEST",
+      "Invalid custom emoji.",
+    );
 
     // Others may not remove it; its author may.
     const bob = await s.newUser();
@@ -59,10 +64,25 @@ describe("realm emoji", () => {
 
   test("bad names, files and callers are refused", async () => {
     const guest = await s.newUser({ role: 600 });
-    await expectError(s.owner.post("/realm/emoji/Bad Name", {}, { files: [png()] }), 400, "BAD_REQUEST", "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.");
-    await expectError(s.owner.post("/realm/emoji/trailing_", {}, { files: [png()] }), 400, "BAD_REQUEST", "Emoji names must end with either a letter or digit.");
+    await expectError(
+      s.owner.post("/realm/emoji/Bad Name", {}, { files: [png()] }),
+      400,
+      "BAD_REQUEST",
+      "Emoji names must contain only lowercase English letters, digits, spaces, dashes, and underscores.",
+    );
+    await expectError(
+      s.owner.post("/realm/emoji/trailing_", {}, { files: [png()] }),
+      400,
+      "BAD_REQUEST",
+      "Emoji names must end with either a letter or digit.",
+    );
     await expectError(s.owner.post("/realm/emoji/twofiles", {}, { files: [png(), png("b.png")] }), 400, "BAD_REQUEST", "You must upload exactly one file.");
-    await expectError(s.owner.post("/realm/emoji/notimage", {}, { files: [new File(["hello"], "x.png", { type: "image/png" })] }), 400, "BAD_REQUEST", "Could not decode image; did you upload an image file?");
+    await expectError(
+      s.owner.post("/realm/emoji/notimage", {}, { files: [new File(["hello"], "x.png", { type: "image/png" })] }),
+      400,
+      "BAD_REQUEST",
+      "Could not decode image; did you upload an image file?",
+    );
     await expectError(guest.post("/realm/emoji/guesty", {}, { files: [png()] }), 400, "BAD_REQUEST", "Insufficient permission");
     await ok(s.owner.post("/realm/emoji/dup", {}, { files: [png()] }));
     await expectError(s.owner.post("/realm/emoji/dup", {}, { files: [png()] }), 400, "BAD_REQUEST", "A custom emoji with this name already exists.");

@@ -20,7 +20,13 @@ import { startServer, type TestServer } from "../helpers/server";
 
 /** A client of the organization at `host` (realms are picked by the Host header). */
 class HostClient extends Client {
-  constructor(base: string, email: string, key: string, userId: number, readonly host: string) {
+  constructor(
+    base: string,
+    email: string,
+    key: string,
+    userId: number,
+    readonly host: string,
+  ) {
     super(base, email, key, userId);
   }
   protected override sessionHeaders() {
@@ -38,11 +44,28 @@ const scratch = mkdtempSync(join(tmpdir(), "confab-isolation-"));
 const foreign: Record<string, string> = {};
 /** Body parameters that carry ids of these kinds; the path parameter of the same kind lends its value. */
 const BODY_IDS: Record<string, string> = {
-  stream_id: "stream_id", stream_ids: "stream_id", subscribers: "user_id", members: "user_id", user_ids: "user_id", to: "user_id",
-  add: "user_id", delete: "user_id", message_id: "message_id", message_ids: "message_id", msg_ids: "message_id", group_ids: "user_group_id",
-  folder_id: "channel_folder_id", source_repository_id: "repository_id", repository_id: "repository_id", link_id: "link_id",
-  bot_owner_id: "user_id", sender_id: "user_id", ordered_linkifier_ids: "filter_id",
-  moderation_request_channel_id: "stream_id", new_stream_announcements_stream_id: "stream_id", signup_announcements_stream_id: "stream_id",
+  stream_id: "stream_id",
+  stream_ids: "stream_id",
+  subscribers: "user_id",
+  members: "user_id",
+  user_ids: "user_id",
+  to: "user_id",
+  add: "user_id",
+  delete: "user_id",
+  message_id: "message_id",
+  message_ids: "message_id",
+  msg_ids: "message_id",
+  group_ids: "user_group_id",
+  folder_id: "channel_folder_id",
+  source_repository_id: "repository_id",
+  repository_id: "repository_id",
+  link_id: "link_id",
+  bot_owner_id: "user_id",
+  sender_id: "user_id",
+  ordered_linkifier_ids: "filter_id",
+  moderation_request_channel_id: "stream_id",
+  new_stream_announcements_stream_id: "stream_id",
+  signup_announcements_stream_id: "stream_id",
   zulip_update_announcements_stream_id: "stream_id",
 };
 /** Names that need nothing of their own kind: they are looked up inside a thing named before them in the path. */
@@ -70,8 +93,19 @@ beforeAll(async () => {
   const playground = (await ok(boss.post("/realm/playgrounds", { name: "Acme", pygments_language: "Python", url_template: "https://acme.test/{code}" }))).id;
   await ok(boss.post("/realm/domains", { domain: "acme.test", allow_subdomains: false }));
   await ok(boss.post("/ext/secrets", { name: "ACME_TOKEN", secret: "s3cret" }, { unchecked: true }));
-  const scheduled = (await ok(boss.post("/scheduled_messages", { type: "stream", to: channel, topic: "t", content: "later", scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 86_400 }))).scheduled_message_id;
-  const reminder = (await ok(boss.post("/reminders", { message_id: message, scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 86_400 }))).reminder_id;
+  const scheduled = (
+    await ok(
+      boss.post("/scheduled_messages", {
+        type: "stream",
+        to: channel,
+        topic: "t",
+        content: "later",
+        scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 86_400,
+      }),
+    )
+  ).scheduled_message_id;
+  const reminder = (await ok(boss.post("/reminders", { message_id: message, scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 86_400 })))
+    .reminder_id;
   const upload = (await ok(boss.post("/user_uploads", {}, { files: [new File(["acme"], "plan.txt", { type: "text/plain" })] }))).url as string;
   const attachment = (await ok(boss.get("/attachments"))).attachments[0].id;
   const repository = (await ok(boss.post("/ext/repositories", { name: "acme-repo" }, { unchecked: true }))).repository.id;
@@ -79,19 +113,53 @@ beforeAll(async () => {
   writeFileSync(join(tree, "README.md"), "# Acme\n");
   cpSync(join(FIXTURES, "answering"), join(tree, "answering"), { recursive: true });
   await importIntoRepository(s.app, acme.realm, null, repository, tree);
-  const workspace = (await ok(boss.post("/ext/workspaces", { stream_id: channel, topic: "plans", repository_id: repository }, { unchecked: true }))).workspace.workspace_uuid;
+  const workspace = (await ok(boss.post("/ext/workspaces", { stream_id: channel, topic: "plans", repository_id: repository }, { unchecked: true }))).workspace
+    .workspace_uuid;
   await ok(boss.post("/users/me/muted_users/" + u));
-  const install = (await ok(boss.post("/ext/plugins", { source_kind: "local", source_repository_id: repository, source_path: "answering" }, { unchecked: true }))).plugin.id;
+  const install = (
+    await ok(boss.post("/ext/plugins", { source_kind: "local", source_repository_id: repository, source_path: "answering" }, { unchecked: true }))
+  ).plugin.id;
   const link = (await ok(boss.post(`/ext/plugins/${install}/links`, { kind: "project", value: "web", stream_id: channel }, { unchecked: true }))).link.id;
   const recipientId = findChannel(s.app.db, channel)!.recipientId;
-  const run = startRun(s.app, { realmId: acme.realm.id, messageId: message, senderId: boss.userId!, recipientId, channelId: channel, topic: "plans", participantIds: [], mentionedUserIds: [] }).run.id;
+  const run = startRun(s.app, {
+    realmId: acme.realm.id,
+    messageId: message,
+    senderId: boss.userId!,
+    recipientId,
+    channelId: channel,
+    topic: "plans",
+    participantIds: [],
+    mentionedUserIds: [],
+  }).run.id;
   Object.assign(foreign, {
-    user_id: String(u), email: "wile@acme.test", user_id_or_email: String(u), muted_user_id: String(u), bot_id: String(bot),
-    user_group_id: String(group), stream_id: String(channel), message_id: String(message), field_id: String(field), draft_id: String(draft),
-    saved_snippet_id: String(snippet), fragment: "narrow/channel/acme-only", invite_id: String(invite), channel_folder_id: String(folder),
-    filter_id: String(filter), playground_id: String(playground), domain: "acme.test", name: "ACME_TOKEN", scheduled_message_id: String(scheduled),
-    reminder_id: String(reminder), attachment_id: String(attachment), realm_id_str: upload.split("/")[2]!, repository_id: String(repository),
-    workspace_uuid: workspace, emoji_name: "acme_only", install_id: String(install), link_id: String(link), run_id: String(run),
+    user_id: String(u),
+    email: "wile@acme.test",
+    user_id_or_email: String(u),
+    muted_user_id: String(u),
+    bot_id: String(bot),
+    user_group_id: String(group),
+    stream_id: String(channel),
+    message_id: String(message),
+    field_id: String(field),
+    draft_id: String(draft),
+    saved_snippet_id: String(snippet),
+    fragment: "narrow/channel/acme-only",
+    invite_id: String(invite),
+    channel_folder_id: String(folder),
+    filter_id: String(filter),
+    playground_id: String(playground),
+    domain: "acme.test",
+    name: "ACME_TOKEN",
+    scheduled_message_id: String(scheduled),
+    reminder_id: String(reminder),
+    attachment_id: String(attachment),
+    realm_id_str: upload.split("/")[2]!,
+    repository_id: String(repository),
+    workspace_uuid: workspace,
+    emoji_name: "acme_only",
+    install_id: String(install),
+    link_id: String(link),
+    run_id: String(run),
   });
 }, 60_000);
 afterAll(async () => {
@@ -141,7 +209,16 @@ async function answer(ep: Endpoint, path: Record<string, string>, body: Record<s
 /** The answer with the tried value taken out of its text. */
 const strip = (a: Awaited<ReturnType<typeof answer>>, values: string[]) => ({ ...a, msg: values.reduce((m, v) => m?.split(v).join("<id>"), a.msg) });
 
-const MISSING: Record<string, string> = { email: "nobody@nowhere.test", user_id_or_email: "987654", domain: "nowhere.test", name: "NO_SUCH_SECRET", fragment: "narrow/channel/nowhere", workspace_uuid: "00000000-0000-4000-8000-000000000000", emoji_name: "no_such_emoji", realm_id_str: "987654" };
+const MISSING: Record<string, string> = {
+  email: "nobody@nowhere.test",
+  user_id_or_email: "987654",
+  domain: "nowhere.test",
+  name: "NO_SUCH_SECRET",
+  fragment: "narrow/channel/nowhere",
+  workspace_uuid: "00000000-0000-4000-8000-000000000000",
+  emoji_name: "no_such_emoji",
+  realm_id_str: "987654",
+};
 const missing = (n: string) => MISSING[n] ?? "987654";
 
 test("naming another organization's thing answers as naming nothing, on every route", async () => {
@@ -150,10 +227,17 @@ test("naming another organization's thing answers as naming nothing, on every ro
     if (ep.auth === "none") continue;
     const inPath = pathParams(ep);
     const entries = Object.entries(ep.params) as [string, Param<unknown>][];
-    const base: Record<string, string> = Object.fromEntries(entries.filter(([, prm]) => prm.source !== "path" && prm.required).map(([n, prm]) => [n, filler(prm)]));
+    const base: Record<string, string> = Object.fromEntries(
+      entries.filter(([, prm]) => prm.source !== "path" && prm.required).map(([n, prm]) => [n, filler(prm)]),
+    );
     const innerPath = Object.fromEntries(inPath.filter((n) => INNER.has(n)).map((n) => [n, n === "filename" ? "x/plan.txt" : "x"]));
     // Each id the route takes, in its path or its body, tried alone with the others plausible.
-    const tries: { label: string; path: (v: (n: string) => string) => Record<string, string>; body: (v: (n: string) => string) => Record<string, string>; kind: string }[] = [];
+    const tries: {
+      label: string;
+      path: (v: (n: string) => string) => Record<string, string>;
+      body: (v: (n: string) => string) => Record<string, string>;
+      kind: string;
+    }[] = [];
     for (const n of inPath.filter((n) => !INNER.has(n)))
       tries.push({
         label: n,
@@ -163,20 +247,24 @@ test("naming another organization's thing answers as naming nothing, on every ro
       });
     // (Where the path names a thing too, its own tries cover the route.)
     if (!inPath.some((n) => !INNER.has(n)))
-    for (const [n, prm] of entries) {
-      const kind = BODY_IDS[n];
-      if (prm.source === "path" || !kind) continue;
-      const list = prm.describe.startsWith("list") || prm.describe.includes("list of");
-      tries.push({
-        label: `body ${n}`,
-        kind,
-        path: () => innerPath,
-        body: (v) => ({ ...base, [n]: list ? `[${v(kind)}]` : v(kind) }),
-      });
-    }
+      for (const [n, prm] of entries) {
+        const kind = BODY_IDS[n];
+        if (prm.source === "path" || !kind) continue;
+        const list = prm.describe.startsWith("list") || prm.describe.includes("list of");
+        tries.push({
+          label: `body ${n}`,
+          kind,
+          path: () => innerPath,
+          body: (v) => ({ ...base, [n]: list ? `[${v(kind)}]` : v(kind) }),
+        });
+      }
     for (const t of tries) {
       const none = await answer(ep, t.path(missing), t.body(missing));
-      const theirs = await answer(ep, t.path((k) => foreign[k]!), t.body((k) => foreign[k]!));
+      const theirs = await answer(
+        ep,
+        t.path((k) => foreign[k]!),
+        t.body((k) => foreign[k]!),
+      );
       const a = strip(none, [missing(t.kind)]);
       const b = strip(theirs, [foreign[t.kind]!]);
       if (JSON.stringify(a) !== JSON.stringify(b)) leaks.push({ route: `${ep.method} ${ep.path}`, id: t.label, nothing: a, other_organization: b });

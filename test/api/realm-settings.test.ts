@@ -40,7 +40,12 @@ describe("the realm register state", () => {
 describe("PATCH /realm", () => {
   test("administrators only; owner-only settings need an owner", async () => {
     await expectError(member.patch("/realm", { name: "Mine" }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
-    await expectError(admin.patch("/realm", { can_create_groups: { new: sys["role:administrators"] } }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
+    await expectError(
+      admin.patch("/realm", { can_create_groups: { new: sys["role:administrators"] } }),
+      400,
+      "UNAUTHORIZED_PRINCIPAL",
+      "Must be an organization owner",
+    );
     await expectError(admin.patch("/realm", { invite_required: false }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
   });
 
@@ -56,7 +61,11 @@ describe("PATCH /realm", () => {
       { type: "realm", op: "update", property: "name", value: "Renamed", id: 0 },
       { type: "realm", op: "update_dict", property: "default", data: { allow_message_editing: false, message_content_edit_limit_seconds: null }, id: 1 },
     ]);
-    expect(await realmState(member)).toMatchObject({ realm_name: "Renamed", realm_allow_message_editing: false, realm_message_content_edit_limit_seconds: null });
+    expect(await realmState(member)).toMatchObject({
+      realm_name: "Renamed",
+      realm_allow_message_editing: false,
+      realm_message_content_edit_limit_seconds: null,
+    });
     // Setting a value back to its default stores nothing, and the same value again announces nothing.
     await ok(admin.patch("/realm", { allow_message_editing: true }));
     const q2 = await realmState(member);
@@ -71,15 +80,19 @@ describe("PATCH /realm", () => {
       "BAD_REQUEST",
       "'can_create_web_public_channel_group' setting cannot be set to 'role:members' group.",
     );
-    await expectError(s.owner.patch("/realm", { can_manage_all_groups: { new: sys["role:nobody"] } }), 400, "BAD_REQUEST", "'can_manage_all_groups' setting cannot be set to 'role:nobody' group.");
     await expectError(
-      s.owner.patch("/realm", { can_create_groups: { new: sys["role:admins"] ?? 999999 } }),
+      s.owner.patch("/realm", { can_manage_all_groups: { new: sys["role:nobody"] } }),
       400,
       "BAD_REQUEST",
-      "Invalid user group",
+      "'can_manage_all_groups' setting cannot be set to 'role:nobody' group.",
     );
+    await expectError(s.owner.patch("/realm", { can_create_groups: { new: sys["role:admins"] ?? 999999 } }), 400, "BAD_REQUEST", "Invalid user group");
     const q = await realmState(member);
-    await ok(s.owner.patch("/realm", { can_create_groups: { new: { direct_members: [member.userId], direct_subgroups: [sys["role:administrators"]] }, old: sys["role:members"] } }));
+    await ok(
+      s.owner.patch("/realm", {
+        can_create_groups: { new: { direct_members: [member.userId], direct_subgroups: [sys["role:administrators"]] }, old: sys["role:members"] },
+      }),
+    );
     expect(await drain(member, q)).toEqual([
       {
         type: "realm",
@@ -112,10 +125,25 @@ describe("realm domains", () => {
   test("owners add, change and remove; administrators may not change; events and errors", async () => {
     const q = await ok(member.post("/register", { event_types: ["realm_domains"], fetch_event_types: ["realm_domains"] }));
     expect(q.realm_domains).toEqual([]);
-    await expectError(admin.post("/realm/domains", { domain: "example.org", allow_subdomains: false }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
-    await expectError(s.owner.post("/realm/domains", { domain: "nodot", allow_subdomains: false }), 400, "BAD_REQUEST", "Invalid domain: Domain must have at least one dot (.)");
+    await expectError(
+      admin.post("/realm/domains", { domain: "example.org", allow_subdomains: false }),
+      400,
+      "UNAUTHORIZED_PRINCIPAL",
+      "Must be an organization owner",
+    );
+    await expectError(
+      s.owner.post("/realm/domains", { domain: "nodot", allow_subdomains: false }),
+      400,
+      "BAD_REQUEST",
+      "Invalid domain: Domain must have at least one dot (.)",
+    );
     await ok(s.owner.post("/realm/domains", { domain: "Example.org", allow_subdomains: false }));
-    await expectError(s.owner.post("/realm/domains", { domain: "example.org", allow_subdomains: true }), 400, "BAD_REQUEST", "The domain example.org is already a part of your organization.");
+    await expectError(
+      s.owner.post("/realm/domains", { domain: "example.org", allow_subdomains: true }),
+      400,
+      "BAD_REQUEST",
+      "The domain example.org is already a part of your organization.",
+    );
     await expectError(admin.patch("/realm/domains/example.org", { allow_subdomains: true }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
     await ok(s.owner.patch("/realm/domains/example.org", { allow_subdomains: true }));
     expect((await ok(member.get("/realm/domains"))).domains).toEqual([{ domain: "example.org", allow_subdomains: true }]);

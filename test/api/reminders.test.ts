@@ -26,7 +26,14 @@ describe("reminders", () => {
     const { reminder_id } = await ok(ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: at, note: "finish the draft" }));
     const { reminders } = await ok(ann.get("/reminders"));
     expect(reminders).toHaveLength(1);
-    expect(reminders[0]).toMatchObject({ reminder_id, type: "private", to: [ann.userId], scheduled_delivery_timestamp: at, failed: false, reminder_target_message_id: id });
+    expect(reminders[0]).toMatchObject({
+      reminder_id,
+      type: "private",
+      to: [ann.userId],
+      scheduled_delivery_timestamp: at,
+      failed: false,
+      reminder_target_message_id: id,
+    });
     expect(reminders[0].content).toContain("You requested a reminder for the following message. Note:\n > finish the draft");
     expect(reminders[0].content).toContain(`@_**Bob|${bob.userId}** [said](#narrow/channel/`);
     expect(reminders[0].content).toContain("```quote\nReport due **Friday**\n```");
@@ -35,14 +42,22 @@ describe("reminders", () => {
     await ok(ann.delete(`/reminders/${reminder_id}`));
     expect((await ok(ann.get("/reminders"))).reminders).toEqual([]);
     const events = await drain(ann, q);
-    expect(events.map((e) => [e.type, e.op])).toEqual([["reminders", "add"], ["reminders", "remove"]]);
+    expect(events.map((e) => [e.type, e.op])).toEqual([
+      ["reminders", "add"],
+      ["reminders", "remove"],
+    ]);
     expect(events[0].reminders[0]).toEqual(reminders[0]);
     expect(events[1].reminder_id).toBe(reminder_id);
   });
 
   test("errors: past times, unreadable messages, others' reminders", async () => {
     const { id } = await ok(bob.post("/messages", { type: "stream", to: "remind", topic: "x", content: "secret" }));
-    await expectError(ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: s.clock.now() - 1 }), 400, "BAD_REQUEST", "Scheduled delivery time must be in the future.");
+    await expectError(
+      ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: s.clock.now() - 1 }),
+      400,
+      "BAD_REQUEST",
+      "Scheduled delivery time must be in the future.",
+    );
     await expectError(carl.post("/reminders", { message_id: id, scheduled_delivery_timestamp: s.clock.now() + 60 }), 400, "BAD_REQUEST", "Invalid message(s)");
     const { reminder_id } = await ok(ann.post("/reminders", { message_id: id, scheduled_delivery_timestamp: s.clock.now() + 60 }));
     await expectError(bob.delete(`/reminders/${reminder_id}`), 404, "BAD_REQUEST", "Reminder does not exist");

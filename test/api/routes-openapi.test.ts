@@ -8,7 +8,6 @@ import { routes } from "../../src/http/routes";
 import { operations, zulipSpec, type OperationInfo } from "../helpers/openapi";
 import { CONTRACT } from "../helpers/reference";
 
-
 /**
  * Parameters Zulip documents that confab deliberately does not declare, keyed "METHOD /template",
  * each with the reason. Keep this short: an entry here is a Zulip client's request we answer by
@@ -87,7 +86,11 @@ function contractParameters(): Map<string, Set<string>> {
     if (!current) continue;
     if (/^\| *Parameter *\|/.test(line)) inTable = true;
     else if (inTable && line.startsWith("|")) {
-      const name = line.split("|")[1]!.trim().replace(/`/g, "").replace(/\s*\(path\)$/, "");
+      const name = line
+        .split("|")[1]!
+        .trim()
+        .replace(/`/g, "")
+        .replace(/\s*\(path\)$/, "");
       if (name && !/^-+$/.test(name)) current.add(name);
     } else inTable = false;
   }
@@ -125,7 +128,8 @@ describe("route declarations match Zulip's OpenAPI file and the contract", () =>
     for (const ep of routes) {
       if (seen.has(key(ep))) problems.push(`${key(ep)}: declared twice`);
       seen.add(key(ep));
-      if (!operationOf(ep) && !contract.has(key(ep)) && !(key(ep) in ZULIP_UNDOCUMENTED)) problems.push(`${key(ep)}: neither Zulip's OpenAPI file, test/schemas/ext.yaml nor the contract describes it`);
+      if (!operationOf(ep) && !contract.has(key(ep)) && !(key(ep) in ZULIP_UNDOCUMENTED))
+        problems.push(`${key(ep)}: neither Zulip's OpenAPI file, test/schemas/ext.yaml nor the contract describes it`);
     }
     expect(problems).toEqual([]);
   });
@@ -146,8 +150,7 @@ describe("route declarations match Zulip's OpenAPI file and the contract", () =>
         const [name, p] = entry;
         if ((zp.in === "path") !== (p.source === "path"))
           problems.push(`${key(ep)}: '${name}' is a ${zp.in} parameter in Zulip's file but declared as a ${p.source} parameter`);
-        if (zp.required && !p.required && zp.in !== "path")
-          problems.push(`${key(ep)}: Zulip requires '${zp.name}', the declaration makes it optional`);
+        if (zp.required && !p.required && zp.in !== "path") problems.push(`${key(ep)}: Zulip requires '${zp.name}', the declaration makes it optional`);
       }
       for (const name of Object.keys(excused))
         if (!requestParams(op).some((zp) => zp.name === name)) problems.push(`${key(ep)}: NOT_DECLARED excuses '${name}', which Zulip does not document`);
@@ -160,7 +163,12 @@ describe("route declarations match Zulip's OpenAPI file and the contract", () =>
     for (const ep of routes) {
       if (key(ep) in ZULIP_UNDOCUMENTED) continue;
       const op = operationOf(ep);
-      const known = new Set([...(op ? requestParams(op).map((p) => p.name) : []), ...(contract.get(key(ep)) ?? []), ...(CONTRACT_PROSE[key(ep)] ?? []), ...(ZULIP_PROSE[key(ep)] ?? [])]);
+      const known = new Set([
+        ...(op ? requestParams(op).map((p) => p.name) : []),
+        ...(contract.get(key(ep)) ?? []),
+        ...(CONTRACT_PROSE[key(ep)] ?? []),
+        ...(ZULIP_PROSE[key(ep)] ?? []),
+      ]);
       for (const [name, p] of Object.entries(ep.params))
         for (const n of [name, ...p.aliases])
           if (!known.has(n)) problems.push(`${key(ep)}: declares '${n}', which neither Zulip's file nor the contract lists for it`);

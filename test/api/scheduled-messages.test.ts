@@ -29,8 +29,25 @@ describe("scheduled messages", () => {
     const dm = await ok(ann.post("/scheduled_messages", { type: "direct", to: [bob.userId], content: "psst", scheduled_delivery_timestamp: at - 10 }));
     const { scheduled_messages } = await ok(ann.get("/scheduled_messages"));
     expect(scheduled_messages).toEqual([
-      { scheduled_message_id: dm.scheduled_message_id, type: "private", to: [bob.userId], content: "psst", rendered_content: "<p>psst</p>", scheduled_delivery_timestamp: at - 10, failed: false },
-      { scheduled_message_id: id, type: "stream", to: channelId, topic: "plans", content: "**later**", rendered_content: "<p><strong>later</strong></p>", scheduled_delivery_timestamp: at, failed: false },
+      {
+        scheduled_message_id: dm.scheduled_message_id,
+        type: "private",
+        to: [bob.userId],
+        content: "psst",
+        rendered_content: "<p>psst</p>",
+        scheduled_delivery_timestamp: at - 10,
+        failed: false,
+      },
+      {
+        scheduled_message_id: id,
+        type: "stream",
+        to: channelId,
+        topic: "plans",
+        content: "**later**",
+        rendered_content: "<p><strong>later</strong></p>",
+        scheduled_delivery_timestamp: at,
+        failed: false,
+      },
     ]);
     expect((await ok(bob.get("/scheduled_messages"))).scheduled_messages).toEqual([]); // only one's own
 
@@ -61,17 +78,41 @@ describe("scheduled messages", () => {
     const at = s.clock.now() + 3600;
     await expectError(
       ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "t", content: "x", scheduled_delivery_timestamp: s.clock.now() - 5 }),
-      400, "BAD_REQUEST", "Scheduled delivery time must be in the future.",
+      400,
+      "BAD_REQUEST",
+      "Scheduled delivery time must be in the future.",
     );
-    await expectError(ann.post("/scheduled_messages", { type: "stream", to: 99999, topic: "t", content: "x", scheduled_delivery_timestamp: at }), 400, "STREAM_DOES_NOT_EXIST", "Channel with ID '99999' does not exist");
-    await expectError(ann.post("/scheduled_messages", { type: "direct", to: [99999], content: "x", scheduled_delivery_timestamp: at }), 400, "BAD_REQUEST", "Invalid user ID 99999");
+    await expectError(
+      ann.post("/scheduled_messages", { type: "stream", to: 99999, topic: "t", content: "x", scheduled_delivery_timestamp: at }),
+      400,
+      "STREAM_DOES_NOT_EXIST",
+      "Channel with ID '99999' does not exist",
+    );
+    await expectError(
+      ann.post("/scheduled_messages", { type: "direct", to: [99999], content: "x", scheduled_delivery_timestamp: at }),
+      400,
+      "BAD_REQUEST",
+      "Invalid user ID 99999",
+    );
     // Zulip's file gives this operation no schema for a missing argument (it carries var_name): unchecked.
-    await expectError(ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "t", scheduled_delivery_timestamp: at }, { unchecked: true }), 400, "REQUEST_VARIABLE_MISSING", "Missing 'content' argument");
+    await expectError(
+      ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "t", scheduled_delivery_timestamp: at }, { unchecked: true }),
+      400,
+      "REQUEST_VARIABLE_MISSING",
+      "Missing 'content' argument",
+    );
     await expectError(ann.patch("/scheduled_messages/99999", { content: "x" }), 404, "BAD_REQUEST", "Scheduled message does not exist");
     await expectError(ann.delete("/scheduled_messages/99999"), 404, "BAD_REQUEST", "Scheduled message does not exist");
-    const { scheduled_message_id: id } = await ok(ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "t", content: "x", scheduled_delivery_timestamp: at }));
+    const { scheduled_message_id: id } = await ok(
+      ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "t", content: "x", scheduled_delivery_timestamp: at }),
+    );
     await expectError(ann.patch(`/scheduled_messages/${id}`, {}), 400, "BAD_REQUEST", "Nothing to change");
-    await expectError(ann.patch(`/scheduled_messages/${id}`, { type: "direct" }), 400, "BAD_REQUEST", "Recipient required when updating type of scheduled message.");
+    await expectError(
+      ann.patch(`/scheduled_messages/${id}`, { type: "direct" }),
+      400,
+      "BAD_REQUEST",
+      "Recipient required when updating type of scheduled message.",
+    );
     await expectError(bob.delete(`/scheduled_messages/${id}`), 404, "BAD_REQUEST", "Scheduled message does not exist"); // not Bob's
     await ok(ann.delete(`/scheduled_messages/${id}`));
     expect((await ok(ann.get("/scheduled_messages"))).scheduled_messages).toEqual([]);
@@ -81,7 +122,14 @@ describe("scheduled messages", () => {
     const q = await ok(ann.post("/register", { event_types: ["scheduled_messages", "message"] }));
     const at = s.clock.now() + 600;
     const { scheduled_message_id: id } = await ok(
-      ann.post("/scheduled_messages", { type: "stream", to: channelId, topic: "on time", content: "tick", scheduled_delivery_timestamp: at, read_by_sender: false }),
+      ann.post("/scheduled_messages", {
+        type: "stream",
+        to: channelId,
+        topic: "on time",
+        content: "tick",
+        scheduled_delivery_timestamp: at,
+        read_by_sender: false,
+      }),
     );
     s.clock.set(at - 1); // one second early: nothing yet
     await Bun.sleep(700);
@@ -105,12 +153,19 @@ describe("scheduled messages", () => {
     const { id: closed } = await ok(s.owner.post("/channels/create", { name: "closing", subscribers: [carl.userId], invite_only: true }));
     const q = await ok(carl.post("/register", { event_types: ["scheduled_messages", "message"] }));
     const at = s.clock.now() + 600;
-    const { scheduled_message_id: id } = await ok(carl.post("/scheduled_messages", { type: "stream", to: closed, topic: "t", content: "bye", scheduled_delivery_timestamp: at }));
+    const { scheduled_message_id: id } = await ok(
+      carl.post("/scheduled_messages", { type: "stream", to: closed, topic: "t", content: "bye", scheduled_delivery_timestamp: at }),
+    );
     await ok(s.owner.delete("/users/me/subscriptions", { subscriptions: ["closing"], principals: [carl.userId] }));
-    const failed = await s.clock.during(600, () => waitFor("the message marked failed", async () => (await ok(carl.get("/scheduled_messages"))).scheduled_messages.find((m: any) => m.failed)));
+    const failed = await s.clock.during(600, () =>
+      waitFor("the message marked failed", async () => (await ok(carl.get("/scheduled_messages"))).scheduled_messages.find((m: any) => m.failed)),
+    );
     expect(failed).toMatchObject({ scheduled_message_id: id, failed: true, content: "bye" });
     const events = await drain(carl, q);
-    expect(events.find((e) => e.type === "scheduled_messages" && e.op === "update")?.scheduled_message).toMatchObject({ scheduled_message_id: id, failed: true });
+    expect(events.find((e) => e.type === "scheduled_messages" && e.op === "update")?.scheduled_message).toMatchObject({
+      scheduled_message_id: id,
+      failed: true,
+    });
     const note = events.find((e) => e.type === "message" && e.message.sender_email.startsWith("notification-bot"));
     expect(note.message.content).toContain("was not sent because of the following error:");
     expect(note.message.content).toContain("View scheduled messages");

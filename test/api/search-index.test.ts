@@ -12,9 +12,9 @@ let room: number;
 
 const indexed = (id: number) => !!sqliteOf(s.app.db).query("SELECT 1 FROM messages_fts_docsize WHERE id = ?").get(id);
 const search = async (word: string) =>
-  (await ok(ann.get("/messages", { anchor: "newest", num_before: 20, num_after: 0, narrow: JSON.stringify([{ operator: "search", operand: word }]) }))).messages.map(
-    (m: any) => m.id,
-  );
+  (
+    await ok(ann.get("/messages", { anchor: "newest", num_before: 20, num_after: 0, narrow: JSON.stringify([{ operator: "search", operand: word }]) }))
+  ).messages.map((m: any) => m.id);
 
 beforeAll(async () => {
   s = await startServer();

@@ -48,14 +48,21 @@ describe("POST /accounts/login", () => {
 
   test("takes JSON as well as a form", async () => {
     const { email } = await member();
-    const res = await raw("/accounts/login", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ username: email, password: "correct horse" }) });
+    const res = await raw("/accounts/login", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: email, password: "correct horse" }),
+    });
     expect(res.status).toBe(200);
     expect(cookiesFrom(res).has("confab_session")).toBe(true);
   });
 
   test("a wrong password or unknown email is a 401 without cookies; a missing field is named", async () => {
     const { email } = await member();
-    for (const [u, p] of [[email, "wrong"], ["nobody@example.com", "x"]]) {
+    for (const [u, p] of [
+      [email, "wrong"],
+      ["nobody@example.com", "x"],
+    ]) {
       const res = await postLogin(s.url, u!, p!);
       expect(res.status).toBe(401);
       expect(await res.json()).toEqual({ result: "error", msg: "Your username or password is incorrect", code: "AUTHENTICATION_FAILED" });
@@ -136,7 +143,10 @@ describe("/json", () => {
       expect(res.status).toBe(403);
       expect(await res.json()).toEqual({ result: "error", msg: `CSRF error: ${reason}`, code: "CSRF_FAILED", reason });
     }
-    for (const [method, path] of [["PATCH", "/json/settings?full_name=Forged"], ["DELETE", "/json/users/me"]])
+    for (const [method, path] of [
+      ["PATCH", "/json/settings?full_name=Forged"],
+      ["DELETE", "/json/users/me"],
+    ])
       expect((await raw(path!, { method, headers: { Cookie: browser.cookieHeader } })).status).toBe(403);
     expect(await ok(api.get("/users/me"))).toMatchObject({ is_active: true, full_name: expect.not.stringContaining("Forged") });
     const after = (await ok(api.get("/messages", { anchor: "newest", num_before: 1, num_after: 0, narrow: [] }))).messages.at(-1)?.id;

@@ -74,7 +74,10 @@ describe("poll and todo widgets", () => {
     // The message event already carries the widget, as Zulip's does.
     expect(msgEvent.message.submessages).toHaveLength(1);
     expect(widgetType(msgEvent.message.submessages)).toBe("poll");
-    expect(JSON.parse(msgEvent.message.submessages[0].content)).toEqual({ widget_type: "poll", extra_data: { question: "Lunch?", options: ["Pizza", "Salad", "Soup"] } });
+    expect(JSON.parse(msgEvent.message.submessages[0].content)).toEqual({
+      widget_type: "poll",
+      extra_data: { question: "Lunch?", options: ["Pizza", "Salad", "Soup"] },
+    });
 
     await ok(bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "vote", key: "canned,1", vote: 1 }) }));
     await ok(bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "new_option", idx: 1, option: "Tacos" }) }));
@@ -104,7 +107,13 @@ describe("poll and todo widgets", () => {
 
   test("/todo: title and tasks (with descriptions); new tasks and strikes", async () => {
     const id = await send(ann, "/todo Release\nTag: git tag\n- Announce");
-    await ok(bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "new_task", key: 2, task: "Party", desc: "", completed: false }) }));
+    await ok(
+      bob.post("/submessage", {
+        message_id: id,
+        msg_type: "widget",
+        content: JSON.stringify({ type: "new_task", key: 2, task: "Party", desc: "", completed: false }),
+      }),
+    );
     await ok(bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "strike", key: "0,canned" }) }));
     const m = await fetchOne(ann, id);
     expect(widgetType(m.submessages)).toBe("todo");
@@ -124,12 +133,32 @@ describe("poll and todo widgets", () => {
     const plain = await send(ann, "no widget /poll here");
     expect((await fetchOne(ann, plain)).submessages).toEqual([]);
     // Only the sender may attach the first submessage.
-    await expectError(bob.post("/submessage", { message_id: plain, msg_type: "widget", content: "{}" }), 400, "BAD_REQUEST", "You cannot attach a submessage to this message.");
+    await expectError(
+      bob.post("/submessage", { message_id: plain, msg_type: "widget", content: "{}" }),
+      400,
+      "BAD_REQUEST",
+      "You cannot attach a submessage to this message.",
+    );
     const id = await send(ann, "/poll Q\nA");
     await expectError(bob.post("/submessage", { message_id: id, msg_type: "widget", content: "not json" }), 400, "BAD_REQUEST", "Invalid json for submessage");
-    await expectError(bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "question", question: "Mine now" }) }), 400, "BAD_REQUEST", "You can't edit a question unless you are the author.");
-    await expectError(bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "explode" }) }), 400, "BAD_REQUEST", "Unknown type for poll data: explode");
-    await expectError(bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "vote", key: 3, vote: 1 }) }), 400, "BAD_REQUEST", 'data["key"] is not a string');
+    await expectError(
+      bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "question", question: "Mine now" }) }),
+      400,
+      "BAD_REQUEST",
+      "You can't edit a question unless you are the author.",
+    );
+    await expectError(
+      bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "explode" }) }),
+      400,
+      "BAD_REQUEST",
+      "Unknown type for poll data: explode",
+    );
+    await expectError(
+      bob.post("/submessage", { message_id: id, msg_type: "widget", content: JSON.stringify({ type: "vote", key: 3, vote: 1 }) }),
+      400,
+      "BAD_REQUEST",
+      'data["key"] is not a string',
+    );
     await expectError(outsider.post("/submessage", { message_id: id + 1000, msg_type: "widget", content: "{}" }), 400, "BAD_REQUEST", "Invalid message(s)");
     await expectError(bob.post("/submessage", { msg_type: "widget", content: "{}" }), 400, "REQUEST_VARIABLE_MISSING", "Missing 'message_id' argument");
     expect((await fetchOne(ann, id)).submessages).toHaveLength(1);

@@ -24,7 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-const upload = (c: Client, name: string, body: string | Uint8Array = "hello", type = "") => c.post("/user_uploads", {}, { files: [new File([body], name, { type })] });
+const upload = (c: Client, name: string, body: string | Uint8Array = "hello", type = "") =>
+  c.post("/user_uploads", {}, { files: [new File([body], name, { type })] });
 
 /** A GET of a file URL (outside /api/v1), as the client's credentials allow (or none). */
 const fetchFile = (c: Client | null, url: string, headers: Record<string, string> = {}) =>
@@ -51,7 +52,12 @@ describe("uploading", () => {
   test("no file, two files, a file over max_file_upload_size_mib: Zulip's errors, nothing stored", async () => {
     const before = (await ok(ann.get("/attachments"))).attachments.length;
     await expectError(ann.post("/user_uploads", {}, { files: [] }), 400, "BAD_REQUEST", "You must specify a file to upload");
-    await expectError(ann.post("/user_uploads", {}, { files: [new File(["a"], "a.txt"), new File(["b"], "b.txt")] }), 400, "BAD_REQUEST", "You may only upload one file at a time");
+    await expectError(
+      ann.post("/user_uploads", {}, { files: [new File(["a"], "a.txt"), new File(["b"], "b.txt")] }),
+      400,
+      "BAD_REQUEST",
+      "You may only upload one file at a time",
+    );
     const reg = await ok(ann.post("/register", { fetch_event_types: ["realm"] }));
     expect(reg.max_file_upload_size_mib).toBe(1);
     await expectError(upload(ann, "big.bin", new Uint8Array(1024 * 1024 + 1)), 400, "BAD_REQUEST", "Uploaded file is larger than the allowed limit of 1 MiB");
@@ -67,7 +73,12 @@ describe("uploading", () => {
     await expectError(upload(ann, "one.txt", "x"), 400, "BAD_REQUEST", "Upload would exceed your organization's upload quota.");
     await ok(s.owner.patch("/realm", { upload_quota_mib: 1 }));
     await ok(upload(ann, "fits.txt", "x"));
-    await expectError(upload(ann, "too-much.bin", new Uint8Array(1024 * 1024 - used)), 400, "BAD_REQUEST", "Upload would exceed your organization's upload quota.");
+    await expectError(
+      upload(ann, "too-much.bin", new Uint8Array(1024 * 1024 - used)),
+      400,
+      "BAD_REQUEST",
+      "Upload would exceed your organization's upload quota.",
+    );
     await ok(s.owner.patch("/realm", { upload_quota_mib: "unlimited" }));
     await ok(upload(ann, "again.txt", "x"));
   });
@@ -99,11 +110,17 @@ describe("serving", () => {
     const carl = await s.newUser();
     expect((await fetchFile(carl, url)).status).toBe(200);
     // /download/ forces a download.
-    expect((await fetchFile(bob, url.replace("/user_uploads/", "/user_uploads/download/"))).headers.get("content-disposition")).toBe('attachment; filename="notes.txt"');
+    expect((await fetchFile(bob, url.replace("/user_uploads/", "/user_uploads/download/"))).headers.get("content-disposition")).toBe(
+      'attachment; filename="notes.txt"',
+    );
   });
 
   test("HTML, SVG and XML are downloads, never shown in the browser; unknown paths are 404", async () => {
-    for (const [name, type] of [["page.html", "text/html"], ["logo.svg", "image/svg+xml"], ["feed.xml", ""]] as const) {
+    for (const [name, type] of [
+      ["page.html", "text/html"],
+      ["logo.svg", "image/svg+xml"],
+      ["feed.xml", ""],
+    ] as const) {
       const { url } = await ok(upload(ann, name, "<svg onload=alert(1)>", type));
       const res = await fetchFile(ann, url);
       expect(res.headers.get("content-disposition")).toStartWith("attachment;");
@@ -225,7 +242,9 @@ describe("backup", () => {
       const file = join(tmp.path, "backup.db");
       const b = await run(["backup", file, "--data-dir", s.dataDir]);
       expect(b.code).toBe(0);
-      expect(b.stdout).toMatch(new RegExp(`^backup written to ${file} and verified: .*, \\d+ uploaded file\\(s\\) \\(\\d+ KiB\\) checked in ${file}\\.files\\n$`));
+      expect(b.stdout).toMatch(
+        new RegExp(`^backup written to ${file} and verified: .*, \\d+ uploaded file\\(s\\) \\(\\d+ KiB\\) checked in ${file}\\.files\\n$`),
+      );
       const pathId = url.slice("/user_uploads/".length);
       expect(readFileSync(join(`${file}.files`, "uploads", ...pathId.split("/")), "utf8")).toBe("precious");
       // Into an empty data directory: the database and the files.

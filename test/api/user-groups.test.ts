@@ -55,7 +55,12 @@ describe("create and list", () => {
     await expectError(create(ann, "role:mine"), 400, "BAD_REQUEST", "User group name cannot start with 'role:'.");
     await expectError(create(ann, "writers"), 400, "BAD_REQUEST", "User group 'writers' already exists.");
     // Zulip's file gives this operation's 400 no var_name field, though Zulip sends one: not validated.
-    await expectError(ann.post("/user_groups/create", { name: "y", description: "" }, { unchecked: true }), 400, "REQUEST_VARIABLE_MISSING", "Missing 'members' argument");
+    await expectError(
+      ann.post("/user_groups/create", { name: "y", description: "" }, { unchecked: true }),
+      400,
+      "REQUEST_VARIABLE_MISSING",
+      "Missing 'members' argument",
+    );
   });
 
   test("group-setting restrictions: can_manage_group not internet/everyone, can_mention_group not internet/owners", async () => {
@@ -65,7 +70,12 @@ describe("create and list", () => {
       ["can_mention_group", "role:internet"],
       ["can_mention_group", "role:owners"],
     ] as const)
-      await expectError(create(ann, `r-${setting}-${group}`, { [setting]: sys[group] }), 400, "BAD_REQUEST", `'${setting}' setting cannot be set to '${group}' group.`);
+      await expectError(
+        create(ann, `r-${setting}-${group}`, { [setting]: sys[group] }),
+        400,
+        "BAD_REQUEST",
+        `'${setting}' setting cannot be set to '${group}' group.`,
+      );
     await expectError(create(ann, "bad-id", { can_mention_group: 999999 }), 400, "BAD_REQUEST", "Invalid user group");
     await expectError(
       create(ann, "bad-sub", { can_mention_group: { direct_members: [ann.userId], direct_subgroups: [999999] } }),
@@ -80,7 +90,12 @@ describe("create and list", () => {
       "Invalid user ID: 999999",
     );
     // The object form naming one group is that group; both forms are accepted.
-    const { group_id } = await ok(create(ann, "both-forms", { can_mention_group: { direct_members: [], direct_subgroups: [sys["role:members"]] }, can_join_group: { direct_members: [bob.userId], direct_subgroups: [sys["role:moderators"]] } }));
+    const { group_id } = await ok(
+      create(ann, "both-forms", {
+        can_mention_group: { direct_members: [], direct_subgroups: [sys["role:members"]] },
+        can_join_group: { direct_members: [bob.userId], direct_subgroups: [sys["role:moderators"]] },
+      }),
+    );
     const { user_groups } = await ok(ann.get("/user_groups"));
     expect(user_groups.find((g: any) => g.id === group_id)).toMatchObject({
       can_mention_group: sys["role:members"],
@@ -91,7 +106,13 @@ describe("create and list", () => {
   test("guests may not use group endpoints; bots may (level 496)", async () => {
     await expectError(guest.get("/user_groups"), 400, "BAD_REQUEST", "Not allowed for guest users");
     await expectError(create(guest, "guests"), 400, "BAD_REQUEST", "Not allowed for guest users");
-    const row = await createUser(s.app, defaultRealm(s.app), { email: "groupbot@example.com", fullName: "Group bot", isBot: true, botType: 1, botOwnerId: ann.userId });
+    const row = await createUser(s.app, defaultRealm(s.app), {
+      email: "groupbot@example.com",
+      fullName: "Group bot",
+      isBot: true,
+      botType: 1,
+      botOwnerId: ann.userId,
+    });
     const bot = s.client(row.email, row.apiKey, row.id);
     await ok(create(bot, "made-by-bot"));
   });
@@ -127,8 +148,18 @@ describe("membership", () => {
     const { group_id: a } = await ok(create(ann, "cyc-a"));
     const { group_id: b } = await ok(create(ann, "cyc-b", { subgroups: [a] }));
     const { group_id: c } = await ok(create(ann, "cyc-c", { subgroups: [b] }));
-    await expectError(ann.post(`/user_groups/${a}/subgroups`, { add: [c] }), 400, "BAD_REQUEST", `User group ${a} is already a subgroup of one of the passed subgroups.`);
-    await expectError(ann.post(`/user_groups/${a}/subgroups`, { add: [a] }), 400, "BAD_REQUEST", `User group ${a} is already a subgroup of one of the passed subgroups.`);
+    await expectError(
+      ann.post(`/user_groups/${a}/subgroups`, { add: [c] }),
+      400,
+      "BAD_REQUEST",
+      `User group ${a} is already a subgroup of one of the passed subgroups.`,
+    );
+    await expectError(
+      ann.post(`/user_groups/${a}/subgroups`, { add: [a] }),
+      400,
+      "BAD_REQUEST",
+      `User group ${a} is already a subgroup of one of the passed subgroups.`,
+    );
     await expectError(ann.post(`/user_groups/${b}/subgroups`, { add: [a] }), 400, "BAD_REQUEST", `User group ${a} is already a subgroup of this group.`);
     await expectError(ann.post(`/user_groups/${b}/subgroups`, { delete: [c] }), 400, "BAD_REQUEST", `User group ${c} is not a subgroup of this group.`);
     await expectError(ann.post(`/user_groups/${b}/subgroups`, { add: [424242] }), 400, "BAD_REQUEST", "Invalid user group ID: 424242");
@@ -139,8 +170,18 @@ describe("membership", () => {
     const { group_id } = await ok(create(ann, "movers"));
     const q = await ok(bob.post("/register", { event_types: ["user_group"] }));
     await ok(ann.post(`/user_groups/${group_id}/members`, { add: [bob.userId] }));
-    await expectError(ann.post(`/user_groups/${group_id}/members`, { add: [bob.userId] }), 400, "BAD_REQUEST", `User ${bob.userId} is already a member of this group`);
-    await expectError(ann.post(`/user_groups/${group_id}/members`, { delete: [ann.userId] }), 400, "BAD_REQUEST", `There is no member '${ann.userId}' in this user group`);
+    await expectError(
+      ann.post(`/user_groups/${group_id}/members`, { add: [bob.userId] }),
+      400,
+      "BAD_REQUEST",
+      `User ${bob.userId} is already a member of this group`,
+    );
+    await expectError(
+      ann.post(`/user_groups/${group_id}/members`, { delete: [ann.userId] }),
+      400,
+      "BAD_REQUEST",
+      `There is no member '${ann.userId}' in this user group`,
+    );
     // Bob may leave (can_leave_group is role:everyone) but not add others.
     const dan = await s.newUser({ name: "Dan" });
     await expectError(bob.post(`/user_groups/${group_id}/members`, { add: [dan.userId] }), 400, "BAD_REQUEST", "Insufficient permission");
@@ -159,13 +200,21 @@ describe("membership", () => {
 
   test("deactivating a user re-announces the anonymous settings naming them, without them (level 303)", async () => {
     const eve = await s.newUser({ name: "Eve" });
-    const { group_id } = await ok(create(ann, "eve-mentions", { can_mention_group: { direct_members: [eve.userId, ann.userId], direct_subgroups: [sys["role:moderators"]] } }));
+    const { group_id } = await ok(
+      create(ann, "eve-mentions", { can_mention_group: { direct_members: [eve.userId, ann.userId], direct_subgroups: [sys["role:moderators"]] } }),
+    );
     const q = await ok(bob.post("/register", { event_types: ["user_group"] }));
     deactivateUser(s.app, findUserById(s.app.db, eve.userId!)!);
     await s.app.writer.settled(); // an in-process action: wait, as an HTTP answer would, for its events
     const ev = (await drain(bob, q)).filter((e: any) => e.group_id === group_id);
     expect(ev).toEqual([
-      { type: "user_group", op: "update", group_id, data: { can_mention_group: { direct_members: [ann.userId], direct_subgroups: [sys["role:moderators"]] } }, id: expect.any(Number) },
+      {
+        type: "user_group",
+        op: "update",
+        group_id,
+        data: { can_mention_group: { direct_members: [ann.userId], direct_subgroups: [sys["role:moderators"]] } },
+        id: expect.any(Number),
+      },
     ]);
     const g = (await ok(bob.get("/user_groups"))).user_groups.find((x: any) => x.id === group_id);
     expect(g.can_mention_group).toEqual({ direct_members: [ann.userId], direct_subgroups: [sys["role:moderators"]] });
@@ -198,12 +247,24 @@ describe("update and deactivate", () => {
     const { group_id: used } = await ok(create(ann, "used"));
     const { group_id: user } = await ok(create(ann, "user-of-used", { can_mention_group: used }));
     // Zulip's file shows `objections` only in its example, not in the schema: not validated.
-    const err = await expectError(ann.post(`/user_groups/${used}/deactivate`, {}, { unchecked: true }), 400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.");
+    const err = await expectError(
+      ann.post(`/user_groups/${used}/deactivate`, {}, { unchecked: true }),
+      400,
+      "CANNOT_DEACTIVATE_GROUP_IN_USE",
+      "Cannot deactivate user group in use.",
+    );
     expect(err.objections).toEqual([{ type: "user_group", group_id: user, settings: ["can_mention_group"] }]);
     // A channel setting holding the group objects too.
     const { group_id: posters } = await ok(create(ann, "posters"));
-    const { id: channel } = await ok(s.owner.post("/channels/create", { name: "guarded", subscribers: [s.owner.userId], can_remove_subscribers_group: posters }));
-    const byChannel = await expectError(s.owner.post(`/user_groups/${posters}/deactivate`, {}, { unchecked: true }), 400, "CANNOT_DEACTIVATE_GROUP_IN_USE", "Cannot deactivate user group in use.");
+    const { id: channel } = await ok(
+      s.owner.post("/channels/create", { name: "guarded", subscribers: [s.owner.userId], can_remove_subscribers_group: posters }),
+    );
+    const byChannel = await expectError(
+      s.owner.post(`/user_groups/${posters}/deactivate`, {}, { unchecked: true }),
+      400,
+      "CANNOT_DEACTIVATE_GROUP_IN_USE",
+      "Cannot deactivate user group in use.",
+    );
     expect(byChannel.objections).toEqual([{ type: "channel", channel_id: channel, settings: ["can_remove_subscribers_group"] }]);
 
     const { group_id } = await ok(create(ann, "retired"));

@@ -14,11 +14,12 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-
 describe("PATCH /settings", () => {
   test("each changed setting is stored, shown by register and announced to the user's clients", async () => {
     const q = await ok(member.post("/register", { event_types: ["user_settings"] }));
-    const r = await ok(member.patch("/settings", { color_scheme: 2, web_home_view: "recent_topics", enter_sends: true, web_channel_default_view: 3, no_such: 1 }));
+    const r = await ok(
+      member.patch("/settings", { color_scheme: 2, web_home_view: "recent_topics", enter_sends: true, web_channel_default_view: 3, no_such: 1 }),
+    );
     expect(r.ignored_parameters_unsupported).toEqual(["no_such"]);
     expect(await drain(member, q)).toEqual([
       { type: "user_settings", op: "update", property: "web_channel_default_view", value: 3, id: 0 },
@@ -34,7 +35,12 @@ describe("PATCH /settings", () => {
   test("enumerated values and types are checked", async () => {
     await expectError(member.patch("/settings", { color_scheme: 7 }), 400, "BAD_REQUEST", "Invalid color_scheme");
     await expectError(member.patch("/settings", { emojiset: "comic" }), 400, "BAD_REQUEST", "Invalid emojiset");
-    await expectError(member.patch("/settings", { email_notifications_batching_period_seconds: 0 }), 400, "BAD_REQUEST", "Invalid email batching period: 0 seconds");
+    await expectError(
+      member.patch("/settings", { email_notifications_batching_period_seconds: 0 }),
+      400,
+      "BAD_REQUEST",
+      "Invalid email batching period: 0 seconds",
+    );
     await expectError(member.patch("/settings", { enter_sends: "maybe" }), 400, "BAD_REQUEST", "enter_sends is not valid JSON");
     await expectError(member.patch("/settings", { timezone: "Mars/Olympus" }), 400, "BAD_REQUEST", "Not a recognized time zone");
     await ok(member.patch("/settings", { timezone: "Europe/Paris" }));
@@ -56,7 +62,12 @@ describe("PATCH /settings", () => {
 
 describe("PATCH /realm/user_settings_defaults", () => {
   test("administrators only; new users start with the defaults; existing users keep theirs", async () => {
-    await expectError(member.patch("/realm/user_settings_defaults", { left_side_userlist: true }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
+    await expectError(
+      member.patch("/realm/user_settings_defaults", { left_side_userlist: true }),
+      400,
+      "UNAUTHORIZED_PRINCIPAL",
+      "Must be an organization administrator",
+    );
     await expectError(admin.patch("/realm/user_settings_defaults", { user_list_style: 9 }), 400, "BAD_REQUEST", "Invalid user_list_style");
     const q = await ok(member.post("/register", { event_types: ["realm_user_settings_defaults"] }));
     const r = await ok(admin.patch("/realm/user_settings_defaults", { left_side_userlist: true, twenty_four_hour_time: true, timezone: "UTC" }));
@@ -69,6 +80,9 @@ describe("PATCH /realm/user_settings_defaults", () => {
     expect(defaults).toMatchObject({ left_side_userlist: true, twenty_four_hour_time: true });
     expect((await ok(member.post("/register", { fetch_event_types: ["user_settings"] }))).user_settings.left_side_userlist).toBe(false);
     const newcomer = await s.newUser();
-    expect((await ok(newcomer.post("/register", { fetch_event_types: ["user_settings"] }))).user_settings).toMatchObject({ left_side_userlist: true, twenty_four_hour_time: true });
+    expect((await ok(newcomer.post("/register", { fetch_event_types: ["user_settings"] }))).user_settings).toMatchObject({
+      left_side_userlist: true,
+      twenty_four_hour_time: true,
+    });
   });
 });

@@ -18,7 +18,12 @@ describe("user status, alert words, muted users", () => {
   test("status: set in parts, read back, announced, shown by register; Zulip's errors", async () => {
     await expectError(ann.post("/users/me/status", {}), 400, "BAD_REQUEST", "Client did not pass any new values.");
     await expectError(ann.post("/users/me/status", { status_text: "x".repeat(61) }), 400, "BAD_REQUEST", "status_text is too long (limit: 60 characters)");
-    await expectError(ann.post("/users/me/status", { emoji_code: "1f697" }), 400, "BAD_REQUEST", "Client must pass emoji_name if they pass either emoji_code or reaction_type.");
+    await expectError(
+      ann.post("/users/me/status", { emoji_code: "1f697" }),
+      400,
+      "BAD_REQUEST",
+      "Client must pass emoji_name if they pass either emoji_code or reaction_type.",
+    );
     await expectError(ann.post("/users/me/status", { emoji_name: "no_such_emoji_here" }), 400, "BAD_REQUEST", "Emoji 'no_such_emoji_here' does not exist");
     const q = await ok(bob.post("/register", { event_types: ["user_status"] }));
     await ok(ann.post("/users/me/status", { status_text: "  On vacation ", emoji_name: "car" }));

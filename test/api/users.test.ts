@@ -14,7 +14,6 @@ beforeAll(async () => {
 });
 afterAll(() => s.stop());
 
-
 describe("reading users", () => {
   test("GET /users, /users/{id}, /users/{email}; client_gravatar hides gravatar URLs", async () => {
     const all = (await ok(member.get("/users", { client_gravatar: false }))).members;
@@ -29,14 +28,33 @@ describe("reading users", () => {
 
 describe("creating and changing users", () => {
   test("POST /users: administrators only, with Zulip's errors", async () => {
-    await expectError(member.post("/users", { email: "x@example.com", password: "secret123", full_name: "X" }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
-    await expectError(admin.post("/users", { email: "not-an-email", password: "secret123", full_name: "X" }), 400, "BAD_REQUEST", "Invalid email 'not-an-email'");
+    await expectError(
+      member.post("/users", { email: "x@example.com", password: "secret123", full_name: "X" }),
+      400,
+      "UNAUTHORIZED_PRINCIPAL",
+      "Must be an organization administrator",
+    );
+    await expectError(
+      admin.post("/users", { email: "not-an-email", password: "secret123", full_name: "X" }),
+      400,
+      "BAD_REQUEST",
+      "Invalid email 'not-an-email'",
+    );
     const { id: lobby } = await ok(s.owner.post("/channels/create", { name: "lobby", subscribers: [s.owner.userId], is_default_stream: true }));
     const { user_id } = await ok(admin.post("/users", { email: "newbie@example.com", password: "secret123", full_name: "New Bie" }));
-    const newbie = s.client("newbie@example.com", (await ok(s.anon.post("/fetch_api_key", { username: "newbie@example.com", password: "secret123" }))).api_key, user_id);
+    const newbie = s.client(
+      "newbie@example.com",
+      (await ok(s.anon.post("/fetch_api_key", { username: "newbie@example.com", password: "secret123" }))).api_key,
+      user_id,
+    );
     expect((await ok(newbie.get("/users/me/subscriptions"))).subscriptions.map((x: any) => x.stream_id)).toEqual([lobby]);
     expect((await ok(member.get(`/users/${user_id}`))).user).toMatchObject({ full_name: "New Bie", role: 400, is_active: true });
-    await expectError(admin.post("/users", { email: "NEWBIE@example.com", password: "secret123", full_name: "Dup" }), 400, "BAD_REQUEST", "Email 'NEWBIE@example.com' already in use");
+    await expectError(
+      admin.post("/users", { email: "NEWBIE@example.com", password: "secret123", full_name: "Dup" }),
+      400,
+      "BAD_REQUEST",
+      "Email 'NEWBIE@example.com' already in use",
+    );
     await ok(s.anon.post("/fetch_api_key", { username: "newbie@example.com", password: "secret123" }));
   });
 
@@ -46,7 +64,12 @@ describe("creating and changing users", () => {
     await expectError(admin.patch(`/users/${target.userId}`, { role: 100 }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
     await expectError(admin.patch(`/users/${target.userId}`, { role: 250 }), 400, "BAD_REQUEST", "Invalid role");
     await expectError(admin.patch(`/users/${s.owner.userId}`, { role: 400 }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
-    await expectError(s.owner.patch(`/users/${s.owner.userId}`, { role: 200 }), 400, "BAD_REQUEST", "The owner permission cannot be removed from the only organization owner.");
+    await expectError(
+      s.owner.patch(`/users/${s.owner.userId}`, { role: 200 }),
+      400,
+      "BAD_REQUEST",
+      "The owner permission cannot be removed from the only organization owner.",
+    );
     const q = await ok(member.post("/register", { event_types: ["realm_user", "user_group"] }));
     await ok(admin.patch(`/users/${target.userId}`, { role: 300, full_name: "Rolf Moderator" }));
     const events = await drain(member, q);
@@ -77,7 +100,12 @@ describe("deactivation", () => {
     await expectError(member.delete(`/users/${target.userId}`), 400, "BAD_REQUEST", "Insufficient permission");
     await expectError(admin.delete(`/users/${s.owner.userId}`), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization owner");
     // Zulip's file describes entity and is_last_owner for DELETE /users/me only: not validated here.
-    await expectError(s.owner.delete(`/users/${s.owner.userId}`, {}, { unchecked: true }), 400, "CANNOT_DEACTIVATE_LAST_USER", "Cannot deactivate the only organization owner");
+    await expectError(
+      s.owner.delete(`/users/${s.owner.userId}`, {}, { unchecked: true }),
+      400,
+      "CANNOT_DEACTIVATE_LAST_USER",
+      "Cannot deactivate the only organization owner",
+    );
     const q = await ok(member.post("/register", { event_types: ["realm_user"] }));
     await ok(admin.delete(`/users/${target.userId}`));
     await expectError(target.get("/users/me"), 401, "USER_DEACTIVATED", "Account is deactivated");
@@ -101,12 +129,24 @@ describe("deactivation", () => {
 
 describe("custom profile fields", () => {
   test("administrators add and order fields; values set through PATCH /users/{id} reach the realm", async () => {
-    await expectError(member.post("/realm/profile_fields", { name: "Team", field_type: 1 }), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
+    await expectError(
+      member.post("/realm/profile_fields", { name: "Team", field_type: 1 }),
+      400,
+      "UNAUTHORIZED_PRINCIPAL",
+      "Must be an organization administrator",
+    );
     await expectError(admin.post("/realm/profile_fields", { name: "Bad", field_type: 42 }), 400, "BAD_REQUEST", "Invalid field type.");
-    await expectError(admin.post("/realm/profile_fields", { name: "Pick", field_type: 3, field_data: {} }), 400, "BAD_REQUEST", "Field must have at least one choice.");
+    await expectError(
+      admin.post("/realm/profile_fields", { name: "Pick", field_type: 3, field_data: {} }),
+      400,
+      "BAD_REQUEST",
+      "Field must have at least one choice.",
+    );
     const q = await ok(member.post("/register", { event_types: ["custom_profile_fields", "realm_user"] }));
     const { id: team } = await ok(admin.post("/realm/profile_fields", { name: "Team", hint: "Your team", field_type: 1 }));
-    const { id: shirt } = await ok(admin.post("/realm/profile_fields", { name: "Shirt", field_type: 3, field_data: { s: { text: "Small", order: "1" }, l: { text: "Large", order: "2" } } }));
+    const { id: shirt } = await ok(
+      admin.post("/realm/profile_fields", { name: "Shirt", field_type: 3, field_data: { s: { text: "Small", order: "1" }, l: { text: "Large", order: "2" } } }),
+    );
     await expectError(admin.post("/realm/profile_fields", { name: "Team", field_type: 1 }), 400, "BAD_REQUEST", "A field with that label already exists.");
     await ok(admin.patch("/realm/profile_fields", { order: [shirt, team] }));
     await expectError(admin.patch("/realm/profile_fields", { order: [shirt] }), 400, "BAD_REQUEST", "Invalid order mapping.");
@@ -115,8 +155,20 @@ describe("custom profile fields", () => {
       [shirt, 1],
       [team, 2],
     ]);
-    await expectError(admin.patch(`/users/${member.userId}`, { profile_data: [{ id: shirt, value: "xl" }] }), 400, "BAD_REQUEST", "'xl' is not a valid choice for 'Shirt'.");
-    await ok(admin.patch(`/users/${member.userId}`, { profile_data: [{ id: team, value: "Platform" }, { id: shirt, value: "l" }] }));
+    await expectError(
+      admin.patch(`/users/${member.userId}`, { profile_data: [{ id: shirt, value: "xl" }] }),
+      400,
+      "BAD_REQUEST",
+      "'xl' is not a valid choice for 'Shirt'.",
+    );
+    await ok(
+      admin.patch(`/users/${member.userId}`, {
+        profile_data: [
+          { id: team, value: "Platform" },
+          { id: shirt, value: "l" },
+        ],
+      }),
+    );
     const me = (await ok(member.get(`/users/${member.userId}`, { include_custom_profile_fields: true }))).user;
     expect(me.profile_data).toEqual({ [team]: { value: "Platform" }, [shirt]: { value: "l" } });
     const events = await drain(member, q);

@@ -70,7 +70,9 @@ describe("a new organization", () => {
     expect(subs.map((x) => x.name).sort()).toEqual(["general", "sandbox"]);
     const defaults = (await ok(owner.post("/register", { fetch_event_types: ["default_streams"] }))).realm_default_streams as number[];
     expect(defaults.sort()).toEqual(subs.map((x) => x.stream_id).sort());
-    const { messages } = await ok(owner.get("/messages", { anchor: "newest", num_before: 5, num_after: 0, narrow: [{ operator: "channel", operand: "general" }] }));
+    const { messages } = await ok(
+      owner.get("/messages", { anchor: "newest", num_before: 5, num_after: 0, narrow: [{ operator: "channel", operand: "general" }] }),
+    );
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ sender_full_name: "Welcome Bot", subject: "welcome to confab", flags: [] });
     expect(messages[0].content).toContain("Invite users");

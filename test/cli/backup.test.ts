@@ -16,19 +16,24 @@ test("restore drill: a verified backup with its uploads; after changes, restore 
   const auth: [string, string] = [/owner email: +(\S+)/.exec(s.stdout())![1]!, /API key: +(\S+)/.exec(s.stdout())![1]!];
   const basic = "Basic " + Buffer.from(auth.join(":")).toString("base64");
   const me = (await api(s.url, "/users/me", { auth })).body.user_id as number;
-  const history = async () => (await api(s.url, `/messages?anchor=newest&num_before=50&num_after=0&narrow=[]`, { auth })).body.messages.map((m: { content: string }) => m.content);
+  const history = async () =>
+    (await api(s.url, `/messages?anchor=newest&num_before=50&num_after=0&narrow=[]`, { auth })).body.messages.map((m: { content: string }) => m.content);
   let fileUrl: string;
   try {
     const form = new FormData();
     form.append("file", new File(["the quarterly numbers"], "numbers.txt", { type: "text/plain" }));
-    const up = (await (await fetch(`${s.url}/api/v1/user_uploads`, { method: "POST", headers: { Authorization: basic }, body: form })).json()) as { url: string };
+    const up = (await (await fetch(`${s.url}/api/v1/user_uploads`, { method: "POST", headers: { Authorization: basic }, body: form })).json()) as {
+      url: string;
+    };
     fileUrl = up.url;
     const send = (content: string) => api(s.url, "/messages", { auth, form: { type: "direct", to: JSON.stringify([me]), content } });
     expect((await send(`before the backup [numbers](${fileUrl})`)).status).toBe(200);
 
     const b = await run(["backup", backup, "--data-dir", dir]);
     expect(b.code).toBe(0);
-    expect(b.stdout).toMatch(/and verified: integrity ok, \d+ rows in \d+ tables match the database, 1 uploaded file\(s\) \(1 KiB\) checked in .*drill\.db\.files\n$/);
+    expect(b.stdout).toMatch(
+      /and verified: integrity ok, \d+ rows in \d+ tables match the database, 1 uploaded file\(s\) \(1 KiB\) checked in .*drill\.db\.files\n$/,
+    );
     expect(readdirSync(join(`${backup}.files`, "uploads"), { recursive: true }).length).toBeGreaterThan(0);
 
     // A change after the backup.
@@ -79,11 +84,15 @@ test("restore checks before replacing anything: a backup from a newer confab, a 
   const lost = join(tmp.path, "lost.db");
   cpSync(good, lost);
   const l = new Database(lost);
-  l.run("INSERT INTO attachments (realm_id, owner_id, path_id, name, content_type, size, create_time) VALUES (1, 1, '1/abc/gone.txt', 'gone.txt', 'text/plain', 5, 0)");
+  l.run(
+    "INSERT INTO attachments (realm_id, owner_id, path_id, name, content_type, size, create_time) VALUES (1, 1, '1/abc/gone.txt', 'gone.txt', 'text/plain', 5, 0)",
+  );
   l.close();
   writeFileSync(join(tmp.path, "placeholder"), "");
   cpSync(join(tmp.path, "placeholder"), join(`${lost}.files`, "uploads", "1", "other.txt"), { recursive: true });
-  expect(failure(await run(["restore", lost, "--data-dir", dir])).lines[0]).toBe(`confab: ${lost}.files lacks 1 uploaded file(s) the database names, e.g. uploads/1/abc/gone.txt`);
+  expect(failure(await run(["restore", lost, "--data-dir", dir])).lines[0]).toBe(
+    `confab: ${lost}.files lacks 1 uploaded file(s) the database names, e.g. uploads/1/abc/gone.txt`,
+  );
 
   expect(hash(join(dir, "confab.db"))).toBe(current);
   expect(existsSync(join(dir, "uploads"))).toBe(false);
@@ -94,7 +103,9 @@ test("a backup that cannot be proved is removed, not left looking like a backup"
   expect((await run(["migrate", "--data-dir", dir])).code).toBe(0);
   // An upload row whose file is gone from the data directory: the copy cannot hold it.
   const db = new Database(join(dir, "confab.db"));
-  db.run("INSERT INTO attachments (realm_id, owner_id, path_id, name, content_type, size, create_time) VALUES (1, 1, '1/abc/gone.txt', 'gone.txt', 'text/plain', 5, 0)");
+  db.run(
+    "INSERT INTO attachments (realm_id, owner_id, path_id, name, content_type, size, create_time) VALUES (1, 1, '1/abc/gone.txt', 'gone.txt', 'text/plain', 5, 0)",
+  );
   db.close();
   const out = join(tmp.path, "unproved.db");
   expect(failure(await run(["backup", out, "--data-dir", dir]))).toEqual({

@@ -21,7 +21,11 @@ test.if(typeof runner !== "string")(
     const sum = (await Bun.file(`${exe}.sha256`).text()).split(/\s+/);
     expect(sum).toEqual([new Bun.CryptoHasher("sha256").update(await Bun.file(exe).arrayBuffer()).digest("hex"), "confab-linux-arm64", ""]);
     const r = await smoke(exe, runner as string[]);
-    expect(r).toMatchObject({ version: `confab ${SERVICE_VERSION} (feature level ${FEATURE_LEVEL})`, server_settings_status: 200, zulip_version: SERVICE_VERSION });
+    expect(r).toMatchObject({
+      version: `confab ${SERVICE_VERSION} (feature level ${FEATURE_LEVEL})`,
+      server_settings_status: 200,
+      zulip_version: SERVICE_VERSION,
+    });
   },
   400_000,
 );

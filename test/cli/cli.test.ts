@@ -13,8 +13,7 @@ let n = 0;
 /** A fresh, empty data directory. */
 const dataDir = () => join(tmp.path, `data${++n}`);
 
-const commandsIn = (help: string) =>
-  [...help.slice(help.indexOf("Commands:")).matchAll(/^  ([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((c) => c !== "help");
+const commandsIn = (help: string) => [...help.slice(help.indexOf("Commands:")).matchAll(/^  ([a-z][\w-]*)/gm)].map((m) => m[1]!).filter((c) => c !== "help");
 
 describe("help and version", () => {
   test("version", async () => {
@@ -36,7 +35,17 @@ describe("help and version", () => {
       else leaves.push([c]);
     }
     expect(leaves).toEqual(
-      expect.arrayContaining([["realm", "create"], ["realm", "list"], ["realm", "deactivate"], ["realm", "reactivate"], ["user", "create"], ["user", "list"], ["user", "api-key"], ["user", "set-password"], ["user", "deactivate"]]),
+      expect.arrayContaining([
+        ["realm", "create"],
+        ["realm", "list"],
+        ["realm", "deactivate"],
+        ["realm", "reactivate"],
+        ["user", "create"],
+        ["user", "list"],
+        ["user", "api-key"],
+        ["user", "set-password"],
+        ["user", "deactivate"],
+      ]),
     );
     const helps = await Promise.all(leaves.map((leaf) => run([...leaf, "--help"])));
     for (const [i, leaf] of leaves.entries()) {
@@ -107,12 +116,28 @@ describe("realms and users", () => {
   const dir = dataDir();
 
   test("realm create and list", async () => {
-    const r = await run(["realm", "create", "--data-dir", dir, "--subdomain", "", "--name", "Main Org", "--owner-email", "owner@main.test", "--owner-name", "Olive"]);
+    const r = await run([
+      "realm",
+      "create",
+      "--data-dir",
+      dir,
+      "--subdomain",
+      "",
+      "--name",
+      "Main Org",
+      "--owner-email",
+      "owner@main.test",
+      "--owner-name",
+      "Olive",
+    ]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^realm 1 created: http:\/\/127\.0\.0\.1:9991\nowner email: owner@main\.test\npassword: +\S{20}\nAPI key: +[A-Za-z0-9]{32}\n$/);
-    const withPw = await run(["realm", "create", "--data-dir", dir, "--subdomain", "acme", "--name", "Acme", "--owner-email", "boss@acme.test", "--password-stdin"], {
-      stdin: "acme-password\n",
-    });
+    const withPw = await run(
+      ["realm", "create", "--data-dir", dir, "--subdomain", "acme", "--name", "Acme", "--owner-email", "boss@acme.test", "--password-stdin"],
+      {
+        stdin: "acme-password\n",
+      },
+    );
     expect(withPw.code).toBe(0);
     expect(withPw.stdout).not.toContain("password");
 
@@ -121,7 +146,9 @@ describe("realms and users", () => {
       { id: 1, subdomain: "", name: "Main Org", url: "http://127.0.0.1:9991", deactivated: false },
       { id: 2, subdomain: "acme", name: "Acme", url: "http://acme.127.0.0.1:9991", deactivated: false },
     ]);
-    expect((await run(["realm", "list", "--data-dir", dir])).stdout).toBe("1\t(root)\tMain Org\thttp://127.0.0.1:9991\n2\tacme\tAcme\thttp://acme.127.0.0.1:9991\n");
+    expect((await run(["realm", "list", "--data-dir", dir])).stdout).toBe(
+      "1\t(root)\tMain Org\thttp://127.0.0.1:9991\n2\tacme\tAcme\thttp://acme.127.0.0.1:9991\n",
+    );
   });
 
   test("realm create failures", async () => {
@@ -169,7 +196,11 @@ describe("realms and users", () => {
       stdout: "",
     });
     expect(failure(await run(["user", "create", "not-an-email", "--data-dir", dir, "--name", "X"])).code).toBe(1);
-    expect(failure(await run(["user", "list", "--data-dir", dir, "--realm", "nope"]))).toEqual({ code: 1, lines: ["confab: no realm with subdomain 'nope'"], stdout: "" });
+    expect(failure(await run(["user", "list", "--data-dir", dir, "--realm", "nope"]))).toEqual({
+      code: 1,
+      lines: ["confab: no realm with subdomain 'nope'"],
+      stdout: "",
+    });
   });
 
   test("user api-key prints the key alone; --regenerate replaces it", async () => {
@@ -283,7 +314,10 @@ describe("serve", () => {
     await api(s.url, "/users/me", { auth: ["owner@confab.localhost", key] });
     await api(s.url, "/users/me", { auth: ["owner@confab.localhost", "wrong-key-wrong-key-wrong-key-00"] });
     expect(await s.stop()).toBe(0);
-    const lines = s.stderr().split("\n").filter((l) => l.includes(" request "));
+    const lines = s
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes(" request "));
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/ info request method=GET path=\/api\/v1\/users\/me status=200 ms=[\d.]+ user=1$/);
     expect(lines[1]).toMatch(/ info request method=GET path=\/api\/v1\/users\/me status=401 ms=[\d.]+ user=-$/);
@@ -359,7 +393,12 @@ describe("backup and restore", () => {
 
       const copy = new Database(backup, { readonly: true });
       expect(copy.query("PRAGMA integrity_check").get()).toEqual({ integrity_check: "ok" });
-      expect(copy.query<{ email: string }, []>("SELECT email FROM users ORDER BY id").all().map((u) => u.email)).toEqual(atBackup);
+      expect(
+        copy
+          .query<{ email: string }, []>("SELECT email FROM users ORDER BY id")
+          .all()
+          .map((u) => u.email),
+      ).toEqual(atBackup);
       copy.close();
 
       expect((await run(["user", "create", "after@confab.localhost", "--data-dir", dir, "--name", "After"])).code).toBe(0);

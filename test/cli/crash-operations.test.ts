@@ -80,7 +80,14 @@ test("SIGKILL amid change_all edits, channel moves, uploads, README saves, plugi
       const next = ++n % 2 ? { stream_id: place.stream_id === alpha ? beta : alpha, subject: place.subject } : { stream_id: place.stream_id, subject: `t${n}` };
       inFlight = next;
       const change = next.stream_id !== place.stream_id ? { stream_id: next.stream_id } : { topic: next.subject };
-      await ok(owner.patch(`/messages/${moving[n % TOPIC_SIZE]}`, { ...change, propagate_mode: "change_all", send_notification_to_old_thread: false, send_notification_to_new_thread: false }));
+      await ok(
+        owner.patch(`/messages/${moving[n % TOPIC_SIZE]}`, {
+          ...change,
+          propagate_mode: "change_all",
+          send_notification_to_old_thread: false,
+          send_notification_to_new_thread: false,
+        }),
+      );
       place = next;
       inFlight = null;
     });
@@ -102,7 +109,10 @@ test("SIGKILL amid change_all edits, channel moves, uploads, README saves, plugi
       readmeLines.push(line);
     });
     const installs = loop(async () => {
-      plugins.push((await ok(owner.post("/ext/plugins", { source_kind: "local", source_repository_id: repo, source_path: "silent", disabled: true }, { unchecked: true }))).plugin.id);
+      plugins.push(
+        (await ok(owner.post("/ext/plugins", { source_kind: "local", source_repository_id: repo, source_path: "silent", disabled: true }, { unchecked: true })))
+          .plugin.id,
+      );
       await Bun.sleep(200);
     });
     const commands = loop(async () => {
@@ -119,7 +129,9 @@ test("SIGKILL amid change_all edits, channel moves, uploads, README saves, plugi
     // kill sooner, mostly while the commands are still running; either way at a random moment.
     const had = [uploads.size, readmeLines.length, plugins.length, backups.length, imports.length];
     const t0 = Date.now();
-    if (round === 0) while ([uploads.size, readmeLines.length, plugins.length, backups.length, imports.length].some((c, i) => c === had[i]) && Date.now() - t0 < 60_000) await Bun.sleep(20);
+    if (round === 0)
+      while ([uploads.size, readmeLines.length, plugins.length, backups.length, imports.length].some((c, i) => c === had[i]) && Date.now() - t0 < 60_000)
+        await Bun.sleep(20);
     else await Bun.sleep(1000);
     await Bun.sleep(Math.random() * 1500);
     stop = true;
@@ -134,7 +146,10 @@ test("SIGKILL amid change_all edits, channel moves, uploads, README saves, plugi
     srv = await serve(dataDir);
     owner = new Client(srv.url, email, key);
     // The topic moved as a whole: every message in one place, the last answered one or the one in flight.
-    const got = (await ok(owner.get("/messages", { message_ids: moving, apply_markdown: false }))).messages.map((m: any) => ({ stream_id: m.stream_id, subject: m.subject }));
+    const got = (await ok(owner.get("/messages", { message_ids: moving, apply_markdown: false }))).messages.map((m: any) => ({
+      stream_id: m.stream_id,
+      subject: m.subject,
+    }));
     expect(got.length).toBe(TOPIC_SIZE);
     expect(new Set(got.map((g: object) => JSON.stringify(g))).size).toBe(1);
     expect([place, inFlightMove].filter(Boolean)).toContainEqual(got[0]);
@@ -156,14 +171,26 @@ test("SIGKILL amid change_all edits, channel moves, uploads, README saves, plugi
     // Each import present is whole: its messages all arrived (the export held the moving topic's).
     for (const sd of present.filter((sd) => !imports.includes(sd)).slice(0, 1)) {
       const k = (await run(["user", "api-key", email, "--realm", sd, "--data-dir", dataDir])).stdout.trim();
-      const res = await fetch(`${srv.url}/api/v1/messages?anchor=oldest&num_before=0&num_after=100`, { headers: { Authorization: "Basic " + Buffer.from(`${email}:${k}`).toString("base64"), Host: `${sd}.localhost` } });
+      const res = await fetch(`${srv.url}/api/v1/messages?anchor=oldest&num_before=0&num_after=100`, {
+        headers: { Authorization: "Basic " + Buffer.from(`${email}:${k}`).toString("base64"), Host: `${sd}.localhost` },
+      });
       expect(((await res.json()) as { messages: unknown[] }).messages.length).toBeGreaterThanOrEqual(TOPIC_SIZE);
     }
   }
   expect(await srv.stop()).toBe(0);
   // Every kind of operation was caught in the stream at least once.
-  expect({ uploads: uploads.size > 0, readme: readmeLines.length > 0, plugins: plugins.length > 0, backups: backups.length > 0, imports: imports.length > 0 }).toEqual({
-    uploads: true, readme: true, plugins: true, backups: true, imports: true,
+  expect({
+    uploads: uploads.size > 0,
+    readme: readmeLines.length > 0,
+    plugins: plugins.length > 0,
+    backups: backups.length > 0,
+    imports: imports.length > 0,
+  }).toEqual({
+    uploads: true,
+    readme: true,
+    plugins: true,
+    backups: true,
+    imports: true,
   });
 }, 300_000); // its CPU time is a few seconds; the CLI's start-ups take long on a loaded machine
 

@@ -71,11 +71,16 @@ test("disk full: 507 for writes, reads answered, log failures harmless, nothing 
     const ownerId = (await api(url!, "/users/me", { auth: owner })).body.user_id as number;
     // A member with channel messages waiting for their rows (written lazily, on their next read).
     const made = await api(url!, "/users", { auth: owner, form: { email: "reader@example.com", password: "reader-password", full_name: "Reader" } });
-    const reader: [string, string] = ["reader@example.com", (await api(url!, "/fetch_api_key", { form: { username: "reader@example.com", password: "reader-password" } })).body.api_key];
-    await api(url!, "/users/me/subscriptions", { auth: owner, form: { subscriptions: '[{"name":"full"}]', principals: JSON.stringify([ownerId, made.body.user_id]) } });
+    const reader: [string, string] = [
+      "reader@example.com",
+      (await api(url!, "/fetch_api_key", { form: { username: "reader@example.com", password: "reader-password" } })).body.api_key,
+    ];
+    await api(url!, "/users/me/subscriptions", {
+      auth: owner,
+      form: { subscriptions: '[{"name":"full"}]', principals: JSON.stringify([ownerId, made.body.user_id]) },
+    });
     const answered: number[] = [];
-    const send = (auth: [string, string], content: string) =>
-      api(url!, "/messages", { auth, form: { type: "channel", to: "full", topic: "disk", content } });
+    const send = (auth: [string, string], content: string) => api(url!, "/messages", { auth, form: { type: "channel", to: "full", topic: "disk", content } });
     for (let i = 0; i < 3; i++) answered.push((await send(owner, `before ${i}`)).body.id);
 
     const filler = fill(mnt.path);

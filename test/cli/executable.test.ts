@@ -23,7 +23,11 @@ test("npm run build makes an executable that runs on its own: version, --help, s
   expect(readdirSync(alone)).toEqual(["confab"]);
   const exe = ["./confab"];
 
-  expect(await run(["version"], { program: exe, cwd: alone })).toEqual({ code: 0, stdout: `confab ${SERVICE_VERSION} (feature level ${FEATURE_LEVEL})\n`, stderr: "" });
+  expect(await run(["version"], { program: exe, cwd: alone })).toEqual({
+    code: 0,
+    stdout: `confab ${SERVICE_VERSION} (feature level ${FEATURE_LEVEL})\n`,
+    stderr: "",
+  });
   const help = await run(["--help"], { program: exe, cwd: alone });
   expect(help.code).toBe(0);
   for (const c of ["serve", "realm", "user", "migrate", "backup", "restore", "version"]) expect(help.stdout).toContain(`  ${c} `);

@@ -40,30 +40,41 @@ describe("confab plugin", () => {
     expect((await cli(["repo", "import", "plugins", src])).code).toBe(0);
     const installed = await cli(["plugin", "install", "--repo", "plugins", "--path", "silent"]);
     expect(installed).toEqual({ code: 0, stdout: "plugin 1 installed: silent 0.1.0, starting\n", stderr: "" });
-    const logs = await until(() => cli(["plugin", "logs", "1"]), (r) => r.stdout.includes("silent is up"));
+    const logs = await until(
+      () => cli(["plugin", "logs", "1"]),
+      (r) => r.stdout.includes("silent is up"),
+    );
     expect(logs.stdout).toMatch(/^\[confab\] started pid \d+\nsilent is up\n$/);
     expect((await cli(["plugin", "list"])).stdout).toBe("1\tsilent\t0.1.0\tstarting\tSilent\n");
     expect(JSON.parse((await cli(["plugin", "list", "--json"])).stdout)[0]).toMatchObject({ id: 1, plugin: "silent", installed_by: null, state: "starting" });
 
     expect(await cli(["plugin", "remove", "1"])).toEqual({ code: 0, stdout: "plugin 1 removed\n", stderr: "" });
     const pid = Number(/started pid (\d+)/.exec(logs.stdout)![1]);
-    await until(async () => {
-      try {
-        process.kill(pid, 0);
-        return true;
-      } catch {
-        return false;
-      }
-    }, (alive) => !alive);
+    await until(
+      async () => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      (alive) => !alive,
+    );
     expect(await state(1)).toBe("removed");
     expect(await cli(["plugin", "restore", "1"])).toEqual({ code: 0, stdout: "plugin 1 restored: starting\n", stderr: "" });
-    await until(() => cli(["plugin", "logs", "1"]), (r) => r.stdout.split("silent is up").length === 3);
+    await until(
+      () => cli(["plugin", "logs", "1"]),
+      (r) => r.stdout.split("silent is up").length === 3,
+    );
   });
 
   test("errors are one line", async () => {
     expect(failure(await cli(["plugin", "install", "--repo", "nope"]))).toEqual({ code: 1, lines: ["confab: Repository does not exist"], stdout: "" });
     expect(failure(await cli(["plugin", "install"]))).toEqual({ code: 1, lines: ["confab: give exactly one of --repo, --codehost or --remote"], stdout: "" });
-    expect(failure(await cli(["plugin", "install", "--repo", "plugins", "--path", "missing"])).lines[0]).toMatch(/^confab: No manifest\.json in repository 'plugins'\/missing at [0-9a-f]{12}$/);
+    expect(failure(await cli(["plugin", "install", "--repo", "plugins", "--path", "missing"])).lines[0]).toMatch(
+      /^confab: No manifest\.json in repository 'plugins'\/missing at [0-9a-f]{12}$/,
+    );
     expect(failure(await cli(["plugin", "restore", "1"]))).toEqual({ code: 1, lines: ["confab: Plugin is not removed"], stdout: "" });
     expect(failure(await cli(["plugin", "remove", "x"]))).toEqual({ code: 1, lines: ["confab: 'x' is not an install id"], stdout: "" });
     expect(failure(await cli(["plugin", "logs", "99"]))).toEqual({ code: 1, lines: ["confab: Plugin does not exist"], stdout: "" });

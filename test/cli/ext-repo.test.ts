@@ -11,7 +11,11 @@ describe("confab repo", () => {
   test("create, import a directory, list; errors are one line", async () => {
     const dir = join(tmp.path, "data");
     expect((await run(["realm", "create", "--data-dir", dir, "--subdomain", "", "--name", "Org", "--owner-email", "o@org.test"])).code).toBe(0);
-    expect(await run(["repo", "create", "tools", "--data-dir", dir, "--description", "our tools"])).toEqual({ code: 0, stdout: "repository 1 created: tools\n", stderr: "" });
+    expect(await run(["repo", "create", "tools", "--data-dir", dir, "--description", "our tools"])).toEqual({
+      code: 0,
+      stdout: "repository 1 created: tools\n",
+      stderr: "",
+    });
     const src = join(tmp.path, "src");
     mkdirSync(join(src, "hello"), { recursive: true });
     writeFileSync(join(src, "hello", "manifest.json"), "{}");
@@ -23,7 +27,15 @@ describe("confab repo", () => {
     expect(JSON.parse((await run(["repo", "list", "--data-dir", dir, "--json"])).stdout)).toEqual([
       { id: 1, name: "tools", description: "our tools", head: sha, created_by: null, date_created: expect.any(Number), date_updated: expect.any(Number) },
     ]);
-    expect(failure(await run(["repo", "import", "nope", src, "--data-dir", dir]))).toEqual({ code: 1, lines: ["confab: Repository does not exist"], stdout: "" });
-    expect(failure(await run(["repo", "create", "tools", "--data-dir", dir]))).toEqual({ code: 1, lines: ["confab: A repository named 'tools' already exists"], stdout: "" });
+    expect(failure(await run(["repo", "import", "nope", src, "--data-dir", dir]))).toEqual({
+      code: 1,
+      lines: ["confab: Repository does not exist"],
+      stdout: "",
+    });
+    expect(failure(await run(["repo", "create", "tools", "--data-dir", dir]))).toEqual({
+      code: 1,
+      lines: ["confab: A repository named 'tools' already exists"],
+      stdout: "",
+    });
   });
 });

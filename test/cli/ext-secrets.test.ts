@@ -30,7 +30,10 @@ describe("confab secrets", () => {
     const list = await run(["secrets", "list", "--data-dir", dir]);
     expect(list.stdout).toBe("DEPLOY_TOKEN\t…wxyz\tdeploys\nSHORT\t-\n");
     const json = JSON.parse((await run(["secrets", "list", "--data-dir", dir, "--json"])).stdout);
-    expect(json.map((s: any) => [s.name, s.hint, s.added_by])).toEqual([["DEPLOY_TOKEN", "wxyz", null], ["SHORT", "", null]]);
+    expect(json.map((s: any) => [s.name, s.hint, s.added_by])).toEqual([
+      ["DEPLOY_TOKEN", "wxyz", null],
+      ["SHORT", "", null],
+    ]);
     expect(readFileSync(join(dir, "confab.db")).includes(Buffer.from(value))).toBe(false);
     expect(statSync(join(dir, "secrets.key")).mode & 0o777).toBe(0o600);
   });
@@ -49,7 +52,11 @@ describe("confab secrets", () => {
       lines: ["confab: Secret name 'PATH' is reserved: every run sets it itself"],
       stdout: "",
     });
-    expect(failure(await run(["secrets", "set", "EMPTY", "--data-dir", dir], { stdin: "" }))).toEqual({ code: 1, lines: ["confab: no value on standard input"], stdout: "" });
+    expect(failure(await run(["secrets", "set", "EMPTY", "--data-dir", dir], { stdin: "" }))).toEqual({
+      code: 1,
+      lines: ["confab: no value on standard input"],
+      stdout: "",
+    });
     expect(failure(await run(["secrets", "set", "TWO", "value", "--data-dir", dir], { stdin: "x" })).code).toBe(1);
   });
 

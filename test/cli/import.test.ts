@@ -15,7 +15,10 @@ let n = 0;
 const fresh = () => join(tmp.path, `d${++n}`);
 
 /** Serves an imported data dir and reads it as `email` (API key from `confab user api-key`). */
-async function served(dataDir: string, email: string): Promise<{ srv: Served; file(url: string): Promise<Response>; get(path: string, q?: Record<string, unknown>): Promise<any> }> {
+async function served(
+  dataDir: string,
+  email: string,
+): Promise<{ srv: Served; file(url: string): Promise<Response>; get(path: string, q?: Record<string, unknown>): Promise<any> }> {
   const key = await run(["user", "api-key", email, "--data-dir", dataDir, "--realm", ""]);
   expect(key.code).toBe(0);
   const srv = await serve(dataDir);
@@ -45,11 +48,56 @@ describe("confab import of a Zulip export", () => {
       JSON.stringify({
         zerver_realm: [{ id: 7, string_id: "zulip", name: "Zulip Dev", description: "From Zulip", date_created: t0 }],
         zerver_userprofile: [
-          { id: 10, email: "user10@zulip.invalid", delivery_email: "iago@zulip.test", full_name: "Iago", role: 100, is_active: true, is_bot: false, date_joined: t0, timezone: "UTC", realm: 7 },
-          { id: 11, email: "user11@zulip.invalid", delivery_email: "hamlet@zulip.test", full_name: "King Hamlet", role: 400, is_active: true, is_bot: false, date_joined: t0, timezone: "", realm: 7 },
-          { id: 12, email: "user12@zulip.invalid", delivery_email: "cordelia@zulip.test", full_name: "Cordelia", role: 400, is_active: false, is_bot: false, date_joined: t0, timezone: "", realm: 7 },
+          {
+            id: 10,
+            email: "user10@zulip.invalid",
+            delivery_email: "iago@zulip.test",
+            full_name: "Iago",
+            role: 100,
+            is_active: true,
+            is_bot: false,
+            date_joined: t0,
+            timezone: "UTC",
+            realm: 7,
+          },
+          {
+            id: 11,
+            email: "user11@zulip.invalid",
+            delivery_email: "hamlet@zulip.test",
+            full_name: "King Hamlet",
+            role: 400,
+            is_active: true,
+            is_bot: false,
+            date_joined: t0,
+            timezone: "",
+            realm: 7,
+          },
+          {
+            id: 12,
+            email: "user12@zulip.invalid",
+            delivery_email: "cordelia@zulip.test",
+            full_name: "Cordelia",
+            role: 400,
+            is_active: false,
+            is_bot: false,
+            date_joined: t0,
+            timezone: "",
+            realm: 7,
+          },
         ],
-        zerver_stream: [{ id: 3, name: "Denmark", description: "A channel", invite_only: false, history_public_to_subscribers: true, date_created: t0, realm: 7, recipient: 23, deactivated: false }],
+        zerver_stream: [
+          {
+            id: 3,
+            name: "Denmark",
+            description: "A channel",
+            invite_only: false,
+            history_public_to_subscribers: true,
+            date_created: t0,
+            realm: 7,
+            recipient: 23,
+            deactivated: false,
+          },
+        ],
         zerver_recipient: [
           { id: 20, type: 1, type_id: 10 },
           { id: 21, type: 1, type_id: 11 },
@@ -73,7 +121,16 @@ describe("confab import of a Zulip export", () => {
       join(dir, "messages-000001.json"),
       JSON.stringify({
         zerver_message: [
-          { id: 101, sender: 10, recipient: 23, subject: "castle", content: "Hello @**King Hamlet|11**", rendered_content: "<p>old</p>", date_sent: t0 + 10, sending_client: 1 },
+          {
+            id: 101,
+            sender: 10,
+            recipient: 23,
+            subject: "castle",
+            content: "Hello @**King Hamlet|11**",
+            rendered_content: "<p>old</p>",
+            date_sent: t0 + 10,
+            sending_client: 1,
+          },
           { id: 102, sender: 11, recipient: 20, subject: "", content: "a word to Iago", date_sent: t0 + 20 },
           { id: 103, sender: 12, recipient: 24, subject: "", content: "to the three of us", date_sent: t0 + 30 },
           { id: 100, sender: 1, recipient: 23, subject: "castle", content: "@_**Iago|10** created this channel.", date_sent: t0 + 5 },
@@ -93,9 +150,16 @@ describe("confab import of a Zulip export", () => {
     const pathId = "7/ab/xyz/skull.txt";
     writeFileSync(
       join(dir, "attachment.json"),
-      JSON.stringify({ zerver_attachment: [{ id: 1, file_name: "skull.txt", path_id: pathId, owner: 11, realm: 7, size: 11, create_time: t0 + 39, messages: [104], content_type: "text/plain" }] }),
+      JSON.stringify({
+        zerver_attachment: [
+          { id: 1, file_name: "skull.txt", path_id: pathId, owner: 11, realm: 7, size: 11, create_time: t0 + 39, messages: [104], content_type: "text/plain" },
+        ],
+      }),
     );
-    writeFileSync(join(dir, "uploads", "records.json"), JSON.stringify([{ path: pathId, s3_path: pathId, realm_id: 7, user_profile_id: 11, size: 11, content_type: "text/plain" }]));
+    writeFileSync(
+      join(dir, "uploads", "records.json"),
+      JSON.stringify([{ path: pathId, s3_path: pathId, realm_id: 7, user_profile_id: 11, size: 11, content_type: "text/plain" }]),
+    );
     mkdirSync(join(dir, "uploads", "7", "ab", "xyz"), { recursive: true });
     writeFileSync(join(dir, "uploads", pathId), "alas, yorik");
 
@@ -108,7 +172,11 @@ describe("confab import of a Zulip export", () => {
     try {
       const users = (await get("/users")).members.filter((u: any) => !u.is_bot);
       expect(users.map((u: any) => [u.email, u.full_name, u.role, u.is_active])).toEqual(
-        expect.arrayContaining([["iago@zulip.test", "Iago", 100, true], ["hamlet@zulip.test", "King Hamlet", 400, true], ["cordelia@zulip.test", "Cordelia", 400, false]]),
+        expect.arrayContaining([
+          ["iago@zulip.test", "Iago", 100, true],
+          ["hamlet@zulip.test", "King Hamlet", 400, true],
+          ["cordelia@zulip.test", "Cordelia", 400, false],
+        ]),
       );
       const hamlet = users.find((u: any) => u.full_name === "King Hamlet");
       const subs = (await get("/users/me/subscriptions")).subscriptions;
@@ -147,14 +215,26 @@ describe("confab import of a Zulip export", () => {
     const dataDir = fresh();
     const notExport = join(tmp.path, "empty-dir");
     mkdirSync(notExport, { recursive: true });
-    expect(failure(await run(["import", join(tmp.path, "nope.tar.gz"), "--subdomain", "x", "--data-dir", dataDir]))).toMatchObject({ code: 1, lines: [expect.stringContaining("does not exist")] });
-    expect(failure(await run(["import", notExport, "--subdomain", "x", "--data-dir", dataDir]))).toMatchObject({ code: 1, lines: [expect.stringContaining("not a Zulip export")] });
+    expect(failure(await run(["import", join(tmp.path, "nope.tar.gz"), "--subdomain", "x", "--data-dir", dataDir]))).toMatchObject({
+      code: 1,
+      lines: [expect.stringContaining("does not exist")],
+    });
+    expect(failure(await run(["import", notExport, "--subdomain", "x", "--data-dir", dataDir]))).toMatchObject({
+      code: 1,
+      lines: [expect.stringContaining("not a Zulip export")],
+    });
     const zip = join(tmp.path, "junk.zip");
     writeFileSync(zip, "not a zip");
-    expect(failure(await run(["import", zip, "--subdomain", "x", "--data-dir", dataDir]))).toMatchObject({ code: 1, lines: [expect.stringContaining("not a zip file")] });
+    expect(failure(await run(["import", zip, "--subdomain", "x", "--data-dir", dataDir]))).toMatchObject({
+      code: 1,
+      lines: [expect.stringContaining("not a zip file")],
+    });
     expect((await run(["realm", "create", "--subdomain", "taken", "--name", "T", "--owner-email", "o@t.test", "--data-dir", dataDir])).code).toBe(0);
     const dir = join(tmp.path, "zulip-export");
-    expect(failure(await run(["import", dir, "--subdomain", "taken", "--data-dir", dataDir]))).toMatchObject({ code: 1, lines: ["confab: Subdomain 'taken' is already in use"] });
+    expect(failure(await run(["import", dir, "--subdomain", "taken", "--data-dir", dataDir]))).toMatchObject({
+      code: 1,
+      lines: ["confab: Subdomain 'taken' is already in use"],
+    });
     const list = await run(["realm", "list", "--json", "--data-dir", dataDir]);
     expect(JSON.parse(list.stdout).map((x: any) => x.subdomain)).toEqual(["taken"]);
   }, 30_000);
@@ -167,23 +247,58 @@ describe("confab import of a Slack export", () => {
     const zip = zipSync({
       "users.json": strToU8(
         JSON.stringify([
-          { id: "U01", name: "alice", real_name: "Alice Liddell", is_owner: true, is_primary_owner: true, tz: "Europe/London", profile: { email: "alice@wonder.test", real_name: "Alice Liddell" } },
+          {
+            id: "U01",
+            name: "alice",
+            real_name: "Alice Liddell",
+            is_owner: true,
+            is_primary_owner: true,
+            tz: "Europe/London",
+            profile: { email: "alice@wonder.test", real_name: "Alice Liddell" },
+          },
           { id: "U02", name: "bob", real_name: "Bob Builder", profile: { email: "bob@wonder.test", real_name: "Bob Builder" } },
           { id: "U03", name: "gone", deleted: true, profile: { email: "gone@wonder.test", real_name: "Gone Person" } },
         ]),
       ),
-      "channels.json": strToU8(JSON.stringify([{ id: "C01", name: "general", created: 1_649_000_000, creator: "U01", is_general: true, members: ["U01", "U02"], purpose: { value: "Everything" } }])),
-      "groups.json": strToU8(JSON.stringify([{ id: "G01", name: "inner-circle", created: 1_649_000_000, creator: "U01", members: ["U01"], purpose: { value: "" } }])),
+      "channels.json": strToU8(
+        JSON.stringify([
+          { id: "C01", name: "general", created: 1_649_000_000, creator: "U01", is_general: true, members: ["U01", "U02"], purpose: { value: "Everything" } },
+        ]),
+      ),
+      "groups.json": strToU8(
+        JSON.stringify([{ id: "G01", name: "inner-circle", created: 1_649_000_000, creator: "U01", members: ["U01"], purpose: { value: "" } }]),
+      ),
       "dms.json": strToU8(JSON.stringify([{ id: "D01", members: ["U01", "U02"] }])),
       "general/2022-04-15.json": day([
-        { type: "message", user: "U01", text: "Welcome <@U02>! See *this* and <https://example.com|the site>", ts: ts(1), reactions: [{ name: "+1", users: ["U02"], count: 1 }, { name: "no-such-emoji-here", users: ["U01"] }] },
+        {
+          type: "message",
+          user: "U01",
+          text: "Welcome <@U02>! See *this* and <https://example.com|the site>",
+          ts: ts(1),
+          reactions: [
+            { name: "+1", users: ["U02"], count: 1 },
+            { name: "no-such-emoji-here", users: ["U01"] },
+          ],
+        },
         { type: "message", subtype: "channel_join", user: "U02", text: "<@U02> has joined the channel", ts: ts(2) },
         { type: "message", user: "U02", text: "Shall we plan the launch?", ts: ts(3), thread_ts: ts(3), reply_count: 1 },
       ]),
       "general/2022-04-16.json": day([
         { type: "message", user: "U01", text: "Yes, Friday", ts: ts(90_000), thread_ts: ts(3), parent_user_id: "U02" },
-        { type: "message", user: "U02", text: "here is the plan", ts: ts(90_001), files: [{ id: "F01", name: "plan.txt", mimetype: "text/plain", size: 6, url_private: "https://files.slack.com/F01/plan.txt" }] },
-        { type: "message", user: "U01", text: "not in the zip", ts: ts(90_002), files: [{ id: "F02", name: "big.mov", url_private: "https://files.slack.com/F02/big.mov" }] },
+        {
+          type: "message",
+          user: "U02",
+          text: "here is the plan",
+          ts: ts(90_001),
+          files: [{ id: "F01", name: "plan.txt", mimetype: "text/plain", size: 6, url_private: "https://files.slack.com/F01/plan.txt" }],
+        },
+        {
+          type: "message",
+          user: "U01",
+          text: "not in the zip",
+          ts: ts(90_002),
+          files: [{ id: "F02", name: "big.mov", url_private: "https://files.slack.com/F02/big.mov" }],
+        },
         { type: "message", subtype: "bot_message", bot_id: "B01", username: "Deploy Bot", text: "deployed v2", ts: ts(90_003) },
       ]),
       "__uploads/F01/plan.txt": strToU8("step 1"),
@@ -208,7 +323,10 @@ describe("confab import of a Slack export", () => {
       ]);
       const bob = users.find((u: any) => u.full_name === "Bob Builder");
       const subs = (await get("/users/me/subscriptions")).subscriptions;
-      expect(subs.map((x: any) => [x.name, x.invite_only, x.description]).sort()).toEqual([["general", false, "Everything"], ["inner-circle", true, ""]]);
+      expect(subs.map((x: any) => [x.name, x.invite_only, x.description]).sort()).toEqual([
+        ["general", false, "Everything"],
+        ["inner-circle", true, ""],
+      ]);
       const msgs = await allMessages(get);
       expect(msgs.map((m: any) => [m.display_recipient instanceof Array ? "dm" : m.display_recipient, m.subject, m.content])).toEqual([
         ["general", "imported from Slack", "Welcome @**Bob Builder**! See **this** and [the site](https://example.com)"],
@@ -238,7 +356,12 @@ describe("round trip", () => {
     try {
       const ann = await s.newUser({ name: "Ann Round", email: "ann@round.test" });
       const bob = await s.newUser({ name: "Bob Round", email: "bob@round.test" });
-      await ok(s.owner.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "trip", description: "there and back" }]), principals: JSON.stringify([ann.userId, bob.userId, s.owner.userId]) }));
+      await ok(
+        s.owner.post("/users/me/subscriptions", {
+          subscriptions: JSON.stringify([{ name: "trip", description: "there and back" }]),
+          principals: JSON.stringify([ann.userId, bob.userId, s.owner.userId]),
+        }),
+      );
       const m1 = await ok(ann.post("/messages", { type: "stream", to: "trip", topic: "plans", content: "**bold** plan for @**Bob Round**" }));
       await ok(bob.post("/messages", { type: "stream", to: "trip", topic: "other", content: "second" }));
       await ok(bob.post("/messages", { type: "direct", to: JSON.stringify([ann.userId]), content: "just us" }));
@@ -268,7 +391,9 @@ describe("round trip", () => {
         };
       };
       const asAnn = async (p: string, q: Record<string, unknown> = {}) => ok(ann.get(p, q));
-      const before = await read(asAnn, async (url) => (await fetch(s.url + url, { headers: { Authorization: "Basic " + Buffer.from(`${ann.email}:${ann.apiKey}`).toString("base64") } })).text());
+      const before = await read(asAnn, async (url) =>
+        (await fetch(s.url + url, { headers: { Authorization: "Basic " + Buffer.from(`${ann.email}:${ann.apiKey}`).toString("base64") } })).text(),
+      );
       expect(before.files).toEqual(["round bytes"]);
       expect(before.messages.map((m: any) => m.content)).toEqual(expect.arrayContaining(["second", "just us", "the three of us"]));
 

@@ -6,8 +6,24 @@ test("confab integrations lists every integration with the URL to give its servi
   expect(r.code).toBe(0);
   const list = JSON.parse(r.stdout);
   expect(list.map((i: any) => i.name)).toEqual([
-    "json", "slack_incoming", "github", "gitlab", "gitea", "gogs", "bitbucket2", "grafana", "alertmanager",
-    "uptimerobot", "homeassistant", "sonarr", "radarr", "lidarr", "sentry", "ifttt", "jira", "circleci",
+    "json",
+    "slack_incoming",
+    "github",
+    "gitlab",
+    "gitea",
+    "gogs",
+    "bitbucket2",
+    "grafana",
+    "alertmanager",
+    "uptimerobot",
+    "homeassistant",
+    "sonarr",
+    "radarr",
+    "lidarr",
+    "sentry",
+    "ifttt",
+    "jira",
+    "circleci",
   ]);
   expect(list.find((i: any) => i.name === "gitea")).toEqual({
     name: "gitea",

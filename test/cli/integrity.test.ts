@@ -25,7 +25,9 @@ beforeAll(async () => {
   const me = (await api(s.url, "/users/me", { auth })).body.user_id as number;
   for (let batch = 0; batch < 10; batch++)
     await Promise.all(
-      Array.from({ length: 30 }, (_, i) => api(s.url, "/messages", { auth, form: { type: "direct", to: JSON.stringify([me]), content: `message ${batch}.${i} ` + "lorem ipsum ".repeat(80) } })),
+      Array.from({ length: 30 }, (_, i) =>
+        api(s.url, "/messages", { auth, form: { type: "direct", to: JSON.stringify([me]), content: `message ${batch}.${i} ` + "lorem ipsum ".repeat(80) } }),
+      ),
     );
   expect(await s.stop()).toBe(0); // a clean stop checkpoints everything into confab.db
   expect(statSync(join(populated, "confab.db")).size).toBeGreaterThan(400_000);
@@ -71,7 +73,11 @@ test("a page of random bytes in the middle: the server starts, then writes are o
     expect(me.result).toBe("success"); // reads go on
     const sent = await api(s.url, "/messages", { auth, form: { type: "direct", to: JSON.stringify([me.user_id]), content: "after the damage" } });
     expect(sent.status).toBe(503);
-    expect(sent.body).toMatchObject({ result: "error", code: "BAD_REQUEST", msg: "The server's database is damaged, so changes are refused until an administrator restores a backup." });
+    expect(sent.body).toMatchObject({
+      result: "error",
+      code: "BAD_REQUEST",
+      msg: "The server's database is damaged, so changes are refused until an administrator restores a backup.",
+    });
     expect(s.stderr()).toContain("integrity check failed; writes are off");
     expect(s.stderr()).toContain("confab restore <backup file>");
   } finally {

@@ -14,7 +14,12 @@ test("doctor on a running, sound installation: one ok line per check, exit 0; he
   const s = await serve(dataDir);
   try {
     const r = await run(["doctor", "--data-dir", dataDir], { env: { CONFAB_EXTERNAL_URL: s.url } });
-    expect(r.stdout.trim().split("\n").map((l) => l.slice(0, 6) + l.slice(6).split(":")[0])).toEqual([
+    expect(
+      r.stdout
+        .trim()
+        .split("\n")
+        .map((l) => l.slice(0, 6) + l.slice(6).split(":")[0]),
+    ).toEqual([
       "ok    config",
       "ok    data directory",
       "ok    free space",

@@ -38,38 +38,54 @@ async function endsWithin(ended: Promise<{ at: number }>, cliExited: number) {
   expect(done!.at - cliExited).toBeLessThan(1000);
 }
 
-test("confab user api-key --regenerate: the held poll ends, the old key gets nothing after", async () => {
-  const u = await s.newUser();
-  const poll = await heldPoll(u);
-  const exited = await cli(["user", "api-key", "--regenerate", u.email!]);
-  await endsWithin(poll.ended, exited);
-  await ok(s.owner.post("/messages", { type: "direct", to: JSON.stringify([u.userId]), content: "after the revocation" }));
-  await expectError(u.get("/events", { queue_id: poll.queue, dont_block: true }), 401, "INVALID_API_KEY", "Invalid API key");
-}, CLI_MS);
+test(
+  "confab user api-key --regenerate: the held poll ends, the old key gets nothing after",
+  async () => {
+    const u = await s.newUser();
+    const poll = await heldPoll(u);
+    const exited = await cli(["user", "api-key", "--regenerate", u.email!]);
+    await endsWithin(poll.ended, exited);
+    await ok(s.owner.post("/messages", { type: "direct", to: JSON.stringify([u.userId]), content: "after the revocation" }));
+    await expectError(u.get("/events", { queue_id: poll.queue, dont_block: true }), 401, "INVALID_API_KEY", "Invalid API key");
+  },
+  CLI_MS,
+);
 
-test("confab user deactivate: the held poll ends, the queue is gone", async () => {
-  const u = await s.newUser();
-  const poll = await heldPoll(u);
-  const exited = await cli(["user", "deactivate", u.email!]);
-  await endsWithin(poll.ended, exited);
-  expect(s.app.queues.queuesOfUser(u.userId!).size).toBe(0);
-  await expectError(u.get("/events", { queue_id: poll.queue, dont_block: true }), 401, "USER_DEACTIVATED", "Account is deactivated");
-}, CLI_MS);
+test(
+  "confab user deactivate: the held poll ends, the queue is gone",
+  async () => {
+    const u = await s.newUser();
+    const poll = await heldPoll(u);
+    const exited = await cli(["user", "deactivate", u.email!]);
+    await endsWithin(poll.ended, exited);
+    expect(s.app.queues.queuesOfUser(u.userId!).size).toBe(0);
+    await expectError(u.get("/events", { queue_id: poll.queue, dont_block: true }), 401, "USER_DEACTIVATED", "Account is deactivated");
+  },
+  CLI_MS,
+);
 
-test("confab user set-password: the user's queues end (whoever had the old password loses what it gave)", async () => {
-  const u = await s.newUser({ password: "first-password" });
-  const poll = await heldPoll(u);
-  const exited = await cli(["user", "set-password", u.email!], "second-password\n");
-  await endsWithin(poll.ended, exited);
-  await expectError(u.get("/events", { queue_id: poll.queue, dont_block: true }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${poll.queue}`);
-}, CLI_MS);
+test(
+  "confab user set-password: the user's queues end (whoever had the old password loses what it gave)",
+  async () => {
+    const u = await s.newUser({ password: "first-password" });
+    const poll = await heldPoll(u);
+    const exited = await cli(["user", "set-password", u.email!], "second-password\n");
+    await endsWithin(poll.ended, exited);
+    await expectError(u.get("/events", { queue_id: poll.queue, dont_block: true }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${poll.queue}`);
+  },
+  CLI_MS,
+);
 
-test("confab realm deactivate: every held poll of the realm ends", async () => {
-  const [a, b] = [await s.newUser(), await s.newUser()];
-  const polls = [await heldPoll(a), await heldPoll(b)];
-  const realm = (await ok(s.anon.get("/server_settings"))).realm_uri as string;
-  const subdomain = new URL(realm).hostname === new URL(s.url).hostname ? "" : new URL(realm).hostname.split(".")[0]!;
-  const exited = await cli(["realm", "deactivate", subdomain]);
-  for (const p of polls) await endsWithin(p.ended, exited);
-  expect(s.app.queues.size).toBe(0);
-}, CLI_MS);
+test(
+  "confab realm deactivate: every held poll of the realm ends",
+  async () => {
+    const [a, b] = [await s.newUser(), await s.newUser()];
+    const polls = [await heldPoll(a), await heldPoll(b)];
+    const realm = (await ok(s.anon.get("/server_settings"))).realm_uri as string;
+    const subdomain = new URL(realm).hostname === new URL(s.url).hostname ? "" : new URL(realm).hostname.split(".")[0]!;
+    const exited = await cli(["realm", "deactivate", subdomain]);
+    for (const p of polls) await endsWithin(p.ended, exited);
+    expect(s.app.queues.size).toBe(0);
+  },
+  CLI_MS,
+);

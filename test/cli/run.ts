@@ -69,7 +69,10 @@ export async function serve(dataDir: string, o: { program?: Program; env?: Recor
     const decoder = new TextDecoder();
     for await (const chunk of stream) add(decoder.decode(chunk, { stream: true }));
   };
-  const pumped = Promise.all([pump(proc.stdout as ReadableStream<Uint8Array>, (s) => (out += s)), pump(proc.stderr as ReadableStream<Uint8Array>, (s) => (err += s))]);
+  const pumped = Promise.all([
+    pump(proc.stdout as ReadableStream<Uint8Array>, (s) => (out += s)),
+    pump(proc.stderr as ReadableStream<Uint8Array>, (s) => (err += s)),
+  ]);
   const deadline = Date.now() + 15_000;
   let url: string | undefined;
   while (!(url = / listening url=(\S+)/.exec(err)?.[1])) {
@@ -103,6 +106,10 @@ export function tempDir(prefix = "confab-cli-"): { path: string; remove(): void 
 export async function api(url: string, path: string, o: { auth?: [string, string]; method?: string; form?: Record<string, string> } = {}) {
   const headers: Record<string, string> = {};
   if (o.auth) headers.Authorization = "Basic " + Buffer.from(`${o.auth[0]}:${o.auth[1]}`).toString("base64");
-  const res = await fetch(`${url}/api/v1${path}`, { method: o.method ?? (o.form ? "POST" : "GET"), headers, body: o.form ? new URLSearchParams(o.form) : undefined });
+  const res = await fetch(`${url}/api/v1${path}`, {
+    method: o.method ?? (o.form ? "POST" : "GET"),
+    headers,
+    body: o.form ? new URLSearchParams(o.form) : undefined,
+  });
   return { status: res.status, body: (await res.json()) as any };
 }

@@ -16,7 +16,9 @@ test("SIGTERM during sends answers every in-flight request and held long-poll; w
 
   // A held long-poll (on events the sends below do not cause).
   const q = (await api(first.url, "/register", { auth, form: { event_types: '["drafts"]' } })).body;
-  const poll = fetch(`${first.url}/api/v1/events?queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=${q.last_event_id}`, { headers: { Authorization: basic } }).then(
+  const poll = fetch(`${first.url}/api/v1/events?queue_id=${encodeURIComponent(q.queue_id)}&last_event_id=${q.last_event_id}`, {
+    headers: { Authorization: basic },
+  }).then(
     async (r) => ({ status: r.status, body: (await r.json()) as any }),
     (e) => ({ status: 0, body: String(e) }),
   );
@@ -34,7 +36,11 @@ test("SIGTERM during sends answers every in-flight request and held long-poll; w
   await Bun.sleep(100); // the poll is held, the half request read
   // And a burst of ordinary sends around the signal.
   const sends = Array.from({ length: 30 }, (_, i) =>
-    fetch(`${first.url}/api/v1/messages`, { method: "POST", headers: { Authorization: basic }, body: new URLSearchParams({ type: "direct", to: JSON.stringify([me]), content: `burst ${i}` }) }).then(
+    fetch(`${first.url}/api/v1/messages`, {
+      method: "POST",
+      headers: { Authorization: basic },
+      body: new URLSearchParams({ type: "direct", to: JSON.stringify([me]), content: `burst ${i}` }),
+    }).then(
       async (r) => ({ status: r.status, body: (await r.json()) as any }),
       (e) => ({ status: 0, body: String(e) }),
     ),
@@ -63,7 +69,11 @@ test("SIGTERM during sends answers every in-flight request and held long-poll; w
 
   const second = await serve(dir.path);
   try {
-    const got = await api(second.url, `/messages?anchor=newest&num_before=100&num_after=0&narrow=${encodeURIComponent(JSON.stringify([{ operator: "dm", operand: [me] }]))}`, { auth });
+    const got = await api(
+      second.url,
+      `/messages?anchor=newest&num_before=100&num_after=0&narrow=${encodeURIComponent(JSON.stringify([{ operator: "dm", operand: [me] }]))}`,
+      { auth },
+    );
     const stored = new Set(got.body.messages.map((m: { id: number }) => m.id));
     for (const id of ids) expect(stored.has(id)).toBe(true);
   } finally {

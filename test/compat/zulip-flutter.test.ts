@@ -67,7 +67,7 @@ describe("zulip-flutter start-up (lib/model/store.dart, lib/api/route/realm.dart
     expect(icon.headers.get("content-type")).toBe("image/png");
   });
 
-  test("POST /register with the app's parameters (idle_queue_timeout \"mobile\"): InitialSnapshot, every nested model", async () => {
+  test('POST /register with the app\'s parameters (idle_queue_timeout "mobile"): InitialSnapshot, every nested model', async () => {
     await ok(ann.post("/register_client_device"));
     const snap = await ok(ann.post("/register", APP_REGISTER));
     expectModel("InitialSnapshot", snap);
@@ -116,7 +116,18 @@ describe("zulip-flutter requests (lib/api/route/*.dart), as the app sends them",
     expectModel("SendMessageResult", sent);
     await ok(ann.post("/messages", { type: "direct", to: [bob.userId], content: "psst", read_by_sender: true }));
     // getMessages: anchor raw, narrow JSON, allow_empty_topic_name.
-    const got = await ok(bob.get("/messages", { anchor: "newest", include_anchor: true, num_before: 50, num_after: 0, narrow: [], client_gravatar: false, apply_markdown: true, allow_empty_topic_name: true }));
+    const got = await ok(
+      bob.get("/messages", {
+        anchor: "newest",
+        include_anchor: true,
+        num_before: 50,
+        num_after: 0,
+        narrow: [],
+        client_gravatar: false,
+        apply_markdown: true,
+        allow_empty_topic_name: true,
+      }),
+    );
     expectModel("GetMessagesResult", got);
     got.messages.forEach(expectMessage);
     const one = await ok(bob.get(`/messages/${sent.id}`, { apply_markdown: true, allow_empty_topic_name: true }));
@@ -128,12 +139,17 @@ describe("zulip-flutter requests (lib/api/route/*.dart), as the app sends them",
     expectModel("UpdateMessageFlagsResult", await ok(bob.post("/messages/flags", { messages: [sent.id], op: "add", flag: "read" })));
     expectModel(
       "UpdateMessageFlagsForNarrowResult",
-      await ok(bob.post("/messages/flags/narrow", { anchor: "oldest", include_anchor: true, num_before: 0, num_after: 1000, narrow: [], op: "add", flag: "read" })),
+      await ok(
+        bob.post("/messages/flags/narrow", { anchor: "oldest", include_anchor: true, num_before: 0, num_after: 1000, narrow: [], op: "add", flag: "read" }),
+      ),
     );
     await ok(bob.post(`/messages/${sent.id}/reactions`, { emoji_name: "thumbs_up", emoji_code: "1f44d", reaction_type: "unicode_emoji" }));
     await ok(bob.delete(`/messages/${sent.id}/reactions`, { emoji_name: "thumbs_up", emoji_code: "1f44d", reaction_type: "unicode_emoji" }));
     await ok(bob.post("/typing", { type: "channel", op: "start", stream_id: channelId, topic: "from the app" }));
-    expectModel("UpdatePresenceResult", await ok(bob.post("/users/me/presence", { status: "active", ping_only: false, new_user_input: true, slim_presence: true, last_update_id: -1 })));
+    expectModel(
+      "UpdatePresenceResult",
+      await ok(bob.post("/users/me/presence", { status: "active", ping_only: false, new_user_input: true, slim_presence: true, last_update_id: -1 })),
+    );
     expectModel("CreateSavedSnippetResult", await ok(bob.post("/saved_snippets", { title: "hi", content: "hello there" })));
     await ok(bob.post("/users/me/status", { status_text: "on the go", emoji_name: "car", emoji_code: "1f697", reaction_type: "unicode_emoji" }));
     await ok(bob.post("/users/me/subscriptions/properties", { subscription_data: [{ stream_id: channelId, property: "is_muted", value: false }] }));
@@ -225,11 +241,31 @@ describe("zulip-flutter events (lib/api/model/events.dart)", () => {
     }
     expect([...seen].sort()).toEqual(
       [
-        "AlertWordsEvent", "ChannelCreateEvent", "DeleteMessageEvent", "DeviceAddEvent", "DeviceRemoveEvent", "MessageEvent",
-        "MutedUsersEvent", "ReactionEvent", "RealmEmojiAddEvent", "RealmEmojiUpdateOneEvent", "RealmUserAddEvent", "RealmUserUpdateEvent",
-        "SavedSnippetsAddEvent", "SubscriptionAddEvent", "SubscriptionRemoveEvent", "SubscriptionUpdateEvent", "TypingEvent",
-        "UpdateMessageEvent", "UpdateMessageFlagsAddEvent", "UpdateMessageFlagsRemoveEvent", "UserSettingsUpdateEvent", "UserStatusEvent", "UserTopicEvent",
-        "PresenceEvent", "SubscriptionPeerAddEvent",
+        "AlertWordsEvent",
+        "ChannelCreateEvent",
+        "DeleteMessageEvent",
+        "DeviceAddEvent",
+        "DeviceRemoveEvent",
+        "MessageEvent",
+        "MutedUsersEvent",
+        "ReactionEvent",
+        "RealmEmojiAddEvent",
+        "RealmEmojiUpdateOneEvent",
+        "RealmUserAddEvent",
+        "RealmUserUpdateEvent",
+        "SavedSnippetsAddEvent",
+        "SubscriptionAddEvent",
+        "SubscriptionRemoveEvent",
+        "SubscriptionUpdateEvent",
+        "TypingEvent",
+        "UpdateMessageEvent",
+        "UpdateMessageFlagsAddEvent",
+        "UpdateMessageFlagsRemoveEvent",
+        "UserSettingsUpdateEvent",
+        "UserStatusEvent",
+        "UserTopicEvent",
+        "PresenceEvent",
+        "SubscriptionPeerAddEvent",
       ].sort(),
     );
   });

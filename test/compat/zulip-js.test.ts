@@ -19,7 +19,9 @@ test("zulip-js: profile, subscribe, register, send, events, fetch, streams, user
   for (const [step, answer] of Object.entries<any>(r)) expect({ step, result: answer.result }).toEqual({ step, result: "success" });
   expect(r.me.user_id).toBe(s.owner.userId);
   expect(typeof r.register.queue_id).toBe("string");
-  expect(r.events.events).toEqual([expect.objectContaining({ type: "message", message: expect.objectContaining({ id: r.send.id, content: "Hi from **zulip-js**" }) })]);
+  expect(r.events.events).toEqual([
+    expect.objectContaining({ type: "message", message: expect.objectContaining({ id: r.send.id, content: "Hi from **zulip-js**" }) }),
+  ]);
   expect(r.fetch.messages.at(-1)).toMatchObject({ id: r.send.id, subject: "hello", content: "<p>Hi from <strong>zulip-js</strong></p>" });
   expect(r.streams.streams.map((c: any) => c.name)).toContain("general");
   expect(r.users.members.map((u: any) => u.user_id)).toContain(s.owner.userId);

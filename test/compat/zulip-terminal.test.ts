@@ -17,8 +17,33 @@ beforeAll(async () => void ({ s, ann, bob, channelId } = await twoMembersInAChan
 afterAll(() => s.stop());
 
 /** model.py Model.__init__ / _register_desired_events: the event types and data it asks for. */
-const EVENT_TYPES = ["message", "update_message", "reaction", "submessage", "subscription", "typing", "update_message_flags", "user_settings", "realm_emoji", "realm_user"];
-const FETCH_TYPES = ["realm", "presence", "subscription", "message", "starred_messages", "update_message_flags", "muted_topics", "realm_user", "realm_user_groups", "user_settings", "realm_emoji", "custom_profile_fields", "zulip_version"];
+const EVENT_TYPES = [
+  "message",
+  "update_message",
+  "reaction",
+  "submessage",
+  "subscription",
+  "typing",
+  "update_message_flags",
+  "user_settings",
+  "realm_emoji",
+  "realm_user",
+];
+const FETCH_TYPES = [
+  "realm",
+  "presence",
+  "subscription",
+  "message",
+  "starred_messages",
+  "update_message_flags",
+  "muted_topics",
+  "realm_user",
+  "realm_user_groups",
+  "user_settings",
+  "realm_emoji",
+  "custom_profile_fields",
+  "zulip_version",
+];
 const TERMINAL_REGISTER = { event_types: EVENT_TYPES, fetch_event_types: FETCH_TYPES, client_gravatar: true, apply_markdown: true, include_subscribers: true };
 
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
@@ -32,13 +57,38 @@ describe("zulip-terminal start-up (zulipterminal/model.py)", () => {
     // version.py: servers from Zulip 2.1 (feature level 0) on are supported; the feature level decides the rest.
     expect(r.zulip_feature_level).toBe(FEATURE_LEVEL);
     expectKeys(r, {
-      zulip_version: "string", max_message_id: "number", queue_id: "string", last_event_id: "number", subscriptions: "array", muted_topics: "array",
-      realm_user_groups: "array", realm_emoji: "object", user_settings: "object", realm_message_retention_days: "number", presences: "object",
-      realm_users: "array", cross_realm_bots: "array", custom_profile_fields: "array", user_id: "number", email: "string", full_name: "string", realm_name: "string",
+      zulip_version: "string",
+      max_message_id: "number",
+      queue_id: "string",
+      last_event_id: "number",
+      subscriptions: "array",
+      muted_topics: "array",
+      realm_user_groups: "array",
+      realm_emoji: "object",
+      user_settings: "object",
+      realm_message_retention_days: "number",
+      presences: "object",
+      realm_users: "array",
+      cross_realm_bots: "array",
+      custom_profile_fields: "array",
+      user_id: "number",
+      email: "string",
+      full_name: "string",
+      realm_name: "string",
     });
     // _subscribe_to_streams: each subscription's keys.
     const sub = r.subscriptions.find((x: any) => x.stream_id === channelId);
-    expectKeys(sub, { stream_id: "number", name: "string", color: "string", pin_to_top: "boolean", is_muted: "boolean", description: "string", invite_only: "boolean", subscribers: "array", date_created: "number" });
+    expectKeys(sub, {
+      stream_id: "number",
+      name: "string",
+      color: "string",
+      pin_to_top: "boolean",
+      is_muted: "boolean",
+      description: "string",
+      invite_only: "boolean",
+      subscribers: "array",
+      date_created: "number",
+    });
     expect("desktop_notifications" in sub && "message_retention_days" in sub).toBe(true);
     // The notification bot is a cross-realm bot (model.py reads cross_realm_bots beside realm_users).
     await ok(s.owner.post("/users/me/subscriptions", { subscriptions: [{ name: "new one" }], announce: true }));
@@ -57,12 +107,37 @@ describe("zulip-terminal sending and editing (model.py send_stream_message, upda
     const ev = (await drain(bob, q)).find((e: any) => e.type === "message");
     expect(ev.message).toMatchObject({ id, subject: "from the terminal", stream_id: channelId, display_recipient: "terminal" });
     // get_messages with its parameters (anchor 0 with use_first_unread_anchor, narrow as JSON text).
-    const narrow = JSON.stringify([["stream", "terminal"], ["topic", "from the terminal"]]);
-    const got = await ok(bob.get("/messages", { anchor: 0, num_before: 10, num_after: 10, apply_markdown: true, use_first_unread_anchor: true, client_gravatar: true, narrow }));
+    const narrow = JSON.stringify([
+      ["stream", "terminal"],
+      ["topic", "from the terminal"],
+    ]);
+    const got = await ok(
+      bob.get("/messages", { anchor: 0, num_before: 10, num_after: 10, apply_markdown: true, use_first_unread_anchor: true, client_gravatar: true, narrow }),
+    );
     expect(got.messages.map((x: any) => x.id)).toContain(id);
-    for (const x of got.messages) expectKeys(x, { id: "number", subject: "string", stream_id: "number", display_recipient: "string", sender_id: "number", sender_full_name: "string", timestamp: "number", content: "string", reactions: "array", flags: "array", type: "string" });
+    for (const x of got.messages)
+      expectKeys(x, {
+        id: "number",
+        subject: "string",
+        stream_id: "number",
+        display_recipient: "string",
+        sender_id: "number",
+        sender_full_name: "string",
+        timestamp: "number",
+        content: "string",
+        reactions: "array",
+        flags: "array",
+        type: "string",
+      });
     // update_stream_message sends `topic`; Zulip also takes `subject` on PATCH.
-    await ok(ann.patch(`/messages/${id}`, { topic: "renamed", propagate_mode: "change_one", send_notification_to_old_thread: false, send_notification_to_new_thread: false }));
+    await ok(
+      ann.patch(`/messages/${id}`, {
+        topic: "renamed",
+        propagate_mode: "change_one",
+        send_notification_to_old_thread: false,
+        send_notification_to_new_thread: false,
+      }),
+    );
     const moved = (await drain(bob, q)).find((e: any) => e.type === "update_message");
     expect(moved).toMatchObject({ subject: "renamed", stream_id: channelId });
     await ok(ann.patch(`/messages/${id}`, { subject: "renamed again", propagate_mode: "change_one" }));
@@ -77,7 +152,12 @@ describe("zulip-terminal sending and editing (model.py send_stream_message, upda
   test("a channel message with neither topic nor subject: Zulip's answer for the topics policy, never the empty topic", async () => {
     await expectError(ann.post("/messages", { type: "stream", to: "terminal", content: "no topic" }), 400, "BAD_REQUEST", "Missing topic");
     await ok(s.owner.patch("/realm", { topics_policy: "disable_empty_topic" }));
-    await expectError(ann.post("/messages", { type: "stream", to: "terminal", content: "no topic" }), 400, "BAD_REQUEST", "Sending messages to the general chat is not allowed in this channel.");
+    await expectError(
+      ann.post("/messages", { type: "stream", to: "terminal", content: "no topic" }),
+      400,
+      "BAD_REQUEST",
+      "Sending messages to the general chat is not allowed in this channel.",
+    );
     await ok(s.owner.patch("/realm", { topics_policy: "allow_empty_topic" }));
     // Where only the general chat is allowed, that is where it goes.
     const only = (await ok(s.owner.post("/channels/create", { name: "general only", subscribers: [ann.userId], topics_policy: "empty_topic_only" }))).id;

@@ -50,7 +50,10 @@ beforeAll(async () => {
   const notes = join(confab.dataDir, "..", "notes-src");
   mkdirSync(notes, { recursive: true });
   writeFileSync(join(notes, "README.md"), "# Plans\n");
-  await Promise.all([cli("repo", "create", "plugins").then(() => cli("repo", "import", "plugins", src)), cli("repo", "create", "notes").then(() => cli("repo", "import", "notes", notes))]);
+  await Promise.all([
+    cli("repo", "create", "plugins").then(() => cli("repo", "import", "plugins", src)),
+    cli("repo", "create", "notes").then(() => cli("repo", "import", "notes", notes)),
+  ]);
   const streams = await api(confab, owner, "GET", "/streams");
   generalId = streams.streams.find((s: any) => s.name === "general").stream_id;
 }, 240_000);

@@ -53,7 +53,10 @@ export async function launchChromium(): Promise<Browser> {
   // The package's fonts.conf names /tmp/fonts; ours names where its fonts are, and the system's.
   const fontsConf = join(dir, "fonts.conf");
   if (!existsSync(fontsConf))
-    writeFileSync(fontsConf, `<?xml version="1.0"?><fontconfig><dir>${join(dir, "fonts", "fonts")}</dir><dir>/usr/share/fonts</dir><cachedir>${join(dir, "fonts-cache")}</cachedir></fontconfig>\n`);
+    writeFileSync(
+      fontsConf,
+      `<?xml version="1.0"?><fontconfig><dir>${join(dir, "fonts", "fonts")}</dir><dir>/usr/share/fonts</dir><cachedir>${join(dir, "fonts-cache")}</cachedir></fontconfig>\n`,
+    );
   const { default: chromium } = await import("@sparticuz/chromium");
   return playwright.launch({
     executablePath: join(dir, "chromium"),
@@ -124,7 +127,9 @@ export async function newMember(c: Confab, name: string) {
   const email = `${name.toLowerCase().replace(/\W+/g, ".")}${++users}@example.com`;
   const password = `${name}-password-${users}`;
   const { user_id } = await api(c, { email: c.owner.email, apiKey: c.owner.apiKey }, "POST", "/users", { email, password, full_name: name });
-  const { api_key } = await fetch(`${c.url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: email, password }) }).then((r) => r.json() as any);
+  const { api_key } = await fetch(`${c.url}/api/v1/fetch_api_key`, { method: "POST", body: new URLSearchParams({ username: email, password }) }).then(
+    (r) => r.json() as any,
+  );
   return { email, password, userId: user_id as number, apiKey: api_key as string, name };
 }
 

@@ -194,7 +194,11 @@ describe("the web client", () => {
     await page.waitForFunction(() => (globalThis as any).document.documentElement.dataset.theme === "dark", undefined, { timeout: WAIT });
     const dark = await background();
     expect(dark).not.toBe(light);
-    const luminance = (rgb: string) => rgb.match(/\d+/g)!.slice(0, 3).reduce((a, x) => a + Number(x), 0);
+    const luminance = (rgb: string) =>
+      rgb
+        .match(/\d+/g)!
+        .slice(0, 3)
+        .reduce((a, x) => a + Number(x), 0);
     expect(luminance(dark)).toBeLessThan(luminance(light));
     await screenshot(page, "11-dark-theme");
 

@@ -14,8 +14,7 @@ export interface ClientModels {
   models: Record<string, Record<string, Field>>;
 }
 
-export const loadClientModels = (name: string): ClientModels =>
-  JSON.parse(readFileSync(new URL(`../fixtures/clients/${name}.json`, import.meta.url), "utf8"));
+export const loadClientModels = (name: string): ClientModels => JSON.parse(readFileSync(new URL(`../fixtures/clients/${name}.json`, import.meta.url), "utf8"));
 
 const typeOf = (v: unknown) => (v === null ? "null" : Array.isArray(v) ? "array" : typeof v);
 

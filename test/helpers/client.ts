@@ -71,7 +71,8 @@ export class Client {
     }
     if (!o.unchecked) {
       const errors = validateResponse(method, path.split("?")[0]!, res.status, json);
-      if (errors.length) throw new Error(`${method} ${path} (${res.status}) does not match Zulip's OpenAPI schema:\n  ${errors.join("\n  ")}\n${text.slice(0, 500)}`);
+      if (errors.length)
+        throw new Error(`${method} ${path} (${res.status}) does not match Zulip's OpenAPI schema:\n  ${errors.join("\n  ")}\n${text.slice(0, 500)}`);
     }
     Object.defineProperty(json, "$status", { value: res.status });
     Object.defineProperty(json, "$headers", { value: res.headers });

@@ -64,7 +64,14 @@ const reminder: Schema = {
 /** Keyed "method /template status". */
 export const RESPONSE_ADDITIONS: Record<string, Record<string, Schema>> = {
   "get /server_settings 200": versionFields,
-  "post /register 200": { ...versionFields, idle_queue_timeout_secs: { type: "integer" }, ...newerZulipState, ...extState, realm_can_manage_plugins_group: groupSettingValue, reminders: { type: "array", items: reminder } },
+  "post /register 200": {
+    ...versionFields,
+    idle_queue_timeout_secs: { type: "integer" },
+    ...newerZulipState,
+    ...extState,
+    realm_can_manage_plugins_group: groupSettingValue,
+    reminders: { type: "array", items: reminder },
+  },
   // A topic's workspace (docs/extensions.md): Zulip's topic item plus workspace_uuid.
   "get /users/me/{stream_id}/topics 200": {
     topics: {

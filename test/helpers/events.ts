@@ -17,10 +17,14 @@ export async function drain(c: Client, q: QueueRef, type?: string): Promise<any[
 
 /** Polls the queue until `done` holds for its events and returns them; a timeout names `what`. */
 export const eventsUntil = (c: Client, q: QueueRef, what: string, done: (events: any[]) => boolean, timeoutMs = 10_000) =>
-  waitFor(what, async () => {
-    const events = await drain(c, q);
-    return done(events) && events;
-  }, timeoutMs);
+  waitFor(
+    what,
+    async () => {
+      const events = await drain(c, q);
+      return done(events) && events;
+    },
+    timeoutMs,
+  );
 
 /** DELETE /events: the queue is gone (and a waiting long-poll answered). */
 export const closeQueue = (c: Client, q: QueueRef) => ok(c.delete("/events", { queue_id: idOf(q) }));

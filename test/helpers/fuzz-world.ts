@@ -66,11 +66,22 @@ export async function seedContent(url: string, ownerAuth: string, userIds: numbe
   words.add((await call("GET", "/users/me", {})).email);
   const channel = await call("POST", "/channels/create", { name: "fuzz", subscribers: userIds });
   ids.add(channel.id);
-  for (let i = 0; i < 5; i++) ids.add((await call("POST", "/messages", { type: "stream", to: channel.id, topic: "topic", content: `fuzz ${i} **bold** @**all**` })).id);
+  for (let i = 0; i < 5; i++)
+    ids.add((await call("POST", "/messages", { type: "stream", to: channel.id, topic: "topic", content: `fuzz ${i} **bold** @**all**` })).id);
   ids.add((await call("POST", "/messages", { type: "private", to: userIds.slice(0, 3), content: "a direct message" })).id);
   ids.add((await call("POST", "/user_groups/create", { name: "fuzzers", description: "fuzz", members: userIds.slice(0, 3) })).group_id);
   for (const id of (await call("POST", "/drafts", { drafts: [{ type: "stream", to: [channel.id], topic: "topic", content: "draft" }] })).ids) ids.add(id);
-  ids.add((await call("POST", "/scheduled_messages", { type: "stream", to: channel.id, topic: "topic", content: "later", scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 86_400 })).scheduled_message_id);
+  ids.add(
+    (
+      await call("POST", "/scheduled_messages", {
+        type: "stream",
+        to: channel.id,
+        topic: "topic",
+        content: "later",
+        scheduled_delivery_timestamp: Math.floor(Date.now() / 1000) + 86_400,
+      })
+    ).scheduled_message_id,
+  );
   ids.add((await call("POST", "/saved_snippets", { title: "snip", content: "text" })).saved_snippet_id);
   const upload = new FormData();
   upload.append("file", new File(["hello"], "hello.txt", { type: "text/plain" }));

@@ -79,9 +79,24 @@ function follow(d: Doc, node: any): any {
 // Keywords copied verbatim; everything else (description, example(s), deprecated, default,
 // discriminator, x-*, ...) is documentation and only slows ajv down or trips it.
 const ASSERTIONS = [
-  "type", "enum", "const", "format", "pattern", "minimum", "maximum", "exclusiveMinimum",
-  "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
-  "uniqueItems", "minProperties", "maxProperties", "required",
+  "type",
+  "enum",
+  "const",
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "minProperties",
+  "maxProperties",
+  "required",
 ];
 
 const ADD_NULL = Symbol("add null when merged"); // a symbol key: invisible to ajv and Object.entries
@@ -176,7 +191,8 @@ function mergeAll(parts: Schema[]): Schema {
           else if (v !== true) out.additionalProperties = out.additionalProperties === true ? v : mergeAll([out.additionalProperties, v]);
           break;
         case "type": {
-          const a = [out.type].flat(), b = [v].flat();
+          const a = [out.type].flat(),
+            b = [v].flat();
           const both = a.filter((t: string) => b.includes(t));
           if (both.length) out.type = both.length === 1 ? both[0] : both;
           else residual.push({ type: v });
@@ -229,8 +245,7 @@ function closestBranches(errors: ErrorObject[]): ErrorObject[] {
     if (e.keyword !== "anyOf") continue;
     const prefix = `${e.schemaPath}/`;
     const inBranch = (x: ErrorObject) =>
-      x.schemaPath.startsWith(prefix) &&
-      (x.instancePath === e.instancePath || x.instancePath.startsWith(`${e.instancePath}/`));
+      x.schemaPath.startsWith(prefix) && (x.instancePath === e.instancePath || x.instancePath.startsWith(`${e.instancePath}/`));
     const cost = new Map<string, number>();
     for (const x of out.filter(inBranch)) {
       const branch = x.schemaPath.slice(prefix.length).split("/")[0]!;
@@ -286,7 +301,8 @@ function score(t: Template, segments: string[]): number[] | null {
   if (t.segments.length !== segments.length) return null;
   const out: number[] = [];
   for (let i = 0; i < segments.length; i++) {
-    const want = t.segments[i]!, got = segments[i]!;
+    const want = t.segments[i]!,
+      got = segments[i]!;
     if (!isParam(want)) {
       if (want !== got) return null;
       out.push(2);
@@ -325,10 +341,7 @@ function compareScores(a: number[], b: number[]): number {
  * The operation a request reaches. The path template is chosen first, the method second (as a
  * router does), so `PATCH /users/me` is null rather than `PATCH /users/{email}`.
  */
-export function findOperation(
-  method: string,
-  path: string,
-): { template: string; operationId?: string; source: Source } | null {
+export function findOperation(method: string, path: string): { template: string; operationId?: string; source: Source } | null {
   const t = bestTemplate(path);
   const op = t?.item[method.toLowerCase()];
   if (!t || !op) return null;
@@ -375,15 +388,12 @@ export function validateResponse(method: string, path: string, status: number, b
   const label = `${method.toUpperCase()} ${t.template} ${status} (${op.operationId ?? "no operationId"})`;
   const errors = run(validate, body, label);
   if (isGetEvents(t, m, status) && Array.isArray((body as any)?.events)) {
-    (body as any).events.forEach((event: unknown, i: number) =>
-      errors.push(...validateEvent(event).map((e) => `${label}: /events/${i} ${e}`)),
-    );
+    (body as any).events.forEach((event: unknown, i: number) => errors.push(...validateEvent(event).map((e) => `${label}: /events/${i} ${e}`)));
   }
   return errors;
 }
 
-const isGetEvents = (t: Template, method: string, status: number) =>
-  t.source === "zulip" && t.template === "/events" && method === "get" && status === 200;
+const isGetEvents = (t: Template, method: string, status: number) => t.source === "zulip" && t.template === "/events" && method === "get" && status === 200;
 
 // ---------------------------------------------------------------------------------------------
 // Events

@@ -29,11 +29,58 @@ const deep = (d: number, objects: boolean) => (objects ? '{"a":'.repeat(d) + "1"
 
 /** Text that has broken parsers elsewhere: numbers past every width, NUL, lone surrogates, bidi, paths. */
 const HOSTILE_TEXT = [
-  "", " ", "\u0000", "a\u0000b", "null", "undefined", "[]", "{}", "[null]", '{"":null}', "-1", "0", "-0", "1.5", "1e309", "-1e309",
-  "NaN", "Infinity", "9007199254740993", "99999999999999999999999999", "-9223372036854775809", "0x10", "1_000", "true", "True",
-  '"x"', "\ud800", "\udfff\ud800", "\u202e\u2066evil", "🧑🏽‍🦰".repeat(50), "\u0301".repeat(500), "e\u0301", "ﬃ", "İ", "\uFEFF",
-  "../../../../etc/passwd", "%00", "%", "%zz", "<script>alert(1)</script>", "' OR 1=1 --", "\r\nX-Injected: 1", "*", "#**general**",
-  "@**all**", ":smile:", "```", deep(200, false), deep(200, true), deep(5000, false), "x".repeat(70_000), "é".repeat(20_000),
+  "",
+  " ",
+  "\u0000",
+  "a\u0000b",
+  "null",
+  "undefined",
+  "[]",
+  "{}",
+  "[null]",
+  '{"":null}',
+  "-1",
+  "0",
+  "-0",
+  "1.5",
+  "1e309",
+  "-1e309",
+  "NaN",
+  "Infinity",
+  "9007199254740993",
+  "99999999999999999999999999",
+  "-9223372036854775809",
+  "0x10",
+  "1_000",
+  "true",
+  "True",
+  '"x"',
+  "\ud800",
+  "\udfff\ud800",
+  "\u202e\u2066evil",
+  "🧑🏽‍🦰".repeat(50),
+  "\u0301".repeat(500),
+  "e\u0301",
+  "ﬃ",
+  "İ",
+  "\uFEFF",
+  "../../../../etc/passwd",
+  "%00",
+  "%",
+  "%zz",
+  "<script>alert(1)</script>",
+  "' OR 1=1 --",
+  "\r\nX-Injected: 1",
+  "*",
+  "#**general**",
+  "@**all**",
+  ":smile:",
+  "```",
+  deep(200, false),
+  deep(200, true),
+  deep(5000, false),
+  "x".repeat(70_000),
+  "é".repeat(20_000),
 ];
 
 const hostileInt = fc.oneof(
@@ -64,9 +111,15 @@ function plausibleValue(prm: Param<unknown>, ids: fc.Arbitrary<number>, words: f
   if (d.startsWith("one of ")) return fc.constantFrom(...d.slice(7).split(", "));
   if (d.startsWith("list of integer")) return fc.array(ids, { maxLength: 5 }).map((v) => JSON.stringify(v));
   if (d.startsWith("list of string")) return fc.array(words, { maxLength: 4 }).map((v) => JSON.stringify(v));
-  if (d.startsWith("list of")) return fc.array(fc.dictionary(words, fc.oneof(ids, words, fc.boolean()), { maxKeys: 4 }), { maxLength: 3 }).map((v) => JSON.stringify(v));
-  if (d.includes("object") || d.includes("dict")) return fc.dictionary(words, fc.oneof(ids, words, fc.boolean(), fc.constant(null)), { maxKeys: 4 }).map((v) => JSON.stringify(v));
-  return fc.oneof(words, ids.map(String), fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)));
+  if (d.startsWith("list of"))
+    return fc.array(fc.dictionary(words, fc.oneof(ids, words, fc.boolean()), { maxKeys: 4 }), { maxLength: 3 }).map((v) => JSON.stringify(v));
+  if (d.includes("object") || d.includes("dict"))
+    return fc.dictionary(words, fc.oneof(ids, words, fc.boolean(), fc.constant(null)), { maxKeys: 4 }).map((v) => JSON.stringify(v));
+  return fc.oneof(
+    words,
+    ids.map(String),
+    fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v)),
+  );
 }
 
 export interface Pools {
@@ -100,16 +153,25 @@ export function fuzzRequest(routes: readonly Endpoint[], pools: Pools): fc.Arbit
           extra ? fc.tuple(fc.constantFrom("stream", "narrow", "anchor", "__proto__", "constructor", "", "x\u0000"), hostileValue(ids)) : fc.constant(null),
         ),
       );
-    return fc.record({
-      caller: fc.constantFrom(...CALLERS),
-      path: pathArb,
-      params: paramArb,
-      body: fc.constantFrom<FuzzRequest["body"]>("form", "form", "form", "form", "form", "twice", "json", "json", "badJson", "jsonScalar", "multipart"),
-    }).map(({ caller, path, params, body }): FuzzRequest => {
-      let url = ep.path;
-      for (const pv of path) if (pv) url = url.replace(`{${pv[0]}}`, /%|^\.\.$/.test(pv[1]) ? pv[1] : encodeSegment(pv[1]));
-      return { caller, method: ep.method, route: `${ep.method} ${ep.path}`, path: url, params: params.filter((x): x is [string, string] => x !== null), body };
-    });
+    return fc
+      .record({
+        caller: fc.constantFrom(...CALLERS),
+        path: pathArb,
+        params: paramArb,
+        body: fc.constantFrom<FuzzRequest["body"]>("form", "form", "form", "form", "form", "twice", "json", "json", "badJson", "jsonScalar", "multipart"),
+      })
+      .map(({ caller, path, params, body }): FuzzRequest => {
+        let url = ep.path;
+        for (const pv of path) if (pv) url = url.replace(`{${pv[0]}}`, /%|^\.\.$/.test(pv[1]) ? pv[1] : encodeSegment(pv[1]));
+        return {
+          caller,
+          method: ep.method,
+          route: `${ep.method} ${ep.path}`,
+          path: url,
+          params: params.filter((x): x is [string, string] => x !== null),
+          body,
+        };
+      });
   });
 }
 

@@ -40,7 +40,6 @@ export interface TestServer {
 
 let counter = 0;
 
-
 /**
  * A real server in this process on a temporary data directory and a free port, with the first realm
  * and its owner. `env` takes CONFAB_* overrides (e.g. CONFAB_EVENTS_HEARTBEAT_SECONDS: "1").

@@ -70,7 +70,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
   return {
     port,
     mails,
-    env: { CONFAB_EMAIL_ENABLED: "true", CONFAB_EMAIL_HOST: "127.0.0.1", CONFAB_EMAIL_PORT: String(port), CONFAB_EMAIL_SECURITY: "none", CONFAB_EMAIL_FROM: "Confab <chat@example.com>" },
+    env: {
+      CONFAB_EMAIL_ENABLED: "true",
+      CONFAB_EMAIL_HOST: "127.0.0.1",
+      CONFAB_EMAIL_PORT: String(port),
+      CONFAB_EMAIL_SECURITY: "none",
+      CONFAB_EMAIL_FROM: "Confab <chat@example.com>",
+    },
     refuseNext(n) {
       refusals = n;
     },
@@ -82,7 +88,8 @@ export async function startSmtpSink(): Promise<SmtpSink> {
           taken.add(m);
           return m;
         }
-        if (Date.now() > end) throw new Error(`no matching mail within ${ms} ms (received: ${mails.map((x) => `${x.to} "${x.subject}"`).join(", ") || "none"})`);
+        if (Date.now() > end)
+          throw new Error(`no matching mail within ${ms} ms (received: ${mails.map((x) => `${x.to} "${x.subject}"`).join(", ") || "none"})`);
         await Bun.sleep(20);
       }
     },

@@ -25,7 +25,11 @@ interface Hook {
 }
 
 /** POSTs a payload to /api/v1/external/<name> with the bot's key and the given URL parameters. */
-async function hook(name: string, payload: unknown, o: { headers?: Record<string, string>; params?: Record<string, string>; raw?: string; key?: string | null } = {}): Promise<Hook> {
+async function hook(
+  name: string,
+  payload: unknown,
+  o: { headers?: Record<string, string>; params?: Record<string, string>; raw?: string; key?: string | null } = {},
+): Promise<Hook> {
   const params = new URLSearchParams({ stream: "dev", ...o.params });
   if (o.key !== null) params.set("api_key", o.key ?? bot.key);
   const res = await fetch(`${s.url}/api/v1/external/${name}?${params}`, {
@@ -58,7 +62,14 @@ const bbActor = { display_name: "Bea" };
 // [name, integration, headers, payload, topic, facts in the content]
 const CASES: [string, string, Record<string, string>, unknown, string, string[]][] = [
   ["json", "json", {}, { hello: "world", n: 1 }, "JSON", ['"hello": "world"', "```json"]],
-  ["slack_incoming text", "slack_incoming", {}, { text: "Backup *done* on <https://nas.local|nas>", channel: "#backups" }, "backups", ["**done**", "[nas](https://nas.local)"]],
+  [
+    "slack_incoming text",
+    "slack_incoming",
+    {},
+    { text: "Backup *done* on <https://nas.local|nas>", channel: "#backups" },
+    "backups",
+    ["**done**", "[nas](https://nas.local)"],
+  ],
   [
     "slack_incoming attachments (Uptime Kuma)",
     "slack_incoming",
@@ -88,7 +99,21 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "github PR opened",
     "github",
     gh("pull_request"),
-    { action: "opened", number: 7, pull_request: { number: 7, title: "Add SSO", html_url: "https://github.com/acme/confab/pull/7", body: "Adds SAML.", head: { ref: "sso" }, base: { ref: "main" }, merged: false }, repository: ghRepo, sender: ghSender },
+    {
+      action: "opened",
+      number: 7,
+      pull_request: {
+        number: 7,
+        title: "Add SSO",
+        html_url: "https://github.com/acme/confab/pull/7",
+        body: "Adds SAML.",
+        head: { ref: "sso" },
+        base: { ref: "main" },
+        merged: false,
+      },
+      repository: ghRepo,
+      sender: ghSender,
+    },
     "confab / PR #7 Add SSO",
     ["opened [PR #7 Add SSO](https://github.com/acme/confab/pull/7)", "from `sso` to `main`", "Adds SAML."],
   ],
@@ -96,7 +121,13 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "github PR merged",
     "github",
     gh("pull_request"),
-    { action: "closed", number: 7, pull_request: { number: 7, title: "Add SSO", html_url: "https://github.com/acme/confab/pull/7", merged: true }, repository: ghRepo, sender: ghSender },
+    {
+      action: "closed",
+      number: 7,
+      pull_request: { number: 7, title: "Add SSO", html_url: "https://github.com/acme/confab/pull/7", merged: true },
+      repository: ghRepo,
+      sender: ghSender,
+    },
     "confab / PR #7 Add SSO",
     ["merged"],
   ],
@@ -104,7 +135,12 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "github issue closed",
     "github",
     gh("issues"),
-    { action: "closed", issue: { number: 3, title: "Crash on start", html_url: "https://github.com/acme/confab/issues/3" }, repository: ghRepo, sender: ghSender },
+    {
+      action: "closed",
+      issue: { number: 3, title: "Crash on start", html_url: "https://github.com/acme/confab/issues/3" },
+      repository: ghRepo,
+      sender: ghSender,
+    },
     "confab / issue #3 Crash on start",
     ["closed [issue #3 Crash on start]"],
   ],
@@ -112,7 +148,13 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "github comment on a PR",
     "github",
     gh("issue_comment"),
-    { action: "created", issue: { number: 7, title: "Add SSO", pull_request: {} }, comment: { html_url: "https://github.com/acme/confab/pull/7#c1", body: "LGTM" }, repository: ghRepo, sender: ghSender },
+    {
+      action: "created",
+      issue: { number: 7, title: "Add SSO", pull_request: {} },
+      comment: { html_url: "https://github.com/acme/confab/pull/7#c1", body: "LGTM" },
+      repository: ghRepo,
+      sender: ghSender,
+    },
     "confab / PR #7 Add SSO",
     ["[commented](https://github.com/acme/confab/pull/7#c1)", "LGTM"],
   ],
@@ -120,7 +162,12 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "github release",
     "github",
     gh("release"),
-    { action: "published", release: { tag_name: "v1.2.0", name: "Spring", html_url: "https://github.com/acme/confab/releases/v1.2.0", body: "Notes" }, repository: ghRepo, sender: ghSender },
+    {
+      action: "published",
+      release: { tag_name: "v1.2.0", name: "Spring", html_url: "https://github.com/acme/confab/releases/v1.2.0", body: "Notes" },
+      repository: ghRepo,
+      sender: ghSender,
+    },
     "confab / v1.2.0 Spring",
     ["published release [Spring (v1.2.0)]"],
   ],
@@ -135,17 +182,30 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
       ref: "refs/heads/develop",
       user_name: "John Smith",
       project: glProject,
-      commits: [{ id: "da1560886d4f094c3e6c9ef40349f7d38b5d27d7", message: "Update Catalan translation", url: "https://gitlab.com/acme/widgets/-/commit/da15608" }],
+      commits: [
+        { id: "da1560886d4f094c3e6c9ef40349f7d38b5d27d7", message: "Update Catalan translation", url: "https://gitlab.com/acme/widgets/-/commit/da15608" },
+      ],
       total_commits_count: 4,
     },
     "widgets / develop",
-    ["John Smith", "4 commits", "Update Catalan translation", "and 3 more", "/-/compare/95790bf891e76fee5e1747ab589903a6a1f80f22...da1560886d4f094c3e6c9ef40349f7d38b5d27d7"],
+    [
+      "John Smith",
+      "4 commits",
+      "Update Catalan translation",
+      "and 3 more",
+      "/-/compare/95790bf891e76fee5e1747ab589903a6a1f80f22...da1560886d4f094c3e6c9ef40349f7d38b5d27d7",
+    ],
   ],
   [
     "gitlab MR merged",
     "gitlab",
     { "X-Gitlab-Event": "Merge Request Hook" },
-    { object_kind: "merge_request", user: { name: "Jo" }, project: glProject, object_attributes: { iid: 12, title: "Faster builds", url: "https://gitlab.com/acme/widgets/-/merge_requests/12", action: "merge" } },
+    {
+      object_kind: "merge_request",
+      user: { name: "Jo" },
+      project: glProject,
+      object_attributes: { iid: 12, title: "Faster builds", url: "https://gitlab.com/acme/widgets/-/merge_requests/12", action: "merge" },
+    },
     "widgets / MR #12 Faster builds",
     ["**Jo** merged [MR #12 Faster builds]"],
   ],
@@ -153,7 +213,12 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "gitlab issue opened",
     "gitlab",
     { "X-Gitlab-Event": "Issue Hook" },
-    { object_kind: "issue", user: { name: "Jo" }, project: glProject, object_attributes: { iid: 4, title: "Flaky test", url: "https://gitlab.com/acme/widgets/-/issues/4", action: "open", description: "It fails sometimes" } },
+    {
+      object_kind: "issue",
+      user: { name: "Jo" },
+      project: glProject,
+      object_attributes: { iid: 4, title: "Flaky test", url: "https://gitlab.com/acme/widgets/-/issues/4", action: "open", description: "It fails sometimes" },
+    },
     "widgets / issue #4 Flaky test",
     ["opened [issue #4 Flaky test]", "It fails sometimes"],
   ],
@@ -161,7 +226,13 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "gitlab note on MR",
     "gitlab",
     { "X-Gitlab-Event": "Note Hook" },
-    { object_kind: "note", user: { name: "Jo" }, project: glProject, object_attributes: { noteable_type: "MergeRequest", note: "Nice", url: "https://gitlab.com/n1" }, merge_request: { iid: 12, title: "Faster builds" } },
+    {
+      object_kind: "note",
+      user: { name: "Jo" },
+      project: glProject,
+      object_attributes: { noteable_type: "MergeRequest", note: "Nice", url: "https://gitlab.com/n1" },
+      merge_request: { iid: 12, title: "Faster builds" },
+    },
     "widgets / MR #12 Faster builds",
     ["[commented](https://gitlab.com/n1)", "Nice"],
   ],
@@ -193,7 +264,13 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "gitea PR opened",
     "gitea",
     { "X-Gitea-Event": "pull_request" },
-    { action: "opened", number: 2, pull_request: { number: 2, title: "Add grafana", html_url: "https://git.home/acme/homelab/pulls/2", head: { ref: "graf" }, base: { ref: "main" } }, repository: giteaRepo, sender: { login: "dana" } },
+    {
+      action: "opened",
+      number: 2,
+      pull_request: { number: 2, title: "Add grafana", html_url: "https://git.home/acme/homelab/pulls/2", head: { ref: "graf" }, base: { ref: "main" } },
+      repository: giteaRepo,
+      sender: { login: "dana" },
+    },
     "homelab / PR #2 Add grafana",
     ["opened [PR #2 Add grafana]", "from `graf` to `main`"],
   ],
@@ -201,7 +278,12 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "gitea release",
     "gitea",
     { "X-Gitea-Event": "release" },
-    { action: "published", release: { tag_name: "v3", name: "v3", html_url: "https://git.home/acme/homelab/releases/tag/v3" }, repository: giteaRepo, sender: { login: "dana" } },
+    {
+      action: "published",
+      release: { tag_name: "v3", name: "v3", html_url: "https://git.home/acme/homelab/releases/tag/v3" },
+      repository: giteaRepo,
+      sender: { login: "dana" },
+    },
     "homelab / v3 v3",
     ["published release [v3]"],
   ],
@@ -209,7 +291,12 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "gogs issue opened",
     "gogs",
     { "X-Gogs-Event": "issues" },
-    { action: "opened", issue: { number: 5, title: "Disk full", url: "https://gogs.local/acme/homelab/issues/5", body: "df says 100%" }, repository: giteaRepo, sender: { username: "gus" } },
+    {
+      action: "opened",
+      issue: { number: 5, title: "Disk full", url: "https://gogs.local/acme/homelab/issues/5", body: "df says 100%" },
+      repository: giteaRepo,
+      sender: { username: "gus" },
+    },
     "homelab / issue #5 Disk full",
     ["**gus** opened", "df says 100%"],
   ],
@@ -217,7 +304,13 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "gogs comment",
     "gogs",
     { "X-Gogs-Event": "issue_comment" },
-    { action: "created", issue: { number: 5, title: "Disk full" }, comment: { html_url: "https://gogs.local/c/9", body: "Cleaned up" }, repository: giteaRepo, sender: { username: "gus" } },
+    {
+      action: "created",
+      issue: { number: 5, title: "Disk full" },
+      comment: { html_url: "https://gogs.local/c/9", body: "Cleaned up" },
+      repository: giteaRepo,
+      sender: { username: "gus" },
+    },
     "homelab / issue #5 Disk full",
     ["Cleaned up"],
   ],
@@ -249,7 +342,11 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "bitbucket PR merged",
     "bitbucket2",
     { "X-Event-Key": "pullrequest:fulfilled" },
-    { actor: bbActor, repository: bbRepo, pullrequest: { id: 9, title: "New header", links: { html: { href: "https://bitbucket.org/acme/site/pull-requests/9" } } } },
+    {
+      actor: bbActor,
+      repository: bbRepo,
+      pullrequest: { id: 9, title: "New header", links: { html: { href: "https://bitbucket.org/acme/site/pull-requests/9" } } },
+    },
     "site / PR #9 New header",
     ["merged [PR #9 New header]"],
   ],
@@ -257,7 +354,11 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "bitbucket issue created",
     "bitbucket2",
     { "X-Event-Key": "issue:created" },
-    { actor: bbActor, repository: bbRepo, issue: { id: 1, title: "Typo", links: { html: { href: "https://bitbucket.org/acme/site/issues/1" } }, content: { raw: "on the home page" } } },
+    {
+      actor: bbActor,
+      repository: bbRepo,
+      issue: { id: 1, title: "Typo", links: { html: { href: "https://bitbucket.org/acme/site/issues/1" } }, content: { raw: "on the home page" } },
+    },
     "site / issue #1 Typo",
     ["opened [issue #1 Typo]", "on the home page"],
   ],
@@ -289,7 +390,14 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "grafana legacy alert",
     "grafana",
     {},
-    { title: "[Alerting] CPU high", ruleName: "CPU high", ruleUrl: "https://grafana.local/d/1", state: "alerting", message: "Check the box", evalMatches: [{ metric: "cpu", value: 97 }] },
+    {
+      title: "[Alerting] CPU high",
+      ruleName: "CPU high",
+      ruleUrl: "https://grafana.local/d/1",
+      state: "alerting",
+      message: "Check the box",
+      evalMatches: [{ metric: "cpu", value: 97 }],
+    },
     "[Alerting] CPU high",
     ["ALERTING", "[CPU high](https://grafana.local/d/1)", "**cpu**: 97"],
   ],
@@ -312,7 +420,14 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "uptimerobot down",
     "uptimerobot",
     {},
-    { monitor_url: "https://example.org", monitor_friendly_name: "Website", alert_type: "1", alert_type_friendly_name: "Down", alert_details: "Connection Timeout", alert_friendly_duration: "" },
+    {
+      monitor_url: "https://example.org",
+      monitor_friendly_name: "Website",
+      alert_type: "1",
+      alert_type_friendly_name: "Down",
+      alert_details: "Connection Timeout",
+      alert_friendly_duration: "",
+    },
     "Website",
     ["**Website** (https://example.org) is **down**", "Connection Timeout"],
   ],
@@ -326,15 +441,42 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "The Expanse",
     ["**The Expanse** S02E05 Home was imported"],
   ],
-  ["sonarr health", "sonarr", {}, { eventType: "Health", level: "warning", message: "Indexers unavailable", type: "IndexerStatusCheck" }, "Health warning", ["Indexers unavailable"]],
-  ["radarr grab", "radarr", {}, { eventType: "Grab", movie: { id: 3, title: "Arrival", year: 2016 }, release: { quality: "Bluray-1080p" } }, "Arrival", ["**Arrival** (2016) was grabbed (Bluray-1080p)"]],
+  [
+    "sonarr health",
+    "sonarr",
+    {},
+    { eventType: "Health", level: "warning", message: "Indexers unavailable", type: "IndexerStatusCheck" },
+    "Health warning",
+    ["Indexers unavailable"],
+  ],
+  [
+    "radarr grab",
+    "radarr",
+    {},
+    { eventType: "Grab", movie: { id: 3, title: "Arrival", year: 2016 }, release: { quality: "Bluray-1080p" } },
+    "Arrival",
+    ["**Arrival** (2016) was grabbed (Bluray-1080p)"],
+  ],
   ["radarr test", "radarr", {}, { eventType: "Test", movie: { title: "Test Title" } }, "Radarr - Test", ["Radarr is connected"]],
-  ["lidarr download", "lidarr", {}, { eventType: "Download", artist: { name: "Daft Punk" }, albums: [{ title: "Discovery" }] }, "Daft Punk", ["**Discovery** by Daft Punk was imported"]],
+  [
+    "lidarr download",
+    "lidarr",
+    {},
+    { eventType: "Download", artist: { name: "Daft Punk" }, albums: [{ title: "Discovery" }] },
+    "Daft Punk",
+    ["**Discovery** by Daft Punk was imported"],
+  ],
   [
     "sentry issue created",
     "sentry",
     { "Sentry-Hook-Resource": "issue" },
-    { action: "created", data: { issue: { title: "TypeError: x is undefined", shortId: "WEB-12", web_url: "https://sentry.io/issues/12/", level: "error", culprit: "app.js in render" } }, actor: { name: "Sentry" } },
+    {
+      action: "created",
+      data: {
+        issue: { title: "TypeError: x is undefined", shortId: "WEB-12", web_url: "https://sentry.io/issues/12/", level: "error", culprit: "app.js in render" },
+      },
+      actor: { name: "Sentry" },
+    },
     "TypeError: x is undefined",
     ["New issue", "[WEB-12 TypeError: x is undefined](https://sentry.io/issues/12/)", "level **error**"],
   ],
@@ -362,7 +504,11 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     {
       webhookEvent: "jira:issue_created",
       user: { displayName: "Jane" },
-      issue: { key: "OPS-17", self: "https://acme.atlassian.net/rest/api/2/issue/10017", fields: { summary: "Renew certificate", issuetype: { name: "Task" }, priority: { name: "High" } } },
+      issue: {
+        key: "OPS-17",
+        self: "https://acme.atlassian.net/rest/api/2/issue/10017",
+        fields: { summary: "Renew certificate", issuetype: { name: "Task" }, priority: { name: "High" } },
+      },
     },
     "OPS-17: Renew certificate",
     ["**Jane** created Task [OPS-17 Renew certificate](https://acme.atlassian.net/browse/OPS-17)", "priority **High**"],
@@ -384,7 +530,11 @@ const CASES: [string, string, Record<string, string>, unknown, string, string[]]
     "jira comment",
     "jira",
     {},
-    { webhookEvent: "comment_created", comment: { body: "Done on prod", author: { displayName: "Raj" } }, issue: { key: "OPS-17", fields: { summary: "Renew certificate" } } },
+    {
+      webhookEvent: "comment_created",
+      comment: { body: "Done on prod", author: { displayName: "Raj" } },
+      issue: { key: "OPS-17", fields: { summary: "Renew certificate" } },
+    },
     "OPS-17: Renew certificate",
     ["**Raj** commented on", "Done on prod"],
   ],
@@ -438,7 +588,9 @@ describe("unsupported events get Zulip's answer (200, UNSUPPORTED_WEBHOOK_EVENT_
       const r = await hook(name, payload, { headers });
       expect(r.status).toBe(200);
       expect(r.body).toMatchObject({ result: "error", code: "UNSUPPORTED_WEBHOOK_EVENT_TYPE", event_type: event });
-      expect(r.body.msg).toMatch(new RegExp(`^The '${event.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}' event isn't currently supported by the .+ webhook; ignoring$`));
+      expect(r.body.msg).toMatch(
+        new RegExp(`^The '${event.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}' event isn't currently supported by the .+ webhook; ignoring$`),
+      );
     }
     expect((await lastMessage()).id).toBe(before);
   });
@@ -451,11 +603,20 @@ describe("unsupported events get Zulip's answer (200, UNSUPPORTED_WEBHOOK_EVENT_
 });
 
 describe("URL parameters, as Zulip reads them", () => {
-  const push = (branch: string) => ({ ref: `refs/heads/${branch}`, commits: [{ id: "1234567abc", message: `on ${branch}` }], repository: ghRepo, sender: ghSender });
+  const push = (branch: string) => ({
+    ref: `refs/heads/${branch}`,
+    commits: [{ id: "1234567abc", message: `on ${branch}` }],
+    repository: ghRepo,
+    sender: ghSender,
+  });
 
   test("no stream: a direct message to the bot's owner", async () => {
     const params = new URLSearchParams({ api_key: bot.key });
-    const res = await fetch(`${s.url}/api/v1/external/homeassistant?${params}`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ message: "Just for Ann" }) });
+    const res = await fetch(`${s.url}/api/v1/external/homeassistant?${params}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ message: "Just for Ann" }),
+    });
     expect(await res.json()).toEqual({ result: "success", msg: "" });
     const m = await lastMessage();
     expect({ type: m.type, sender: m.sender_id, content: m.content, to: m.display_recipient.map((u: any) => u.id).sort() }).toEqual({
@@ -469,7 +630,11 @@ describe("URL parameters, as Zulip reads them", () => {
   test("stream by id, topic overrides the integration's, Basic auth instead of api_key", async () => {
     const { stream_id } = await ok(ann.get("/get_stream_id", { stream: "dev" }));
     const auth = "Basic " + Buffer.from(`${bot.email}:${bot.key}`).toString("base64");
-    const r = await hook("homeassistant", { message: "By id", topic: "ignored" }, { key: null, headers: { Authorization: auth }, params: { stream: String(stream_id), topic: "Chosen" } });
+    const r = await hook(
+      "homeassistant",
+      { message: "By id", topic: "ignored" },
+      { key: null, headers: { Authorization: auth }, params: { stream: String(stream_id), topic: "Chosen" } },
+    );
     expect(r.body.result).toBe("success");
     expect(await lastMessage()).toMatchObject({ display_recipient: "dev", subject: "Chosen", content: "By id", sender_id: bot.id });
   });
@@ -503,13 +668,19 @@ describe("bad input: clear errors, nothing posted, the server keeps answering", 
   test("keys, bots, integrations, headers and payloads", async () => {
     const before = await lastFromBot();
     const msg = { message: "x" };
-    expect(await hook("homeassistant", msg, { key: "wrong" })).toEqual({ status: 401, body: { result: "error", code: "INVALID_API_KEY", msg: "Invalid API key" } });
+    expect(await hook("homeassistant", msg, { key: "wrong" })).toEqual({
+      status: 401,
+      body: { result: "error", code: "INVALID_API_KEY", msg: "Invalid API key" },
+    });
     expect(await hook("homeassistant", msg, { key: null })).toEqual({
       status: 400,
       body: { result: "error", code: "REQUEST_VARIABLE_MISSING", msg: "Missing 'api_key' argument", var_name: "api_key" },
     });
     const generic = await ok(ann.post("/bots", { full_name: "Generic", short_name: "generic" }));
-    expect(await hook("homeassistant", msg, { key: generic.api_key })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: "Only incoming webhook bots can use this endpoint" } });
+    expect(await hook("homeassistant", msg, { key: generic.api_key })).toEqual({
+      status: 400,
+      body: { result: "error", code: "BAD_REQUEST", msg: "Only incoming webhook bots can use this endpoint" },
+    });
     expect((await hook("homeassistant", msg, { key: ann.apiKey! })).body.code).toBe("BAD_REQUEST");
     expect(await hook("nosuch", msg)).toEqual({ status: 404, body: { result: "error", code: "NOT_FOUND", msg: "Not Found" } });
     expect(await hook("github", { repository: ghRepo })).toEqual({
@@ -522,10 +693,19 @@ describe("bad input: clear errors, nothing posted, the server keeps answering", 
     expect(notice.content).toContain("without the HTTP header `X-GitHub-Event`");
     await hook("github", { repository: ghRepo });
     expect((await lastMessage()).id).toBe(notice.id);
-    expect(await hook("homeassistant", null, { raw: "{not json" })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: "Malformed JSON" } });
-    expect(await hook("homeassistant", { topic: "t" })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: 'payload["message"] is missing' } });
+    expect(await hook("homeassistant", null, { raw: "{not json" })).toEqual({
+      status: 400,
+      body: { result: "error", code: "BAD_REQUEST", msg: "Malformed JSON" },
+    });
+    expect(await hook("homeassistant", { topic: "t" })).toEqual({
+      status: 400,
+      body: { result: "error", code: "BAD_REQUEST", msg: 'payload["message"] is missing' },
+    });
     expect(await hook("ifttt", { topic: "t" })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: "Content can't be empty" } });
-    expect(await hook("github", "a string", { headers: gh("push") })).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: 'payload["ref"] is missing' } });
+    expect(await hook("github", "a string", { headers: gh("push") })).toEqual({
+      status: 400,
+      body: { result: "error", code: "BAD_REQUEST", msg: 'payload["ref"] is missing' },
+    });
     expect(await hook("sonarr", [1, 2])).toEqual({ status: 400, body: { result: "error", code: "BAD_REQUEST", msg: 'payload["eventType"] is missing' } });
     // A payload of another service's shape deep inside: Zulip's "did X generate this?".
     expect(await hook("github", { ref: "refs/heads/main", commits: "not a list", repository: ghRepo }, { headers: gh("push") })).toEqual({
@@ -533,21 +713,46 @@ describe("bad input: clear errors, nothing posted, the server keeps answering", 
       body: { result: "error", code: "ANOMALOUS_WEBHOOK_PAYLOAD", msg: "Unable to parse request: Did GitHub generate this event?", webhook_name: "GitHub" },
     });
     const huge = JSON.stringify({ message: "x".repeat(6 * 1024 * 1024) });
-    expect(await hook("homeassistant", null, { raw: huge })).toEqual({ status: 413, body: { result: "error", code: "BAD_REQUEST", msg: "Request body too large" } });
+    expect(await hook("homeassistant", null, { raw: huge })).toEqual({
+      status: 413,
+      body: { result: "error", code: "BAD_REQUEST", msg: "Request body too large" },
+    });
     expect(await lastFromBot()).toBe(before);
   });
 
   test("a deactivated bot's key is refused", async () => {
     const b = await ok(ann.post("/bots", { full_name: "Old", short_name: "old", bot_type: 2 }));
     await ok(ann.delete(`/bots/${b.user_id}`));
-    expect(await hook("homeassistant", { message: "x" }, { key: b.api_key })).toEqual({ status: 401, body: { result: "error", code: "USER_DEACTIVATED", msg: "Account is deactivated" } });
+    expect(await hook("homeassistant", { message: "x" }, { key: b.api_key })).toEqual({
+      status: 401,
+      body: { result: "error", code: "USER_DEACTIVATED", msg: "Account is deactivated" },
+    });
     expect((await ok(ann.get("/users/me"))).result).toBe("success");
   });
 
   test("register lists the integrations for the bot page", async () => {
     const r = await ok(ann.post("/register", { fetch_event_types: ["realm_incoming_webhook_bots"] }));
     const names = r.realm_incoming_webhook_bots.map((i: any) => i.name);
-    for (const n of ["json", "slack_incoming", "github", "gitlab", "gitea", "gogs", "bitbucket2", "grafana", "alertmanager", "uptimerobot", "homeassistant", "sonarr", "radarr", "lidarr", "sentry", "ifttt", "jira", "circleci"])
+    for (const n of [
+      "json",
+      "slack_incoming",
+      "github",
+      "gitlab",
+      "gitea",
+      "gogs",
+      "bitbucket2",
+      "grafana",
+      "alertmanager",
+      "uptimerobot",
+      "homeassistant",
+      "sonarr",
+      "radarr",
+      "lidarr",
+      "sentry",
+      "ifttt",
+      "jira",
+      "circleci",
+    ])
       expect(names).toContain(n);
     expect(r.realm_incoming_webhook_bots.find((i: any) => i.name === "github")).toMatchObject({
       display_name: "GitHub",

@@ -56,7 +56,9 @@ let ann: Client;
 
 /** Creates an outgoing webhook bot for `path`; returns its id, email and token. */
 async function outgoingBot(c: Client, name: string, url: string, iface = 1) {
-  const b = await ok(c.post("/bots", { full_name: name, short_name: name.toLowerCase(), bot_type: 3, payload_url: JSON.stringify(url), interface_type: iface }));
+  const b = await ok(
+    c.post("/bots", { full_name: name, short_name: name.toLowerCase(), bot_type: 3, payload_url: JSON.stringify(url), interface_type: iface }),
+  );
   const bots = (await ok(c.post("/register", { fetch_event_types: ["realm_bot"] }))).realm_bots;
   const row = bots.find((x: any) => x.user_id === b.user_id);
   return { id: b.user_id as number, email: row.email as string, token: row.services[0].token as string };
@@ -64,7 +66,12 @@ async function outgoingBot(c: Client, name: string, url: string, iface = 1) {
 
 /** Waits for a message matching `pred` among `c`'s latest. */
 const waitForMessage = (c: Client, pred: (m: any) => boolean): Promise<any> =>
-  waitFor(`a message matching ${pred}`, async () => (await ok(c.get("/messages", { anchor: "newest", num_before: 20, num_after: 0, apply_markdown: false }))).messages.find(pred), 10_000, 50);
+  waitFor(
+    `a message matching ${pred}`,
+    async () => (await ok(c.get("/messages", { anchor: "newest", num_before: 20, num_after: 0, apply_markdown: false }))).messages.find(pred),
+    10_000,
+    50,
+  );
 
 const latestId = async (c: Client) => (await ok(c.get("/messages", { anchor: "newest", num_before: 1, num_after: 0 }))).messages.at(-1)?.id ?? 0;
 
@@ -138,7 +145,14 @@ describe("outgoing webhooks (generic interface)", () => {
     const req = await svc.request("/slack");
     expect(req.type).toBe("application/x-www-form-urlencoded");
     const form = Object.fromEntries(new URLSearchParams(req.body));
-    expect(form).toMatchObject({ token: bot.token, text: "@**Slacky** hey", trigger_word: "mention", channel_name: "dev", user_name: "Ann", user_id: String(ann.userId) });
+    expect(form).toMatchObject({
+      token: bot.token,
+      text: "@**Slacky** hey",
+      trigger_word: "mention",
+      channel_name: "dev",
+      user_name: "Ann",
+      user_id: String(ann.userId),
+    });
     expect((await waitForMessage(ann, (m) => m.sender_id === bot.id)).content).toBe("slack says hi");
   });
 });
@@ -186,8 +200,12 @@ describe("failures", () => {
     const meta = await outgoingBot(ann, "Meta", "http://169.254.169.254/latest/meta-data/");
     await ok(ann.post("/messages", { type: "stream", to: "dev", topic: "r", content: "@**Selfie** @**Meta** hi" }));
     for (const b of [self, meta]) {
-      expect((await waitForMessage(ann, (m) => m.sender_id === b.id && m.type === "stream")).content).toBe("Failure! The bot's service is at an address this server may not call.");
-      expect((await waitForMessage(ann, (m) => m.sender_id === b.id && m.type === "private")).content).toMatch(/refused \((this server's own address|a link-local address)\)/);
+      expect((await waitForMessage(ann, (m) => m.sender_id === b.id && m.type === "stream")).content).toBe(
+        "Failure! The bot's service is at an address this server may not call.",
+      );
+      expect((await waitForMessage(ann, (m) => m.sender_id === b.id && m.type === "private")).content).toMatch(
+        /refused \((this server's own address|a link-local address)\)/,
+      );
     }
   });
 

@@ -20,10 +20,27 @@ const MAY_IMPORT: [string, string[]][] = [
   ["src/config/", ["src/config/", "src/domain/", "src/lib/"]],
   ["src/db/", ["src/db/", "src/domain/", "src/lib/", "src/events/types.ts", "migrations/"]],
   ["src/store/", ["src/store/", "src/db/", "src/domain/", "src/lib/"]],
-  ["src/events/state/", ["src/events/", "src/serializers/", "src/store/", "src/db/", "src/domain/", "src/lib/", "src/render/", "src/integrations/", "src/context.ts", "src/access/"]],
+  [
+    "src/events/state/",
+    [
+      "src/events/",
+      "src/serializers/",
+      "src/store/",
+      "src/db/",
+      "src/domain/",
+      "src/lib/",
+      "src/render/",
+      "src/integrations/",
+      "src/context.ts",
+      "src/access/",
+    ],
+  ],
   ["src/events/", ["src/events/", "src/domain/", "src/lib/"]],
   ["src/access/", ["src/access/", "src/store/", "src/db/", "src/domain/", "src/lib/", "src/events/types.ts", "src/context.ts"]],
-  ["src/serializers/", ["src/serializers/", "src/access/", "src/store/", "src/db/", "src/domain/", "src/lib/", "src/render/", "src/events/types.ts", "src/context.ts"]],
+  [
+    "src/serializers/",
+    ["src/serializers/", "src/access/", "src/store/", "src/db/", "src/domain/", "src/lib/", "src/render/", "src/events/types.ts", "src/context.ts"],
+  ],
   ["src/context.ts", ["src/config/", "src/db/", "src/events/", "src/lib/"]],
 ];
 
@@ -55,7 +72,10 @@ function violations(): string[] {
 /** What a query looks like in the sources: raw statements, drizzle's builders on a database, its sql tag. */
 const SQL: [string, RegExp][] = [
   ["a prepared or cached statement", /\.(query|prepare)\s*[<(]/],
-  ["a raw statement", /\.(run|exec)\(\s*[`"'](?:SELECT|INSERT|UPDATE|DELETE|REPLACE|PRAGMA|VACUUM|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|CREATE|DROP|ALTER|WITH)\b/i],
+  [
+    "a raw statement",
+    /\.(run|exec)\(\s*[`"'](?:SELECT|INSERT|UPDATE|DELETE|REPLACE|PRAGMA|VACUUM|BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE|CREATE|DROP|ALTER|WITH)\b/i,
+  ],
   ["drizzle's sql tag", /\bsql`/],
   ["a drizzle builder on a database", /\b(db|tx\.db|app\.db)\s*\.\s*(select|selectDistinct|insert|update|delete|run|all|get|values)\s*\(/],
   ["drizzle itself", /from\s+["']drizzle-orm/],

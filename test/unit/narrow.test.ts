@@ -35,7 +35,10 @@ const term = (operator: string, operand: NarrowTerm["operand"], negated = false)
 
 describe("parseNarrow", () => {
   test("objects and string pairs; negation", () => {
-    expect(parseNarrow([["stream", "general"], { operator: "topic", operand: "x", negated: true }])).toEqual([term("stream", "general"), term("topic", "x", true)]);
+    expect(parseNarrow([["stream", "general"], { operator: "topic", operand: "x", negated: true }])).toEqual([
+      term("stream", "general"),
+      term("topic", "x", true),
+    ]);
     expect(parseNarrow([{ operator: "dm", operand: [1, 2] }])).toEqual([term("dm", [1, 2])]);
   });
   const bad: [unknown, string][] = [
@@ -72,14 +75,24 @@ const cases: [string, NarrowTerm[], string[], unknown[]][] = [
   ["is:alerted", [term("is", "alerted")], ["(um.flags & 64) != 0"], []],
   ["is:resolved", [term("is", "resolved")], ["m.topic LIKE ?"], ["✔ %"]],
   ["is:followed", [term("is", "followed")], ["((m.recipient_id = ? AND m.topic = ?))"], [10, "news"]],
-  ["is:muted", [term("is", "muted")], ["((m.recipient_id IN (30) AND NOT ((m.recipient_id = ? AND m.topic = ?))) OR ((m.recipient_id = ? AND m.topic = ?)))"], [10, "news", 10, "noise"]],
+  [
+    "is:muted",
+    [term("is", "muted")],
+    ["((m.recipient_id IN (30) AND NOT ((m.recipient_id = ? AND m.topic = ?))) OR ((m.recipient_id = ? AND m.topic = ?)))"],
+    [10, "news", 10, "noise"],
+  ],
   ["has:link", [term("has", "link")], ["m.has_link = 1"], []],
   ["has:image negated", [term("has", "image", true)], ["NOT (m.has_image = 1)"], []],
   ["has:attachment", [term("has", "attachment")], ["m.has_attachment = 1"], []],
   ["has:reaction", [term("has", "reaction")], ["EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)"], []],
   ["id", [term("id", 42)], ["m.id = ?"], [42]],
   ["near filters nothing", [term("near", 42)], [], []],
-  ["channel + topic + sender", [term("channel", "general"), term("topic", "a"), term("sender", 101, true)], ["m.recipient_id = ?", "m.topic = ?", "NOT (m.sender_id = ?)"], [10, "a", 101]],
+  [
+    "channel + topic + sender",
+    [term("channel", "general"), term("topic", "a"), term("sender", 101, true)],
+    ["m.recipient_id = ?", "m.topic = ?", "NOT (m.sender_id = ?)"],
+    [10, "a", 101],
+  ],
 ];
 
 describe("compileNarrow: each operator", () => {
@@ -124,7 +137,9 @@ describe("compileNarrow: history, drivers, spectators", () => {
 
   test("every compiled query is valid SQL over the real schema shape", () => {
     const db = new Database(":memory:");
-    db.run("CREATE TABLE messages (id INTEGER PRIMARY KEY, realm_id, sender_id, recipient_id, topic, content, rendered_content, has_link, has_image, has_attachment)");
+    db.run(
+      "CREATE TABLE messages (id INTEGER PRIMARY KEY, realm_id, sender_id, recipient_id, topic, content, rendered_content, has_link, has_image, has_attachment)",
+    );
     db.run("CREATE TABLE user_messages (user_id, message_id, flags, PRIMARY KEY (user_id, message_id)) WITHOUT ROWID");
     db.run("CREATE TABLE reactions (message_id)");
     db.run("CREATE VIRTUAL TABLE messages_fts USING fts5(topic, body, content='', contentless_delete=1)");
@@ -146,7 +161,11 @@ describe("search text", () => {
 describe("with", () => {
   test("replaces channel, topic and dm terms by the message's conversation", () => {
     const conv = (id: number) => (id === 5 ? { channelId: 1, topic: "t" } : id === 6 ? { dmUserIds: [101] } : null);
-    expect(applyWith([term("with", 5), term("channel", "web"), term("is", "starred")], conv)).toEqual([term("channel", 1), term("topic", "t"), term("is", "starred")]);
+    expect(applyWith([term("with", 5), term("channel", "web"), term("is", "starred")], conv)).toEqual([
+      term("channel", 1),
+      term("topic", "t"),
+      term("is", "starred"),
+    ]);
     expect(applyWith([term("with", 6)], conv)).toEqual([term("dm", [101])]);
     expect(applyWith([term("with", 9), term("topic", "x")], conv)).toEqual([term("topic", "x")]);
     expect(() => applyWith([term("with", 5), term("with", 6)], conv)).toThrow("Duplicate 'with' operators.");

@@ -1,14 +1,7 @@
 // The OpenAPI helper, on literal bodies: examples taken from Zulip's own file must pass, broken
 // bodies must fail with readable messages, paths must reach the right operation.
 import { describe, expect, test } from "bun:test";
-import {
-  findOperation,
-  operations,
-  validateEvent,
-  validateResponse,
-  validateSchemaByRef,
-  zulipSpec,
-} from "../helpers/openapi.ts";
+import { findOperation, operations, validateEvent, validateResponse, validateSchemaByRef, zulipSpec } from "../helpers/openapi.ts";
 
 const spec = zulipSpec();
 const clone = <T>(x: T): T => structuredClone(x);
@@ -44,22 +37,16 @@ describe("responses", () => {
     const errors = validateResponse("GET", "/users/me", 200, { ...ownUser(), result: 5 });
     expect(errors.length).toBeGreaterThan(0);
     expect(errors.join("\n")).toContain("GET /users/me 200 (get-own-user): /result must be string");
-    expect(validateResponse("GET", "/users/me", 200, { ...ownUser(), result: "error" }).join()).toContain(
-      '/result must be one of ["success"]',
-    );
+    expect(validateResponse("GET", "/users/me", 200, { ...ownUser(), result: "error" }).join()).toContain('/result must be one of ["success"]');
   });
 
   test("wrong types, unknown properties and missing required properties fail", () => {
-    expect(validateResponse("GET", "/users/me", 200, { ...ownUser(), user_id: "5" })).toEqual([
-      "GET /users/me 200 (get-own-user): /user_id must be integer",
-    ]);
+    expect(validateResponse("GET", "/users/me", 200, { ...ownUser(), user_id: "5" })).toEqual(["GET /users/me 200 (get-own-user): /user_id must be integer"]);
     expect(validateResponse("GET", "/users/me", 200, { ...ownUser(), surprise: 1 })).toEqual([
       'GET /users/me 200 (get-own-user): / has unexpected property "surprise"',
     ]);
     const { msg, ...noMsg } = ownUser();
-    expect(validateResponse("GET", "/users/me", 200, noMsg)).toEqual([
-      'GET /users/me 200 (get-own-user): / is missing required property "msg"',
-    ]);
+    expect(validateResponse("GET", "/users/me", 200, noMsg)).toEqual(['GET /users/me 200 (get-own-user): / is missing required property "msg"']);
   });
 
   test("quirk: Zulip's file requires almost no response fields, so a missing user_id passes", () => {
@@ -71,18 +58,14 @@ describe("responses", () => {
     const user = clone(authoredExample("get_user_by_email_200_response").user);
     expect(validateSchemaByRef("#/components/schemas/User", user)).toEqual([]);
     expect(validateSchemaByRef("#/components/schemas/User", { ...user, avatar_url: null, bot_type: null })).toEqual([]);
-    expect(validateSchemaByRef("#/components/schemas/User", { ...user, user_id: null })).toEqual([
-      "#/components/schemas/User: /user_id must be integer",
-    ]);
+    expect(validateSchemaByRef("#/components/schemas/User", { ...user, user_id: null })).toEqual(["#/components/schemas/User: /user_id must be integer"]);
     expect(validateResponse("GET", "/users/12", 200, { result: "success", msg: "", user })).toEqual([]);
   });
 
   test("error statuses use their own schema; undocumented statuses and paths are not checked", () => {
     const bad = { result: "error", msg: "Bad event queue ID: x", code: "BAD_EVENT_QUEUE_ID", queue_id: "x" };
     expect(validateResponse("GET", "/events", 400, bad)).toEqual([]);
-    expect(validateResponse("GET", "/events", 400, { ...bad, code: 3 })).toEqual([
-      "GET /events 400 (get-events): /code must be string",
-    ]);
+    expect(validateResponse("GET", "/events", 400, { ...bad, code: 3 })).toEqual(["GET /events 400 (get-events): /code must be string"]);
     expect(validateResponse("GET", "/users/me", 418, { anything: true })).toEqual([]);
     expect(validateResponse("GET", "/no/such/endpoint", 200, { anything: true })).toEqual([]);
     expect(validateResponse("PUT", "/users/me", 200, { anything: true })).toEqual([]);
@@ -91,13 +74,15 @@ describe("responses", () => {
   test("GET /events checks the envelope and each event", () => {
     const body = { result: "success", msg: "", queue_id: "q", events: [eventExample("heartbeat")] };
     expect(validateResponse("GET", "/events", 200, body)).toEqual([]);
-    expect(validateResponse("GET", "/events", 200, { ...body, extra: 1 })).toEqual([
-      'GET /events 200 (get-events): / has unexpected property "extra"',
-    ]);
-    const broken = { ...body, events: [{ type: "heartbeat", id: "1" }, { type: "ext_widget", id: 2 }] };
-    expect(validateResponse("GET", "/events", 200, broken)).toEqual([
-      expect.stringContaining("GET /events 200 (get-events): /events/0 event heartbeat"),
-    ]);
+    expect(validateResponse("GET", "/events", 200, { ...body, extra: 1 })).toEqual(['GET /events 200 (get-events): / has unexpected property "extra"']);
+    const broken = {
+      ...body,
+      events: [
+        { type: "heartbeat", id: "1" },
+        { type: "ext_widget", id: 2 },
+      ],
+    };
+    expect(validateResponse("GET", "/events", 200, broken)).toEqual([expect.stringContaining("GET /events 200 (get-events): /events/0 event heartbeat")]);
   });
 });
 
@@ -133,9 +118,7 @@ describe("path matching", () => {
   test("/ext paths come from test/schemas/ext.yaml", () => {
     expect(findOperation("POST", "/ext/secrets")).toEqual({ template: "/ext/secrets", operationId: "ext-add-secret", source: "ext" });
     expect(template("PATCH", "/ext/widgets/3/board/preference")).toBe("/ext/widgets/{install_id}/{widget}/preference");
-    expect(template("DELETE", "/ext/workspaces/0b6e0f5c-8a4e-4a8e-9d47-3f1c2b9e0a11/readme")).toBe(
-      "/ext/workspaces/{workspace_uuid}/readme",
-    );
+    expect(template("DELETE", "/ext/workspaces/0b6e0f5c-8a4e-4a8e-9d47-3f1c2b9e0a11/readme")).toBe("/ext/workspaces/{workspace_uuid}/readme");
   });
 });
 
@@ -184,9 +167,7 @@ describe("ext.yaml", () => {
 
   test("POST /ext/secrets", () => {
     expect(validateResponse("POST", "/ext/secrets", 200, { result: "success", msg: "", secret })).toEqual([]);
-    expect(
-      validateResponse("POST", "/ext/secrets", 200, { result: "success", msg: "", secret, ignored_parameters_unsupported: ["x"] }),
-    ).toEqual([]);
+    expect(validateResponse("POST", "/ext/secrets", 200, { result: "success", msg: "", secret, ignored_parameters_unsupported: ["x"] })).toEqual([]);
     const { hint, ...noHint } = secret;
     expect(validateResponse("POST", "/ext/secrets", 200, { result: "success", msg: "", secret: { ...noHint, value: "s3cret" } })).toEqual([
       'POST /ext/secrets 200 (ext-add-secret): /secret is missing required property "hint"',
@@ -202,9 +183,7 @@ describe("ext.yaml", () => {
   test("the other extension endpoints", () => {
     const ok = { result: "success", msg: "" };
     expect(validateResponse("POST", "/ext/widgets", 200, { ...ok, version: 3 })).toEqual([]);
-    expect(validateResponse("POST", "/ext/widgets", 200, ok)).toEqual([
-      'POST /ext/widgets 200 (ext-push-widget): / is missing required property "version"',
-    ]);
+    expect(validateResponse("POST", "/ext/widgets", 200, ok)).toEqual(['POST /ext/widgets 200 (ext-push-widget): / is missing required property "version"']);
     expect(validateResponse("PATCH", "/ext/widgets/3/board/preference", 200, ok)).toEqual([]);
     expect(validateResponse("PATCH", "/ext/widgets/3/board/preference", 200, { ...ok, shown: true })).toHaveLength(1);
     expect(validateResponse("DELETE", "/ext/workspaces/abc/readme", 200, ok)).toEqual([]);
@@ -212,15 +191,33 @@ describe("ext.yaml", () => {
 
   test("a restored plugin", () => {
     const plugin = {
-      id: 4, plugin: "ci-board", name: "CI board", version: "1.2.0", source_kind: "codehost",
-      source: "github.com/acme/ci-board", source_repository_id: null, source_path: "", sha: "0a1b2c",
+      id: 4,
+      plugin: "ci-board",
+      name: "CI board",
+      version: "1.2.0",
+      source_kind: "codehost",
+      source: "github.com/acme/ci-board",
+      source_repository_id: null,
+      source_path: "",
+      sha: "0a1b2c",
       manifest: { id: "ci-board", name: "CI board", run: { command: ["bun", "main.ts"] }, extra: 1 },
-      state: "starting", detail: "", bot_user_id: 30, installed_by: 8, made_by: null, made_by_run_id: null,
-      made_in_stream_id: null, made_in_topic: null, made_in_message_id: null, settings: { project: "x" },
+      state: "starting",
+      detail: "",
+      bot_user_id: 30,
+      installed_by: 8,
+      made_by: null,
+      made_by_run_id: null,
+      made_in_stream_id: null,
+      made_in_topic: null,
+      made_in_message_id: null,
+      settings: { project: "x" },
       secrets: [{ name: "TOKEN", title: "Token", required: true, set: true, hint: "", set_by: 8, date_set: 1_700_000_000 }],
       links: [{ id: 1, kind: "project", value: "acme", stream_id: 3, topic: null }],
-      disabled: false, widget_defaults: { board: { nav: "shown", column: true } }, disabled_tools: [],
-      date_installed: 1_700_000_000, date_removed: null,
+      disabled: false,
+      widget_defaults: { board: { nav: "shown", column: true } },
+      disabled_tools: [],
+      date_installed: 1_700_000_000,
+      date_removed: null,
     };
     expect(validateResponse("POST", "/ext/plugins/4/restore", 200, { result: "success", msg: "", plugin })).toEqual([]);
     expect(validateSchemaByRef("ext.yaml#/components/schemas/Plugin", { ...plugin, state: "paused" })).toEqual([

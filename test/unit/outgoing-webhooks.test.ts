@@ -35,19 +35,48 @@ describe("address policy", () => {
 });
 
 describe("requests and answers", () => {
-  const message = { id: 5, type: "stream", content: "@**Bot** hi", display_recipient: "dev", stream_id: 3, subject: "t", timestamp: 100, sender_id: 9, sender_email: "ann@example.com", sender_full_name: "Ann" };
+  const message = {
+    id: 5,
+    type: "stream",
+    content: "@**Bot** hi",
+    display_recipient: "dev",
+    stream_id: 3,
+    subject: "t",
+    timestamp: 100,
+    sender_id: 9,
+    sender_email: "ann@example.com",
+    sender_full_name: "Ann",
+  };
   const base = { bot: { email: "bot@example.com", fullName: "Bot" }, serviceId: 7, trigger: "mention" as const, message, realmStringId: "" };
 
   test("generic: Zulip's JSON fields", () => {
     const r = requestFor({ ...base, service: { base_url: "http://x", token: "tok", interface: 1 } });
     expect("body" in r && r.contentType).toBe("application/json");
-    expect(JSON.parse((r as { body: string }).body)).toEqual({ bot_email: "bot@example.com", bot_full_name: "Bot", data: "@**Bot** hi", message, token: "tok", trigger: "mention" });
+    expect(JSON.parse((r as { body: string }).body)).toEqual({
+      bot_email: "bot@example.com",
+      bot_full_name: "Bot",
+      data: "@**Bot** hi",
+      message,
+      token: "tok",
+      trigger: "mention",
+    });
   });
 
   test("Slack-compatible: a form; direct messages are refused", () => {
     const r = requestFor({ ...base, service: { base_url: "http://x", token: "tok", interface: 2 } }) as { body: string; contentType: string };
-    expect(Object.fromEntries(new URLSearchParams(r.body))).toMatchObject({ token: "tok", text: "@**Bot** hi", channel_id: "3", channel_name: "dev", user_name: "Ann", team_domain: "example.com", trigger_word: "mention", service_id: "7" });
-    expect(requestFor({ ...base, message: { ...message, type: "private" }, service: { base_url: "http://x", token: "tok", interface: 2 } })).toEqual({ refused: "Slack outgoing webhooks don't support direct messages." });
+    expect(Object.fromEntries(new URLSearchParams(r.body))).toMatchObject({
+      token: "tok",
+      text: "@**Bot** hi",
+      channel_id: "3",
+      channel_name: "dev",
+      user_name: "Ann",
+      team_domain: "example.com",
+      trigger_word: "mention",
+      service_id: "7",
+    });
+    expect(requestFor({ ...base, message: { ...message, type: "private" }, service: { base_url: "http://x", token: "tok", interface: 2 } })).toEqual({
+      refused: "Slack outgoing webhooks don't support direct messages.",
+    });
   });
 
   const answers: [number, string, ReturnType<typeof replyFrom>][] = [

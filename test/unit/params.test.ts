@@ -4,8 +4,7 @@ import { ApiError } from "../../src/domain/errors";
 import { MAX_LIST_ITEMS, p, readParams, t, type ParamTable } from "../../src/domain/params";
 import { MAX_JSON_DEPTH } from "../../src/lib/json";
 
-const read = (table: ParamTable, input: Record<string, unknown>, path: Record<string, string> = {}) =>
-  readParams(table, new Map(Object.entries(input)), path);
+const read = (table: ParamTable, input: Record<string, unknown>, path: Record<string, string> = {}) => readParams(table, new Map(Object.entries(input)), path);
 
 /** The ApiError a read throws, as {code, msg}. */
 function failure(table: ParamTable, input: Record<string, unknown>, path: Record<string, string> = {}) {
@@ -73,9 +72,9 @@ describe("lists and objects: JSON text inside the form", () => {
   test("bounds: every list and dict has a limit, repeats collapse, nesting is bounded without recursion", () => {
     const many = JSON.stringify(Array.from({ length: MAX_LIST_ITEMS + 1 }, (_, i) => i));
     expect(failure({ ids: p.intList() }, { ids: many })).toEqual(bad(`ids has too many items (limit: ${MAX_LIST_ITEMS})`));
-    expect(failure({ d: p.json(t.dict(t.any())) }, { d: JSON.stringify(Object.fromEntries(Array.from({ length: MAX_LIST_ITEMS + 1 }, (_, i) => [`k${i}`, i]))) })).toEqual(
-      bad(`d has too many items (limit: ${MAX_LIST_ITEMS})`),
-    );
+    expect(
+      failure({ d: p.json(t.dict(t.any())) }, { d: JSON.stringify(Object.fromEntries(Array.from({ length: MAX_LIST_ITEMS + 1 }, (_, i) => [`k${i}`, i]))) }),
+    ).toEqual(bad(`d has too many items (limit: ${MAX_LIST_ITEMS})`));
     expect(read({ ids: p.intList() }, { ids: "[3,1,3,3,1]" }).args.ids).toEqual([3, 1]);
     expect(read({ order: p.intList({ unique: false }) }, { order: "[3,1,3]" }).args.order).toEqual([3, 1, 3]);
     const deep = "[".repeat(100_000) + "]".repeat(100_000);
@@ -126,7 +125,10 @@ describe("presence, defaults, aliases, ignored parameters", () => {
   test("aliases: either name; both at once is confusing", () => {
     const table = { channel: p.str().alias("stream") };
     expect(read(table, { stream: "general" })).toEqual({ args: { channel: "general" }, ignored: [] });
-    expect(failure(table, { channel: "a", stream: "b" })).toEqual({ code: "REQUEST_CONFUSING_VAR", msg: "Can't decide between 'channel' and 'stream' arguments" });
+    expect(failure(table, { channel: "a", stream: "b" })).toEqual({
+      code: "REQUEST_CONFUSING_VAR",
+      msg: "Can't decide between 'channel' and 'stream' arguments",
+    });
   });
 
   test("every parameter the table does not read is listed, sorted; uploaded files are not parameters", () => {

@@ -17,8 +17,9 @@ describe("reference copies", () => {
       expect(REFERENCE_COPIES.every((r) => existsSync(r.copy))).toBe(true);
       return;
     }
-    const differing = REFERENCE_COPIES.filter((r) => !existsSync(r.source) || !readFileSync(r.copy).equals(readFileSync(r.source)))
-      .map((r) => `${r.copy} differs from ${r.source} (npm run fixtures:refresh copies it again)`);
+    const differing = REFERENCE_COPIES.filter((r) => !existsSync(r.source) || !readFileSync(r.copy).equals(readFileSync(r.source))).map(
+      (r) => `${r.copy} differs from ${r.source} (npm run fixtures:refresh copies it again)`,
+    );
     expect(differing).toEqual([]);
   });
 });

@@ -100,7 +100,10 @@ cases("basic Markdown", [
   ["####### Hello world", "<p>####### Hello world</p>"],
   ["Title\n===", "<p>Title<br>\n===</p>"],
   ["x\n\n---", "<p>x</p>\n<hr>"],
-  ["Some text with a list:\n\n* One item\n* Two items\n* Three items", "<p>Some text with a list:</p>\n<ul>\n<li>One item</li>\n<li>Two items</li>\n<li>Three items</li>\n</ul>"],
+  [
+    "Some text with a list:\n\n* One item\n* Two items\n* Three items",
+    "<p>Some text with a list:</p>\n<ul>\n<li>One item</li>\n<li>Two items</li>\n<li>Three items</li>\n</ul>",
+  ],
   ["Some text with a hanging list:\n* One item\n* Two items", "<p>Some text with a hanging list:</p>\n<ul>\n<li>One item</li>\n<li>Two items</li>\n</ul>"],
   ["3. A\n3. B\n3. C\n3. D", '<ol start="3">\n<li>A</li>\n<li>B</li>\n<li>C</li>\n<li>D</li>\n</ol>'],
   [
@@ -134,9 +137,18 @@ cases("links", [
   ["readme.md", "<p>readme.md</p>"],
   ["python class views.py is", "<p>python class views.py is</p>"],
   ["end of sentence https://t.co.", '<p>end of sentence <a href="https://t.co">https://t.co</a>.</p>'],
-  ["(http://en.wikipedia.org/wiki/Each-way_(bet))", '<p>(<a href="http://en.wikipedia.org/wiki/Each-way_(bet)">http://en.wikipedia.org/wiki/Each-way_(bet)</a>)</p>'],
-  ["http://example.com/something?with,commas,in,url, but not at end", '<p><a href="http://example.com/something?with,commas,in,url">http://example.com/something?with,commas,in,url</a>, but not at end</p>'],
-  ["https://metacpan.org/module/Image::Resize::OpenCV", '<p><a href="https://metacpan.org/module/Image::Resize::OpenCV">https://metacpan.org/module/Image::Resize::OpenCV</a></p>'],
+  [
+    "(http://en.wikipedia.org/wiki/Each-way_(bet))",
+    '<p>(<a href="http://en.wikipedia.org/wiki/Each-way_(bet)">http://en.wikipedia.org/wiki/Each-way_(bet)</a>)</p>',
+  ],
+  [
+    "http://example.com/something?with,commas,in,url, but not at end",
+    '<p><a href="http://example.com/something?with,commas,in,url">http://example.com/something?with,commas,in,url</a>, but not at end</p>',
+  ],
+  [
+    "https://metacpan.org/module/Image::Resize::OpenCV",
+    '<p><a href="https://metacpan.org/module/Image::Resize::OpenCV">https://metacpan.org/module/Image::Resize::OpenCV</a></p>',
+  ],
   ["http://zulip.testserver/#narrow/stream/1-Denmark", '<p><a href="#narrow/stream/1-Denmark">http://zulip.testserver/#narrow/stream/1-Denmark</a></p>'],
   ["a@b.com", '<p><a href="mailto:a@b.com">a@b.com</a></p>'],
   ["<a@b.com>", '<p>&lt;<a href="mailto:a@b.com">a@b.com</a>&gt;</p>'],
@@ -153,10 +165,16 @@ cases("code blocks", [
     "Hamlet said:\n~~~~.python \ndef speak(self):\n    x = 1\n~~~~",
     '<p>Hamlet said:</p>\n<div class="codehilite" data-code-language="Python"><pre><span></span><code>def speak(self):\n    x = 1\n</code></pre></div>',
   ],
-  ["``` inventedlanguage\ndef speak(self):\n    x = 1\n```", '<div class="codehilite" data-code-language="inventedlanguage"><pre><span></span><code>def speak(self):\n    x = 1\n</code></pre></div>'],
+  [
+    "``` inventedlanguage\ndef speak(self):\n    x = 1\n```",
+    '<div class="codehilite" data-code-language="inventedlanguage"><pre><span></span><code>def speak(self):\n    x = 1\n</code></pre></div>',
+  ],
   ["``` py2\nx = 1\n```", '<div class="codehilite" data-code-language="Python 2.x"><pre><span></span><code>x = 1\n</code></pre></div>'],
   ["```{.js}\nlet x;\n```", '<div class="codehilite" data-code-language="JavaScript"><pre><span></span><code>let x;\n</code></pre></div>'],
-  ["```tex\n\n\\pi \\textbf{ is not } 3.14\n```", '<div class="codehilite" data-code-language="TeX"><pre><span></span><code>\\pi \\textbf{ is not } 3.14\n</code></pre></div>'],
+  [
+    "```tex\n\n\\pi \\textbf{ is not } 3.14\n```",
+    '<div class="codehilite" data-code-language="TeX"><pre><span></span><code>\\pi \\textbf{ is not } 3.14\n</code></pre></div>',
+  ],
   [
     "& &amp; &amp;amp;\n~~~~\n& &amp; &amp;amp;\n~~~~\n    & &amp; &amp;amp;",
     '<p>&amp; &amp; &amp;amp;</p>\n<div class="codehilite"><pre><span></span><code>&amp; &amp;amp; &amp;amp;amp;\n</code></pre></div>\n<div class="codehilite"><pre><span></span><code>&amp; &amp;amp; &amp;amp;amp;\n</code></pre></div>',
@@ -167,10 +185,13 @@ cases("code blocks", [
   ],
   ["    def foo(): pass", '<div class="codehilite"><pre><span></span><code>def foo(): pass\n</code></pre></div>'],
   ["~~~\n<h1>stay normal</h1>\n~~~", '<div class="codehilite"><pre><span></span><code>&lt;h1&gt;stay normal&lt;/h1&gt;\n</code></pre></div>'],
-  ["```\nprint(\"it's\")\n```", '<div class="codehilite"><pre><span></span><code>print(&quot;it&#39;s&quot;)\n</code></pre></div>'],
+  ['```\nprint("it\'s")\n```', '<div class="codehilite"><pre><span></span><code>print(&quot;it&#39;s&quot;)\n</code></pre></div>'],
   ["~~~\nint x = 3\n* 4;\n~~~", '<div class="codehilite"><pre><span></span><code>int x = 3\n* 4;\n</code></pre></div>'],
   ["```\n```", ""],
-  ["```\n@**King Hamlet** :poop: #123 https://x.org $$x$$\n```", '<div class="codehilite"><pre><span></span><code>@**King Hamlet** :poop: #123 https://x.org $$x$$\n</code></pre></div>'],
+  [
+    "```\n@**King Hamlet** :poop: #123 https://x.org $$x$$\n```",
+    '<div class="codehilite"><pre><span></span><code>@**King Hamlet** :poop: #123 https://x.org $$x$$\n</code></pre></div>',
+  ],
 ]);
 
 cases("quote and spoiler blocks", [
@@ -182,7 +203,10 @@ cases("quote and spoiler blocks", [
     "Hamlet said:\n~~~ quote\nPolonius said:\n> This above all: to thine ownself be true,\nAnd it must follow, as the night the day,\nThou canst not then be false to any man.\n\nWhat good advice!\n~~~",
     "<p>Hamlet said:</p>\n<blockquote>\n<p>Polonius said:</p>\n<blockquote>\n<p>This above all: to thine ownself be true,<br>\nAnd it must follow, as the night the day,<br>\nThou canst not then be false to any man.</p>\n</blockquote>\n<p>What good advice!</p>\n</blockquote>",
   ],
-  ["```quote\nText in\nmultiple lines.\n```\n\n> Text in a single line.", "<blockquote>\n<p>Text in<br>\nmultiple lines.</p>\n</blockquote>\n<blockquote>\n<p>Text in a single line.</p>\n</blockquote>"],
+  [
+    "```quote\nText in\nmultiple lines.\n```\n\n> Text in a single line.",
+    "<blockquote>\n<p>Text in<br>\nmultiple lines.</p>\n</blockquote>\n<blockquote>\n<p>Text in a single line.</p>\n</blockquote>",
+  ],
   ["```quote\n# line 1\n#line 2\n```", "<blockquote>\n<h1>line 1</h1>\n<p>#line 2</p>\n</blockquote>"],
   [
     "```quote\nSome text with a hanging list inside quote:\n* one\n* two\n* three\n```",
@@ -267,17 +291,32 @@ cases("mentions", [
   ["@_*Support*", '<p><span class="user-group-mention silent" data-user-group-id="17">support</span></p>'],
   ["@*retired*", '<p><span class="user-group-mention silent" data-user-group-id="18">retired</span></p>'],
   ["@*nope*", "<p>@<em>nope</em></p>"],
-  ["> @**King Hamlet** @*support* @**all**", '<blockquote>\n<p><span class="user-mention silent" data-user-id="12">King Hamlet</span> <span class="user-group-mention silent" data-user-group-id="17">support</span> <span class="user-mention channel-wildcard-mention silent" data-user-id="*">all</span></p>\n</blockquote>'],
+  [
+    "> @**King Hamlet** @*support* @**all**",
+    '<blockquote>\n<p><span class="user-mention silent" data-user-id="12">King Hamlet</span> <span class="user-group-mention silent" data-user-group-id="17">support</span> <span class="user-mention channel-wildcard-mention silent" data-user-id="*">all</span></p>\n</blockquote>',
+  ],
   ["`@**King Hamlet**`", "<p><code>@**King Hamlet**</code></p>"],
 ]);
 
 cases("channel, topic and message links", [
   ["#**Verona**", '<p><a class="stream" data-stream-id="3" href="/#narrow/channel/3-Verona">#Verona</a></p>'],
-  ["#**Verona>hello world**", '<p><a class="stream-topic" data-stream-id="3" href="/#narrow/channel/3-Verona/topic/hello.20world">#Verona &gt; hello world</a></p>'],
-  ["#**announce>Zulip updates**", '<p><a class="stream-topic" data-stream-id="9" href="/#narrow/channel/9-announce/topic/Zulip.20updates/with/214">#announce &gt; Zulip updates</a></p>'],
-  ["#**announce>Zulip updates@214**", '<p><a class="message-link" href="/#narrow/channel/9-announce/topic/Zulip.20updates/near/214">#announce &gt; Zulip updates @ 💬</a></p>'],
+  [
+    "#**Verona>hello world**",
+    '<p><a class="stream-topic" data-stream-id="3" href="/#narrow/channel/3-Verona/topic/hello.20world">#Verona &gt; hello world</a></p>',
+  ],
+  [
+    "#**announce>Zulip updates**",
+    '<p><a class="stream-topic" data-stream-id="9" href="/#narrow/channel/9-announce/topic/Zulip.20updates/with/214">#announce &gt; Zulip updates</a></p>',
+  ],
+  [
+    "#**announce>Zulip updates@214**",
+    '<p><a class="message-link" href="/#narrow/channel/9-announce/topic/Zulip.20updates/near/214">#announce &gt; Zulip updates @ 💬</a></p>',
+  ],
   ["#**announce>**", '<p><a class="stream-topic" data-stream-id="9" href="/#narrow/channel/9-announce/topic/">#announce &gt; <em>general chat</em></a></p>'],
-  ["#**a b.c>x.y (z)%**", '<p><a class="stream-topic" data-stream-id="10" href="/#narrow/channel/10-a-b.2Ec/topic/x.2Ey.20.28z.29.25">#a b.c &gt; x.y (z)%</a></p>'],
+  [
+    "#**a b.c>x.y (z)%**",
+    '<p><a class="stream-topic" data-stream-id="10" href="/#narrow/channel/10-a-b.2Ec/topic/x.2Ey.20.28z.29.25">#a b.c &gt; x.y (z)%</a></p>',
+  ],
   ["#**Nowhere**", "<p>#<strong>Nowhere</strong></p>"],
   ["#**Nowhere>topic**", "<p>#<strong>Nowhere&gt;topic</strong></p>"],
 ]);
@@ -302,7 +341,9 @@ describe("math", () => {
 
   test("```math gives one display formula per paragraph", () => {
     const out = render("```math\na^2 = b^2\n\nc\n```").html;
-    expect(out).toStartWith('<p><span class="katex-display"><span class="katex"><span class="katex-mathml"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">');
+    expect(out).toStartWith(
+      '<p><span class="katex-display"><span class="katex"><span class="katex-mathml"><math xmlns="http://www.w3.org/1998/Math/MathML" display="block">',
+    );
     expect(out.match(/<p><span class="katex-display">/g)).toHaveLength(2);
   });
 
@@ -437,9 +478,7 @@ describe("what a render reports", () => {
   });
 
   test("links, images and attachments", () => {
-    const r = render(
-      "[doc](/user_uploads/2/ab/doc.pdf) http://zulip.testserver/user_uploads/2/cd/pic.png https://example.com #**Verona** https://example.com",
-    );
+    const r = render("[doc](/user_uploads/2/ab/doc.pdf) http://zulip.testserver/user_uploads/2/cd/pic.png https://example.com #**Verona** https://example.com");
     expect(r.links).toEqual(["/user_uploads/2/ab/doc.pdf", "user_uploads/2/cd/pic.png", "https://example.com", "/#narrow/channel/3-Verona"]);
     expect(r.attachmentPathIds).toEqual(["2/ab/doc.pdf", "2/cd/pic.png"]);
     expect(r.hasAttachment).toBe(true);
@@ -479,18 +518,24 @@ describe("hostile input is rendered inert", () => {
     ["[x](&#x01;javascript:alert(1))", '<p><a href="http://&amp;#x01;javascript:alert(1)">x</a></p>'],
     ["javascript:alert(1) JAVASCRIPT://x.org vbscript:x data:text/html,x", "<p>javascript:alert(1) JAVASCRIPT://x.org vbscript:x data:text/html,x</p>"],
     ['[x](https://example.com "a\\" onmouseover=\\"alert(1)")', '<p><a href="https://example.com" title="a&quot; onmouseover=&quot;alert(1)">x</a></p>'],
-    ['https://example.com/a.png"onerror="alert(1)', '<p><a href="https://example.com/a.png%22onerror=%22alert(1)">https://example.com/a.png"onerror="alert(1)</a></p>'],
+    [
+      'https://example.com/a.png"onerror="alert(1)',
+      '<p><a href="https://example.com/a.png%22onerror=%22alert(1)">https://example.com/a.png"onerror="alert(1)</a></p>',
+    ],
     ['```"><img src=x onerror=alert(1)>\ncode\n```', '<div class="codehilite"><pre><span></span><code>code\n</code></pre></div>'],
-    ['```python"><img src=x onerror=alert(1)>\ncode\n```', '<div class="codehilite" data-code-language="Python"><pre><span></span><code>code\n</code></pre></div>'],
+    [
+      '```python"><img src=x onerror=alert(1)>\ncode\n```',
+      '<div class="codehilite" data-code-language="Python"><pre><span></span><code>code\n</code></pre></div>',
+    ],
     ['~~~ja"va\ncode\n~~~', '<div class="codehilite" data-code-language="ja"><pre><span></span><code>code\n</code></pre></div>'],
-    ["@**Evil <img src=x onerror=alert(1)>\"**", '<p><span class="user-mention" data-user-id="14">@Evil &lt;img src=x onerror=alert(1)&gt;"</span></p>'],
+    ['@**Evil <img src=x onerror=alert(1)>"**', '<p><span class="user-mention" data-user-id="14">@Evil &lt;img src=x onerror=alert(1)&gt;"</span></p>'],
     ['@*"><script>alert(1)</script>*', '<p><span class="user-group-mention" data-user-group-id="19">@"&gt;&lt;script&gt;alert(1)&lt;/script&gt;</span></p>'],
     [
       '#**"<svg onload=alert(1) x=">"><b onmouseover=alert(1)>**',
       '<p><a class="stream-topic" data-stream-id="11" href="/#narrow/channel/11-.22.3Csvg-onload.3Dalert.281.29-x.3D.22/topic/.22.3E.3Cb.20onmouseover.3Dalert.281.29.3E">#"&lt;svg onload=alert(1) x=" &gt; "&gt;&lt;b onmouseover=alert(1)&gt;</a></p>',
     ],
     [":sneaky:", '<p><img alt=":sneaky:" class="emoji" src="/x.png&quot; onerror=&quot;alert(1)" title="sneaky"></p>'],
-    ['<time:"><script>alert(1)</script>>', "<p>&lt;time:\"&gt;&lt;script&gt;alert(1)&lt;/script&gt;&gt;</p>"],
+    ['<time:"><script>alert(1)</script>>', '<p>&lt;time:"&gt;&lt;script&gt;alert(1)&lt;/script&gt;&gt;</p>'],
   ])("%j", (input, expected) => {
     expect(render(input).html).toBe(expected);
   });
@@ -591,9 +636,10 @@ describe("textForSearch", () => {
 describe("safety invariant", () => {
   test("every output is well-formed tags from a fixed set, with no script vectors", () => {
     const TAGS = new Set(
-      ("p br strong em del code pre div span a img video ul ol li blockquote h1 h2 h3 h4 h5 h6 hr table thead tbody tr th td time " +
-        "math semantics annotation mrow mi mn mo ms mtext mspace msup msub msubsup mfrac msqrt mroot mover munder munderover mstyle mtable mtr mtd mpadded menclose mphantom svg path line")
-        .split(" "),
+      (
+        "p br strong em del code pre div span a img video ul ol li blockquote h1 h2 h3 h4 h5 h6 hr table thead tbody tr th td time " +
+        "math semantics annotation mrow mi mn mo ms mtext mspace msup msub msubsup mfrac msqrt mroot mover munder munderover mstyle mtable mtr mtd mpadded menclose mphantom svg path line"
+      ).split(" "),
     );
     const TAG_RE = /<\/?([a-z][a-z0-9]*)((?:\s+[a-z][a-z0-9:-]*="[^"<>]*")*)\s*\/?>/y;
     // What the browser will use for a URL: entities decoded once, blanks and controls ignored.
@@ -601,7 +647,10 @@ describe("safety invariant", () => {
       value
         .replace(/&#x([0-9a-f]+);?/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
         .replace(/&#([0-9]+);?/g, (_, dec: string) => String.fromCodePoint(Number(dec)))
-        .replace(/&(amp|quot|lt|gt|colon|tab|newline);/gi, (_, n: string) => ({ amp: "&", quot: '"', lt: "<", gt: ">", colon: ":", tab: "\t", newline: "\n" })[n.toLowerCase()]!)
+        .replace(
+          /&(amp|quot|lt|gt|colon|tab|newline);/gi,
+          (_, n: string) => ({ amp: "&", quot: '"', lt: "<", gt: ">", colon: ":", tab: "\t", newline: "\n" })[n.toLowerCase()]!,
+        )
         .replace(/[\s\x00-\x1f]/g, "");
     const problems: string[] = [];
     expect(rendered.length).toBeGreaterThan(150);

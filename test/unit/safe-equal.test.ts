@@ -6,7 +6,14 @@ test("safeEqual is string equality", () => {
   const key = randomToken(32);
   expect(safeEqual(key, key.slice())).toBe(true);
   expect(safeEqual("", "")).toBe(true);
-  for (const other of ["", key.slice(0, 31), key + "x", "x" + key.slice(1), key.slice(0, 31) + "\u0000", key.toLowerCase() === key ? key.toUpperCase() : key.toLowerCase()])
+  for (const other of [
+    "",
+    key.slice(0, 31),
+    key + "x",
+    "x" + key.slice(1),
+    key.slice(0, 31) + "\u0000",
+    key.toLowerCase() === key ? key.toUpperCase() : key.toLowerCase(),
+  ])
     expect({ other, equal: safeEqual(key, other) }).toEqual({ other, equal: false });
   // A string that is a prefix padded with NUL characters is not equal either.
   expect(safeEqual("ab", "ab\u0000")).toBe(false);

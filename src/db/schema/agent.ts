@@ -9,7 +9,9 @@ export const agentRuns = sqliteTable(
   "ext_agent_runs",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     requestedBy: integer("requested_by").references(() => users.id),
     channelId: integer("channel_id").references(() => channels.id),
     // The conversation's recipient (channel or direct-message group): where the agent answers.

@@ -5,7 +5,9 @@ import { users } from "./users";
 export const alertWords = sqliteTable(
   "alert_words",
   {
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     word: text("word").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.word] })],

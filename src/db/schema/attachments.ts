@@ -11,8 +11,12 @@ export const attachments = sqliteTable(
   "attachments",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
-    ownerId: integer("owner_id").notNull().references(() => users.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
+    ownerId: integer("owner_id")
+      .notNull()
+      .references(() => users.id),
     pathId: text("path_id").notNull().unique(),
     /** The name as uploaded (Zulip's Attachment.file_name), shown in GET /attachments. */
     name: text("name").notNull(),

@@ -5,7 +5,9 @@ import { users } from "./users";
 export const botStorage = sqliteTable(
   "bot_storage",
   {
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     key: text("key").notNull(),
     value: text("value").notNull(),
   },

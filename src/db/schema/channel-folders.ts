@@ -7,7 +7,9 @@ export const channelFolders = sqliteTable(
   "channel_folders",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     // Unique (ignoring ASCII case) among the realm's folders that are not archived: checked by the action.
     name: nocaseText("name").notNull(),
     description: text("description").notNull().default(""),

@@ -13,7 +13,9 @@ export const recipients = sqliteTable(
   "recipients",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     channelId: integer("channel_id"),
     dmKey: text("dm_key"),
   },
@@ -34,7 +36,9 @@ export const channels = sqliteTable(
   "channels",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     recipientId: integer("recipient_id").notNull(),
     name: nocaseText("name").notNull(),
     description: text("description").notNull().default(""),

@@ -6,7 +6,9 @@ export const clientDevices = sqliteTable(
   "client_devices",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     dateCreated: integer("date_created").notNull(),
   },
   (t) => [index("client_devices_user").on(t.userId)],

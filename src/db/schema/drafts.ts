@@ -6,7 +6,9 @@ export const drafts = sqliteTable(
   "drafts",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     type: text("type").notNull(), // "" (unaddressed), "stream", "private"
     to: text("to", { mode: "json" }).$type<number[]>().notNull(), // channel id, or recipient user ids
     topic: text("topic").notNull(),

@@ -39,7 +39,9 @@ export const emailTokens = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     kind: text("kind").notNull(), // password_reset, email_change
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     tokenHash: text("token_hash").notNull(),
     newEmail: text("new_email"), // email_change: the address being confirmed
     createdAt: integer("created_at").notNull(),

@@ -8,8 +8,12 @@ export const invites = sqliteTable(
   "invites",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
-    referredBy: integer("referred_by").notNull().references(() => users.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
+    referredBy: integer("referred_by")
+      .notNull()
+      .references(() => users.id),
     isMultiuse: integer("is_multiuse", { mode: "boolean" }).notNull(),
     email: text("email"), // null for a reusable link
     key: text("key").notNull(), // the secret in the invitation link

@@ -6,7 +6,9 @@ export const linkifiers = sqliteTable(
   "linkifiers",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     pattern: text("pattern").notNull(),
     urlTemplate: text("url_template").notNull(),
     order: integer("order").notNull().default(0),

@@ -5,8 +5,12 @@ import { users } from "./users";
 export const mutedUsers = sqliteTable(
   "muted_users",
   {
-    userId: integer("user_id").notNull().references(() => users.id),
-    mutedUserId: integer("muted_user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    mutedUserId: integer("muted_user_id")
+      .notNull()
+      .references(() => users.id),
     dateMuted: integer("date_muted").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.mutedUserId] })],

@@ -6,7 +6,9 @@ export const navigationViews = sqliteTable(
   "navigation_views",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     fragment: text("fragment").notNull(),
     isPinned: integer("is_pinned", { mode: "boolean" }).notNull(),
     name: text("name"), // null for built-in views

@@ -7,7 +7,9 @@ export const outgoingWebhookCalls = sqliteTable(
   "outgoing_webhook_calls",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    botId: integer("bot_id").notNull().references(() => users.id),
+    botId: integer("bot_id")
+      .notNull()
+      .references(() => users.id),
     messageId: integer("message_id").notNull(),
     trigger: text("trigger").notNull(), // "mention" or "direct_message" (Zulip's names)
     /** The triggering message as the service receives it (Zulip's message object, raw and rendered content). */

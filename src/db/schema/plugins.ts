@@ -11,7 +11,9 @@ export const plugins = sqliteTable(
   "ext_plugins",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     plugin: text("plugin").notNull(),
     name: text("name").notNull(),
     version: text("version").notNull(),
@@ -23,7 +25,9 @@ export const plugins = sqliteTable(
     manifest: text("manifest", { mode: "json" }).$type<Manifest>().notNull(),
     state: text("state").notNull(),
     detail: text("detail").notNull().default(""),
-    botUserId: integer("bot_user_id").notNull().references(() => users.id),
+    botUserId: integer("bot_user_id")
+      .notNull()
+      .references(() => users.id),
     installedBy: integer("installed_by").references(() => users.id),
     madeBy: integer("made_by").references(() => users.id),
     madeByRunId: integer("made_by_run_id"),
@@ -50,7 +54,9 @@ export type PluginRow = typeof plugins.$inferSelect;
 export const pluginSecrets = sqliteTable(
   "ext_plugin_secrets",
   {
-    installId: integer("install_id").notNull().references(() => plugins.id),
+    installId: integer("install_id")
+      .notNull()
+      .references(() => plugins.id),
     name: text("name").notNull(),
     sealed: text("sealed").notNull(),
     hint: text("hint").notNull(),
@@ -67,10 +73,14 @@ export const pluginLinks = sqliteTable(
   "ext_plugin_links",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    installId: integer("install_id").notNull().references(() => plugins.id),
+    installId: integer("install_id")
+      .notNull()
+      .references(() => plugins.id),
     kind: text("kind").notNull(),
     value: text("value").notNull(),
-    streamId: integer("stream_id").notNull().references(() => channels.id),
+    streamId: integer("stream_id")
+      .notNull()
+      .references(() => channels.id),
     topic: text("topic"),
   },
   (t) => [index("ext_plugin_links_install").on(t.installId)],

@@ -6,8 +6,12 @@ import { users } from "./users";
 export const presences = sqliteTable(
   "presences",
   {
-    userId: integer("user_id").primaryKey().references(() => users.id),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     lastConnectedTime: integer("last_connected_time").notNull(),
     lastActiveTime: integer("last_active_time"),
     // Realm-wide increasing counter, so clients can ask for "changes since update N".

@@ -7,7 +7,9 @@ export const profileFields = sqliteTable(
   "profile_fields",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     name: text("name").notNull(),
     hint: text("hint").notNull().default(""),
     type: integer("type").notNull(), // 1 short text ... 8 pronouns (domain/profile-fields.ts)
@@ -23,8 +25,12 @@ export const profileFields = sqliteTable(
 export const profileFieldValues = sqliteTable(
   "profile_field_values",
   {
-    userId: integer("user_id").notNull().references(() => users.id),
-    fieldId: integer("field_id").notNull().references(() => profileFields.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    fieldId: integer("field_id")
+      .notNull()
+      .references(() => profileFields.id),
     value: text("value").notNull(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.fieldId] }), index("profile_field_values_field").on(t.fieldId)],

@@ -7,7 +7,9 @@ export const pushTokens = sqliteTable(
   "push_tokens",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     kind: text("kind").$type<"apns" | "fcm">().notNull(),
     token: text("token").notNull(),
     iosAppId: text("ios_app_id"),

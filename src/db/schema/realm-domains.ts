@@ -6,7 +6,9 @@ export const realmDomains = sqliteTable(
   "realm_domains",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     domain: text("domain").notNull(), // lower case
     allowSubdomains: integer("allow_subdomains", { mode: "boolean" }).notNull().default(false),
   },

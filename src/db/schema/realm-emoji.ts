@@ -6,7 +6,9 @@ export const realmEmoji = sqliteTable(
   "realm_emoji",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     name: text("name").notNull(),
     authorId: integer("author_id"),
     // The stored image's file name (<random>.<extension>) under <data dir>/emoji/<realm id>/.

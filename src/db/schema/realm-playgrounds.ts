@@ -6,7 +6,9 @@ export const realmPlaygrounds = sqliteTable(
   "realm_playgrounds",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     name: text("name").notNull(),
     pygmentsLanguage: text("pygments_language").notNull(),
     urlTemplate: text("url_template").notNull(),

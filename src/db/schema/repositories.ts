@@ -9,7 +9,9 @@ export const repositories = sqliteTable(
   "ext_repositories",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     createdBy: integer("created_by").references(() => users.id),

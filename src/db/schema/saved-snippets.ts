@@ -6,7 +6,9 @@ export const savedSnippets = sqliteTable(
   "saved_snippets",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     title: text("title").notNull(),
     content: text("content").notNull(),
     dateCreated: integer("date_created").notNull(),

@@ -7,8 +7,12 @@ export const scheduledMessages = sqliteTable(
   "scheduled_messages",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
-    senderId: integer("sender_id").notNull().references(() => users.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
+    senderId: integer("sender_id")
+      .notNull()
+      .references(() => users.id),
     kind: text("kind").$type<"send_later" | "remind">().notNull(),
     type: text("type").$type<"stream" | "private">().notNull(),
     to: text("to", { mode: "json" }).$type<number[]>().notNull(), // [channel id], or the direct-message recipients

@@ -8,7 +8,9 @@ export const secrets = sqliteTable(
   "ext_secrets",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     name: text("name").notNull(),
     sealed: text("sealed").notNull(),
     hint: text("hint").notNull(),

@@ -9,7 +9,9 @@ export const sessions = sqliteTable(
   "sessions",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    userId: integer("user_id").notNull().references(() => users.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
     tokenHash: text("token_hash").notNull().unique(), // sha256 hex of the cookie's value
     csrfToken: text("csrf_token").notNull(),
     dateCreated: integer("date_created").notNull(),

@@ -8,7 +8,9 @@ export const submessages = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     messageId: integer("message_id").notNull(),
-    senderId: integer("sender_id").notNull().references(() => users.id),
+    senderId: integer("sender_id")
+      .notNull()
+      .references(() => users.id),
     msgType: text("msg_type").notNull(),
     content: text("content").notNull(), // JSON text, as the client sent it
   },

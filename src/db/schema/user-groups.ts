@@ -7,7 +7,9 @@ export const userGroups = sqliteTable(
   "user_groups",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     name: text("name").notNull(),
     description: text("description").notNull().default(""),
     isSystemGroup: integer("is_system_group", { mode: "boolean" }).notNull().default(false),
@@ -23,8 +25,12 @@ export const userGroups = sqliteTable(
 export const userGroupMembers = sqliteTable(
   "user_group_members",
   {
-    groupId: integer("group_id").notNull().references(() => userGroups.id),
-    userId: integer("user_id").notNull().references(() => users.id),
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => userGroups.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.userId] }), index("user_group_members_user").on(t.userId)],
 );
@@ -32,8 +38,12 @@ export const userGroupMembers = sqliteTable(
 export const userGroupSubgroups = sqliteTable(
   "user_group_subgroups",
   {
-    groupId: integer("group_id").notNull().references(() => userGroups.id),
-    subgroupId: integer("subgroup_id").notNull().references(() => userGroups.id),
+    groupId: integer("group_id")
+      .notNull()
+      .references(() => userGroups.id),
+    subgroupId: integer("subgroup_id")
+      .notNull()
+      .references(() => userGroups.id),
   },
   (t) => [primaryKey({ columns: [t.groupId, t.subgroupId] }), index("user_group_subgroups_sub").on(t.subgroupId)],
 );

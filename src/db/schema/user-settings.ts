@@ -6,6 +6,8 @@ import { realms } from "./realms";
 // only values that differ from the table in domain/user-settings.ts. A new user starts with these;
 // later changes never reach existing users.
 export const realmUserDefaults = sqliteTable("realm_user_defaults", {
-  realmId: integer("realm_id").primaryKey().references(() => realms.id),
+  realmId: integer("realm_id")
+    .primaryKey()
+    .references(() => realms.id),
   settings: text("settings", { mode: "json" }).$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
 });

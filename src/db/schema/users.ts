@@ -6,7 +6,9 @@ export const users = sqliteTable(
   "users",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
     email: text("email").notNull(),
     fullName: text("full_name").notNull(),
     role: integer("role").notNull(), // 100 owner, 200 administrator, 300 moderator, 400 member, 600 guest

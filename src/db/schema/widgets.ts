@@ -7,7 +7,9 @@ import { users } from "./users";
 export const widgetDocuments = sqliteTable(
   "ext_widget_documents",
   {
-    installId: integer("install_id").notNull().references(() => plugins.id),
+    installId: integer("install_id")
+      .notNull()
+      .references(() => plugins.id),
     widget: text("widget").notNull(),
     linkId: integer("link_id").notNull(),
     item: text("item").notNull(),
@@ -24,8 +26,12 @@ export type WidgetDocumentRow = typeof widgetDocuments.$inferSelect;
 export const widgetPreferences = sqliteTable(
   "ext_widget_preferences",
   {
-    userId: integer("user_id").notNull().references(() => users.id),
-    installId: integer("install_id").notNull().references(() => plugins.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    installId: integer("install_id")
+      .notNull()
+      .references(() => plugins.id),
     widget: text("widget").notNull(),
     shown: integer("shown", { mode: "boolean" }),
     position: integer("position"),

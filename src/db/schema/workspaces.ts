@@ -11,9 +11,15 @@ export const workspaces = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     uuid: text("uuid").notNull().unique(),
-    realmId: integer("realm_id").notNull().references(() => realms.id),
-    repositoryId: integer("repository_id").notNull().references(() => repositories.id),
-    channelId: integer("channel_id").notNull().references(() => channels.id),
+    realmId: integer("realm_id")
+      .notNull()
+      .references(() => realms.id),
+    repositoryId: integer("repository_id")
+      .notNull()
+      .references(() => repositories.id),
+    channelId: integer("channel_id")
+      .notNull()
+      .references(() => channels.id),
     topic: nocaseText("topic").notNull(), // compared like message topics
     branch: text("branch").notNull(),
     createdBy: integer("created_by").references(() => users.id),

@@ -5,7 +5,12 @@ import type { StateBuilder } from "./types";
 /** The `user_topic` fetch type: the user's muted, unmuted and followed topics. */
 export const userTopicState: StateBuilder = ({ app, user }) => ({
   user_topics: user
-    ? listUserTopics(app.db, user.id).map((t) => ({ stream_id: t.channelId, topic_name: t.topic, last_updated: t.lastUpdated, visibility_policy: t.visibilityPolicy }))
+    ? listUserTopics(app.db, user.id).map((t) => ({
+        stream_id: t.channelId,
+        topic_name: t.topic,
+        last_updated: t.lastUpdated,
+        visibility_policy: t.visibilityPolicy,
+      }))
     : [],
 });
 

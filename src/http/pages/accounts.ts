@@ -109,10 +109,15 @@ const postEmailChange: Page["handle"] = async (app, request, { token }) => {
     const { newEmail } = confirmEmailChange(app, realm, token!);
     await app.writer.settled();
     if (wantsJson(request)) return Response.json({ result: "success", msg: "" });
-    return page("Email address changed", `<h1>Email address changed</h1><p>Your account's email address is now ${esc(newEmail)}; sign in with it from now on.</p>`);
+    return page(
+      "Email address changed",
+      `<h1>Email address changed</h1><p>Your account's email address is now ${esc(newEmail)}; sign in with it from now on.</p>`,
+    );
   } catch (e) {
     if (wantsJson(request) || !(e instanceof ApiError)) return failure(e, (err) => app.log.error("email change failed", { error: String(err) }));
-    return !openEmailChange(app, realm, token!) ? expired() : page("Email address not changed", `<h1>Email address not changed</h1><p class="error">${esc(e.message)}</p>`, 400);
+    return !openEmailChange(app, realm, token!)
+      ? expired()
+      : page("Email address not changed", `<h1>Email address not changed</h1><p class="error">${esc(e.message)}</p>`, 400);
   }
 };
 

@@ -15,14 +15,18 @@ const serve: Page["handle"] = (app, _request, { realm, file }) => {
   const found = m && /^\d+$/.test(realm ?? "") ? readAvatar(app, Number(realm), Number(m[1])) : null;
   if (!found) return new Response("Not Found", { status: 404 });
   // The version in the query string changes with every new picture, so a long cache is safe.
-  return new Response(found.bytes, { headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" } });
+  return new Response(found.bytes, {
+    headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
+  });
 };
 
 /** Custom emoji images, at the source_url of realm emoji (/user_avatars/<realm id>/emoji/images/<file>). */
 const serveEmoji: Page["handle"] = (app, _request, { realm, file }) => {
   const found = /^\d+$/.test(realm ?? "") ? readRealmEmoji(app, Number(realm), file ?? "") : null;
   if (!found) return new Response("Not Found", { status: 404 });
-  return new Response(found.bytes, { headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" } });
+  return new Response(found.bytes, {
+    headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
+  });
 };
 
 /**

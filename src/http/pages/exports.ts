@@ -14,7 +14,12 @@ const serve: Page["handle"] = (app, request, { realm: realmId, random, file }, i
   const path = realmId === String(realm.id) ? readExportFile(app, realm, user, `${realmId}/${random}/${file}`) : null;
   if (!path) return new Response("Not Found", { status: 404 });
   return new Response(Bun.file(path), {
-    headers: { "content-type": "application/gzip", "content-disposition": `attachment; filename="${file}"`, "x-content-type-options": "nosniff", "cache-control": "private, no-store" },
+    headers: {
+      "content-type": "application/gzip",
+      "content-disposition": `attachment; filename="${file}"`,
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, no-store",
+    },
   });
 };
 

@@ -48,8 +48,7 @@ const accept: Page["handle"] = async (app: App, request, { key }, ip) => {
     values = await formValues(app, request);
     const user = await acceptInvitation(app, realm, key!, { email: values.email, full_name: values.full_name ?? "", password: values.password ?? "" });
     await app.writer.settled();
-    if (json)
-      return Response.json({ result: "success", msg: "", user_id: user.id, email: user.email, api_key: user.apiKey });
+    if (json) return Response.json({ result: "success", msg: "", user_id: user.id, email: user.email, api_key: user.apiKey });
     // A person signing up in a browser goes straight into the web client, signed in.
     const session = startSession(app, user);
     await app.writer.settled();

@@ -16,7 +16,8 @@ const healthPage: Page["handle"] = (app) => {
 };
 
 /** A request is local when its client is loopback and no proxy relayed it (a proxy on this machine would be loopback too). */
-const isLocal = (request: Request, ip: string) => !request.headers.has("x-forwarded-for") && !request.headers.has("forwarded") && LOOPBACK.some((r) => inRange(ip, r));
+const isLocal = (request: Request, ip: string) =>
+  !request.headers.has("x-forwarded-for") && !request.headers.has("forwarded") && LOOPBACK.some((r) => inRange(ip, r));
 
 const metricsPage: Page["handle"] = (app, request, _params, ip) => {
   if (!app.config.metrics.enabled) return new Response("Not Found", { status: 404 });

@@ -5,17 +5,16 @@ import { emojiDataDocument } from "../../render";
 import { circle, drawPng, roundedRect, type Shape } from "../../lib/png";
 import type { Page } from "./page";
 
-const SQUARE = (inner: string) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64">${inner}</svg>`;
+const SQUARE = (inner: string) => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64" width="64" height="64">${inner}</svg>`;
 
 const IMAGES: Record<string, string> = {
   [STATIC_IMAGES.icon]: SQUARE(
     '<rect width="64" height="64" rx="14" fill="#3b6ea5"/><path d="M14 18h36a6 6 0 0 1 6 6v16a6 6 0 0 1-6 6H30l-10 8v-8h-6a6 6 0 0 1-6-6V24a6 6 0 0 1 6-6z" fill="#fff"/>',
   ),
-  [STATIC_IMAGES.logo]: SQUARE(
-    '<path d="M14 18h36a6 6 0 0 1 6 6v16a6 6 0 0 1-6 6H30l-10 8v-8h-6a6 6 0 0 1-6-6V24a6 6 0 0 1 6-6z" fill="#3b6ea5"/>',
+  [STATIC_IMAGES.logo]: SQUARE('<path d="M14 18h36a6 6 0 0 1 6 6v16a6 6 0 0 1-6 6H30l-10 8v-8h-6a6 6 0 0 1-6-6V24a6 6 0 0 1 6-6z" fill="#3b6ea5"/>'),
+  [STATIC_IMAGES.unknownUser]: SQUARE(
+    '<rect width="64" height="64" fill="#c8c8c8"/><circle cx="32" cy="24" r="11" fill="#fff"/><path d="M12 58c2-12 10-18 20-18s18 6 20 18z" fill="#fff"/>',
   ),
-  [STATIC_IMAGES.unknownUser]: SQUARE('<rect width="64" height="64" fill="#c8c8c8"/><circle cx="32" cy="24" r="11" fill="#fff"/><path d="M12 58c2-12 10-18 20-18s18 6 20 18z" fill="#fff"/>'),
 };
 
 // The same pictures as PNG, for clients that cannot show SVG (zulip-flutter): drawn once, on first request.
@@ -24,8 +23,17 @@ const WHITE: [number, number, number] = [255, 255, 255];
 const GREY: [number, number, number] = [0xc8, 0xc8, 0xc8];
 const bubble: Shape = (x, y) => roundedRect(8, 18, 56, 46, 6)(x, y) || (y >= 45 && y <= 54 && x >= 20 && x <= 30 - ((y - 45) * 10) / 9);
 const PNGS: Record<string, () => Uint8Array> = {
-  [STATIC_IMAGES.iconPng]: () => drawPng(128, [[roundedRect(0, 0, 64, 64, 14), BLUE], [bubble, WHITE]]),
-  [STATIC_IMAGES.unknownUserPng]: () => drawPng(128, [[roundedRect(0, 0, 64, 64, 0), GREY], [circle(32, 24, 11), WHITE], [(x, y) => y >= 40 && (x - 32) ** 2 / 400 + (y - 58) ** 2 / 324 <= 1, WHITE]]),
+  [STATIC_IMAGES.iconPng]: () =>
+    drawPng(128, [
+      [roundedRect(0, 0, 64, 64, 14), BLUE],
+      [bubble, WHITE],
+    ]),
+  [STATIC_IMAGES.unknownUserPng]: () =>
+    drawPng(128, [
+      [roundedRect(0, 0, 64, 64, 0), GREY],
+      [circle(32, 24, 11), WHITE],
+      [(x, y) => y >= 40 && (x - 32) ** 2 / 400 + (y - 58) ** 2 / 324 <= 1, WHITE],
+    ]),
 };
 const drawn = new Map<string, Uint8Array>();
 

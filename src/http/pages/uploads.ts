@@ -8,7 +8,8 @@ import { pageViewer } from "../auth";
 import { realmForHost } from "../realm";
 import type { Page } from "./page";
 
-const html = (status: number, text: string) => new Response(`<p>${text}</p>`, { status, headers: { "content-type": "text/html; charset=utf-8", "x-content-type-options": "nosniff" } });
+const html = (status: number, text: string) =>
+  new Response(`<p>${text}</p>`, { status, headers: { "content-type": "text/html; charset=utf-8", "x-content-type-options": "nosniff" } });
 
 const file = (app: App, a: AttachmentRow, download: boolean) => new Response(Bun.file(uploadFilePath(app, a.pathId)), { headers: uploadHeaders(a, download) });
 

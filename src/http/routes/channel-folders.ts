@@ -1,4 +1,11 @@
-import { createChannelFolder, createChannelFolderParams, listChannelFolders, reorderChannelFolders, updateChannelFolder, updateChannelFolderParams } from "../../actions/channel-folders";
+import {
+  createChannelFolder,
+  createChannelFolderParams,
+  listChannelFolders,
+  reorderChannelFolders,
+  updateChannelFolder,
+  updateChannelFolderParams,
+} from "../../actions/channel-folders";
 import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 

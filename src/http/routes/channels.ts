@@ -92,9 +92,7 @@ export default [
     run: ({ app, realm, user, args }) =>
       updateChannel(app, realm, user, args.stream_id, {
         ...args,
-        settings: Object.fromEntries(
-          Object.entries(pickChannelSettings<{ new: GroupSettingValue }>(args)).map(([k, v]) => [k, v!.new]),
-        ),
+        settings: Object.fromEntries(Object.entries(pickChannelSettings<{ new: GroupSettingValue }>(args)).map(([k, v]) => [k, v!.new])),
       }),
   }),
   endpoint("DELETE", "/streams/{stream_id}", {

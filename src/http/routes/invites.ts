@@ -1,4 +1,13 @@
-import { createMultiuseInvite, inviteByEmail, inviteParams, listInvites, multiuseInviteParams, resendInvite, revokeInvite, revokeMultiuseInvite } from "../../actions/invites";
+import {
+  createMultiuseInvite,
+  inviteByEmail,
+  inviteParams,
+  listInvites,
+  multiuseInviteParams,
+  resendInvite,
+  revokeInvite,
+  revokeMultiuseInvite,
+} from "../../actions/invites";
 import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 

@@ -1,4 +1,11 @@
-import { flagsForNarrowParams, flagsParams, markAllAsRead, markChannelAsRead, updateMessageFlags, updateMessageFlagsForNarrow } from "../../actions/message-flags";
+import {
+  flagsForNarrowParams,
+  flagsParams,
+  markAllAsRead,
+  markChannelAsRead,
+  updateMessageFlags,
+  updateMessageFlagsForNarrow,
+} from "../../actions/message-flags";
 import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 

@@ -1,4 +1,11 @@
-import { addNavigationView, addNavigationViewParams, editNavigationView, editNavigationViewParams, listNavigationViews, removeNavigationView } from "../../actions/navigation-views";
+import {
+  addNavigationView,
+  addNavigationViewParams,
+  editNavigationView,
+  editNavigationViewParams,
+  listNavigationViews,
+  removeNavigationView,
+} from "../../actions/navigation-views";
 import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 

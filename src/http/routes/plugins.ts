@@ -33,7 +33,10 @@ export default [
     },
     run: ({ app, realm, user, args }) => updatePlugin(app, realm, user, args.install_id, args),
   }),
-  endpoint("DELETE", "/ext/plugins/{install_id}", { params: { install_id }, run: ({ app, realm, user, args }) => removePlugin(app, realm, user, args.install_id) }),
+  endpoint("DELETE", "/ext/plugins/{install_id}", {
+    params: { install_id },
+    run: ({ app, realm, user, args }) => removePlugin(app, realm, user, args.install_id),
+  }),
   endpoint("POST", "/ext/plugins/{install_id}/restore", {
     params: { install_id },
     run: ({ app, realm, user, args }) => restorePlugin(app, realm, user, args.install_id),

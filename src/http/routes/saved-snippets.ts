@@ -1,4 +1,11 @@
-import { createSavedSnippet, createSavedSnippetParams, deleteSavedSnippet, editSavedSnippet, editSavedSnippetParams, listSavedSnippets } from "../../actions/saved-snippets";
+import {
+  createSavedSnippet,
+  createSavedSnippetParams,
+  deleteSavedSnippet,
+  editSavedSnippet,
+  editSavedSnippetParams,
+  listSavedSnippets,
+} from "../../actions/saved-snippets";
 import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 

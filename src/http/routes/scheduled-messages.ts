@@ -1,4 +1,15 @@
-import { createReminder, createScheduledMessage, deleteReminder, deleteScheduledMessage, editScheduledMessage, editScheduleParams, listReminders, listScheduledMessages, reminderParams, scheduleParams } from "../../actions/scheduled-messages";
+import {
+  createReminder,
+  createScheduledMessage,
+  deleteReminder,
+  deleteScheduledMessage,
+  editScheduledMessage,
+  editScheduleParams,
+  listReminders,
+  listScheduledMessages,
+  reminderParams,
+  scheduleParams,
+} from "../../actions/scheduled-messages";
 import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 

@@ -1,4 +1,15 @@
-import { isUserSubscribed, listSubscriptions, mutedTopicParams, muteTopicLegacy, setSubscriptionProperties, setTopicVisibility, subscribe, topicVisibilityParams, unsubscribe, updateSubscriptions } from "../../actions/subscriptions";
+import {
+  isUserSubscribed,
+  listSubscriptions,
+  mutedTopicParams,
+  muteTopicLegacy,
+  setSubscriptionProperties,
+  setTopicVisibility,
+  subscribe,
+  topicVisibilityParams,
+  unsubscribe,
+  updateSubscriptions,
+} from "../../actions/subscriptions";
 import type { GroupSettingValue } from "../../domain/group-settings";
 import { invalid } from "../../domain/errors";
 import { endpoint } from "../endpoint";

@@ -1,13 +1,21 @@
-import { createUserGroup, deactivateUserGroup, groupMembers, groupSubgroups, isGroupMember, listUserGroupsFor, subgroupsParams, updateGroupMembers, updateSubgroups, updateUserGroupProps } from "../../actions/user-groups";
+import {
+  createUserGroup,
+  deactivateUserGroup,
+  groupMembers,
+  groupSubgroups,
+  isGroupMember,
+  listUserGroupsFor,
+  subgroupsParams,
+  updateGroupMembers,
+  updateSubgroups,
+  updateUserGroupProps,
+} from "../../actions/user-groups";
 import { USER_GROUP_PERMISSION_NAMES, type GroupSettingValue, type UserGroupPermission } from "../../domain/group-settings";
 import { endpoint } from "../endpoint";
 import { p, t, Param } from "../../domain/params";
 
 /** A group-setting value in either form (contract: "Group-setting value"). */
-export const groupSettingValue = t.union<GroupSettingValue>(
-  t.int(),
-  t.object({ direct_members: t.list(t.int()), direct_subgroups: t.list(t.int()) }),
-);
+export const groupSettingValue = t.union<GroupSettingValue>(t.int(), t.object({ direct_members: t.list(t.int()), direct_subgroups: t.list(t.int()) }));
 /** A change of one: the new value and, optionally, the value the client believes is current. */
 export const groupSettingChange = t.object({ new: groupSettingValue, old: t.optional(groupSettingValue) });
 

@@ -71,6 +71,5 @@ export const api = {
   delete: <T = any>(path: string, params?: Params) => call<T>("DELETE", path, params),
 };
 
-export const signIn = (username: string, password: string) =>
-  call<{ user_id: number; email: string }>("POST", "/accounts/login", { username, password });
+export const signIn = (username: string, password: string) => call<{ user_id: number; email: string }>("POST", "/accounts/login", { username, password });
 export const signOut = () => call("POST", "/accounts/logout");

@@ -32,7 +32,10 @@ export function send(o: Outgoing, existing?: string) {
     type: o.type,
     stream_id: o.streamId,
     subject: o.topic ?? "",
-    display_recipient: o.type === "stream" ? (o.streamName ?? "") : (o.to ?? []).map((id) => ({ id, email: "", full_name: "" })).concat([{ id: u.user_id, email: u.email, full_name: u.full_name }]),
+    display_recipient:
+      o.type === "stream"
+        ? (o.streamName ?? "")
+        : (o.to ?? []).map((id) => ({ id, email: "", full_name: "" })).concat([{ id: u.user_id, email: u.email, full_name: u.full_name }]),
     flags: ["read"],
     reactions: [],
     is_me_message: o.content.startsWith("/me "),

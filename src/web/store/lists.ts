@@ -18,7 +18,10 @@ export class MessageList {
   /** The first page, asked for at boot while /register is still answering (see `prefetchFirstList`). */
   private early: Promise<Page> | null = null;
 
-  constructor(readonly terms: NarrowTerm[], readonly near?: number) {}
+  constructor(
+    readonly terms: NarrowTerm[],
+    readonly near?: number,
+  ) {}
 
   private request(params: Record<string, unknown>) {
     return api.get<Page>("messages", {

@@ -58,7 +58,15 @@ export function parseHash(hash: string): View {
       continue;
     }
     if (operator === "channel") terms.push({ operator, operand: parseInt(raw, 10), negated });
-    else if (operator === "dm") terms.push({ operator, operand: raw.split(",").map(Number).filter((n) => n > 0), negated });
+    else if (operator === "dm")
+      terms.push({
+        operator,
+        operand: raw
+          .split(",")
+          .map(Number)
+          .filter((n) => n > 0),
+        negated,
+      });
     else terms.push({ operator, operand: raw, negated });
   }
   return { kind: "messages", terms, near };
@@ -72,7 +80,10 @@ export const term = (terms: NarrowTerm[], operator: string) => terms.find((t) =>
 /** The user ids of a DM conversation other than me, sorted (empty: notes to self). */
 export function dmPeers(m: Message, me: number): number[] {
   if (m.type !== "private" || typeof m.display_recipient === "string") return [];
-  return m.display_recipient.map((r) => r.id).filter((id) => id !== me).sort((a, b) => a - b);
+  return m.display_recipient
+    .map((r) => r.id)
+    .filter((id) => id !== me)
+    .sort((a, b) => a - b);
 }
 
 /** The `dm` operand naming a conversation: its other members, or me alone for notes to self. */

@@ -13,7 +13,11 @@ export const channelName = (id: number): string | undefined => subs.value.get(id
 export const hrefOf = (v: View) => hashOf(v, channelName);
 export const narrowHref = (terms: NarrowTerm[], near?: number) => hrefOf({ kind: "messages", terms, near });
 export const channelHref = (id: number) => narrowHref([{ operator: "channel", operand: id }]);
-export const topicHref = (id: number, topic: string) => narrowHref([{ operator: "channel", operand: id }, { operator: "topic", operand: topic }]);
+export const topicHref = (id: number, topic: string) =>
+  narrowHref([
+    { operator: "channel", operand: id },
+    { operator: "topic", operand: topic },
+  ]);
 export const dmHref = (ids: number[]) => narrowHref([{ operator: "dm", operand: ids }]);
 
 export function go(v: View | string) {

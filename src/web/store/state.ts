@@ -57,7 +57,9 @@ export const isMutedTopic = (streamId: number, topic: string) => userTopics.valu
 export const isMutedChannel = (id: number) => subs.value.get(id)?.is_muted ?? false;
 
 export function unreadEntryOf(m: Message): UnreadEntry {
-  const mentioned = m.flags.some((f) => f === "mentioned" || f === "wildcard_mentioned" || f === "stream_wildcard_mentioned" || f === "topic_wildcard_mentioned");
+  const mentioned = m.flags.some(
+    (f) => f === "mentioned" || f === "wildcard_mentioned" || f === "stream_wildcard_mentioned" || f === "topic_wildcard_mentioned",
+  );
   if (m.type === "stream") return { streamId: m.stream_id, topic: m.subject, mentioned };
   return { dm: dmOperand(dmPeers(m, me.value.user_id), me.value.user_id).join(","), mentioned };
 }
@@ -131,12 +133,14 @@ export function applyInitial(r: any) {
     const u = new Map<number, UnreadEntry>();
     const um = r.unread_msgs ?? {};
     const mentions = new Set<number>(um.mentions ?? []);
-    for (const s of um.streams ?? [])
-      for (const id of s.unread_message_ids) u.set(id, { streamId: s.stream_id, topic: s.topic, mentioned: mentions.has(id) });
+    for (const s of um.streams ?? []) for (const id of s.unread_message_ids) u.set(id, { streamId: s.stream_id, topic: s.topic, mentioned: mentions.has(id) });
     for (const p of um.pms ?? [])
       for (const id of p.unread_message_ids) u.set(id, { dm: String(p.other_user_id === mine ? mine : p.other_user_id), mentioned: mentions.has(id) });
     for (const h of um.huddles ?? []) {
-      const ids = h.user_ids_string.split(",").map(Number).filter((x: number) => x !== mine);
+      const ids = h.user_ids_string
+        .split(",")
+        .map(Number)
+        .filter((x: number) => x !== mine);
       for (const id of h.unread_message_ids) u.set(id, { dm: ids.join(","), mentioned: mentions.has(id) });
     }
     unread.value = u;
@@ -186,8 +190,7 @@ export function applyEvent(e: any) {
         edit(unread, (u) => {
           for (const id of ids) {
             const x = u.get(id);
-            if (x && x.streamId !== undefined)
-              u.set(id, { ...x, streamId: e.new_stream_id ?? x.streamId, topic: newTopic ?? x.topic });
+            if (x && x.streamId !== undefined) u.set(id, { ...x, streamId: e.new_stream_id ?? x.streamId, topic: newTopic ?? x.topic });
           }
         });
       if (moved) for (const f of messageHooks.reset) f();
@@ -214,8 +217,7 @@ export function applyEvent(e: any) {
     case "update_message_flags": {
       const ids: number[] = e.all ? [...unread.value.keys()] : e.messages;
       const flag: string = e.flag;
-      for (const id of ids)
-        patchMessage(id, (m) => ({ ...m, flags: e.op === "add" ? [...new Set([...m.flags, flag])] : m.flags.filter((f) => f !== flag) }));
+      for (const id of ids) patchMessage(id, (m) => ({ ...m, flags: e.op === "add" ? [...new Set([...m.flags, flag])] : m.flags.filter((f) => f !== flag) }));
       if (flag === "read")
         edit(unread, (u) => {
           if (e.op === "add") for (const id of ids) u.delete(id);
@@ -225,7 +227,11 @@ export function applyEvent(e: any) {
               const known = messages.get(id)?.value;
               if (known) u.set(id, unreadEntryOf({ ...known, flags: known.flags.filter((f) => f !== "read") }));
               else if (d?.type === "stream") u.set(id, { streamId: d.stream_id, topic: d.topic, mentioned: !!d.mentioned });
-              else if (d) u.set(id, { dm: (d.user_ids?.length ? d.user_ids : [me.value.user_id]).sort((a: number, b: number) => a - b).join(","), mentioned: !!d.mentioned });
+              else if (d)
+                u.set(id, {
+                  dm: (d.user_ids?.length ? d.user_ids : [me.value.user_id]).sort((a: number, b: number) => a - b).join(","),
+                  mentioned: !!d.mentioned,
+                });
             }
         });
       if (MENTION_FLAGS.includes(flag) || flag === "starred") for (const f of messageHooks.reset) f();
@@ -300,7 +306,16 @@ export function applyEvent(e: any) {
       const key =
         e.message_type === "stream"
           ? typingKey({ type: "stream", stream_id: e.stream_id, topic: e.topic })
-          : typingKey({ type: "private", dm: dmOperand(e.recipients.map((r: any) => r.user_id).filter((id: number) => id !== me.value.user_id).sort((a: number, b: number) => a - b), me.value.user_id) });
+          : typingKey({
+              type: "private",
+              dm: dmOperand(
+                e.recipients
+                  .map((r: any) => r.user_id)
+                  .filter((id: number) => id !== me.value.user_id)
+                  .sort((a: number, b: number) => a - b),
+                me.value.user_id,
+              ),
+            });
       const who: number = e.sender.user_id;
       if (who === me.value.user_id) break;
       edit(typing, (t) => {
@@ -366,14 +381,23 @@ const typingTimers = new Map<string, ReturnType<typeof setTimeout>>();
 function scheduleTypingExpiry(key: string, who: number) {
   const k = `${key}|${who}`;
   clearTimeout(typingTimers.get(k));
-  typingTimers.set(k, setTimeout(() => applyEvent({ type: "typing", op: "stop", synthetic: true, sender: { user_id: who }, ...parseTypingKey(key) }), 15_000));
+  typingTimers.set(
+    k,
+    setTimeout(() => applyEvent({ type: "typing", op: "stop", synthetic: true, sender: { user_id: who }, ...parseTypingKey(key) }), 15_000),
+  );
 }
 function parseTypingKey(key: string) {
   if (key.startsWith("s:")) {
     const [, id, ...topic] = key.split(":");
     return { message_type: "stream", stream_id: Number(id), topic: topic.join(":") };
   }
-  return { message_type: "direct", recipients: key.slice(2).split(",").map((id) => ({ user_id: Number(id) })) };
+  return {
+    message_type: "direct",
+    recipients: key
+      .slice(2)
+      .split(",")
+      .map((id) => ({ user_id: Number(id) })),
+  };
 }
 
 /** "active" within 2 minutes, "idle" within 14 days of activity, else offline. */

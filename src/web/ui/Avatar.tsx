@@ -9,9 +9,18 @@ export function Avatar({ id, url, size = 36, name }: { id: number; url?: string 
   const src = url ?? u?.avatar_url;
   const [broken, setBroken] = useState(false);
   if (!src || broken || !(src.startsWith("/") || src.startsWith(`${location.origin}/`))) {
-    const initials = (u?.full_name ?? name ?? "?").split(/\s+/).map((w) => w[0]).join("").slice(0, 2).toUpperCase();
+    const initials = (u?.full_name ?? name ?? "?")
+      .split(/\s+/)
+      .map((w) => w[0])
+      .join("")
+      .slice(0, 2)
+      .toUpperCase();
     return (
-      <span class="avatar avatar-initials" aria-hidden="true" style={{ width: size, height: size, fontSize: size * 0.4, background: `hsl(${HUES[id % HUES.length]} 45% 45%)` }}>
+      <span
+        class="avatar avatar-initials"
+        aria-hidden="true"
+        style={{ width: size, height: size, fontSize: size * 0.4, background: `hsl(${HUES[id % HUES.length]} 45% 45%)` }}
+      >
         {initials}
       </span>
     );

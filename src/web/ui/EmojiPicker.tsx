@@ -34,8 +34,19 @@ export default function EmojiPicker({ onPick }: { onPick: (e: EmojiChoice) => vo
             <h3>{name}</h3>
             <div class="emoji-grid">
               {items.slice(0, q.value ? 200 : 400).map((e) => (
-                <button key={e.emoji_code} class="emoji-cell" title={`:${e.emoji_name}:`} aria-label={e.emoji_name.replace(/_/g, " ")} data-emoji-name={e.emoji_name} onClick={() => onPick(e)}>
-                  {e.reaction_type === "realm_emoji" ? <img class="emoji-img" src={realmEmoji.value[e.emoji_code]?.source_url} alt="" /> : emojiChar(e.emoji_code)}
+                <button
+                  key={e.emoji_code}
+                  class="emoji-cell"
+                  title={`:${e.emoji_name}:`}
+                  aria-label={e.emoji_name.replace(/_/g, " ")}
+                  data-emoji-name={e.emoji_name}
+                  onClick={() => onPick(e)}
+                >
+                  {e.reaction_type === "realm_emoji" ? (
+                    <img class="emoji-img" src={realmEmoji.value[e.emoji_code]?.source_url} alt="" />
+                  ) : (
+                    emojiChar(e.emoji_code)
+                  )}
                 </button>
               ))}
             </div>

@@ -39,5 +39,8 @@ export function searchEmoji(list: EmojiChoice[], query: string, limit = 60): Emo
     return names.includes(q) ? 0 : names.some((a) => a.startsWith(q)) ? 1 : names.some((a) => a.includes(q)) ? 2 : 3;
   };
   const ranked = list.map((e) => [rank(e), e] as const).filter(([r]) => r < 3);
-  return ranked.sort((a, b) => a[0] - b[0]).slice(0, limit).map(([, e]) => e);
+  return ranked
+    .sort((a, b) => a[0] - b[0])
+    .slice(0, limit)
+    .map(([, e]) => e);
 }

@@ -20,7 +20,18 @@ export type IconName = keyof typeof PATHS;
 
 export function Icon({ name, size = 16, filled }: { name: IconName; size?: number; filled?: boolean }) {
   return (
-    <svg class="icon" width={size} height={size} viewBox="0 0 24 24" fill={filled ? "currentColor" : "none"} stroke="currentColor" stroke-width={name === "more" ? 3 : 1.8} stroke-linecap="round" stroke-linejoin="round" aria-hidden="true">
+    <svg
+      class="icon"
+      width={size}
+      height={size}
+      viewBox="0 0 24 24"
+      fill={filled ? "currentColor" : "none"}
+      stroke="currentColor"
+      stroke-width={name === "more" ? 3 : 1.8}
+      stroke-linecap="round"
+      stroke-linejoin="round"
+      aria-hidden="true"
+    >
       <path d={PATHS[name]} />
     </svg>
   );

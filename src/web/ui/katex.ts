@@ -46,7 +46,10 @@ const fonts: Record<string, string> = {
 };
 
 // Each @font-face keeps its woff2 source (every browser that runs the app reads woff2), now at the bundle's URL.
-const text = (css as unknown as string).replace(/src:url\(fonts\/([\w-]+)\.woff2\)[^;}]*/g, (_, name: string) => `src:url(${new URL(fonts[name]!, import.meta.url).href}) format("woff2")`);
+const text = (css as unknown as string).replace(
+  /src:url\(fonts\/([\w-]+)\.woff2\)[^;}]*/g,
+  (_, name: string) => `src:url(${new URL(fonts[name]!, import.meta.url).href}) format("woff2")`,
+);
 const style = document.createElement("style");
 style.dataset.katex = "";
 style.textContent = text;

@@ -50,7 +50,14 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
   );
   return (
     <div class="menu-wrap">
-      <button class="user-button" data-testid="user-menu" aria-haspopup="menu" aria-expanded={open.value} aria-label="Menu" onClick={() => (open.value = !open.value)}>
+      <button
+        class="user-button"
+        data-testid="user-menu"
+        aria-haspopup="menu"
+        aria-expanded={open.value}
+        aria-label="Menu"
+        onClick={() => (open.value = !open.value)}
+      >
         <Avatar id={me.value.user_id} size={28} />
         <span class="user-name">{me.value.full_name}</span>
       </button>
@@ -140,7 +147,12 @@ export function App({ onSignedOut }: { onSignedOut: () => void }) {
         Skip to messages
       </a>
       <header class="topbar">
-        <button class="icon-btn drawer-toggle" aria-label="Show channels" aria-expanded={drawerOpen.value} onClick={() => (drawerOpen.value = !drawerOpen.value)}>
+        <button
+          class="icon-btn drawer-toggle"
+          aria-label="Show channels"
+          aria-expanded={drawerOpen.value}
+          onClick={() => (drawerOpen.value = !drawerOpen.value)}
+        >
           <Icon name="menu" size={20} />
         </button>
         <a class="realm-name" href="#inbox">

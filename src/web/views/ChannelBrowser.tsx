@@ -24,7 +24,13 @@ export function ChannelBrowser() {
       ) : (
         <>
           <div class="row">
-            <input class="grow" placeholder="Filter channels" aria-label="Filter channels" value={filter.value} onInput={(e) => (filter.value = e.currentTarget.value)} />
+            <input
+              class="grow"
+              placeholder="Filter channels"
+              aria-label="Filter channels"
+              value={filter.value}
+              onInput={(e) => (filter.value = e.currentTarget.value)}
+            />
             <button class="btn primary" data-testid="create-channel" onClick={() => (creating.value = true)}>
               Create channel
             </button>

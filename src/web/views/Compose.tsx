@@ -54,7 +54,9 @@ export function openCompose(d: { streamId?: number; topic?: string; to?: number[
   composeOpen.value = true;
   requestAnimationFrame(() => {
     const focusTopic = d.streamId !== undefined && d.topic === "" && !d.insert;
-    const el = document.querySelector<HTMLElement>(d.dm ? "[data-testid=compose-dm-recipients]" : focusTopic ? "[data-testid=compose-topic]" : "[data-testid=compose-content]");
+    const el = document.querySelector<HTMLElement>(
+      d.dm ? "[data-testid=compose-dm-recipients]" : focusTopic ? "[data-testid=compose-topic]" : "[data-testid=compose-content]",
+    );
     el?.focus();
   });
 }
@@ -98,7 +100,11 @@ function dropDraft() {
   saving = saving.then(() => {
     const id = draftId;
     draftId = null;
-    if (id) return api.delete(`drafts/${id}`).then(() => {}, () => {});
+    if (id)
+      return api.delete(`drafts/${id}`).then(
+        () => {},
+        () => {},
+      );
   });
 }
 /** Opens a saved draft in the compose box (from the Drafts view). */
@@ -190,7 +196,10 @@ const topicCache = new Map<number, string[]>();
 async function topicsOf(streamId: number): Promise<string[]> {
   if (!topicCache.has(streamId)) {
     const r = await api.get(`users/me/${streamId}/topics`);
-    topicCache.set(streamId, r.topics.map((t: { name: string }) => t.name));
+    topicCache.set(
+      streamId,
+      r.topics.map((t: { name: string }) => t.name),
+    );
   }
   return topicCache.get(streamId)!;
 }
@@ -198,7 +207,16 @@ async function topicsOf(streamId: number): Promise<string[]> {
 function userMatches(q: string) {
   q = q.toLowerCase();
   return [...users.value.values()]
-    .filter((u) => u.is_active && (u.full_name.toLowerCase().split(/\s+/).some((w) => w.startsWith(q)) || u.full_name.toLowerCase().startsWith(q) || u.email.toLowerCase().startsWith(q)))
+    .filter(
+      (u) =>
+        u.is_active &&
+        (u.full_name
+          .toLowerCase()
+          .split(/\s+/)
+          .some((w) => w.startsWith(q)) ||
+          u.full_name.toLowerCase().startsWith(q) ||
+          u.email.toLowerCase().startsWith(q)),
+    )
     .sort((a, b) => Number(a.is_bot) - Number(b.is_bot) || a.full_name.localeCompare(b.full_name))
     .slice(0, 8);
 }
@@ -219,8 +237,18 @@ function suggestionsFor(tok: Token | null, replace: (start: number, text: string
     const groups: Suggestion[] = [...userGroups.value.values()]
       .filter((g) => !g.is_system_group && !g.deactivated && g.name.toLowerCase().startsWith(q))
       .slice(0, 4)
-      .map((g) => ({ key: `g${g.id}`, label: <span class="ta-row">👥 {g.name} <small>{g.description}</small></span>, pick: () => replace(tok.start, `@*${g.name}* `) }));
-    const wildcards: Suggestion[] = ["all", "topic"].filter((w) => w.startsWith(q) && q.length > 0).map((w) => ({ key: w, label: <span class="ta-row">@{w}</span>, pick: () => replace(tok.start, `@**${w}** `) }));
+      .map((g) => ({
+        key: `g${g.id}`,
+        label: (
+          <span class="ta-row">
+            👥 {g.name} <small>{g.description}</small>
+          </span>
+        ),
+        pick: () => replace(tok.start, `@*${g.name}* `),
+      }));
+    const wildcards: Suggestion[] = ["all", "topic"]
+      .filter((w) => w.startsWith(q) && q.length > 0)
+      .map((w) => ({ key: w, label: <span class="ta-row">@{w}</span>, pick: () => replace(tok.start, `@**${w}** `) }));
     return [...people, ...groups, ...wildcards].slice(0, 10);
   }
   if (tok.kind === "#")
@@ -228,14 +256,34 @@ function suggestionsFor(tok: Token | null, replace: (start: number, text: string
       .filter((s) => s.name.toLowerCase().includes(q))
       .sort((a, b) => Number(!a.name.toLowerCase().startsWith(q)) - Number(!b.name.toLowerCase().startsWith(q)))
       .slice(0, 8)
-      .map((s) => ({ key: `c${s.stream_id}`, label: <span class="ta-row"><span style={{ color: s.color }}>#</span> {s.name}</span>, pick: () => replace(tok.start, `#**${s.name}>`) }));
+      .map((s) => ({
+        key: `c${s.stream_id}`,
+        label: (
+          <span class="ta-row">
+            <span style={{ color: s.color }}>#</span> {s.name}
+          </span>
+        ),
+        pick: () => replace(tok.start, `#**${s.name}>`),
+      }));
   if (tok.kind === ">") {
     return [
-      { key: "__channel", label: <span class="ta-row">#{tok.channel} (the whole channel)</span>, pick: () => replace(tok.start - tok.channel!.length - 4, `#**${tok.channel}** `) },
+      {
+        key: "__channel",
+        label: <span class="ta-row">#{tok.channel} (the whole channel)</span>,
+        pick: () => replace(tok.start - tok.channel!.length - 4, `#**${tok.channel}** `),
+      },
       ...topicList
         .filter((t) => t.toLowerCase().includes(q))
         .slice(0, 8)
-        .map((t) => ({ key: `t${t}`, label: <span class="ta-row">{tok.channel} › {t}</span>, pick: () => replace(tok.start, `${t}** `) })),
+        .map((t) => ({
+          key: `t${t}`,
+          label: (
+            <span class="ta-row">
+              {tok.channel} › {t}
+            </span>
+          ),
+          pick: () => replace(tok.start, `${t}** `),
+        })),
     ];
   }
   const list = emojiCache.value;
@@ -245,7 +293,11 @@ function suggestionsFor(tok: Token | null, replace: (start: number, text: string
   }
   return searchEmoji(list, q, 8).map((e) => ({
     key: `e${e.emoji_code}`,
-    label: <span class="ta-row">{e.reaction_type === "realm_emoji" ? <img class="emoji-img" src={realmEmojiUrl(e.emoji_code)} alt="" /> : emojiChar(e.emoji_code)} :{e.emoji_name}:</span>,
+    label: (
+      <span class="ta-row">
+        {e.reaction_type === "realm_emoji" ? <img class="emoji-img" src={realmEmojiUrl(e.emoji_code)} alt="" /> : emojiChar(e.emoji_code)} :{e.emoji_name}:
+      </span>
+    ),
     pick: () => replace(tok.start, `:${e.emoji_name}: `),
   }));
 }
@@ -266,7 +318,13 @@ function RecipientPicker() {
         ? topicQuery.value
             .filter((x) => x.toLowerCase().includes(t.topic.toLowerCase()) && x !== t.topic)
             .slice(0, 8)
-            .map((x) => ({ key: x, label: x, pick: () => ((target.value = { ...t, topic: x }), (topicFocus.value = false), document.querySelector<HTMLElement>("[data-testid=compose-content]")?.focus()) }))
+            .map((x) => ({
+              key: x,
+              label: x,
+              pick: () => (
+                (target.value = { ...t, topic: x }), (topicFocus.value = false), document.querySelector<HTMLElement>("[data-testid=compose-content]")?.focus()
+              ),
+            }))
         : [];
     return (
       <div class="recipient-row" key="stream">
@@ -299,7 +357,11 @@ function RecipientPicker() {
             aria-activedescendant={topicItems.length ? `topic-ta-${active.value}` : undefined}
             onFocus={() => {
               topicFocus.value = true;
-              if (t.streamId) topicsOf(t.streamId).then((l) => (topicQuery.value = l), () => {});
+              if (t.streamId)
+                topicsOf(t.streamId).then(
+                  (l) => (topicQuery.value = l),
+                  () => {},
+                );
             }}
             onBlur={() => setTimeout(() => (topicFocus.value = false), 100)}
             onInput={(e) => ((target.value = { ...t, topic: e.currentTarget.value }), (active.value = 0))}
@@ -333,7 +395,11 @@ function RecipientPicker() {
         {t.to.map((id) => (
           <span class="pill" key={id}>
             {users.value.get(id)?.full_name ?? id}
-            <button class="pill-x" aria-label={`Remove ${users.value.get(id)?.full_name}`} onClick={() => (target.value = { type: "private", to: t.to.filter((x) => x !== id) })}>
+            <button
+              class="pill-x"
+              aria-label={`Remove ${users.value.get(id)?.full_name}`}
+              onClick={() => (target.value = { type: "private", to: t.to.filter((x) => x !== id) })}
+            >
               ×
             </button>
           </span>
@@ -380,7 +446,11 @@ export function Compose() {
   useEffect(() => {
     if (tok?.kind !== ">") return;
     const s = [...subs.value.values()].find((x) => x.name === tok.channel);
-    if (s) topicsOf(s.stream_id).then((l) => (topicList.value = l), () => {});
+    if (s)
+      topicsOf(s.stream_id).then(
+        (l) => (topicList.value = l),
+        () => {},
+      );
   }, [tok?.kind, tok?.channel]);
   useEffect(() => {
     if (preview.value !== null && previewRef.current) enhance(previewRef.current);
@@ -500,8 +570,20 @@ export function Compose() {
         <button class="icon-btn" data-testid="compose-attach" aria-label="Attach files" title="Attach files" onClick={() => fileInput.current?.click()}>
           <Icon name="clip" size={18} />
         </button>
-        <input ref={fileInput} type="file" multiple hidden data-testid="compose-file" onChange={(e) => (upload([...(e.currentTarget.files ?? [])], insertAtCaret), (e.currentTarget.value = ""))} />
-        <button class={`btn small${preview.value !== null ? " pressed" : ""}`} data-testid="compose-preview-toggle" aria-pressed={preview.value !== null} onClick={togglePreview}>
+        <input
+          ref={fileInput}
+          type="file"
+          multiple
+          hidden
+          data-testid="compose-file"
+          onChange={(e) => (upload([...(e.currentTarget.files ?? [])], insertAtCaret), (e.currentTarget.value = ""))}
+        />
+        <button
+          class={`btn small${preview.value !== null ? " pressed" : ""}`}
+          data-testid="compose-preview-toggle"
+          aria-pressed={preview.value !== null}
+          onClick={togglePreview}
+        >
           {preview.value !== null ? "Edit" : "Preview"}
         </button>
         {uploading.value > 0 && <span class="hint">Uploading…</span>}
@@ -512,7 +594,8 @@ export function Compose() {
         )}
         <span class="grow" />
         <label class="hint enter-sends">
-          <input type="checkbox" checked={enterSends} onChange={(e) => api.patch("settings", { enter_sends: e.currentTarget.checked }).catch(sayError)} /> Enter to send
+          <input type="checkbox" checked={enterSends} onChange={(e) => api.patch("settings", { enter_sends: e.currentTarget.checked }).catch(sayError)} /> Enter
+          to send
         </label>
         <button class="btn primary" data-testid="compose-send" disabled={!content.value.trim() || uploading.value > 0} onClick={submit}>
           Send

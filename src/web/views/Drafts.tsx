@@ -16,7 +16,13 @@ export function Drafts() {
         {list.map((d) => (
           <li key={d.id} class="draft" data-testid="draft">
             <div class="draft-head">
-              <strong>{d.type === "stream" ? `#${subs.value.get(d.to[0]!)?.name ?? "?"} › ${d.topic}` : d.type === "private" ? `To ${d.to.map(userName).join(", ")}` : "No recipient"}</strong>
+              <strong>
+                {d.type === "stream"
+                  ? `#${subs.value.get(d.to[0]!)?.name ?? "?"} › ${d.topic}`
+                  : d.type === "private"
+                    ? `To ${d.to.map(userName).join(", ")}`
+                    : "No recipient"}
+              </strong>
               <span class="hint">{ago(d.timestamp)}</span>
             </div>
             <p class="draft-text">{d.content}</p>

@@ -16,7 +16,10 @@ export function Inbox() {
     topics.set(e.topic!, t);
     byChannel.set(e.streamId, topics);
   }
-  const channels = [...byChannel.keys()].map((id) => subs.value.get(id)).filter((s) => s && !s.is_muted).sort((a, b) => Number(b!.pin_to_top) - Number(a!.pin_to_top) || a!.name.localeCompare(b!.name));
+  const channels = [...byChannel.keys()]
+    .map((id) => subs.value.get(id))
+    .filter((s) => s && !s.is_muted)
+    .sort((a, b) => Number(b!.pin_to_top) - Number(a!.pin_to_top) || a!.name.localeCompare(b!.name));
   const dms = [...counts.dm.entries()];
   const empty = !dms.length && !channels.length;
   return (
@@ -59,7 +62,11 @@ export function Inbox() {
                 <li key={topic}>
                   <a class="inbox-row" href={topicHref(s!.stream_id, topic)}>
                     <span class="grow">{topic || <em>general chat</em>}</span>
-                    {t.mentioned && <span class="mention-mark" aria-label="You were mentioned">@</span>}
+                    {t.mentioned && (
+                      <span class="mention-mark" aria-label="You were mentioned">
+                        @
+                      </span>
+                    )}
                     <span class="unread-count">{t.n}</span>
                   </a>
                 </li>

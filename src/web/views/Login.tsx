@@ -29,11 +29,26 @@ export function Login({ onSignedIn }: { onSignedIn: () => void }) {
         <h1 id="login-title">Sign in to confab</h1>
         <label>
           Email
-          <input data-testid="login-email" type="email" autoComplete="username" required autoFocus value={email.value} onInput={(e) => (email.value = e.currentTarget.value)} />
+          <input
+            data-testid="login-email"
+            type="email"
+            autoComplete="username"
+            required
+            autoFocus
+            value={email.value}
+            onInput={(e) => (email.value = e.currentTarget.value)}
+          />
         </label>
         <label>
           Password
-          <input data-testid="login-password" type="password" autoComplete="current-password" required value={password.value} onInput={(e) => (password.value = e.currentTarget.value)} />
+          <input
+            data-testid="login-password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password.value}
+            onInput={(e) => (password.value = e.currentTarget.value)}
+          />
         </label>
         {error.value && (
           <p class="login-error" data-testid="login-error" role="alert">

@@ -34,7 +34,10 @@ export function MessageDialogs() {
 function History({ id, onClose }: { id: number; onClose: () => void }) {
   const list = useSignal<any[] | null>(null);
   useEffect(() => {
-    api.get(`messages/${id}/history`).then((r) => (list.value = r.message_history), (e) => (sayError(e), onClose()));
+    api.get(`messages/${id}/history`).then(
+      (r) => (list.value = r.message_history),
+      (e) => (sayError(e), onClose()),
+    );
   }, [id]);
   return (
     <Modal title="Edit history" onClose={onClose} wide>
@@ -61,11 +64,24 @@ function History({ id, onClose }: { id: number; onClose: () => void }) {
 function Receipts({ id, onClose }: { id: number; onClose: () => void }) {
   const ids = useSignal<number[] | null>(null);
   useEffect(() => {
-    api.get(`messages/${id}/read_receipts`).then((r) => (ids.value = r.user_ids), (e) => (sayError(e), onClose()));
+    api.get(`messages/${id}/read_receipts`).then(
+      (r) => (ids.value = r.user_ids),
+      (e) => (sayError(e), onClose()),
+    );
   }, [id]);
   return (
     <Modal title="Read by" onClose={onClose}>
-      {!ids.value ? <p>Loading…</p> : ids.value.length ? <ul class="plain">{ids.value.map((u) => <li key={u}>{userName(u)}</li>)}</ul> : <p>Nobody has read this message yet.</p>}
+      {!ids.value ? (
+        <p>Loading…</p>
+      ) : ids.value.length ? (
+        <ul class="plain">
+          {ids.value.map((u) => (
+            <li key={u}>{userName(u)}</li>
+          ))}
+        </ul>
+      ) : (
+        <p>Nobody has read this message yet.</p>
+      )}
     </Modal>
   );
 }
@@ -109,7 +125,12 @@ function Move({ id, onClose }: { id: number; onClose: () => void }) {
         </label>
         <label>
           Topic
-          <input value={topic.value} maxLength={realm.value.max_topic_length ?? 60} onInput={(e) => (topic.value = e.currentTarget.value)} data-testid="move-topic" />
+          <input
+            value={topic.value}
+            maxLength={realm.value.max_topic_length ?? 60}
+            onInput={(e) => (topic.value = e.currentTarget.value)}
+            data-testid="move-topic"
+          />
         </label>
         <label>
           Which messages

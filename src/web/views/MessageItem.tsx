@@ -128,8 +128,8 @@ function EditBox({ m, onDone }: { m: Message; onDone: () => void }) {
         rows={Math.min(12, text.value.split("\n").length + 1)}
         onInput={(e) => (text.value = e.currentTarget.value)}
         onKeyDown={(e) => {
-          if (e.key === "Escape") (e.stopPropagation(), onDone());
-          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) (e.preventDefault(), save());
+          if (e.key === "Escape") e.stopPropagation(), onDone();
+          if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) e.preventDefault(), save();
         }}
       />
       <div class="row end">
@@ -171,28 +171,57 @@ function ActionsMenu({ m, listIds }: { m: Message; listIds: () => number[] }) {
   );
   return (
     <div class="message-actions" data-testid="message-actions" role="toolbar" aria-label="Message actions">
-      <button class="icon-btn" data-testid="action-react" aria-label="Add a reaction" title="Add a reaction" onClick={() => (messageDialog.value = { kind: "react", id: m.id })}>
+      <button
+        class="icon-btn"
+        data-testid="action-react"
+        aria-label="Add a reaction"
+        title="Add a reaction"
+        onClick={() => (messageDialog.value = { kind: "react", id: m.id })}
+      >
         <Icon name="smile" />
       </button>
       <button class="icon-btn" data-testid="action-quote" aria-label="Quote and reply" title="Quote and reply" onClick={() => quoteReply(m)}>
         <Icon name="quote" />
       </button>
-      <button class={`icon-btn${starred ? " starred" : ""}`} data-testid="action-star" aria-label={starred ? "Unstar" : "Star"} aria-pressed={starred} title={starred ? "Unstar" : "Star"} onClick={() => toggleStar(m)}>
+      <button
+        class={`icon-btn${starred ? " starred" : ""}`}
+        data-testid="action-star"
+        aria-label={starred ? "Unstar" : "Star"}
+        aria-pressed={starred}
+        title={starred ? "Unstar" : "Star"}
+        onClick={() => toggleStar(m)}
+      >
         <Icon name="star" filled={starred} />
       </button>
       <div class="menu-wrap">
-        <button class="icon-btn" data-testid="action-more" aria-label="More actions" aria-haspopup="menu" aria-expanded={open.value} onClick={() => (open.value = !open.value)}>
+        <button
+          class="icon-btn"
+          data-testid="action-more"
+          aria-label="More actions"
+          aria-haspopup="menu"
+          aria-expanded={open.value}
+          onClick={() => (open.value = !open.value)}
+        >
           <Icon name="more" />
         </button>
         {open.value && (
-          <ul class="menu" role="menu" onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), (open.value = false))} onMouseLeave={() => (open.value = false)}>
+          <ul
+            class="menu"
+            role="menu"
+            onKeyDown={(e) => e.key === "Escape" && (e.stopPropagation(), (open.value = false))}
+            onMouseLeave={() => (open.value = false)}
+          >
             {canEdit(m) && item("Edit", "action-edit", () => (editing.value = m.id))}
-            {m.type === "stream" && (canEdit(m) || me.value.role <= 300) && item("Move or rename topic", "action-move", () => (messageDialog.value = { kind: "move", id: m.id }))}
+            {m.type === "stream" &&
+              (canEdit(m) || me.value.role <= 300) &&
+              item("Move or rename topic", "action-move", () => (messageDialog.value = { kind: "move", id: m.id }))}
             {item("Reply", "action-reply", () => replyTo(m))}
             {item("Copy link to message", "action-copy-link", () => copyLink(m))}
             {item("Mark as unread from here", "action-mark-unread", () => markUnreadFrom(m, listIds()))}
-            {realm.value.realm_allow_edit_history !== false && item("View edit history", "action-history", () => (messageDialog.value = { kind: "history", id: m.id }))}
-            {realm.value.realm_enable_read_receipts && item("View read receipts", "action-read-receipts", () => (messageDialog.value = { kind: "receipts", id: m.id }))}
+            {realm.value.realm_allow_edit_history !== false &&
+              item("View edit history", "action-history", () => (messageDialog.value = { kind: "history", id: m.id }))}
+            {realm.value.realm_enable_read_receipts &&
+              item("View read receipts", "action-read-receipts", () => (messageDialog.value = { kind: "receipts", id: m.id }))}
             {canDelete(m) && item("Delete message", "action-delete", () => deleteMessage(m))}
           </ul>
         )}
@@ -230,12 +259,24 @@ export const MessageItem = memo(function MessageItem({ msg, head, listIds }: Ite
       onMouseEnter={activate}
       onFocusCapture={activate}
     >
-      <div class="gutter">{head ? <Avatar id={m.sender_id} url={m.avatar_url} name={m.sender_full_name} /> : <time class="hover-time" dateTime={new Date(m.timestamp * 1000).toISOString()}>{timeOf(m.timestamp)}</time>}</div>
+      <div class="gutter">
+        {head ? (
+          <Avatar id={m.sender_id} url={m.avatar_url} name={m.sender_full_name} />
+        ) : (
+          <time class="hover-time" dateTime={new Date(m.timestamp * 1000).toISOString()}>
+            {timeOf(m.timestamp)}
+          </time>
+        )}
+      </div>
       <div class="body">
         {head && (
           <div class="sender-line">
             {!m.is_me_message && <span class="sender-name">{m.sender_full_name}</span>}
-            {m.is_agent_message && <span class="agent-badge" data-testid="agent-badge" title="Written by the agent">agent</span>}
+            {m.is_agent_message && (
+              <span class="agent-badge" data-testid="agent-badge" title="Written by the agent">
+                agent
+              </span>
+            )}
             <time class="time" dateTime={new Date(m.timestamp * 1000).toISOString()} title={fullDate(m.timestamp)}>
               {timeOf(m.timestamp)}
             </time>

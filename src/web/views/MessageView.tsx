@@ -37,8 +37,11 @@ export function narrowTitle(terms: NarrowTerm[]): string {
   if (is === "starred") parts.push("Starred messages");
   if (is === "mentioned") parts.push("Mentions");
   if (is === "dm") parts.push("Direct messages");
-  const search = terms.filter((t) => !["channel", "topic", "dm"].includes(t.operator) && !(t.operator === "is" && ["starred", "mentioned", "dm"].includes(String(t.operand))));
-  if (search.length) parts.push(`Search: ${search.map((t) => (t.operator === "search" ? t.operand : `${t.negated ? "-" : ""}${t.operator}:${t.operand}`)).join(" ")}`);
+  const search = terms.filter(
+    (t) => !["channel", "topic", "dm"].includes(t.operator) && !(t.operator === "is" && ["starred", "mentioned", "dm"].includes(String(t.operand))),
+  );
+  if (search.length)
+    parts.push(`Search: ${search.map((t) => (t.operator === "search" ? t.operand : `${t.negated ? "-" : ""}${t.operator}:${t.operand}`)).join(" ")}`);
   return parts.join(" › ");
 }
 
@@ -48,7 +51,10 @@ function NarrowHeader({ terms }: { terms: NarrowTerm[] }) {
   const sub = ch !== undefined ? subs.value.get(ch) : undefined;
   const counts = unreadCounts.value;
   const n = ch === undefined ? 0 : topic !== undefined ? (counts.topic.get(`${ch}:${topic.toLowerCase()}`) ?? 0) : (counts.channel.get(ch) ?? 0);
-  const markRead = () => (topic !== undefined ? api.post("mark_topic_as_read", { stream_id: ch, topic_name: topic }) : api.post("mark_stream_as_read", { stream_id: ch })).catch(sayError);
+  const markRead = () =>
+    (topic !== undefined ? api.post("mark_topic_as_read", { stream_id: ch, topic_name: topic }) : api.post("mark_stream_as_read", { stream_id: ch })).catch(
+      sayError,
+    );
   return (
     <div class="narrow-header">
       <h1 class="narrow-title">
@@ -91,7 +97,14 @@ function ChannelButtons({ streamId }: { streamId: number }) {
       <button class="btn small" data-testid="mute-channel" aria-pressed={s.is_muted} onClick={() => setProperty(streamId, "is_muted", !s.is_muted)}>
         {s.is_muted ? "Unmute" : "Mute"}
       </button>
-      <input type="color" class="color-pick" aria-label="Channel color" title="Channel color" value={s.color} onChange={(e) => setProperty(streamId, "color", e.currentTarget.value)} />
+      <input
+        type="color"
+        class="color-pick"
+        aria-label="Channel color"
+        title="Channel color"
+        value={s.color}
+        onChange={(e) => setProperty(streamId, "color", e.currentTarget.value)}
+      />
     </>
   );
 }
@@ -116,7 +129,11 @@ function RecipientBar({ m }: { m: Message }) {
           #{s?.name ?? (typeof m.display_recipient === "string" ? m.display_recipient : "")}
         </a>
         <span aria-hidden="true"> › </span>
-        <a href={topicHref(m.stream_id!, m.subject)} class="recipient-topic" dangerouslySetInnerHTML={m.match_subject ? { __html: m.match_subject } : undefined}>
+        <a
+          href={topicHref(m.stream_id!, m.subject)}
+          class="recipient-topic"
+          dangerouslySetInnerHTML={m.match_subject ? { __html: m.match_subject } : undefined}
+        >
           {m.match_subject ? undefined : m.subject || <em>general chat</em>}
         </a>
       </div>
@@ -131,7 +148,8 @@ function RecipientBar({ m }: { m: Message }) {
 }
 
 const sameConversation = (a: Message, b: Message) =>
-  a.type === b.type && (a.type === "stream" ? a.stream_id === b.stream_id && a.subject.toLowerCase() === b.subject.toLowerCase() : dmPeers(a, 0).join() === dmPeers(b, 0).join());
+  a.type === b.type &&
+  (a.type === "stream" ? a.stream_id === b.stream_id && a.subject.toLowerCase() === b.subject.toLowerCase() : dmPeers(a, 0).join() === dmPeers(b, 0).join());
 
 export function MessageView({ terms, near }: { terms: NarrowTerm[]; near?: number }) {
   const list = listFor(terms, near);
@@ -274,8 +292,24 @@ export function MessageView({ terms, near }: { terms: NarrowTerm[]; near?: numbe
     <section class="message-view" aria-label={narrowTitle(terms)}>
       <NarrowHeader terms={terms} />
       <TopicExt terms={terms} />
-      <div class="message-scroller" ref={scroller} onScroll={onScroll} onClick={openSpoiler} data-testid="message-list" role="log" aria-live="polite" aria-relevant="additions" tabIndex={0}>
-        {list.ids.value.length > 0 && visible[0] === ids[0] && (list.foundOldest.value ? <div class="list-edge">{isSearch ? "" : "This is the beginning of the conversation."}</div> : <div class="list-edge">Loading older messages…</div>)}
+      <div
+        class="message-scroller"
+        ref={scroller}
+        onScroll={onScroll}
+        onClick={openSpoiler}
+        data-testid="message-list"
+        role="log"
+        aria-live="polite"
+        aria-relevant="additions"
+        tabIndex={0}
+      >
+        {list.ids.value.length > 0 &&
+          visible[0] === ids[0] &&
+          (list.foundOldest.value ? (
+            <div class="list-edge">{isSearch ? "" : "This is the beginning of the conversation."}</div>
+          ) : (
+            <div class="list-edge">Loading older messages…</div>
+          ))}
         {rows}
         {myEchoes.map((e) => {
           const head = !prev || prev.sender_id !== e.sender_id || (!single && !sameConversation(prev, e));

@@ -24,7 +24,13 @@ export function Recent() {
   }
   const counts = unreadCounts.value;
   const q = filter.value.toLowerCase();
-  const rows = [...convs.values()].filter(({ last: m }) => !q || (m.type === "stream" ? `${subs.value.get(m.stream_id!)?.name} ${m.subject}` : dmPeers(m, me.value.user_id).map(userName).join(" ")).toLowerCase().includes(q));
+  const rows = [...convs.values()].filter(
+    ({ last: m }) =>
+      !q ||
+      (m.type === "stream" ? `${subs.value.get(m.stream_id!)?.name} ${m.subject}` : dmPeers(m, me.value.user_id).map(userName).join(" "))
+        .toLowerCase()
+        .includes(q),
+  );
   return (
     <section class="page recent" aria-labelledby="recent-title" data-testid="recent">
       <div class="page-head">

@@ -34,7 +34,13 @@ export function parseSearch(q: string): NarrowTerm[] {
       const s = [...subs.value.values(), ...streams.value.values()].find((x) => x.name.toLowerCase() === raw.toLowerCase());
       terms.push({ operator, operand: s ? s.stream_id : raw, negated });
     } else if (operator === "sender" || operator === "dm") {
-      const ids = raw.split(",").map((x) => (x === "me" ? me.value.user_id : [...users.value.values()].find((u) => u.email.toLowerCase() === x.toLowerCase() || u.full_name.toLowerCase() === x.toLowerCase())?.user_id ?? x));
+      const ids = raw
+        .split(",")
+        .map((x) =>
+          x === "me"
+            ? me.value.user_id
+            : ([...users.value.values()].find((u) => u.email.toLowerCase() === x.toLowerCase() || u.full_name.toLowerCase() === x.toLowerCase())?.user_id ?? x),
+        );
       terms.push(operator === "dm" ? { operator, operand: ids.map(Number).filter((n) => n > 0), negated } : { operator, operand: ids[0]!, negated });
     } else terms.push({ operator, operand: raw, negated });
   }
@@ -72,9 +78,15 @@ function suggestions(q: string, set: (text: string, submit: boolean) => void): S
     const [, neg, op, val] = m;
     const v = unquote(val!).toLowerCase();
     if (op === "channel" || op === "stream")
-      [...subs.value.values()].filter((s) => s.name.toLowerCase().startsWith(v)).slice(0, 6).forEach((s) => add(`${neg}channel:${/\s/.test(s.name) ? `"${s.name}"` : s.name} `, `Messages in #${s.name}`));
+      [...subs.value.values()]
+        .filter((s) => s.name.toLowerCase().startsWith(v))
+        .slice(0, 6)
+        .forEach((s) => add(`${neg}channel:${/\s/.test(s.name) ? `"${s.name}"` : s.name} `, `Messages in #${s.name}`));
     else if (op === "sender" || op === "dm")
-      [...users.value.values()].filter((u) => u.is_active && (u.full_name.toLowerCase().includes(v) || u.email.toLowerCase().startsWith(v))).slice(0, 6).forEach((u) => add(`${neg}${op}:${u.email} `, `${op === "dm" ? "Direct messages with" : "Sent by"} ${u.full_name}`));
+      [...users.value.values()]
+        .filter((u) => u.is_active && (u.full_name.toLowerCase().includes(v) || u.email.toLowerCase().startsWith(v)))
+        .slice(0, 6)
+        .forEach((u) => add(`${neg}${op}:${u.email} `, `${op === "dm" ? "Direct messages with" : "Sent by"} ${u.full_name}`));
     else if (op === "is") IS.filter((x) => x.startsWith(v)).forEach((x) => add(`${neg}is:${x} `, `${neg ? "Not " : ""}${x} messages`));
     else if (op === "has") HAS.filter((x) => x.startsWith(v)).forEach((x) => add(`${neg}has:${x} `, `Messages with ${x}s`));
     return out.slice(0, 8);
@@ -83,8 +95,14 @@ function suggestions(q: string, set: (text: string, submit: boolean) => void): S
   const l = last.toLowerCase();
   for (const op of ["channel:", "topic:", "sender:", "dm:", "is:", "has:"]) if (l && op.startsWith(l)) add(op, `${op} …`);
   if (l.length >= 2) {
-    [...subs.value.values()].filter((s) => s.name.toLowerCase().startsWith(l)).slice(0, 3).forEach((s) => add(`channel:${s.name} `, `Channel #${s.name}`));
-    [...users.value.values()].filter((u) => u.is_active && u.full_name.toLowerCase().startsWith(l)).slice(0, 3).forEach((u) => add(`sender:${u.email} `, `Sent by ${u.full_name}`));
+    [...subs.value.values()]
+      .filter((s) => s.name.toLowerCase().startsWith(l))
+      .slice(0, 3)
+      .forEach((s) => add(`channel:${s.name} `, `Channel #${s.name}`));
+    [...users.value.values()]
+      .filter((u) => u.is_active && u.full_name.toLowerCase().startsWith(l))
+      .slice(0, 3)
+      .forEach((u) => add(`sender:${u.email} `, `Sent by ${u.full_name}`));
   }
   return out.slice(0, 8);
 }
@@ -133,4 +151,3 @@ export function SearchBox() {
     </form>
   );
 }
-

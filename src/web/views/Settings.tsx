@@ -30,7 +30,11 @@ function Profile() {
             Name
             <div class="row">
               <input class="grow" data-testid="settings-name" value={name.value} onInput={(e) => (name.value = e.currentTarget.value)} />
-              <button class="btn" disabled={name.value.trim() === me.value.full_name} onClick={() => api.patch("settings", { full_name: name.value.trim() }).then(() => say("Name saved"), sayError)}>
+              <button
+                class="btn"
+                disabled={name.value.trim() === me.value.full_name}
+                onClick={() => api.patch("settings", { full_name: name.value.trim() }).then(() => say("Name saved"), sayError)}
+              >
                 Save
               </button>
             </div>

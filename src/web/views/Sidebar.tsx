@@ -37,7 +37,9 @@ export function Sidebar() {
   const counts = unreadCounts.value;
   const openChannel = v.kind === "messages" ? (term(v.terms, "channel") as number | undefined) : undefined;
   const openTopic = v.kind === "messages" ? (term(v.terms, "topic") as string | undefined) : undefined;
-  const channels = [...subs.value.values()].filter((s) => !s.is_archived).sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || Number(a.is_muted) - Number(b.is_muted) || a.name.localeCompare(b.name));
+  const channels = [...subs.value.values()]
+    .filter((s) => !s.is_archived)
+    .sort((a, b) => Number(b.pin_to_top) - Number(a.pin_to_top) || Number(a.is_muted) - Number(b.is_muted) || a.name.localeCompare(b.name));
   const firstUnpinned = channels.findIndex((c) => !c.pin_to_top);
   const mine = me.value.user_id;
   return (
@@ -61,7 +63,13 @@ export function Sidebar() {
       <div class="sidebar-section">
         <h2 class="sidebar-heading">
           <span>Channels</span>
-          <button class="icon-btn small" aria-label="Browse and create channels" title="Browse and create channels" data-testid="browse-channels" onClick={openChannelBrowser}>
+          <button
+            class="icon-btn small"
+            aria-label="Browse and create channels"
+            title="Browse and create channels"
+            data-testid="browse-channels"
+            onClick={openChannelBrowser}
+          >
             <Icon name="plus" size={14} />
           </button>
         </h2>
@@ -90,7 +98,13 @@ export function Sidebar() {
       <div class="sidebar-section">
         <h2 class="sidebar-heading">
           <span>Direct messages</span>
-          <a class="icon-btn small" aria-label="New direct message" title="New direct message" href="#compose-dm" onClick={(e) => (e.preventDefault(), document.dispatchEvent(new CustomEvent("compose", { detail: { dm: true } })))}>
+          <a
+            class="icon-btn small"
+            aria-label="New direct message"
+            title="New direct message"
+            href="#compose-dm"
+            onClick={(e) => (e.preventDefault(), document.dispatchEvent(new CustomEvent("compose", { detail: { dm: true } })))}
+          >
             <Icon name="plus" size={14} />
           </a>
         </h2>
@@ -103,7 +117,13 @@ export function Sidebar() {
             return (
               <li key={key}>
                 <a href={dmHref(ids)} class={`nav-item${active ? " active" : ""}`} data-testid={`dm-${key}`} aria-current={active ? "page" : undefined}>
-                  {ids.length === 1 ? <PresenceDot id={ids[0]!} /> : <span class="group-mark" aria-hidden="true">{ids.length}</span>}
+                  {ids.length === 1 ? (
+                    <PresenceDot id={ids[0]!} />
+                  ) : (
+                    <span class="group-mark" aria-hidden="true">
+                      {ids.length}
+                    </span>
+                  )}
                   <span class="nav-label">{names}</span>
                   <Count n={counts.dm.get(key) ?? 0} />
                 </a>
@@ -185,10 +205,18 @@ function UserList() {
       </button>
     );
   const q = filter.value.toLowerCase();
-  const list = [...users.value.values()].filter((u) => u.is_active && !u.is_bot && u.full_name.toLowerCase().includes(q)).sort((a, b) => a.full_name.localeCompare(b.full_name));
+  const list = [...users.value.values()]
+    .filter((u) => u.is_active && !u.is_bot && u.full_name.toLowerCase().includes(q))
+    .sort((a, b) => a.full_name.localeCompare(b.full_name));
   return (
     <div class="people">
-      <input class="people-filter" placeholder="Filter people" aria-label="Filter people" value={filter.value} onInput={(e) => (filter.value = e.currentTarget.value)} />
+      <input
+        class="people-filter"
+        placeholder="Filter people"
+        aria-label="Filter people"
+        value={filter.value}
+        onInput={(e) => (filter.value = e.currentTarget.value)}
+      />
       <ul class="nav-list">
         {list.slice(0, 200).map((u) => (
           <li key={u.user_id}>
@@ -202,4 +230,3 @@ function UserList() {
     </div>
   );
 }
-

@@ -26,7 +26,17 @@ export function deleteMessage(m: Message) {
 }
 
 export const messageLink = (m: Message) =>
-  `${location.origin}/${m.type === "stream" ? narrowHref([{ operator: "channel", operand: m.stream_id! }, { operator: "topic", operand: m.subject }], m.id) : narrowHref([{ operator: "dm", operand: dmOperand(dmPeers(m, me.value.user_id), me.value.user_id) }], m.id)}`;
+  `${location.origin}/${
+    m.type === "stream"
+      ? narrowHref(
+          [
+            { operator: "channel", operand: m.stream_id! },
+            { operator: "topic", operand: m.subject },
+          ],
+          m.id,
+        )
+      : narrowHref([{ operator: "dm", operand: dmOperand(dmPeers(m, me.value.user_id), me.value.user_id) }], m.id)
+  }`;
 
 export function copyLink(m: Message) {
   navigator.clipboard?.writeText(messageLink(m)).then(

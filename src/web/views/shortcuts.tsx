@@ -99,7 +99,13 @@ export function useShortcuts() {
         case "c": {
           const ch = term(terms, "channel");
           const dm = term(terms, "dm") as number[] | undefined;
-          openCompose(ch !== undefined ? { streamId: Number(ch), topic: String(term(terms, "topic") ?? "") } : dm ? { to: dm } : { streamId: [...subs.value.keys()][0] ?? 0, topic: "" });
+          openCompose(
+            ch !== undefined
+              ? { streamId: Number(ch), topic: String(term(terms, "topic") ?? "") }
+              : dm
+                ? { to: dm }
+                : { streamId: [...subs.value.keys()][0] ?? 0, topic: "" },
+          );
           break;
         }
         case "x":

@@ -43,7 +43,12 @@ export default function Admin({ section }: { section: string }) {
         <ul>
           {SECTIONS.map(([id, label]) => (
             <li key={id}>
-              <a href={`#organization/${id}`} data-testid={`admin-nav-${id}`} class={id === current[0] ? "active" : undefined} aria-current={id === current[0] ? "page" : undefined}>
+              <a
+                href={`#organization/${id}`}
+                data-testid={`admin-nav-${id}`}
+                class={id === current[0] ? "active" : undefined}
+                aria-current={id === current[0] ? "page" : undefined}
+              >
                 {label}
               </a>
             </li>

@@ -20,7 +20,8 @@ const PRIVACY: [Privacy, string][] = [
   ["private-shared", "Private, new subscribers see its whole history"],
   ["private", "Private, new subscribers see only new messages"],
 ];
-const privacyOf = (c: any): Privacy => (c.is_web_public ? "web-public" : !c.invite_only ? "public" : c.history_public_to_subscribers ? "private-shared" : "private");
+const privacyOf = (c: any): Privacy =>
+  c.is_web_public ? "web-public" : !c.invite_only ? "public" : c.history_public_to_subscribers ? "private-shared" : "private";
 const privacyParams = (p: Privacy) => ({
   is_private: p.startsWith("private"),
   is_web_public: p === "web-public",
@@ -42,7 +43,10 @@ export function Channels() {
   const list = allChannels();
   const streamCount = streams.value.size;
   useEffect(() => {
-    api.get("streams", { include_all: true, exclude_archived: false }).then((r) => (archived.value = r.streams.filter((s: any) => s.is_archived)), () => {});
+    api.get("streams", { include_all: true, exclude_archived: false }).then(
+      (r) => (archived.value = r.streams.filter((s: any) => s.is_archived)),
+      () => {},
+    );
   }, [streamCount]);
   const folderName = (id: number | null) => channelFolders.value.find((f) => f.id === id)?.name;
   return (
@@ -60,7 +64,12 @@ export function Channels() {
                 </div>
                 <div class="hint">{c.description || "No description"}</div>
               </div>
-              <button class="btn small" aria-expanded={openId.value === c.stream_id} data-testid="channel-edit" onClick={() => (openId.value = openId.value === c.stream_id ? null : c.stream_id)}>
+              <button
+                class="btn small"
+                aria-expanded={openId.value === c.stream_id}
+                data-testid="channel-edit"
+                onClick={() => (openId.value = openId.value === c.stream_id ? null : c.stream_id)}
+              >
                 {openId.value === c.stream_id ? "Close" : "Edit"}
               </button>
               {openId.value === c.stream_id && <ChannelEditor key={c.stream_id} c={c} />}
@@ -111,7 +120,12 @@ function ChannelEditor({ c }: { c: any }) {
         </select>
       </label>
       <label class="check">
-        <input type="checkbox" checked={isDefault} onChange={(e) => act(() => (e.currentTarget.checked ? api.post : api.delete)("default_streams", { stream_id: c.stream_id }))} /> New users join it (default channel)
+        <input
+          type="checkbox"
+          checked={isDefault}
+          onChange={(e) => act(() => (e.currentTarget.checked ? api.post : api.delete)("default_streams", { stream_id: c.stream_id }))}
+        />{" "}
+        New users join it (default channel)
       </label>
       <label class="admin-field">
         <span class="admin-label">Folder</span>
@@ -144,7 +158,9 @@ function ChannelEditor({ c }: { c: any }) {
             <option value="unlimited">Never: keep forever</option>
             <option value="days">A number of days</option>
           </select>
-          {typeof retention === "number" && retention > 0 && <CommitInput type="number" min={1} aria-label="Days" value={String(retention)} onCommit={(v) => patch({ message_retention_days: Number(v) })} />}
+          {typeof retention === "number" && retention > 0 && (
+            <CommitInput type="number" min={1} aria-label="Days" value={String(retention)} onCommit={(v) => patch({ message_retention_days: Number(v) })} />
+          )}
         </div>
       </div>
       <Subscribers c={c} />
@@ -153,11 +169,24 @@ function ChannelEditor({ c }: { c: any }) {
           <span class="admin-label" aria-hidden="true">
             {labelOf(n)}
           </span>
-          <GroupPicker label={labelOf(n)} testid={`channel-${n}`} value={c[n] as GroupSettingValue} config={CHANNEL_PERMISSIONS[n]} onChange={(v) => patch({ [n]: { new: v, old: c[n] } })} />
+          <GroupPicker
+            label={labelOf(n)}
+            testid={`channel-${n}`}
+            value={c[n] as GroupSettingValue}
+            config={CHANNEL_PERMISSIONS[n]}
+            onChange={(v) => patch({ [n]: { new: v, old: c[n] } })}
+          />
         </div>
       ))}
       <div class="row end">
-        <button class="btn danger" data-testid="channel-archive" onClick={() => confirm(`Archive #${c.name}? No one can send to it any more; it can be unarchived.`) && act(() => api.delete(`streams/${c.stream_id}`), `#${c.name} archived`)}>
+        <button
+          class="btn danger"
+          data-testid="channel-archive"
+          onClick={() =>
+            confirm(`Archive #${c.name}? No one can send to it any more; it can be unarchived.`) &&
+            act(() => api.delete(`streams/${c.stream_id}`), `#${c.name} archived`)
+          }
+        >
           Archive channel
         </button>
       </div>
@@ -168,10 +197,20 @@ function ChannelEditor({ c }: { c: any }) {
 /** Who is subscribed, added and removed by an administrator (the server tells each person). */
 function Subscribers({ c }: { c: any }) {
   const ids = useSignal<number[] | null>(null);
-  const load = () => api.get(`streams/${c.stream_id}/members`).then((r) => (ids.value = r.subscribers), () => (ids.value = []));
+  const load = () =>
+    api.get(`streams/${c.stream_id}/members`).then(
+      (r) => (ids.value = r.subscribers),
+      () => (ids.value = []),
+    );
   useEffect(() => void load(), [c.stream_id]);
   const change = (add: boolean, id: number) =>
-    act(() => (add ? api.post("users/me/subscriptions", { subscriptions: [{ name: c.name }], principals: [id] }) : api.delete("users/me/subscriptions", { subscriptions: [c.name], principals: [id] })), add ? "Subscribed" : "Unsubscribed").then(load);
+    act(
+      () =>
+        add
+          ? api.post("users/me/subscriptions", { subscriptions: [{ name: c.name }], principals: [id] })
+          : api.delete("users/me/subscriptions", { subscriptions: [c.name], principals: [id] }),
+      add ? "Subscribed" : "Unsubscribed",
+    ).then(load);
   return (
     <div class="admin-field">
       <span class="admin-label">Subscribers</span>
@@ -267,7 +306,13 @@ function CreateChannel() {
               <span class="admin-label" aria-hidden="true">
                 {labelOf(n)}
               </span>
-              <GroupPicker label={labelOf(n)} testid={`new-channel-${n}`} value={valueOf(n)} config={CHANNEL_PERMISSIONS[n]} onChange={(v) => (perms.value = { ...perms.value, [n]: v })} />
+              <GroupPicker
+                label={labelOf(n)}
+                testid={`new-channel-${n}`}
+                value={valueOf(n)}
+                config={CHANNEL_PERMISSIONS[n]}
+                onChange={(v) => (perms.value = { ...perms.value, [n]: v })}
+              />
             </div>
           ))}
         </fieldset>
@@ -293,9 +338,19 @@ function Folders() {
           <>
             <div class="grow form">
               <CommitInput aria-label="Folder name" value={f.name} onCommit={(v) => act(() => api.patch(`channel_folders/${f.id}`, { name: v }))} />
-              <CommitInput aria-label="Folder description" placeholder="Description" value={f.description} onCommit={(v) => act(() => api.patch(`channel_folders/${f.id}`, { description: v }))} />
+              <CommitInput
+                aria-label="Folder description"
+                placeholder="Description"
+                value={f.description}
+                onCommit={(v) => act(() => api.patch(`channel_folders/${f.id}`, { description: v }))}
+              />
             </div>
-            <button class="btn small" onClick={() => act(() => api.patch(`channel_folders/${f.id}`, { is_archived: !f.is_archived }), f.is_archived ? "Folder restored" : "Folder archived")}>
+            <button
+              class="btn small"
+              onClick={() =>
+                act(() => api.patch(`channel_folders/${f.id}`, { is_archived: !f.is_archived }), f.is_archived ? "Folder restored" : "Folder archived")
+              }
+            >
               {f.is_archived ? "Unarchive" : "Archive"}
             </button>
           </>
@@ -306,7 +361,9 @@ function Folders() {
         onSubmit={(e) => {
           e.preventDefault();
           const f = e.currentTarget;
-          act(() => api.post("channel_folders/create", { name: formValue(f, "name"), description: formValue(f, "description") }), "Folder created").then((ok) => ok && f.reset());
+          act(() => api.post("channel_folders/create", { name: formValue(f, "name"), description: formValue(f, "description") }), "Folder created").then(
+            (ok) => ok && f.reset(),
+          );
         }}
       >
         <input name="name" required aria-label="New folder name" placeholder="Folder name" />

@@ -20,7 +20,10 @@ export function Emoji() {
               <span class="grow">
                 :{e.name}:{(e as any).author_id ? <span class="hint"> · added by {userName((e as any).author_id)}</span> : null}
               </span>
-              <button class="btn small danger" onClick={() => confirm(`Remove :${e.name}:?`) && act(() => api.delete(`realm/emoji/${encodeURIComponent(e.name)}`), "Emoji removed")}>
+              <button
+                class="btn small danger"
+                onClick={() => confirm(`Remove :${e.name}:?`) && act(() => api.delete(`realm/emoji/${encodeURIComponent(e.name)}`), "Emoji removed")}
+              >
                 Remove
               </button>
             </li>
@@ -71,7 +74,11 @@ export function Linkifiers() {
 
 function LinkifierList() {
   return (
-    <Part title="Linkifiers" id="linkifiers" note="Text matching a pattern becomes a link, e.g. #(?P<id>[0-9]+) → https://github.com/org/repo/issues/{id}. The first matching pattern wins.">
+    <Part
+      title="Linkifiers"
+      id="linkifiers"
+      note="Text matching a pattern becomes a link, e.g. #(?P<id>[0-9]+) → https://github.com/org/repo/issues/{id}. The first matching pattern wins."
+    >
       <Reorderable
         items={linkifiers.value}
         label={(l) => l.pattern}
@@ -81,7 +88,12 @@ function LinkifierList() {
             class="grow row wrap"
             onSubmit={(e) => {
               e.preventDefault();
-              act(() => api.patch(`realm/filters/${l.id}`, { pattern: formValue(e.currentTarget, "pattern"), url_template: formValue(e.currentTarget, "url_template") }));
+              act(() =>
+                api.patch(`realm/filters/${l.id}`, {
+                  pattern: formValue(e.currentTarget, "pattern"),
+                  url_template: formValue(e.currentTarget, "url_template"),
+                }),
+              );
             }}
           >
             <input name="pattern" class="mono grow" aria-label="Pattern" defaultValue={l.pattern} />
@@ -98,7 +110,9 @@ function LinkifierList() {
         onSubmit={(e) => {
           e.preventDefault();
           const f = e.currentTarget;
-          act(() => api.post("realm/filters", { pattern: formValue(f, "pattern"), url_template: formValue(f, "url_template") }), "Linkifier added").then((ok) => ok && f.reset());
+          act(() => api.post("realm/filters", { pattern: formValue(f, "pattern"), url_template: formValue(f, "url_template") }), "Linkifier added").then(
+            (ok) => ok && f.reset(),
+          );
         }}
       >
         <input name="pattern" required class="mono grow" aria-label="New pattern" placeholder="#(?P<id>[0-9]+)" />
@@ -127,14 +141,33 @@ export function ProfileFields() {
           render={(f) => (
             <>
               <div class="grow form">
-                <CommitInput aria-label={`Name of ${f.name}`} value={f.name} onCommit={(v) => act(() => api.patch(`realm/profile_fields/${f.id}`, { name: v }))} />
-                <CommitInput aria-label={`Hint of ${f.name}`} placeholder="Hint" value={f.hint} onCommit={(v) => act(() => api.patch(`realm/profile_fields/${f.id}`, { hint: v }))} />
+                <CommitInput
+                  aria-label={`Name of ${f.name}`}
+                  value={f.name}
+                  onCommit={(v) => act(() => api.patch(`realm/profile_fields/${f.id}`, { name: v }))}
+                />
+                <CommitInput
+                  aria-label={`Hint of ${f.name}`}
+                  placeholder="Hint"
+                  value={f.hint}
+                  onCommit={(v) => act(() => api.patch(`realm/profile_fields/${f.id}`, { hint: v }))}
+                />
                 <span class="hint">{typeName(f.type)}</span>
               </div>
               <label class="check">
-                <input type="checkbox" checked={!!f.required} onChange={(e) => act(() => api.patch(`realm/profile_fields/${f.id}`, { required: e.currentTarget.checked }))} /> Required
+                <input
+                  type="checkbox"
+                  checked={!!f.required}
+                  onChange={(e) => act(() => api.patch(`realm/profile_fields/${f.id}`, { required: e.currentTarget.checked }))}
+                />{" "}
+                Required
               </label>
-              <button class="btn small danger" onClick={() => confirm(`Remove the field ${f.name} and everyone's answers?`) && act(() => api.delete(`realm/profile_fields/${f.id}`), "Field removed")}>
+              <button
+                class="btn small danger"
+                onClick={() =>
+                  confirm(`Remove the field ${f.name} and everyone's answers?`) && act(() => api.delete(`realm/profile_fields/${f.id}`), "Field removed")
+                }
+              >
                 Remove
               </button>
             </>
@@ -150,7 +183,10 @@ export function ProfileFields() {
             const f = e.currentTarget;
             const params: Record<string, unknown> = { name: formValue(f, "name"), hint: formValue(f, "hint"), field_type: type.value };
             if (type.value === SELECT_TYPE) {
-              const options = formValue(f, "options").split("\n").map((s) => s.trim()).filter(Boolean);
+              const options = formValue(f, "options")
+                .split("\n")
+                .map((s) => s.trim())
+                .filter(Boolean);
               params.field_data = Object.fromEntries(options.map((text, i) => [String(i), { text, order: String(i) }]));
             }
             if (type.value === EXTERNAL_ACCOUNT_TYPE) params.field_data = { subtype: "custom", url_pattern: formValue(f, "url_pattern") };
@@ -197,7 +233,11 @@ export function ProfileFields() {
 /** Code playgrounds: a code block in a language gets a link that opens it in an outside tool. */
 function Playgrounds() {
   return (
-    <Part title="Code playgrounds" id="playgrounds" note="A code block in this language gets a button that opens its code at the URL ({code} is replaced by the code).">
+    <Part
+      title="Code playgrounds"
+      id="playgrounds"
+      note="A code block in this language gets a button that opens its code at the URL ({code} is replaced by the code)."
+    >
       <ul class="admin-list">
         {playgrounds.value.map((p) => (
           <li key={p.id}>
@@ -217,7 +257,15 @@ function Playgrounds() {
         onSubmit={(e) => {
           e.preventDefault();
           const f = e.currentTarget;
-          act(() => api.post("realm/playgrounds", { name: formValue(f, "name"), pygments_language: formValue(f, "language"), url_template: formValue(f, "url_template") }), "Playground added").then((ok) => ok && f.reset());
+          act(
+            () =>
+              api.post("realm/playgrounds", {
+                name: formValue(f, "name"),
+                pygments_language: formValue(f, "language"),
+                url_template: formValue(f, "url_template"),
+              }),
+            "Playground added",
+          ).then((ok) => ok && f.reset());
         }}
       >
         <input name="name" required maxLength={50} aria-label="Playground name" placeholder="Rust playground" />

@@ -26,7 +26,12 @@ export function Groups() {
                   {g.description ? ` · ${g.description}` : ""}
                 </div>
               </div>
-              <button class="btn small" aria-expanded={open?.id === g.id} data-testid="group-edit" onClick={() => (openId.value = openId.value === g.id ? null : g.id)}>
+              <button
+                class="btn small"
+                aria-expanded={open?.id === g.id}
+                data-testid="group-edit"
+                onClick={() => (openId.value = openId.value === g.id ? null : g.id)}
+              >
                 {open?.id === g.id ? "Close" : "Edit"}
               </button>
             </li>
@@ -70,13 +75,23 @@ function GroupEditor({ g, onGone }: { g: UserGroup; onGone: () => void }) {
         {g.members.map((id) => (
           <li class="chip" key={id}>
             {userName(id)}
-            <button type="button" class="chip-remove" aria-label={`Remove ${userName(id)}`} onClick={() => act(() => api.post(`user_groups/${g.id}/members`, { delete: [id] }), "Member removed")}>
+            <button
+              type="button"
+              class="chip-remove"
+              aria-label={`Remove ${userName(id)}`}
+              onClick={() => act(() => api.post(`user_groups/${g.id}/members`, { delete: [id] }), "Member removed")}
+            >
               ×
             </button>
           </li>
         ))}
         <li>
-          <AddPerson label="Add a member" testid="group-add-member" exclude={g.members} onUser={(id) => act(() => api.post(`user_groups/${g.id}/members`, { add: [id] }), "Member added")} />
+          <AddPerson
+            label="Add a member"
+            testid="group-add-member"
+            exclude={g.members}
+            onUser={(id) => act(() => api.post(`user_groups/${g.id}/members`, { add: [id] }), "Member added")}
+          />
         </li>
       </ul>
       <h4>Includes the groups</h4>
@@ -84,13 +99,25 @@ function GroupEditor({ g, onGone }: { g: UserGroup; onGone: () => void }) {
         {subgroups.map((id) => (
           <li class="chip" key={id}>
             {groupName(id)}
-            <button type="button" class="chip-remove" aria-label={`Remove ${groupName(id)}`} onClick={() => act(() => api.post(`user_groups/${g.id}/subgroups`, { delete: [id] }), "Subgroup removed")}>
+            <button
+              type="button"
+              class="chip-remove"
+              aria-label={`Remove ${groupName(id)}`}
+              onClick={() => act(() => api.post(`user_groups/${g.id}/subgroups`, { delete: [id] }), "Subgroup removed")}
+            >
               ×
             </button>
           </li>
         ))}
         <li>
-          <select aria-label="Add a subgroup" data-testid="group-add-subgroup" value="" onChange={(e) => e.currentTarget.value && act(() => api.post(`user_groups/${g.id}/subgroups`, { add: [Number(e.currentTarget.value)] }), "Subgroup added")}>
+          <select
+            aria-label="Add a subgroup"
+            data-testid="group-add-subgroup"
+            value=""
+            onChange={(e) =>
+              e.currentTarget.value && act(() => api.post(`user_groups/${g.id}/subgroups`, { add: [Number(e.currentTarget.value)] }), "Subgroup added")
+            }
+          >
             <option value="">+ Add a group…</option>
             {candidates.map((x) => (
               <option value={x.id}>{groupName(x.id)}</option>
@@ -102,13 +129,27 @@ function GroupEditor({ g, onGone }: { g: UserGroup; onGone: () => void }) {
       <div class="form admin-form">
         {USER_GROUP_PERMISSION_NAMES.map((n) => (
           <div class="admin-field" key={n}>
-            <span class="admin-label" aria-hidden="true">{labelOf(n)}</span>
-            <GroupPicker label={labelOf(n)} value={g[n] as GroupSettingValue} config={USER_GROUP_PERMISSIONS[n]} onChange={(v) => act(() => api.patch(`user_groups/${g.id}`, { [n]: { new: v, old: g[n] } }))} />
+            <span class="admin-label" aria-hidden="true">
+              {labelOf(n)}
+            </span>
+            <GroupPicker
+              label={labelOf(n)}
+              value={g[n] as GroupSettingValue}
+              config={USER_GROUP_PERMISSIONS[n]}
+              onChange={(v) => act(() => api.patch(`user_groups/${g.id}`, { [n]: { new: v, old: g[n] } }))}
+            />
           </div>
         ))}
       </div>
       <div class="row end">
-        <button class="btn danger" data-testid="group-deactivate" onClick={() => confirm(`Deactivate the group ${g.name}?`) && act(() => api.post(`user_groups/${g.id}/deactivate`), "Group deactivated").then((ok) => ok && onGone())}>
+        <button
+          class="btn danger"
+          data-testid="group-deactivate"
+          onClick={() =>
+            confirm(`Deactivate the group ${g.name}?`) &&
+            act(() => api.post(`user_groups/${g.id}/deactivate`), "Group deactivated").then((ok) => ok && onGone())
+          }
+        >
           Deactivate group
         </button>
       </div>
@@ -127,7 +168,13 @@ function CreateGroup() {
           const f = e.currentTarget;
           const members = checkedIds(f, "member");
           act(
-            () => api.post("user_groups/create", { name: formValue(f, "name"), description: formValue(f, "description"), members: members.length ? members : [me.value.user_id], subgroups: checkedIds(f, "subgroup") }),
+            () =>
+              api.post("user_groups/create", {
+                name: formValue(f, "name"),
+                description: formValue(f, "description"),
+                members: members.length ? members : [me.value.user_id],
+                subgroups: checkedIds(f, "subgroup"),
+              }),
             "Group created",
           ).then((ok) => ok && f.reset());
         }}
@@ -171,7 +218,13 @@ function MemberChecks() {
   return (
     <fieldset class="plain-fieldset">
       <legend>Members (none checked: just you)</legend>
-      <input class="admin-filter" placeholder="Filter people" aria-label="Filter people" value={filter.value} onInput={(e) => (filter.value = e.currentTarget.value)} />
+      <input
+        class="admin-filter"
+        placeholder="Filter people"
+        aria-label="Filter people"
+        value={filter.value}
+        onInput={(e) => (filter.value = e.currentTarget.value)}
+      />
       <div class="check-grid">
         {activePeople().map((u) => (
           <label class="check" key={u.user_id} hidden={!u.full_name.toLowerCase().includes(q)}>

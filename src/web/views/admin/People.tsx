@@ -37,7 +37,13 @@ export function Users() {
   return (
     <>
       <Part title="Users" id="users">
-        <input class="admin-filter" placeholder="Filter by name or email" aria-label="Filter users" value={filter.value} onInput={(e) => (filter.value = e.currentTarget.value)} />
+        <input
+          class="admin-filter"
+          placeholder="Filter by name or email"
+          aria-label="Filter users"
+          value={filter.value}
+          onInput={(e) => (filter.value = e.currentTarget.value)}
+        />
         <ul class="admin-list" data-testid="admin-users">
           {list.map((u) => (
             <UserRow key={u.user_id} u={u} />
@@ -58,7 +64,13 @@ function UserRow({ u }: { u: User }) {
       <Avatar id={u.user_id} size={32} />
       <div class="grow">
         <div class="row">
-          <CommitInput class="name-input" aria-label={`Name of ${u.full_name}`} value={u.full_name} disabled={!u.is_active} onCommit={(v) => act(() => api.patch(`users/${u.user_id}`, { full_name: v }), "Name changed")} />
+          <CommitInput
+            class="name-input"
+            aria-label={`Name of ${u.full_name}`}
+            value={u.full_name}
+            disabled={!u.is_active}
+            onCommit={(v) => act(() => api.patch(`users/${u.user_id}`, { full_name: v }), "Name changed")}
+          />
           {!u.is_active && <span class="tag">Deactivated</span>}
         </div>
         <div class="hint">
@@ -66,18 +78,35 @@ function UserRow({ u }: { u: User }) {
           {u.is_active && ` · ${lastActive(u.user_id)}`}
         </div>
       </div>
-      <select aria-label={`Role of ${u.full_name}`} data-testid="user-role" disabled={roleLocked || !u.is_active} value={u.role} onChange={(e) => act(() => api.patch(`users/${u.user_id}`, { role: Number(e.currentTarget.value) }), "Role changed")}>
+      <select
+        aria-label={`Role of ${u.full_name}`}
+        data-testid="user-role"
+        disabled={roleLocked || !u.is_active}
+        value={u.role}
+        onChange={(e) => act(() => api.patch(`users/${u.user_id}`, { role: Number(e.currentTarget.value) }), "Role changed")}
+      >
         {ROLES.filter(([r]) => isOwner() || r !== 100 || u.role === 100).map(([r, label]) => (
           <option value={r}>{label}</option>
         ))}
       </select>
       {!self &&
         (u.is_active ? (
-          <button class="btn small danger" data-testid="user-deactivate" onClick={() => confirm(`Deactivate ${u.full_name}? They are signed out everywhere and can no longer sign in.`) && act(() => api.delete(`users/${u.user_id}`), `${u.full_name} deactivated`)}>
+          <button
+            class="btn small danger"
+            data-testid="user-deactivate"
+            onClick={() =>
+              confirm(`Deactivate ${u.full_name}? They are signed out everywhere and can no longer sign in.`) &&
+              act(() => api.delete(`users/${u.user_id}`), `${u.full_name} deactivated`)
+            }
+          >
             Deactivate
           </button>
         ) : (
-          <button class="btn small" data-testid="user-reactivate" onClick={() => act(() => api.post(`users/${u.user_id}/reactivate`), `${u.full_name} reactivated`)}>
+          <button
+            class="btn small"
+            data-testid="user-reactivate"
+            onClick={() => act(() => api.post(`users/${u.user_id}/reactivate`), `${u.full_name} reactivated`)}
+          >
             Reactivate
           </button>
         ))}
@@ -94,7 +123,10 @@ function AddUser() {
         onSubmit={(e) => {
           e.preventDefault();
           const f = e.currentTarget;
-          act(() => api.post("users", { email: formValue(f, "email"), full_name: formValue(f, "full_name"), password: formValue(f, "password") }), "User added").then((ok) => ok && f.reset());
+          act(
+            () => api.post("users", { email: formValue(f, "email"), full_name: formValue(f, "full_name"), password: formValue(f, "password") }),
+            "User added",
+          ).then((ok) => ok && f.reset());
         }}
       >
         <label>
@@ -140,7 +172,10 @@ export function Bots() {
                 {b.is_active && (
                   <label class="row hint">
                     Owner
-                    <select value={String(b.owner_id ?? "")} onChange={(e) => act(() => api.patch(`bots/${b.user_id}`, { bot_owner_id: Number(e.currentTarget.value) }), "Owner changed")}>
+                    <select
+                      value={String(b.owner_id ?? "")}
+                      onChange={(e) => act(() => api.patch(`bots/${b.user_id}`, { bot_owner_id: Number(e.currentTarget.value) }), "Owner changed")}
+                    >
                       {b.owner_id === null && <option value="">None</option>}
                       {activePeople().map((u) => (
                         <option value={u.user_id}>{u.full_name}</option>
@@ -152,7 +187,11 @@ export function Bots() {
                 {b.is_active && b.api_key && <BotKey id={b.user_id} apiKey={b.api_key} />}
               </div>
               {b.is_active ? (
-                <button class="btn small danger" data-testid="bot-deactivate" onClick={() => act(() => api.delete(`bots/${b.user_id}`), `${b.full_name} deactivated`)}>
+                <button
+                  class="btn small danger"
+                  data-testid="bot-deactivate"
+                  onClick={() => act(() => api.delete(`bots/${b.user_id}`), `${b.full_name} deactivated`)}
+                >
                   Deactivate
                 </button>
               ) : (
@@ -182,10 +221,25 @@ function BotKey({ id, apiKey }: { id: number; apiKey: string }) {
       <button class="btn small" onClick={() => (shown.value = !shown.value)}>
         {shown.value ? "Hide" : "Show"}
       </button>
-      <button class="btn small" data-testid="bot-copy-key" onClick={() => navigator.clipboard.writeText(apiKey).then(() => say("API key copied"), () => say("Copying is not allowed here: select the key and copy it", true))}>
+      <button
+        class="btn small"
+        data-testid="bot-copy-key"
+        onClick={() =>
+          navigator.clipboard.writeText(apiKey).then(
+            () => say("API key copied"),
+            () => say("Copying is not allowed here: select the key and copy it", true),
+          )
+        }
+      >
         Copy key
       </button>
-      <button class="btn small" data-testid="bot-regenerate-key" onClick={() => confirm("Make a new API key? The old one stops working at once.") && act(() => api.post(`bots/${id}/api_key/regenerate`), "New API key made")}>
+      <button
+        class="btn small"
+        data-testid="bot-regenerate-key"
+        onClick={() =>
+          confirm("Make a new API key? The old one stops working at once.") && act(() => api.post(`bots/${id}/api_key/regenerate`), "New API key made")
+        }
+      >
         Regenerate key
       </button>
     </div>
@@ -288,18 +342,34 @@ export function Invitations() {
   const link = useSignal<string | null>(null);
   const version = invitesVersion.value;
   useEffect(() => {
-    api.get("invites").then((r) => (list.value = r.invites), () => (list.value = []));
+    api.get("invites").then(
+      (r) => (list.value = r.invites),
+      () => (list.value = []),
+    );
   }, [version]);
   return (
     <>
       <Part title="Invite people" id="invite">
-        <InviteForm
-          onLink={(l) => (link.value = l)}
-        />
+        <InviteForm onLink={(l) => (link.value = l)} />
         {link.value && (
           <div class="row wrap invite-result" role="status">
-            <input class="grow mono" readOnly aria-label="Invitation link" data-testid="admin-invite-link" value={link.value} onFocus={(e) => e.currentTarget.select()} />
-            <button class="btn small" onClick={() => navigator.clipboard.writeText(link.value!).then(() => say("Link copied"), () => say("Select the link and copy it", true))}>
+            <input
+              class="grow mono"
+              readOnly
+              aria-label="Invitation link"
+              data-testid="admin-invite-link"
+              value={link.value}
+              onFocus={(e) => e.currentTarget.select()}
+            />
+            <button
+              class="btn small"
+              onClick={() =>
+                navigator.clipboard.writeText(link.value!).then(
+                  () => say("Link copied"),
+                  () => say("Select the link and copy it", true),
+                )
+              }
+            >
               Copy
             </button>
           </div>
@@ -312,16 +382,23 @@ export function Invitations() {
               <div class="grow">
                 <div>{i.is_multiuse ? "Reusable link" : i.email}</div>
                 <div class="hint">
-                  As {roleName(i.invited_as)} · by {userName(i.invited_by_user_id)} · {i.expiry_date ? `expires ${new Date(i.expiry_date * 1000).toLocaleDateString()}` : "never expires"}
+                  As {roleName(i.invited_as)} · by {userName(i.invited_by_user_id)} ·{" "}
+                  {i.expiry_date ? `expires ${new Date(i.expiry_date * 1000).toLocaleDateString()}` : "never expires"}
                 </div>
-                {i.link_url && <input class="mono admin-link" readOnly aria-label="Invitation link" value={i.link_url} onFocus={(e) => e.currentTarget.select()} />}
+                {i.link_url && (
+                  <input class="mono admin-link" readOnly aria-label="Invitation link" value={i.link_url} onFocus={(e) => e.currentTarget.select()} />
+                )}
               </div>
               {!i.is_multiuse && (
                 <button class="btn small" onClick={() => act(() => api.post(`invites/${i.id}/resend`), "Invitation sent again")}>
                   Resend
                 </button>
               )}
-              <button class="btn small danger" data-testid="invite-revoke" onClick={() => act(() => api.delete(i.is_multiuse ? `invites/multiuse/${i.id}` : `invites/${i.id}`), "Invitation revoked")}>
+              <button
+                class="btn small danger"
+                data-testid="invite-revoke"
+                onClick={() => act(() => api.delete(i.is_multiuse ? `invites/multiuse/${i.id}` : `invites/${i.id}`), "Invitation revoked")}
+              >
                 Revoke
               </button>
             </li>
@@ -358,7 +435,8 @@ function InviteForm({ onLink }: { onLink: (link: string) => void }) {
       <fieldset class="row wrap plain-fieldset">
         <legend class="sr-only">Kind of invitation</legend>
         <label class="check">
-          <input type="radio" name="kind" checked={!byEmail.value} onChange={() => (byEmail.value = false)} data-testid="invite-kind-link" /> A link anyone can use
+          <input type="radio" name="kind" checked={!byEmail.value} onChange={() => (byEmail.value = false)} data-testid="invite-kind-link" /> A link anyone can
+          use
         </label>
         <label class="check">
           <input type="radio" name="kind" checked={byEmail.value} onChange={() => (byEmail.value = true)} data-testid="invite-kind-email" /> Emails

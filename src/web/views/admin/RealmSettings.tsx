@@ -58,7 +58,7 @@ function RealmControls({ names }: { names: readonly RealmSettingName[] }) {
     <div class="form admin-form">
       {names.map((n) => {
         const def = REALM_SETTINGS[n];
-        const value = n === "name" ? r.realm_name : n === "description" ? r.realm_description : r[`realm_${n}`] ?? def.default;
+        const value = n === "name" ? r.realm_name : n === "description" ? r.realm_description : (r[`realm_${n}`] ?? def.default);
         return <SettingControl key={n} name={n} kind={def.kind} value={value} disabled={def.who === "owner" && !isOwner()} save={(v) => patchRealm(n, v)} />;
       })}
       {names.some((n) => REALM_SETTINGS[n].who === "owner") && !isOwner() && <p class="hint">Some of these settings only an owner may change.</p>}
@@ -73,7 +73,15 @@ export function RealmPage({ page }: { page: keyof typeof REALM_PAGES }) {
         <Part title="Organization profile" id="profile">
           <RealmControls names={PROFILE} />
           <div class="row end">
-            <button class="btn small" onClick={() => act(() => api.post("realm/test_welcome_bot_custom_message", { welcome_message_custom_text: realm.value.realm_welcome_message_custom_text ?? "" }), "Test welcome message sent to you")}>
+            <button
+              class="btn small"
+              onClick={() =>
+                act(
+                  () => api.post("realm/test_welcome_bot_custom_message", { welcome_message_custom_text: realm.value.realm_welcome_message_custom_text ?? "" }),
+                  "Test welcome message sent to you",
+                )
+              }
+            >
               Send me the welcome message
             </button>
           </div>
@@ -108,7 +116,12 @@ function Domains() {
           <li key={d.domain}>
             <span class="grow">{d.domain}</span>
             <label class="check">
-              <input type="checkbox" checked={d.allow_subdomains} onChange={(e) => act(() => api.patch(`realm/domains/${encodeURIComponent(d.domain)}`, { allow_subdomains: e.currentTarget.checked }))} /> Subdomains too
+              <input
+                type="checkbox"
+                checked={d.allow_subdomains}
+                onChange={(e) => act(() => api.patch(`realm/domains/${encodeURIComponent(d.domain)}`, { allow_subdomains: e.currentTarget.checked }))}
+              />{" "}
+              Subdomains too
             </label>
             <button class="btn small" onClick={() => act(() => api.delete(`realm/domains/${encodeURIComponent(d.domain)}`), "Domain removed")}>
               Remove
@@ -121,7 +134,9 @@ function Domains() {
         class="row wrap"
         onSubmit={(e) => {
           e.preventDefault();
-          act(() => api.post("realm/domains", { domain: domain.value.trim(), allow_subdomains: subdomains.value }), "Domain added").then((ok) => ok && (domain.value = ""));
+          act(() => api.post("realm/domains", { domain: domain.value.trim(), allow_subdomains: subdomains.value }), "Domain added").then(
+            (ok) => ok && (domain.value = ""),
+          );
         }}
       >
         <input aria-label="Domain" placeholder="example.com" required value={domain.value} onInput={(e) => (domain.value = e.currentTarget.value)} />
@@ -141,7 +156,13 @@ export function UserDefaults() {
     <Part title="Default settings for new users" id="defaults" note="People who join from now on start with these; everyone can change their own.">
       <div class="form admin-form">
         {PATCHABLE_DEFAULT_NAMES.map((n) => (
-          <SettingControl key={n} name={n} kind={USER_SETTINGS[n].kind} value={d[n] ?? USER_SETTINGS[n].default} save={(v) => act(() => api.patch("realm/user_settings_defaults", { [n]: v }))} />
+          <SettingControl
+            key={n}
+            name={n}
+            kind={USER_SETTINGS[n].kind}
+            value={d[n] ?? USER_SETTINGS[n].default}
+            save={(v) => act(() => api.patch("realm/user_settings_defaults", { [n]: v }))}
+          />
         ))}
       </div>
     </Part>
@@ -151,16 +172,27 @@ export function UserDefaults() {
 /** Exports of the organization's data (owners): start one, follow it, download it. */
 function Exports() {
   useEffect(() => {
-    if (realmExports.value === null) api.get("export/realm").then((r) => (realmExports.value = r.exports), () => (realmExports.value = []));
+    if (realmExports.value === null)
+      api.get("export/realm").then(
+        (r) => (realmExports.value = r.exports),
+        () => (realmExports.value = []),
+      );
   }, []);
   const consents = useSignal<{ user_id: number; consented: boolean }[]>([]);
   useEffect(() => {
-    api.get("export/realm/consents").then((r) => (consents.value = r.export_consents), () => {});
+    api.get("export/realm/consents").then(
+      (r) => (consents.value = r.export_consents),
+      () => {},
+    );
   }, []);
   const agreed = consents.value.filter((c) => c.consented).length;
   const list = [...(realmExports.value ?? [])].sort((a, b) => b.export_time - a.export_time);
   return (
-    <Part title="Export the organization's data" id="export" note="A public export holds public channels only; a full export also holds the private data of those who agreed to it.">
+    <Part
+      title="Export the organization's data"
+      id="export"
+      note="A public export holds public channels only; a full export also holds the private data of those who agreed to it."
+    >
       <ul class="admin-list">
         {list.map((x) => (
           <li key={x.id}>
@@ -168,7 +200,15 @@ function Exports() {
               {new Date(x.export_time * 1000).toLocaleString()} · by {userName(x.acting_user_id)}
               {x.export_type === 2 && <span class="tag">Full</span>}
             </span>
-            {x.pending ? <span class="hint">Being prepared…</span> : x.failed_timestamp ? <span class="hint">Failed</span> : x.deleted_timestamp ? <span class="hint">Deleted</span> : x.export_url ? <a href={x.export_url}>Download</a> : null}
+            {x.pending ? (
+              <span class="hint">Being prepared…</span>
+            ) : x.failed_timestamp ? (
+              <span class="hint">Failed</span>
+            ) : x.deleted_timestamp ? (
+              <span class="hint">Deleted</span>
+            ) : x.export_url ? (
+              <a href={x.export_url}>Download</a>
+            ) : null}
           </li>
         ))}
         {!list.length && <li class="empty-note">No exports yet.</li>}

@@ -30,7 +30,10 @@ export function labelOf(name: string): string {
   if (LABELS[name]) return LABELS[name];
   const group = /^can_(.*)_group$|^(.*)_group$/.exec(name);
   if (group) return `Who can ${(group[1] ?? group[2])!.replace(/_/g, " ")}`;
-  const s = name.replace(/_/g, " ").replace(/\bstreams?\b/g, "channel").replace(/ id$/, "");
+  const s = name
+    .replace(/_/g, " ")
+    .replace(/\bstreams?\b/g, "channel")
+    .replace(/ id$/, "");
   return s[0]!.toUpperCase() + s.slice(1);
 }
 const LABELS: Record<string, string> = {
@@ -56,7 +59,21 @@ const LABELS: Record<string, string> = {
 
 /** Names for the choices of enumerated settings, where a number alone would say nothing. */
 const CHOICES: Record<string, Record<string | number, string>> = {
-  org_type: { 0: "Unspecified", 10: "Business", 20: "Open-source project", 30: "Education (non-profit)", 35: "Education (for-profit)", 40: "Research", 50: "Event or conference", 60: "Non-profit", 70: "Government", 80: "Political group", 90: "Community", 100: "Personal", 1000: "Other" },
+  org_type: {
+    0: "Unspecified",
+    10: "Business",
+    20: "Open-source project",
+    30: "Education (non-profit)",
+    35: "Education (for-profit)",
+    40: "Research",
+    50: "Event or conference",
+    60: "Non-profit",
+    70: "Government",
+    80: "Political group",
+    90: "Community",
+    100: "Personal",
+    1000: "Other",
+  },
   digest_weekday: { 0: "Monday", 1: "Tuesday", 2: "Wednesday", 3: "Thursday", 4: "Friday", 5: "Saturday", 6: "Sunday" },
   video_chat_provider: { 0: "None", 1: "Jitsi Meet" },
   giphy_rating: { 0: "GIPHY disabled", 1: "Rated Y", 2: "Rated G", 3: "Rated PG", 4: "Rated PG-13", 5: "Rated R" },
@@ -92,7 +109,19 @@ function Field({ name, label, hint, children }: { name: string; label?: string; 
 }
 
 /** A text or number input that saves on Enter or on blur, when its value changed. */
-export function CommitInput({ value, onCommit, type = "text", multiline, ...rest }: { value: string; onCommit: (v: string) => void; type?: "text" | "number"; multiline?: boolean; [k: string]: unknown }) {
+export function CommitInput({
+  value,
+  onCommit,
+  type = "text",
+  multiline,
+  ...rest
+}: {
+  value: string;
+  onCommit: (v: string) => void;
+  type?: "text" | "number";
+  multiline?: boolean;
+  [k: string]: unknown;
+}) {
   const draft = useSignal<string | null>(null);
   const shown = draft.value ?? value;
   const commit = () => {
@@ -122,7 +151,19 @@ export function CommitInput({ value, onCommit, type = "text", multiline, ...rest
  * One setting's control, generated from its kind in the property table. `save` receives the wire
  * value; group settings get the picker, which sends Zulip's { new, old } change.
  */
-export function SettingControl({ name, kind, value, save, disabled }: { name: string; kind: SettingKind; value: unknown; save: (v: unknown) => void; disabled?: boolean }) {
+export function SettingControl({
+  name,
+  kind,
+  value,
+  save,
+  disabled,
+}: {
+  name: string;
+  kind: SettingKind;
+  value: unknown;
+  save: (v: unknown) => void;
+  disabled?: boolean;
+}) {
   const testid = `admin-${name}`;
   switch (kind.t) {
     case "bool":
@@ -134,7 +175,14 @@ export function SettingControl({ name, kind, value, save, disabled }: { name: st
     case "group":
       return (
         <Field name={name}>
-          <GroupPicker value={value as GroupSettingValue} config={kind.config} disabled={disabled} testid={testid} label={labelOf(name)} onChange={(v) => save({ new: v, old: value })} />
+          <GroupPicker
+            value={value as GroupSettingValue}
+            config={kind.config}
+            disabled={disabled}
+            testid={testid}
+            label={labelOf(name)}
+            onChange={(v) => save({ new: v, old: value })}
+          />
         </Field>
       );
     case "str":
@@ -150,7 +198,14 @@ export function SettingControl({ name, kind, value, save, disabled }: { name: st
         );
       return (
         <Field name={name}>
-          <CommitInput data-testid={testid} disabled={disabled} value={String(value ?? "")} multiline={(kind.max ?? 0) > 200} maxLength={kind.max} onCommit={(v) => save(kind.nullable && v === "" ? "default" : v)} />
+          <CommitInput
+            data-testid={testid}
+            disabled={disabled}
+            value={String(value ?? "")}
+            multiline={(kind.max ?? 0) > 200}
+            maxLength={kind.max}
+            onCommit={(v) => save(kind.nullable && v === "" ? "default" : v)}
+          />
         </Field>
       );
     case "int": {
@@ -184,7 +239,13 @@ export function SettingControl({ name, kind, value, save, disabled }: { name: st
             )}
             {special !== undefined && (
               <label class="check">
-                <input type="checkbox" disabled={disabled} checked={unlimited} onChange={(e) => save(e.currentTarget.checked ? special : Math.max(kind.min ?? 1, 1) * (factor === 60 ? 600 : 30))} /> No limit
+                <input
+                  type="checkbox"
+                  disabled={disabled}
+                  checked={unlimited}
+                  onChange={(e) => save(e.currentTarget.checked ? special : Math.max(kind.min ?? 1, 1) * (factor === 60 ? 600 : 30))}
+                />{" "}
+                No limit
               </label>
             )}
           </div>
@@ -194,7 +255,19 @@ export function SettingControl({ name, kind, value, save, disabled }: { name: st
   }
 }
 
-function ChannelSetting({ name, value, save, disabled, testid }: { name: string; value: number; save: (v: unknown) => void; disabled?: boolean; testid: string }) {
+function ChannelSetting({
+  name,
+  value,
+  save,
+  disabled,
+  testid,
+}: {
+  name: string;
+  value: number;
+  save: (v: unknown) => void;
+  disabled?: boolean;
+  testid: string;
+}) {
   return (
     <Field name={name}>
       <select data-testid={testid} disabled={disabled} value={String(value ?? -1)} onChange={(e) => save(Number(e.currentTarget.value))}>
@@ -251,7 +324,21 @@ function allowedGroups(c?: PermissionConfig) {
  * Zulip's group-setting value: one group (system or user group), or "specific people and groups"
  * (an anonymous collection of users and subgroups), edited as removable chips.
  */
-export function GroupPicker({ value, config, onChange, disabled, testid, label }: { value: GroupSettingValue; config?: PermissionConfig; onChange: (v: GroupSettingValue) => void; disabled?: boolean; testid?: string; label: string }) {
+export function GroupPicker({
+  value,
+  config,
+  onChange,
+  disabled,
+  testid,
+  label,
+}: {
+  value: GroupSettingValue;
+  config?: PermissionConfig;
+  onChange: (v: GroupSettingValue) => void;
+  disabled?: boolean;
+  testid?: string;
+  label: string;
+}) {
   const custom = typeof value === "object" && value !== null;
   const groups = allowedGroups(config);
   const members = custom ? value.direct_members : [];
@@ -278,10 +365,34 @@ export function GroupPicker({ value, config, onChange, disabled, testid, label }
       {custom && (
         <div class="chips" aria-label={`${label}: people and groups`}>
           {members.map((id) => (
-            <Chip key={`u${id}`} label={users.value.get(id)?.full_name ?? `User ${id}`} onRemove={disabled ? undefined : () => setCustom(members.filter((x) => x !== id), subgroups)} />
+            <Chip
+              key={`u${id}`}
+              label={users.value.get(id)?.full_name ?? `User ${id}`}
+              onRemove={
+                disabled
+                  ? undefined
+                  : () =>
+                      setCustom(
+                        members.filter((x) => x !== id),
+                        subgroups,
+                      )
+              }
+            />
           ))}
           {subgroups.map((id) => (
-            <Chip key={`g${id}`} label={groupName(id)} onRemove={disabled ? undefined : () => setCustom(members, subgroups.filter((x) => x !== id))} />
+            <Chip
+              key={`g${id}`}
+              label={groupName(id)}
+              onRemove={
+                disabled
+                  ? undefined
+                  : () =>
+                      setCustom(
+                        members,
+                        subgroups.filter((x) => x !== id),
+                      )
+              }
+            />
           ))}
           {!disabled && (
             <AddPerson
@@ -315,7 +426,21 @@ function Chip({ label, onRemove }: { label: string; onRemove?: () => void }) {
 export const activePeople = () => [...users.value.values()].filter((u) => u.is_active && !u.is_bot).sort((a, b) => a.full_name.localeCompare(b.full_name));
 
 /** A select that adds one person (or group, where offered) to a list. */
-export function AddPerson({ label, exclude, onUser, groups, onGroup, testid }: { label: string; exclude: number[]; onUser: (id: number) => void; groups?: { id: number }[]; onGroup?: (id: number) => void; testid?: string }) {
+export function AddPerson({
+  label,
+  exclude,
+  onUser,
+  groups,
+  onGroup,
+  testid,
+}: {
+  label: string;
+  exclude: number[];
+  onUser: (id: number) => void;
+  groups?: { id: number }[];
+  onGroup?: (id: number) => void;
+  testid?: string;
+}) {
   const people = activePeople().filter((u) => !exclude.includes(u.user_id));
   return (
     <select
@@ -347,7 +472,17 @@ export function AddPerson({ label, exclude, onUser, groups, onGroup, testid }: {
 }
 
 /** A list the administrator reorders with up / down buttons; `save` gets the new order of ids. */
-export function Reorderable<T extends { id: number }>({ items, save, render, label }: { items: T[]; save: (ids: number[]) => void; render: (x: T) => ComponentChildren; label: (x: T) => string }) {
+export function Reorderable<T extends { id: number }>({
+  items,
+  save,
+  render,
+  label,
+}: {
+  items: T[];
+  save: (ids: number[]) => void;
+  render: (x: T) => ComponentChildren;
+  label: (x: T) => string;
+}) {
   const move = (i: number, d: number) => {
     const ids = items.map((x) => x.id);
     [ids[i], ids[i + d]] = [ids[i + d]!, ids[i]!];

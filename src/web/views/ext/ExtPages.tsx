@@ -28,7 +28,13 @@ export default function ExtPages({ path }: { path: string[] }) {
       </h1>
       <nav class="ext-tabs" aria-label="Extension pages">
         {TABS.map((t) => (
-          <a key={t.path} href={`#ext/${t.path}`} class={`ext-tab${page === t.path ? " active" : ""}`} aria-current={page === t.path ? "page" : undefined} data-testid={`ext-tab-${t.path}`}>
+          <a
+            key={t.path}
+            href={`#ext/${t.path}`}
+            class={`ext-tab${page === t.path ? " active" : ""}`}
+            aria-current={page === t.path ? "page" : undefined}
+            data-testid={`ext-tab-${t.path}`}
+          >
             {t.label}
           </a>
         ))}

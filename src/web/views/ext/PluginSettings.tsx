@@ -26,7 +26,11 @@ export function PluginSettings({ p, manage }: { p: Plugin; manage: boolean }) {
             {p.disabled ? "Turn on" : "Turn off"}
           </button>
           <Logs p={p} />
-          <button class="btn small danger" data-testid="plugin-remove" onClick={() => confirm(`Remove ${p.name}? Its bot stops; it can be restored for a week.`) && api.delete(`ext/plugins/${p.id}`).catch(sayError)}>
+          <button
+            class="btn small danger"
+            data-testid="plugin-remove"
+            onClick={() => confirm(`Remove ${p.name}? Its bot stops; it can be restored for a week.`) && api.delete(`ext/plugins/${p.id}`).catch(sayError)}
+          >
             Remove
           </button>
         </div>
@@ -92,7 +96,8 @@ function Field({ f, value, onChange, disabled }: { f: SettingField; value: unkno
       </label>
     );
   if (f.type === "choice" || f.type === "channel") {
-    const options = f.type === "choice" ? (f.choices ?? []).map((c) => [c, c] as const) : [...subs.value.values()].map((s) => [String(s.stream_id), `#${s.name}`] as const);
+    const options =
+      f.type === "choice" ? (f.choices ?? []).map((c) => [c, c] as const) : [...subs.value.values()].map((s) => [String(s.stream_id), `#${s.name}`] as const);
     return (
       <label>
         {title}
@@ -117,7 +122,14 @@ function Field({ f, value, onChange, disabled }: { f: SettingField; value: unkno
     return (
       <label>
         {title}
-        <textarea data-testid={testid} disabled={disabled} required={f.required} maxLength={f.max_length} value={String(value ?? "")} onInput={(e) => onChange(e.currentTarget.value)} />
+        <textarea
+          data-testid={testid}
+          disabled={disabled}
+          required={f.required}
+          maxLength={f.max_length}
+          value={String(value ?? "")}
+          onInput={(e) => onChange(e.currentTarget.value)}
+        />
       </label>
     );
   const numeric = f.type === "integer" || f.type === "number";
@@ -175,17 +187,32 @@ function SlotRow({ p, slot, manage }: { p: Plugin; slot: Plugin["secrets"][numbe
         <strong>{slot.title}</strong> <code class="hint">{slot.name}</code>
         {slot.required && <span class="hint"> · required</span>}
         <div class="hint" data-testid="slot-status">
-          {slot.set ? `Set${slot.hint ? `, ends in …${slot.hint}` : ""}${slot.set_by ? ` by ${userName(slot.set_by)}` : ""}${slot.date_set ? ` ${ago(slot.date_set)}` : ""}` : "Not set"}
+          {slot.set
+            ? `Set${slot.hint ? `, ends in …${slot.hint}` : ""}${slot.set_by ? ` by ${userName(slot.set_by)}` : ""}${slot.date_set ? ` ${ago(slot.date_set)}` : ""}`
+            : "Not set"}
         </div>
       </div>
       {manage && (
         <form class="row" onSubmit={save}>
-          <input type="password" aria-label={`${slot.set ? "New value" : "Value"} for ${slot.title}`} data-testid="slot-value" required autoComplete="new-password" value={value.value} onInput={(e) => (value.value = e.currentTarget.value)} />
+          <input
+            type="password"
+            aria-label={`${slot.set ? "New value" : "Value"} for ${slot.title}`}
+            data-testid="slot-value"
+            required
+            autoComplete="new-password"
+            value={value.value}
+            onInput={(e) => (value.value = e.currentTarget.value)}
+          />
           <button class="btn small" data-testid="slot-save">
             {slot.set ? "Replace" : "Set"}
           </button>
           {slot.set && (
-            <button type="button" class="btn small" data-testid="slot-clear" onClick={() => api.delete(`ext/plugins/${p.id}/secrets/${encodeURIComponent(slot.name)}`).catch(sayError)}>
+            <button
+              type="button"
+              class="btn small"
+              data-testid="slot-clear"
+              onClick={() => api.delete(`ext/plugins/${p.id}/secrets/${encodeURIComponent(slot.name)}`).catch(sayError)}
+            >
               Clear
             </button>
           )}
@@ -204,7 +231,12 @@ function Links({ p, manage }: { p: Plugin; manage: boolean }) {
   async function add(e: Event) {
     e.preventDefault();
     try {
-      await api.post(`ext/plugins/${p.id}/links`, { kind: kind.value, value: value.value, stream_id: Number(stream.value), topic: topic.value.trim() || undefined });
+      await api.post(`ext/plugins/${p.id}/links`, {
+        kind: kind.value,
+        value: value.value,
+        stream_id: Number(stream.value),
+        topic: topic.value.trim() || undefined,
+      });
       value.value = topic.value = "";
     } catch (err) {
       sayError(err);
@@ -225,7 +257,11 @@ function Links({ p, manage }: { p: Plugin; manage: boolean }) {
               </a>
             </span>
             {manage && (
-              <button class="btn small" aria-label={`Remove the link to ${l.value}`} onClick={() => api.delete(`ext/plugins/${p.id}/links/${l.id}`).catch(sayError)}>
+              <button
+                class="btn small"
+                aria-label={`Remove the link to ${l.value}`}
+                onClick={() => api.delete(`ext/plugins/${p.id}/links/${l.id}`).catch(sayError)}
+              >
                 Unlink
               </button>
             )}
@@ -241,7 +277,15 @@ function Links({ p, manage }: { p: Plugin; manage: boolean }) {
               </option>
             ))}
           </select>
-          <input aria-label="Linked value" data-testid="link-value" placeholder="e.g. a project" required maxLength={200} value={value.value} onInput={(e) => (value.value = e.currentTarget.value)} />
+          <input
+            aria-label="Linked value"
+            data-testid="link-value"
+            placeholder="e.g. a project"
+            required
+            maxLength={200}
+            value={value.value}
+            onInput={(e) => (value.value = e.currentTarget.value)}
+          />
           <select aria-label="Channel" data-testid="link-channel" value={stream.value} onChange={(e) => (stream.value = e.currentTarget.value)}>
             {[...subs.value.values()].map((s) => (
               <option key={s.stream_id} value={s.stream_id}>
@@ -249,7 +293,14 @@ function Links({ p, manage }: { p: Plugin; manage: boolean }) {
               </option>
             ))}
           </select>
-          <input aria-label="Topic (empty: the whole channel)" data-testid="link-topic" placeholder="topic (optional)" maxLength={60} value={topic.value} onInput={(e) => (topic.value = e.currentTarget.value)} />
+          <input
+            aria-label="Topic (empty: the whole channel)"
+            data-testid="link-topic"
+            placeholder="topic (optional)"
+            maxLength={60}
+            value={topic.value}
+            onInput={(e) => (topic.value = e.currentTarget.value)}
+          />
           <button class="btn small" data-testid="link-add">
             Link
           </button>
@@ -293,13 +344,23 @@ function WidgetDefaults({ p, manage }: { p: Plugin; manage: boolean }) {
               <span class="grow">
                 <a href={`#ext/widget/${p.id}/${encodeURIComponent(key)}`}>{w.title ?? key}</a>
               </span>
-              <select aria-label={`${w.title ?? key} in the nav`} disabled={!manage} value={d.nav} onChange={(e) => patch(p, { widget_defaults: { [key]: { nav: e.currentTarget.value } } }).catch(sayError)}>
+              <select
+                aria-label={`${w.title ?? key} in the nav`}
+                disabled={!manage}
+                value={d.nav}
+                onChange={(e) => patch(p, { widget_defaults: { [key]: { nav: e.currentTarget.value } } }).catch(sayError)}
+              >
                 <option value="shown">Shown in everyone's nav</option>
                 <option value="menu">Offered in the + menu</option>
                 <option value="hidden">Not in the nav</option>
               </select>
               <label class="check">
-                <input type="checkbox" disabled={!manage} checked={d.column} onChange={(e) => patch(p, { widget_defaults: { [key]: { column: e.currentTarget.checked } } }).catch(sayError)} />
+                <input
+                  type="checkbox"
+                  disabled={!manage}
+                  checked={d.column}
+                  onChange={(e) => patch(p, { widget_defaults: { [key]: { column: e.currentTarget.checked } } }).catch(sayError)}
+                />
                 In the column of linked places
               </label>
             </li>

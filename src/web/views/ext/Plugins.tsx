@@ -125,7 +125,12 @@ function PluginCard({ p, open, manage }: { p: Plugin; open: boolean; manage: boo
   );
 }
 
-const sourceText = (p: Plugin) => (p.source_kind === "remote" ? p.source : p.source_kind === "codehost" ? `${p.source}@${p.sha.slice(0, 8)}` : `server repository${p.source_path ? ` /${p.source_path}` : ""} @${p.sha.slice(0, 8)}`);
+const sourceText = (p: Plugin) =>
+  p.source_kind === "remote"
+    ? p.source
+    : p.source_kind === "codehost"
+      ? `${p.source}@${p.sha.slice(0, 8)}`
+      : `server repository${p.source_path ? ` /${p.source_path}` : ""} @${p.sha.slice(0, 8)}`;
 
 function DraftRow({ p }: { p: Plugin }) {
   const mine = p.made_by === me.value.user_id || isAdmin();
@@ -140,7 +145,10 @@ function DraftRow({ p }: { p: Plugin }) {
           <div class="hint">{p.manifest.description}</div>
           {p.made_in_stream_id !== null && (
             <div class="hint">
-              Asked for in <a href={topicHref(p.made_in_stream_id, p.made_in_topic ?? "")}>#{channelName(p.made_in_stream_id)} › {p.made_in_topic}</a>
+              Asked for in{" "}
+              <a href={topicHref(p.made_in_stream_id, p.made_in_topic ?? "")}>
+                #{channelName(p.made_in_stream_id)} › {p.made_in_topic}
+              </a>
             </div>
           )}
         </div>
@@ -154,10 +162,18 @@ function DraftRow({ p }: { p: Plugin }) {
 export function DraftButtons({ p }: { p: Plugin }) {
   return (
     <div class="ext-actions">
-      <button class="btn small primary" data-testid="draft-install" onClick={() => api.post(`ext/plugins/${p.id}/install`).then(() => say(`${p.name} installed`), sayError)}>
+      <button
+        class="btn small primary"
+        data-testid="draft-install"
+        onClick={() => api.post(`ext/plugins/${p.id}/install`).then(() => say(`${p.name} installed`), sayError)}
+      >
         Install
       </button>
-      <button class="btn small" data-testid="draft-discard" onClick={() => confirm(`Discard the draft ${p.name}?`) && api.delete(`ext/plugins/${p.id}`).catch(sayError)}>
+      <button
+        class="btn small"
+        data-testid="draft-discard"
+        onClick={() => confirm(`Discard the draft ${p.name}?`) && api.delete(`ext/plugins/${p.id}`).catch(sayError)}
+      >
         Discard
       </button>
     </div>
@@ -232,7 +248,13 @@ function InstallForm({ onDone }: { onDone: () => void }) {
     }
   }
   return (
-    <form class="form ext-card ext-form" onSubmit={submit} aria-label="Install a plugin" data-testid="install-form" onKeyDown={(e) => e.key === "Escape" && onDone()}>
+    <form
+      class="form ext-card ext-form"
+      onSubmit={submit}
+      aria-label="Install a plugin"
+      data-testid="install-form"
+      onKeyDown={(e) => e.key === "Escape" && onDone()}
+    >
       <fieldset class="ext-radios">
         <legend>From</legend>
         {(
@@ -243,7 +265,14 @@ function InstallForm({ onDone }: { onDone: () => void }) {
           ] as const
         ).map(([k, label]) => (
           <label class="check" key={k}>
-            <input type="radio" name="source_kind" value={k} checked={kind.value === k} data-testid={`install-kind-${k}`} onChange={() => ((kind.value = k), (path.value = ""))} />
+            <input
+              type="radio"
+              name="source_kind"
+              value={k}
+              checked={kind.value === k}
+              data-testid={`install-kind-${k}`}
+              onChange={() => ((kind.value = k), (path.value = ""))}
+            />
             {label}
           </label>
         ))}
@@ -280,7 +309,13 @@ function InstallForm({ onDone }: { onDone: () => void }) {
         <div class="ext-grid">
           <label>
             Repository
-            <input required placeholder="github/owner/repository" data-testid="install-source" value={source.value} onInput={(e) => (source.value = e.currentTarget.value)} />
+            <input
+              required
+              placeholder="github/owner/repository"
+              data-testid="install-source"
+              value={source.value}
+              onInput={(e) => (source.value = e.currentTarget.value)}
+            />
           </label>
           <label>
             Commit
@@ -295,7 +330,14 @@ function InstallForm({ onDone }: { onDone: () => void }) {
       {kind.value === "remote" && (
         <label>
           Service address
-          <input required type="url" placeholder="https://plugin.example.com" data-testid="install-source" value={source.value} onInput={(e) => (source.value = e.currentTarget.value)} />
+          <input
+            required
+            type="url"
+            placeholder="https://plugin.example.com"
+            data-testid="install-source"
+            value={source.value}
+            onInput={(e) => (source.value = e.currentTarget.value)}
+          />
         </label>
       )}
       {error.value && <ManifestError msg={error.value} />}
@@ -343,7 +385,13 @@ function Repositories() {
       </ul>
       {isAdmin() && (
         <form class="row wrap" onSubmit={create}>
-          <input aria-label="New repository name" placeholder="new repository" value={name.value} required onInput={(e) => (name.value = e.currentTarget.value)} />
+          <input
+            aria-label="New repository name"
+            placeholder="new repository"
+            value={name.value}
+            required
+            onInput={(e) => (name.value = e.currentTarget.value)}
+          />
           <button class="btn small">Create repository</button>
           <span class="hint">Content comes with `confab repo import` or from the agent.</span>
         </form>

@@ -63,7 +63,12 @@ export default function Readme({ uuid }: { uuid: string }) {
         open = true;
         view = new EditorView({
           doc: text.toString(),
-          extensions: [basicSetup, EditorView.lineWrapping, EditorView.contentAttributes.of({ "aria-label": "README", "data-testid": "readme-text" }), yCollab(text, awareness)],
+          extensions: [
+            basicSetup,
+            EditorView.lineWrapping,
+            EditorView.contentAttributes.of({ "aria-label": "README", "data-testid": "readme-text" }),
+            yCollab(text, awareness),
+          ],
           parent: host.current!,
         });
       })

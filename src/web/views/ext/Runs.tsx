@@ -60,9 +60,8 @@ export function Runs() {
               <div class="grow">
                 <strong>Run {r.id}</strong> <RunState r={r} />
                 <div class="hint">
-                  Asked by {userName(r.requested_by)} in{" "}
-                  {r.stream_id !== null ? <a href={topicHref(r.stream_id, r.topic ?? "")}>{where(r)}</a> : where(r)} · {r.turns} turn{r.turns === 1 ? "" : "s"} · started{" "}
-                  {ago(r.started)}
+                  Asked by {userName(r.requested_by)} in {r.stream_id !== null ? <a href={topicHref(r.stream_id, r.topic ?? "")}>{where(r)}</a> : where(r)} ·{" "}
+                  {r.turns} turn{r.turns === 1 ? "" : "s"} · started {ago(r.started)}
                   {r.ended && ` · ended ${ago(r.ended)}`}
                 </div>
               </div>

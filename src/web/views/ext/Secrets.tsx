@@ -13,9 +13,9 @@ export function Secrets() {
   return (
     <div class="ext-section">
       <p class="ext-note" role="note">
-        Every agent run gets every organization secret as an environment variable of its name, from its next turn on; a plugin gets
-        the ones its manifest names. Members see names, notes and the last four characters of long values — never a value. Only
-        the person who added a secret and administrators can replace or delete it.
+        Every agent run gets every organization secret as an environment variable of its name, from its next turn on; a plugin gets the ones its manifest names.
+        Members see names, notes and the last four characters of long values — never a value. Only the person who added a secret and administrators can replace
+        or delete it.
       </p>
       <AddSecret />
       <h2 class="ext-h2">Secrets ({list.length})</h2>
@@ -58,15 +58,38 @@ function AddSecret() {
       <div class="ext-grid">
         <label>
           Name
-          <input data-testid="secret-name" required maxLength={64} placeholder="GITHUB_TOKEN" value={name.value} autoComplete="off" spellcheck={false} onInput={(e) => (name.value = e.currentTarget.value.toUpperCase())} />
+          <input
+            data-testid="secret-name"
+            required
+            maxLength={64}
+            placeholder="GITHUB_TOKEN"
+            value={name.value}
+            autoComplete="off"
+            spellcheck={false}
+            onInput={(e) => (name.value = e.currentTarget.value.toUpperCase())}
+          />
         </label>
         <label>
           Value
-          <input data-testid="secret-value" type="password" required maxLength={4096} autoComplete="new-password" value={value.value} onInput={(e) => (value.value = e.currentTarget.value)} />
+          <input
+            data-testid="secret-value"
+            type="password"
+            required
+            maxLength={4096}
+            autoComplete="new-password"
+            value={value.value}
+            onInput={(e) => (value.value = e.currentTarget.value)}
+          />
         </label>
         <label>
           Note
-          <input data-testid="secret-note" maxLength={200} placeholder="What it is for" value={note.value} onInput={(e) => (note.value = e.currentTarget.value)} />
+          <input
+            data-testid="secret-note"
+            maxLength={200}
+            placeholder="What it is for"
+            value={note.value}
+            onInput={(e) => (note.value = e.currentTarget.value)}
+          />
         </label>
       </div>
       {error.value && (
@@ -99,7 +122,8 @@ function SecretRow({ s }: { s: OrgSecret }) {
       sayError(err);
     }
   }
-  const remove = () => confirm(`Delete the secret ${s.name}? Runs and plugins will no longer get it.`) && api.delete(`ext/secrets/${encodeURIComponent(s.name)}`).catch(sayError);
+  const remove = () =>
+    confirm(`Delete the secret ${s.name}? Runs and plugins will no longer get it.`) && api.delete(`ext/secrets/${encodeURIComponent(s.name)}`).catch(sayError);
   return (
     <li class="ext-row" data-testid={`secret-${s.name}`}>
       <div class="grow">
@@ -113,7 +137,15 @@ function SecretRow({ s }: { s: OrgSecret }) {
         </div>
         {replacing.value && (
           <form class="row wrap" onSubmit={replace} onKeyDown={(e) => e.key === "Escape" && (replacing.value = false)}>
-            <input type="password" class="grow" aria-label={`New value for ${s.name}`} placeholder="new value (empty: keep it)" autoComplete="new-password" value={value.value} onInput={(e) => (value.value = e.currentTarget.value)} />
+            <input
+              type="password"
+              class="grow"
+              aria-label={`New value for ${s.name}`}
+              placeholder="new value (empty: keep it)"
+              autoComplete="new-password"
+              value={value.value}
+              onInput={(e) => (value.value = e.currentTarget.value)}
+            />
             <input class="grow" aria-label={`Note for ${s.name}`} maxLength={200} value={note.value} onInput={(e) => (note.value = e.currentTarget.value)} />
             <button class="btn small primary">Save</button>
           </form>

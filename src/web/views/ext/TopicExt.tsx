@@ -46,7 +46,10 @@ export function TopicExt({ terms }: { terms: NarrowTerm[] }) {
 
 /** The agent's runs in this topic: the running ones, and those that ended while the tab was open. */
 function TopicRuns({ streamId, topic }: { streamId: number; topic: string }) {
-  const runs = [...extRuns.value.values()].filter((r) => r.stream_id === streamId && sameTopic(r.topic, topic)).sort((a, b) => b.id - a.id).slice(0, 3);
+  const runs = [...extRuns.value.values()]
+    .filter((r) => r.stream_id === streamId && sameTopic(r.topic, topic))
+    .sort((a, b) => b.id - a.id)
+    .slice(0, 3);
   if (!runs.length) return null;
   return (
     <ul class="topic-runs" aria-label="Agent runs in this topic" aria-live="polite">
@@ -70,7 +73,9 @@ function TopicRuns({ streamId, topic }: { streamId: number; topic: string }) {
 
 /** Plugins the agent made in this topic for this person, waiting for them to install or discard. */
 function TopicDrafts({ streamId, topic }: { streamId: number; topic: string }) {
-  const drafts = [...extPlugins.value.values()].filter((p) => p.state === "draft" && p.made_by === me.value.user_id && p.made_in_stream_id === streamId && sameTopic(p.made_in_topic, topic));
+  const drafts = [...extPlugins.value.values()].filter(
+    (p) => p.state === "draft" && p.made_by === me.value.user_id && p.made_in_stream_id === streamId && sameTopic(p.made_in_topic, topic),
+  );
   return (
     <>
       {drafts.map((p) => (
@@ -87,7 +92,12 @@ function LinkedColumn({ streamId, topic }: { streamId: number; topic?: string })
   const entries = userWidgets().flatMap((w) =>
     w.spec.scope === "link" && w.pref.in_column
       ? w.plugin.links
-          .filter((l) => l.stream_id === streamId && (l.topic === null || (topic !== undefined && sameTopic(l.topic, topic))) && (!w.spec.link_kinds || w.spec.link_kinds.includes(l.kind)))
+          .filter(
+            (l) =>
+              l.stream_id === streamId &&
+              (l.topic === null || (topic !== undefined && sameTopic(l.topic, topic))) &&
+              (!w.spec.link_kinds || w.spec.link_kinds.includes(l.kind)),
+          )
           .map((l) => ({ w, l }))
       : [],
   );
@@ -122,7 +132,10 @@ function Workspace({ streamId, topic }: { streamId: number; topic: string }) {
   const creating = useSignal(false);
   useEffect(() => {
     let gone = false;
-    api.get("ext/workspaces", { stream_id: streamId, topic }).then((r) => !gone && (ws.value = r.workspaces[0] ?? null), () => {});
+    api.get("ext/workspaces", { stream_id: streamId, topic }).then(
+      (r) => !gone && (ws.value = r.workspaces[0] ?? null),
+      () => {},
+    );
     return () => void (gone = true);
   }, [streamId, topic, workspaceVersion.value]);
   if (ws.value === undefined) return null;
@@ -147,7 +160,9 @@ function Workspace({ streamId, topic }: { streamId: number; topic: string }) {
       {mayRemove && (
         <button
           class="btn small"
-          onClick={() => confirm("Remove this workspace? Its files are committed to its branch first.") && api.delete(`ext/workspaces/${w.workspace_uuid}`).catch(sayError)}
+          onClick={() =>
+            confirm("Remove this workspace? Its files are committed to its branch first.") && api.delete(`ext/workspaces/${w.workspace_uuid}`).catch(sayError)
+          }
         >
           Remove workspace
         </button>
@@ -189,7 +204,12 @@ function NewWorkspace({ streamId, topic, onDone }: { streamId: number; topic: st
           </option>
         ))}
       </select>
-      <input aria-label="Start from (branch, tag or commit)" placeholder="default branch" value={start.value} onInput={(e) => (start.value = e.currentTarget.value)} />
+      <input
+        aria-label="Start from (branch, tag or commit)"
+        placeholder="default branch"
+        value={start.value}
+        onInput={(e) => (start.value = e.currentTarget.value)}
+      />
       <button class="btn small primary" data-testid="workspace-create" disabled={!repo.value}>
         Add workspace
       </button>

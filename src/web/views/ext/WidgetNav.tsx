@@ -9,7 +9,12 @@ import { restFigure, setPreference, userWidgets } from "./widgets";
 
 /** A plugin's glyph: an emoji as it is, an icon name as its first letter in a badge. */
 export function Glyph({ glyph, name }: { glyph?: string; name: string }) {
-  if (glyph && !/^[\x20-\x7e]+$/.test(glyph)) return <span class="glyph" aria-hidden="true">{glyph}</span>;
+  if (glyph && !/^[\x20-\x7e]+$/.test(glyph))
+    return (
+      <span class="glyph" aria-hidden="true">
+        {glyph}
+      </span>
+    );
   return (
     <span class="glyph letter" aria-hidden="true">
       {(glyph || name).charAt(0).toUpperCase()}
@@ -31,7 +36,15 @@ export function WidgetNav() {
       <h2 class="sidebar-heading">
         <span>Widgets</span>
         {offered.length > 0 && (
-          <button class="icon-btn small" aria-label="Add a widget to the nav" title="Add a widget" aria-haspopup="menu" aria-expanded={menuOpen.value} data-testid="widget-add" onClick={() => (menuOpen.value = !menuOpen.value)}>
+          <button
+            class="icon-btn small"
+            aria-label="Add a widget to the nav"
+            title="Add a widget"
+            aria-haspopup="menu"
+            aria-expanded={menuOpen.value}
+            data-testid="widget-add"
+            onClick={() => (menuOpen.value = !menuOpen.value)}
+          >
             <Icon name="plus" size={14} />
           </button>
         )}
@@ -63,7 +76,11 @@ export function WidgetNav() {
                   <Glyph glyph={w.plugin.manifest.glyph} name={w.plugin.name} />
                 </span>
                 <span class="nav-label">{w.label}</span>
-                {w.pref.seen === null && <span class="new-badge" data-testid="widget-new">new</span>}
+                {w.pref.seen === null && (
+                  <span class="new-badge" data-testid="widget-new">
+                    new
+                  </span>
+                )}
                 {figure !== null && (
                   <span class="muted-count" data-testid="widget-figure" title={w.pref.rest_figure ?? undefined}>
                     {figure}

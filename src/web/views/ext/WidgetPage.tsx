@@ -43,7 +43,10 @@ export function WidgetPage({ installId, widget }: { installId: number; widget: s
       <div aria-live="polite">
         {scopes.map((s) => {
           const link = w.plugin.links.find((l) => l.id === s.linkId);
-          const doc = s.scope?.document ?? extWidgets.value.get(scopeKey(installId, widget, s.linkId))?.document ?? fetched.value.get(scopeKey(installId, widget, s.linkId));
+          const doc =
+            s.scope?.document ??
+            extWidgets.value.get(scopeKey(installId, widget, s.linkId))?.document ??
+            fetched.value.get(scopeKey(installId, widget, s.linkId));
           return (
             <article key={String(s.linkId)} class="widget-doc" data-testid="widget-doc" data-version={s.scope?.version ?? 0}>
               {link && (
@@ -180,23 +183,43 @@ function Preferences({ w }: { w: UserWidget }) {
         <form class="row" onSubmit={(e) => (e.preventDefault(), setPreference(w, { label: label.value.trim() }))}>
           <label class="grow">
             Label
-            <input maxLength={24} data-testid="widget-label" placeholder={w.spec.title ?? w.key} value={label.value} onInput={(e) => (label.value = e.currentTarget.value)} />
+            <input
+              maxLength={24}
+              data-testid="widget-label"
+              placeholder={w.spec.title ?? w.key}
+              value={label.value}
+              onInput={(e) => (label.value = e.currentTarget.value)}
+            />
           </label>
           <button class="btn small">Rename</button>
         </form>
         <div class="row">
           <span class="hint">Place in my nav</span>
-          <button class="btn small" aria-label="Move up" disabled={w.pref.position <= 0} onClick={() => setPreference(w, { position: Math.max(0, w.pref.position - 1) })}>
+          <button
+            class="btn small"
+            aria-label="Move up"
+            disabled={w.pref.position <= 0}
+            onClick={() => setPreference(w, { position: Math.max(0, w.pref.position - 1) })}
+          >
             ↑
           </button>
-          <button class="btn small" aria-label="Move down" disabled={w.pref.position >= 999} onClick={() => setPreference(w, { position: Math.min(999, w.pref.position + 1) })}>
+          <button
+            class="btn small"
+            aria-label="Move down"
+            disabled={w.pref.position >= 999}
+            onClick={() => setPreference(w, { position: Math.min(999, w.pref.position + 1) })}
+          >
             ↓
           </button>
         </div>
         {figures.length > 0 && (
           <label>
             Figure at rest
-            <select data-testid="widget-figure-pick" value={w.pref.rest_figure ?? ""} onChange={(e) => setPreference(w, { rest_figure: e.currentTarget.value })}>
+            <select
+              data-testid="widget-figure-pick"
+              value={w.pref.rest_figure ?? ""}
+              onChange={(e) => setPreference(w, { rest_figure: e.currentTarget.value })}
+            >
               {figures.map((f) => (
                 <option key={f} value={f}>
                   {f}

@@ -3,7 +3,17 @@
 // and the figure it shows at rest.
 import { api } from "../../api/client";
 import { sayError } from "../../ui/toast";
-import { extPlugins, extWidgetPrefs, extWidgets, scopeKey, widgetKey, type Plugin, type WidgetPreference, type WidgetScope, type WidgetSpec } from "../../store/ext";
+import {
+  extPlugins,
+  extWidgetPrefs,
+  extWidgets,
+  scopeKey,
+  widgetKey,
+  type Plugin,
+  type WidgetPreference,
+  type WidgetScope,
+  type WidgetSpec,
+} from "../../store/ext";
 
 export interface UserWidget {
   plugin: Plugin;
