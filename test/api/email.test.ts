@@ -19,18 +19,26 @@ const form = (url: string, fields: Record<string, string>, headers: Record<strin
 
 const to = (address: string) => (m: ReceivedMail) => m.to.includes(address);
 
+/** For one describe block: a fresh SMTP sink and a server mailing to it (`env` from the sink's), both stopped after. */
+function withMailServer(set: (s: TestServer, smtp: SmtpSink) => void, env: (smtp: SmtpSink) => Record<string, string> = (smtp) => smtp.env) {
+  let s: TestServer | undefined;
+  let smtp: SmtpSink | undefined;
+  beforeAll(async () => {
+    smtp = await startSmtpSink();
+    s = await startServer({ env: env(smtp) });
+    set(s, smtp);
+  });
+  afterAll(async () => {
+    await s?.stop();
+    await smtp?.stop();
+  });
+}
+
 describe("password reset", () => {
   let s: TestServer;
   let smtp: SmtpSink;
   const RESET = () => `${s.url}/accounts/password/reset/`;
-  beforeAll(async () => {
-    smtp = await startSmtpSink();
-    s = await startServer({ env: smtp.env });
-  });
-  afterAll(async () => {
-    await s.stop();
-    await smtp.stop();
-  });
+  withMailServer((server, sink) => ((s = server), (smtp = sink)));
 
   test("from the mail: new password works, old refused, old API key and queues ended, link used once", async () => {
     const ann = await s.newUser({ email: "ann@example.com", password: "old-password" });
@@ -118,14 +126,7 @@ describe("password reset", () => {
 describe("password reset: rate limits", () => {
   let s: TestServer;
   let smtp: SmtpSink;
-  beforeAll(async () => {
-    smtp = await startSmtpSink();
-    s = await startServer({ env: smtp.env });
-  });
-  afterAll(async () => {
-    await s.stop();
-    await smtp.stop();
-  });
+  withMailServer((server, sink) => ((s = server), (smtp = sink)));
 
   test("per address and per account a few mails an hour; a flood from one client is refused", async () => {
     await s.newUser({ email: "dan@example.com", password: "dan-password" });
@@ -151,17 +152,12 @@ describe("missed-message notifications", () => {
   let bob: Client;
   let carol: Client;
   let channelId: number;
+  withMailServer((server, sink) => ((s = server), (smtp = sink)));
   beforeAll(async () => {
-    smtp = await startSmtpSink();
-    s = await startServer({ env: smtp.env });
     alice = await s.newUser({ name: "Alice Archer", email: "alice@example.com" });
     bob = await s.newUser({ name: "Bob Baker", email: "bob@example.com" });
     carol = await s.newUser({ name: "Carol Cook", email: "carol@example.com" });
     channelId = (await ok(alice.post("/channels/create", { name: "design", subscribers: [alice.userId, bob.userId, carol.userId] }))).id;
-  });
-  afterAll(async () => {
-    await s.stop();
-    await smtp.stop();
   });
 
   const dm = (from: Client, target: Client, content: string) => ok(from.post("/messages", { type: "direct", to: [target.userId], content }));
@@ -280,14 +276,10 @@ describe("missed-message notifications", () => {
 describe("the outbox", () => {
   let s: TestServer;
   let smtp: SmtpSink;
-  beforeAll(async () => {
-    smtp = await startSmtpSink();
-    s = await startServer({ env: { ...smtp.env, CONFAB_EMAIL_MAX_ATTEMPTS: "3" } });
-  });
-  afterAll(async () => {
-    await s.stop();
-    await smtp.stop();
-  });
+  withMailServer(
+    (server, sink) => ((s = server), (smtp = sink)),
+    (sink) => ({ ...sink.env, CONFAB_EMAIL_MAX_ATTEMPTS: "3" }),
+  );
 
   test("a message the server refused is retried after the backoff and arrives", async () => {
     smtp.refuseNext(1);
@@ -359,14 +351,7 @@ describe("the outbox across a restart", () => {
 describe("email changes", () => {
   let s: TestServer;
   let smtp: SmtpSink;
-  beforeAll(async () => {
-    smtp = await startSmtpSink();
-    s = await startServer({ env: smtp.env });
-  });
-  afterAll(async () => {
-    await s.stop();
-    await smtp.stop();
-  });
+  withMailServer((server, sink) => ((s = server), (smtp = sink)));
 
   test("PATCH /settings email is confirmed by a link mailed to the new address", async () => {
     const eve = await s.newUser({ email: "eve@example.com", name: "Eve" });
@@ -396,16 +381,11 @@ describe("email changes", () => {
 describe("email off (the default)", () => {
   let s: TestServer;
   let smtp: SmtpSink;
-  beforeAll(async () => {
-    smtp = await startSmtpSink();
-    // The sink's address is configured but email.enabled is not: nothing may reach it.
-    const { CONFAB_EMAIL_ENABLED: _, ...env } = smtp.env;
-    s = await startServer({ env });
-  });
-  afterAll(async () => {
-    await s.stop();
-    await smtp.stop();
-  });
+  // The sink's address is configured but email.enabled is not: nothing may reach it.
+  withMailServer(
+    (server, sink) => ((s = server), (smtp = sink)),
+    ({ env: { CONFAB_EMAIL_ENABLED: _, ...env } }) => env,
+  );
 
   test("everything that needs mail says plainly that email is not configured; nothing is mailed", async () => {
     const msg = "Email is not configured on this server (email.enabled is off), so nothing can be sent by email.";
