@@ -1,30 +1,12 @@
 import { expect, test } from "bun:test";
 import { run } from "./run";
+import { SHIPPED_INTEGRATIONS } from "../helpers/integrations";
 
 test("confab integrations lists every integration with the URL to give its service", async () => {
   const r = await run(["integrations", "--json"], { env: { CONFAB_EXTERNAL_URL: "https://chat.example.com" } });
   expect(r.code).toBe(0);
   const list = JSON.parse(r.stdout);
-  expect(list.map((i: any) => i.name)).toEqual([
-    "json",
-    "slack_incoming",
-    "github",
-    "gitlab",
-    "gitea",
-    "gogs",
-    "bitbucket2",
-    "grafana",
-    "alertmanager",
-    "uptimerobot",
-    "homeassistant",
-    "sonarr",
-    "radarr",
-    "lidarr",
-    "sentry",
-    "ifttt",
-    "jira",
-    "circleci",
-  ]);
+  expect(list.map((i: any) => i.name)).toEqual(SHIPPED_INTEGRATIONS);
   expect(list.find((i: any) => i.name === "gitea")).toEqual({
     name: "gitea",
     display_name: "Gitea",

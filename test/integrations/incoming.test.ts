@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ok, type Client } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
+import { SHIPPED_INTEGRATIONS } from "../helpers/integrations";
 
 let s: TestServer;
 let ann: Client;
@@ -733,27 +734,7 @@ describe("bad input: clear errors, nothing posted, the server keeps answering", 
   test("register lists the integrations for the bot page", async () => {
     const r = await ok(ann.post("/register", { fetch_event_types: ["realm_incoming_webhook_bots"] }));
     const names = r.realm_incoming_webhook_bots.map((i: any) => i.name);
-    for (const n of [
-      "json",
-      "slack_incoming",
-      "github",
-      "gitlab",
-      "gitea",
-      "gogs",
-      "bitbucket2",
-      "grafana",
-      "alertmanager",
-      "uptimerobot",
-      "homeassistant",
-      "sonarr",
-      "radarr",
-      "lidarr",
-      "sentry",
-      "ifttt",
-      "jira",
-      "circleci",
-    ])
-      expect(names).toContain(n);
+    for (const n of SHIPPED_INTEGRATIONS) expect(names).toContain(n);
     expect(r.realm_incoming_webhook_bots.find((i: any) => i.name === "github")).toMatchObject({
       display_name: "GitHub",
       all_event_types: expect.arrayContaining(["push_commits", "issues"]),

@@ -1,0 +1,21 @@
+// The incoming-webhook integrations confab ships, in the order it lists them (src/integrations).
+export const SHIPPED_INTEGRATIONS = [
+  "json",
+  "slack_incoming",
+  "github",
+  "gitlab",
+  "gitea",
+  "gogs",
+  "bitbucket2",
+  "grafana",
+  "alertmanager",
+  "uptimerobot",
+  "homeassistant",
+  "sonarr",
+  "radarr",
+  "lidarr",
+  "sentry",
+  "ifttt",
+  "jira",
+  "circleci",
+];
