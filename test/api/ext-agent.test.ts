@@ -12,6 +12,25 @@ import { eventsUntil } from "../helpers/events";
 import { startServer, type TestServer } from "../helpers/server";
 import { startAgent, type AgentRuntime } from "../../src/runtime/agent";
 
+/** The agent's first message in a channel's newest ten, waited for (raw Markdown). */
+const agentAnswer = (c: Client, channelId: number, agentId: number) =>
+  waitFor(
+    "the agent's answer",
+    async () => {
+      const { messages } = await ok(
+        c.get("/messages", {
+          anchor: "newest",
+          num_before: 10,
+          num_after: 0,
+          apply_markdown: false,
+          narrow: JSON.stringify([{ operator: "channel", operand: channelId }]),
+        }),
+      );
+      return messages.find((m: any) => m.sender_id === agentId);
+    },
+    15_000,
+  );
+
 const AGENT = join(import.meta.dir, "..", "fixtures", "agents", "test-agent.ts");
 const MARKER = "CONFAB_AGENT_TEST_LEAK";
 process.env[MARKER] = "the server's own environment"; // must never reach a run
@@ -280,22 +299,7 @@ describe("with no agent.command", () => {
       const agent = (await ok(c.get("/ext/agent"))).agent;
       expect(agent.enabled).toBe(false);
       await ok(c.post("/messages", { type: "stream", to: ch, topic: "t", content: "@**Agent** are you there?" }));
-      const answer = await waitFor(
-        "the agent's answer",
-        async () => {
-          const { messages } = await ok(
-            c.get("/messages", {
-              anchor: "newest",
-              num_before: 10,
-              num_after: 0,
-              apply_markdown: false,
-              narrow: JSON.stringify([{ operator: "channel", operand: ch }]),
-            }),
-          );
-          return messages.find((m: any) => m.sender_id === agent.user_id);
-        },
-        15_000,
-      );
+      const answer = await agentAnswer(c, ch, agent.user_id);
       expect(answer.is_agent_message).toBe(true);
       expect(answer.content).toStartWith("The agent is off:");
       expect((await ok(c.get("/ext/agent/runs"))).runs).toEqual([]);
@@ -317,22 +321,7 @@ describe("examples/echo-agent.ts", () => {
       const ch = (await ok(c.post("/channels/create", { name: "try", subscribers: [c.userId] }))).id;
       const agent = (await ok(c.get("/ext/agent"))).agent;
       const { id } = await ok(c.post("/messages", { type: "stream", to: ch, topic: "hello", content: "@**Agent** good morning" }));
-      const answer = await waitFor(
-        "the agent's answer",
-        async () => {
-          const { messages } = await ok(
-            c.get("/messages", {
-              anchor: "newest",
-              num_before: 10,
-              num_after: 0,
-              apply_markdown: false,
-              narrow: JSON.stringify([{ operator: "channel", operand: ch }]),
-            }),
-          );
-          return messages.find((m: any) => m.sender_id === agent.user_id);
-        },
-        15_000,
-      );
+      const answer = await agentAnswer(c, ch, agent.user_id);
       expect(answer.content).toStartWith("Eve Example, you said: good morning");
       const asked = (await ok(c.get(`/messages/${id}`))).message;
       expect(asked.reactions).toEqual([expect.objectContaining({ emoji_name: "eyes", user_id: agent.user_id })]);
