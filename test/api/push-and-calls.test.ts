@@ -1,6 +1,6 @@
 // Push registration and video calls, answered as a Zulip server without a push notification service
 // and without a call provider answers them.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, test } from "bun:test";
 import { expectError, ok, type Client } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
 
