@@ -3,7 +3,7 @@
 // throughput at 32 connections next to a bare Bun.serve answering the same JSON.
 import { closeSync, openSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cpuMicros, firstAnswer, freePort, median, rssMb, stop } from "./lib/proc";
+import { cpuMicros, firstAnswer, freePort, median, NO_RATE_LIMITS, rssMb, stop } from "./lib/proc";
 import type { BenchContext, BenchResult } from "./lib/types";
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 10);
@@ -25,7 +25,12 @@ export async function startConfab(ctx: BenchContext, dataDir: string): Promise<S
   const url = `http://127.0.0.1:${port}`;
   const logFile = openSync(`${dataDir}.log`, "a");
   const t0 = performance.now();
-  const proc = Bun.spawn([ctx.exe, "serve", "--data-dir", dataDir, "--port", String(port)], { stdout: logFile, stderr: logFile, stdin: "ignore" });
+  const proc = Bun.spawn([ctx.exe, "serve", "--data-dir", dataDir, "--port", String(port)], {
+    env: NO_RATE_LIMITS,
+    stdout: logFile,
+    stderr: logFile,
+    stdin: "ignore",
+  });
   closeSync(logFile); // the server has its own copy
   const ms = await firstAnswer(`${url}/api/v1/server_settings`, t0);
   return { proc, url, ms };

@@ -8,7 +8,8 @@
 //    channel+topic newest-100 fetch p50/p99, idle; memory per undelivered event in those queues;
 //    the same fetch, paced, through a burst of BENCH_BURST (default 50,000) sends and the catch-up after;
 //  - the linux-arm64 executable's smoke test under qemu-user (scripts/smoke-arm64.ts).
-// `npm run bench -- perf2`; while developing, e.g. BENCH_MESSAGES=50000 BENCH_BURST=5000 BENCH_SECONDS=3.
+// `npm run bench -- perf2`; while developing, e.g. BENCH_MESSAGES=50000 BENCH_BURST=5000 BENCH_SECONDS=3,
+// and BENCH_PARTS=start (start-up, memory, users/me) or BENCH_PARTS=big (the big database's rows).
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { arm64Runner, smoke } from "../scripts/smoke-arm64";
@@ -23,6 +24,8 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
 const BURST = Number(process.env.BENCH_BURST ?? 50_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+/** Which parts run (while developing): any of start, big, arm64; all by default. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? "start,big,arm64").split(","));
 const CONNECTIONS = 32;
 const SENDERS = 16;
 const QUEUES = 99;
@@ -49,6 +52,8 @@ function wrk(bin: string, url: string, authorization?: string): { rps: number; p
   const p99 = /99%\s+([\d.]+)(us|ms|s)/.exec(out);
   const unit = { us: 0.001, ms: 1, s: 1000 }[p99?.[2] as "ms"] ?? NaN;
   const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  // A rate of refusals (a 429 or a 401) says nothing about serving the request.
+  if (errors) throw new Error(`wrk saw ${errors} answers that were not 2xx from ${url}`);
   return { rps, p99_ms: Number(p99?.[1]) * unit, errors };
 }
 
@@ -105,216 +110,230 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const bare = compileBaseline(ctx.tmp);
 
   // --- Start-up and footprint ---
-  ctx.log(`cold start, empty data directory, confab then bare Bun (${STARTS} runs each)`);
-  const empty = await coldStarts(ctx, false, STARTS);
-  const warm = await coldStarts(ctx, true, STARTS);
-  const s = await startConfab(ctx, join(ctx.tmp, "migrated"));
-  const authorization = await ownerAuth(join(ctx.tmp, "migrated"));
-  const me = await fetch(`${s.url}/api/v1/users/me`, { headers: { Authorization: authorization } });
-  const bodyFile = join(ctx.tmp, "users-me.json");
-  writeFileSync(bodyFile, await me.text());
-  const bareStarts: number[] = [];
-  for (let i = 0; i < STARTS; i++) {
-    const b = await startBaseline(bare, bodyFile);
-    bareStarts.push(b.ms);
-    await stop(b.proc);
-  }
-  Object.assign(f, {
-    cold_start_empty_ms_median: round(median(empty)),
-    cold_start_empty_ms_runs: empty.map((x) => round(x)).join(" "),
-    cold_start_migrated_ms_median: round(median(warm)),
-    cold_start_migrated_ms_runs: warm.map((x) => round(x)).join(" "),
-    bare_cold_start_ms_median: round(median(bareStarts)),
-    bare_cold_start_ms_runs: bareStarts.map((x) => round(x)).join(" "),
-  });
-  ctx.log(`  empty ${f.cold_start_empty_ms_median} ms, migrated ${f.cold_start_migrated_ms_median} ms, bare ${f.bare_cold_start_ms_median} ms`);
-
-  const b = await startBaseline(bare, bodyFile);
-  try {
-    for (let i = 0; i < 20; i++) {
-      await (await fetch(`${s.url}/api/v1/users/me`, { headers: { Authorization: authorization } })).arrayBuffer();
-      await (await fetch(b.url)).arrayBuffer();
+  if (PARTS.has("start")) {
+    ctx.log(`cold start, empty data directory, confab then bare Bun (${STARTS} runs each)`);
+    const empty = await coldStarts(ctx, false, STARTS);
+    const warm = await coldStarts(ctx, true, STARTS);
+    const s = await startConfab(ctx, join(ctx.tmp, "migrated"));
+    const authorization = await ownerAuth(join(ctx.tmp, "migrated"));
+    const me = await fetch(`${s.url}/api/v1/users/me`, { headers: { Authorization: authorization } });
+    const bodyFile = join(ctx.tmp, "users-me.json");
+    writeFileSync(bodyFile, await me.text());
+    const bareStarts: number[] = [];
+    for (let i = 0; i < STARTS; i++) {
+      const b = await startBaseline(bare, bodyFile);
+      bareStarts.push(b.ms);
+      await stop(b.proc);
     }
-    await Bun.sleep(1000);
-    f.idle_rss_mb = round(rssMb(s.proc.pid));
-    f.bare_idle_rss_mb = round(rssMb(b.proc.pid));
-    ctx.log(`idle RSS ${f.idle_rss_mb} MB, bare ${f.bare_idle_rss_mb} MB`);
-
-    // --- GET /users/me: wrk, rounds in turns so the machine's drift cancels in each ratio ---
-    const wrkBin = tool("wrk", ["wrk"]);
-    if (wrkBin) {
-      const rounds: { confab: ReturnType<typeof wrk>; bare: ReturnType<typeof wrk> }[] = [];
-      for (let i = 1; i <= ROUNDS; i++) {
-        ctx.log(`wrk round ${i}/${ROUNDS}: users/me, then bare; ${CONNECTIONS} connections, ${SECONDS} s each`);
-        rounds.push({ confab: wrk(wrkBin, `${s.url}/api/v1/users/me`, authorization), bare: wrk(wrkBin, b.url) });
-      }
-      const ratios = rounds.map((r) => r.confab.rps / r.bare.rps);
-      const mid = rounds[ratios.indexOf([...ratios].sort((x, y) => x - y)[ratios.length >> 1]!)]!;
-      Object.assign(f, {
-        users_me_wrk_rps: Math.round(mid.confab.rps),
-        users_me_wrk_p99_ms: round(mid.confab.p99_ms, 2),
-        users_me_wrk_errors: rounds.reduce((a, r) => a + r.confab.errors, 0),
-        bare_wrk_rps: Math.round(mid.bare.rps),
-        bare_wrk_p99_ms: round(mid.bare.p99_ms, 2),
-        users_me_wrk_ratio: round(median(ratios), 3),
-        users_me_wrk_ratio_rounds: ratios.map((x) => round(x, 3)).join(" "),
-      });
-      ctx.log(`  ratio ${f.users_me_wrk_ratio} (${f.users_me_wrk_rps} vs ${f.bare_wrk_rps} req/s)`);
-    } else f.users_me_wrk_ratio = "wrk missing (apt-get install wrk)";
-    // The Bun load generator's figure, beside wrk's (it is itself the bottleneck at these rates).
-    const viaBun = await bunLoad(s.proc.pid, `${s.url}/api/v1/users/me`, authorization);
-    const bareViaBun = await bunLoad(b.proc.pid, b.url);
     Object.assign(f, {
-      users_me_bun_client_rps: Math.round(viaBun.rps),
-      bare_bun_client_rps: Math.round(bareViaBun.rps),
-      users_me_bun_client_ratio: round(viaBun.rps / bareViaBun.rps, 3),
-      users_me_server_cpu_us_per_request: round(viaBun.serverCpuUs),
-      bare_server_cpu_us_per_request: round(bareViaBun.serverCpuUs),
+      cold_start_empty_ms_median: round(median(empty)),
+      cold_start_empty_ms_runs: empty.map((x) => round(x)).join(" "),
+      cold_start_migrated_ms_median: round(median(warm)),
+      cold_start_migrated_ms_runs: warm.map((x) => round(x)).join(" "),
+      bare_cold_start_ms_median: round(median(bareStarts)),
+      bare_cold_start_ms_runs: bareStarts.map((x) => round(x)).join(" "),
     });
-  } finally {
-    await stop(b.proc);
-    await stop(s.proc);
+    ctx.log(`  empty ${f.cold_start_empty_ms_median} ms, migrated ${f.cold_start_migrated_ms_median} ms, bare ${f.bare_cold_start_ms_median} ms`);
+
+    const b = await startBaseline(bare, bodyFile);
+    try {
+      for (let i = 0; i < 20; i++) {
+        await (await fetch(`${s.url}/api/v1/users/me`, { headers: { Authorization: authorization } })).arrayBuffer();
+        await (await fetch(b.url)).arrayBuffer();
+      }
+      await Bun.sleep(1000);
+      f.idle_rss_mb = round(rssMb(s.proc.pid));
+      f.bare_idle_rss_mb = round(rssMb(b.proc.pid));
+      ctx.log(`idle RSS ${f.idle_rss_mb} MB, bare ${f.bare_idle_rss_mb} MB`);
+
+      // --- GET /users/me: wrk, rounds in turns so the machine's drift cancels in each ratio ---
+      const wrkBin = tool("wrk", ["wrk"]);
+      if (wrkBin) {
+        const rounds: { confab: ReturnType<typeof wrk>; bare: ReturnType<typeof wrk> }[] = [];
+        for (let i = 1; i <= ROUNDS; i++) {
+          ctx.log(`wrk round ${i}/${ROUNDS}: users/me, then bare; ${CONNECTIONS} connections, ${SECONDS} s each`);
+          rounds.push({ confab: wrk(wrkBin, `${s.url}/api/v1/users/me`, authorization), bare: wrk(wrkBin, b.url) });
+        }
+        const ratios = rounds.map((r) => r.confab.rps / r.bare.rps);
+        const mid = rounds[ratios.indexOf([...ratios].sort((x, y) => x - y)[ratios.length >> 1]!)]!;
+        Object.assign(f, {
+          users_me_wrk_rps: Math.round(mid.confab.rps),
+          users_me_wrk_p99_ms: round(mid.confab.p99_ms, 2),
+          users_me_wrk_errors: rounds.reduce((a, r) => a + r.confab.errors, 0),
+          bare_wrk_rps: Math.round(mid.bare.rps),
+          bare_wrk_p99_ms: round(mid.bare.p99_ms, 2),
+          users_me_wrk_ratio: round(median(ratios), 3),
+          users_me_wrk_ratio_rounds: ratios.map((x) => round(x, 3)).join(" "),
+        });
+        ctx.log(`  ratio ${f.users_me_wrk_ratio} (${f.users_me_wrk_rps} vs ${f.bare_wrk_rps} req/s)`);
+      } else f.users_me_wrk_ratio = "wrk missing (apt-get install wrk)";
+      // The Bun load generator's figure, beside wrk's (it is itself the bottleneck at these rates).
+      const viaBun = await bunLoad(s.proc.pid, `${s.url}/api/v1/users/me`, authorization);
+      const bareViaBun = await bunLoad(b.proc.pid, b.url);
+      Object.assign(f, {
+        users_me_bun_client_rps: Math.round(viaBun.rps),
+        bare_bun_client_rps: Math.round(bareViaBun.rps),
+        users_me_bun_client_ratio: round(viaBun.rps / bareViaBun.rps, 3),
+        users_me_server_cpu_us_per_request: round(viaBun.serverCpuUs),
+        bare_server_cpu_us_per_request: round(bareViaBun.serverCpuUs),
+      });
+    } finally {
+      await stop(b.proc);
+      await stop(s.proc);
+    }
   }
 
   // --- The big database: sends, fetches, queue memory, catch-up ---
-  const dataDir = join(ctx.tmp, "big");
-  ctx.log(`generating ${MESSAGES.toLocaleString()} messages (bench/messages.ts's database)`);
-  const g = await generate(dataDir, ctx.log, { users: 200, messages: MESSAGES });
-  const logFile = `${dataDir}.log`;
-  const server = await serveExe(ctx.exe, dataDir, logFile, 120_000);
-  try {
-    const target = g.channels[0]!;
-    const byId = new Map(g.users.map((u) => [u.id, u]));
-    const subscribers = target.subscribers.map((id) => byId.get(id)!);
-    const holders = subscribers.slice(1, 1 + QUEUES); // the first subscriber keeps no queue
-    const queues: { auth: string; id: string }[] = [];
-    for (const u of holders) {
-      const res = await fetch(`${server.url}/api/v1/register`, {
-        method: "POST",
-        headers: { Authorization: basic(u), "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: '["message"]' }),
-      });
-      queues.push({ auth: basic(u), id: ((await res.json()) as { queue_id: string }).queue_id });
-    }
-    const contents = Array.from({ length: 64 }, (_, i) => `Benchmark message ${i}: ${g.words.slice(i * 7, i * 7 + 12).join(" ")} with **bold** and \`code\``);
-    const sendRequests = contents.map((content, i) => ({
-      path: "/api/v1/messages",
-      form: { type: "stream", to: String(target.id), topic: `send ${i % 8}`, content },
-    }));
-    const senders = subscribers.slice(0, SENDERS).map(basic);
-
-    ctx.log(`sends: ${SENDERS} connections to a ${target.subscribers.length}-subscriber channel, ${queues.length} open queues, ${SECONDS} s`);
-    const send = await (
-      await loadSpec(ctx, { url: server.url, mode: "send", seconds: SECONDS, concurrency: SENDERS, auth: senders, requests: sendRequests })
-    ).result();
-    Object.assign(f, {
-      messages: MESSAGES,
-      send_per_second: Math.round(send.rps),
-      send_median_ms: round(send.median_ms, 2),
-      send_p99_ms: round(send.p99_ms, 2),
-      send_errors: send.errors,
-    });
-    ctx.log(`  ${f.send_per_second}/s, p99 ${f.send_p99_ms} ms, ${send.errors} errors${send.first_error ? ` (${send.first_error})` : ""}`);
-
-    // Memory per undelivered event: the heap with the queues' backlog, less the heap once they are deleted.
-    const withQueues = await memoryReport(server.proc.pid, logFile);
-    for (const q of queues)
-      await fetch(`${server.url}/api/v1/events?${new URLSearchParams({ queue_id: q.id })}`, { method: "DELETE", headers: { Authorization: q.auth } });
-    const without = await memoryReport(server.proc.pid, logFile);
-    const perEvent = ((withQueues.heap_used_mb - without.heap_used_mb) * 2 ** 20) / withQueues.queued_events;
-    Object.assign(f, {
-      queued_events: withQueues.queued_events,
-      queue_heap_mb: round(withQueues.heap_used_mb - without.heap_used_mb),
-      bytes_per_queued_event: round(perEvent),
-    });
-    ctx.log(`  ${withQueues.queued_events} undelivered events: ${round(perEvent)} B each`);
-
-    const rand = (
-      (seed) => () =>
-        (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32
-    )(7);
-    const narrows = Array.from({ length: 500 }, () => {
-      const c = g.channels[Math.floor(rand() * g.channels.length)]!;
-      const narrow = JSON.stringify([
-        { operator: "channel", operand: c.id },
-        { operator: "topic", operand: g.topics[Math.floor(rand() * g.topics.length)] },
-      ]);
-      return `/api/v1/messages?${new URLSearchParams({ anchor: "newest", num_before: "100", num_after: "0", narrow })}`;
-    });
-    const reader = basic(g.users[0]!);
-    ctx.log(`channel+topic newest 100, one client back to back, ${SECONDS} s`);
-    const fetchIdle = await (
-      await loadSpec(ctx, { url: server.url, mode: "get", seconds: SECONDS, concurrency: 1, auth: [reader], requests: narrows.map((path) => ({ path })) })
-    ).result();
-    Object.assign(f, { fetch_p50_ms: round(fetchIdle.median_ms, 2), fetch_p99_ms: round(fetchIdle.p99_ms, 2), fetch_errors: fetchIdle.errors });
-    ctx.log(`  p50 ${f.fetch_p50_ms} ms, p99 ${f.fetch_p99_ms} ms`);
-
-    // Latency during catch-up: the paced loop idle, then through a burst and until the server is quiet.
-    const idleEnd = performance.now() + SECONDS * 1000;
-    const pacedIdle = await pacedFetches(server.url, reader, narrows, () => performance.now() > idleEnd);
-    ctx.log(`burst of ${BURST.toLocaleString()} sends with the paced fetch loop running through it and the catch-up after`);
-    const burst = await loadSpec(ctx, { url: server.url, mode: "send", seconds: 0, concurrency: SENDERS, auth: senders, requests: sendRequests, count: BURST });
-    let burstDone = false;
-    const burstResult = burst.result().finally(() => (burstDone = true));
-    // Quiet: after the burst, a second in which the server used under a quarter of a core.
-    const t0 = performance.now();
-    let quietAt = 0;
-    const watch = (async () => {
-      let last = cpuMicros(server.proc.pid);
-      while (!quietAt) {
-        await Bun.sleep(1000);
-        const now = cpuMicros(server.proc.pid);
-        if (burstDone && (now - last < 250_000 || performance.now() - t0 > 300_000)) quietAt = performance.now();
-        last = now;
-      }
-    })();
-    const during = await pacedFetches(server.url, reader, narrows, () => quietAt > 0);
-    await watch;
-    const br = await burstResult;
-    Object.assign(f, {
-      paced_idle_p50_ms: round(pct(pacedIdle, 0.5), 2),
-      paced_idle_p99_ms: round(pct(pacedIdle, 0.99), 2),
-      burst_sends: br.requests,
-      burst_errors: br.errors,
-      burst_seconds: round(br.seconds),
-      burst_and_catch_up_seconds: round((quietAt - t0) / 1000),
-      catch_up_fetches: during.length,
-      catch_up_p50_ms: round(pct(during, 0.5), 2),
-      catch_up_p99_ms: round(pct(during, 0.99), 2),
-      catch_up_max_ms: round(during.at(-1) ?? NaN, 2),
-      catch_up_p99_vs_idle: round(pct(during, 0.99) / pct(pacedIdle, 0.99), 2),
-      server_rss_mb_after: round(rssMb(server.proc.pid)),
-    });
-    ctx.log(
-      `  idle p99 ${f.paced_idle_p99_ms} ms; through the burst p50 ${f.catch_up_p50_ms} ms, p99 ${f.catch_up_p99_ms} ms over ${f.burst_and_catch_up_seconds} s`,
-    );
-  } finally {
-    await stop(server.proc);
-  }
-
-  // --- linux-arm64 under qemu-user ---
-  tool("qemu-aarch64-static", ["qemu-user-static"]);
-  if (typeof arm64Runner() === "string") tool("/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1", ["libc6-arm64-cross"]);
-  const runner = arm64Runner();
-  let arm64 = 0;
-  if (typeof runner === "string") f.arm64_smoke = `not run: ${runner}`;
-  else {
-    const exe = join(ctx.tmp, "confab-linux-arm64");
-    const built = Bun.spawnSync([process.execPath, "scripts/build.ts", "--target", "linux-arm64", "--outfile", exe], {
-      cwd: ROOT,
-      stdout: "ignore",
-      stderr: "inherit",
-    });
+  if (PARTS.has("big")) {
+    const dataDir = join(ctx.tmp, "big");
+    ctx.log(`generating ${MESSAGES.toLocaleString()} messages (bench/messages.ts's database)`);
+    const g = await generate(dataDir, ctx.log, { users: 200, messages: MESSAGES });
+    const logFile = `${dataDir}.log`;
+    const server = await serveExe(ctx.exe, dataDir, logFile, 120_000);
     try {
-      if (built.exitCode !== 0) throw new Error("the linux-arm64 build failed");
-      const r = await smoke(exe, runner);
-      f.arm64_smoke = `${r.version}; server_settings ${r.server_settings_status}; started in ${r.start_ms} ms under qemu`;
-      arm64 = r.server_settings_status === 200 ? 1 : 0;
-    } catch (e) {
-      f.arm64_smoke = `failed: ${(e as Error).message}`;
+      const target = g.channels[0]!;
+      const byId = new Map(g.users.map((u) => [u.id, u]));
+      const subscribers = target.subscribers.map((id) => byId.get(id)!);
+      const holders = subscribers.slice(1, 1 + QUEUES); // the first subscriber keeps no queue
+      const queues: { auth: string; id: string }[] = [];
+      for (const u of holders) {
+        const res = await fetch(`${server.url}/api/v1/register`, {
+          method: "POST",
+          headers: { Authorization: basic(u), "Content-Type": "application/x-www-form-urlencoded" },
+          body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: '["message"]' }),
+        });
+        queues.push({ auth: basic(u), id: ((await res.json()) as { queue_id: string }).queue_id });
+      }
+      const contents = Array.from({ length: 64 }, (_, i) => `Benchmark message ${i}: ${g.words.slice(i * 7, i * 7 + 12).join(" ")} with **bold** and \`code\``);
+      const sendRequests = contents.map((content, i) => ({
+        path: "/api/v1/messages",
+        form: { type: "stream", to: String(target.id), topic: `send ${i % 8}`, content },
+      }));
+      const senders = subscribers.slice(0, SENDERS).map(basic);
+
+      ctx.log(`sends: ${SENDERS} connections to a ${target.subscribers.length}-subscriber channel, ${queues.length} open queues, ${SECONDS} s`);
+      const send = await (
+        await loadSpec(ctx, { url: server.url, mode: "send", seconds: SECONDS, concurrency: SENDERS, auth: senders, requests: sendRequests })
+      ).result();
+      Object.assign(f, {
+        messages: MESSAGES,
+        send_per_second: Math.round(send.rps),
+        send_median_ms: round(send.median_ms, 2),
+        send_p99_ms: round(send.p99_ms, 2),
+        send_errors: send.errors,
+      });
+      ctx.log(`  ${f.send_per_second}/s, p99 ${f.send_p99_ms} ms, ${send.errors} errors${send.first_error ? ` (${send.first_error})` : ""}`);
+
+      // Memory per undelivered event: the heap with the queues' backlog, less the heap once they are deleted.
+      const withQueues = await memoryReport(server.proc.pid, logFile);
+      for (const q of queues)
+        await fetch(`${server.url}/api/v1/events?${new URLSearchParams({ queue_id: q.id })}`, { method: "DELETE", headers: { Authorization: q.auth } });
+      const without = await memoryReport(server.proc.pid, logFile);
+      const perEvent = ((withQueues.heap_used_mb - without.heap_used_mb) * 2 ** 20) / withQueues.queued_events;
+      Object.assign(f, {
+        queued_events: withQueues.queued_events,
+        queue_heap_mb: round(withQueues.heap_used_mb - without.heap_used_mb),
+        bytes_per_queued_event: round(perEvent),
+      });
+      ctx.log(`  ${withQueues.queued_events} undelivered events: ${round(perEvent)} B each`);
+
+      const rand = (
+        (seed) => () =>
+          (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32
+      )(7);
+      const narrows = Array.from({ length: 500 }, () => {
+        const c = g.channels[Math.floor(rand() * g.channels.length)]!;
+        const narrow = JSON.stringify([
+          { operator: "channel", operand: c.id },
+          { operator: "topic", operand: g.topics[Math.floor(rand() * g.topics.length)] },
+        ]);
+        return `/api/v1/messages?${new URLSearchParams({ anchor: "newest", num_before: "100", num_after: "0", narrow })}`;
+      });
+      const reader = basic(g.users[0]!);
+      ctx.log(`channel+topic newest 100, one client back to back, ${SECONDS} s`);
+      const fetchIdle = await (
+        await loadSpec(ctx, { url: server.url, mode: "get", seconds: SECONDS, concurrency: 1, auth: [reader], requests: narrows.map((path) => ({ path })) })
+      ).result();
+      Object.assign(f, { fetch_p50_ms: round(fetchIdle.median_ms, 2), fetch_p99_ms: round(fetchIdle.p99_ms, 2), fetch_errors: fetchIdle.errors });
+      ctx.log(`  p50 ${f.fetch_p50_ms} ms, p99 ${f.fetch_p99_ms} ms`);
+
+      // Latency during catch-up: the paced loop idle, then through a burst and until the server is quiet.
+      const idleEnd = performance.now() + SECONDS * 1000;
+      const pacedIdle = await pacedFetches(server.url, reader, narrows, () => performance.now() > idleEnd);
+      ctx.log(`burst of ${BURST.toLocaleString()} sends with the paced fetch loop running through it and the catch-up after`);
+      const burst = await loadSpec(ctx, {
+        url: server.url,
+        mode: "send",
+        seconds: 0,
+        concurrency: SENDERS,
+        auth: senders,
+        requests: sendRequests,
+        count: BURST,
+      });
+      let burstDone = false;
+      const burstResult = burst.result().finally(() => (burstDone = true));
+      // Quiet: after the burst, a second in which the server used under a quarter of a core.
+      const t0 = performance.now();
+      let quietAt = 0;
+      const watch = (async () => {
+        let last = cpuMicros(server.proc.pid);
+        while (!quietAt) {
+          await Bun.sleep(1000);
+          const now = cpuMicros(server.proc.pid);
+          if (burstDone && (now - last < 250_000 || performance.now() - t0 > 300_000)) quietAt = performance.now();
+          last = now;
+        }
+      })();
+      const during = await pacedFetches(server.url, reader, narrows, () => quietAt > 0);
+      await watch;
+      const br = await burstResult;
+      Object.assign(f, {
+        paced_idle_p50_ms: round(pct(pacedIdle, 0.5), 2),
+        paced_idle_p99_ms: round(pct(pacedIdle, 0.99), 2),
+        burst_sends: br.requests,
+        burst_errors: br.errors,
+        burst_seconds: round(br.seconds),
+        burst_and_catch_up_seconds: round((quietAt - t0) / 1000),
+        catch_up_fetches: during.length,
+        catch_up_p50_ms: round(pct(during, 0.5), 2),
+        catch_up_p99_ms: round(pct(during, 0.99), 2),
+        catch_up_max_ms: round(during.at(-1) ?? NaN, 2),
+        catch_up_p99_vs_idle: round(pct(during, 0.99) / pct(pacedIdle, 0.99), 2),
+        server_rss_mb_after: round(rssMb(server.proc.pid)),
+      });
+      ctx.log(
+        `  idle p99 ${f.paced_idle_p99_ms} ms; through the burst p50 ${f.catch_up_p50_ms} ms, p99 ${f.catch_up_p99_ms} ms over ${f.burst_and_catch_up_seconds} s`,
+      );
+    } finally {
+      await stop(server.proc);
     }
   }
-  ctx.log(`arm64: ${f.arm64_smoke}`);
+
+  let arm64 = 0;
+  // --- linux-arm64 under qemu-user ---
+  if (PARTS.has("arm64")) {
+    tool("qemu-aarch64-static", ["qemu-user-static"]);
+    if (typeof arm64Runner() === "string") tool("/usr/aarch64-linux-gnu/lib/ld-linux-aarch64.so.1", ["libc6-arm64-cross"]);
+    const runner = arm64Runner();
+    if (typeof runner === "string") f.arm64_smoke = `not run: ${runner}`;
+    else {
+      const exe = join(ctx.tmp, "confab-linux-arm64");
+      const built = Bun.spawnSync([process.execPath, "scripts/build.ts", "--target", "linux-arm64", "--outfile", exe], {
+        cwd: ROOT,
+        stdout: "ignore",
+        stderr: "inherit",
+      });
+      try {
+        if (built.exitCode !== 0) throw new Error("the linux-arm64 build failed");
+        const r = await smoke(exe, runner);
+        f.arm64_smoke = `${r.version}; server_settings ${r.server_settings_status}; started in ${r.start_ms} ms under qemu`;
+        arm64 = r.server_settings_status === 200 ? 1 : 0;
+      } catch (e) {
+        f.arm64_smoke = `failed: ${(e as Error).message}`;
+      }
+    }
+    ctx.log(`arm64: ${f.arm64_smoke}`);
+  }
 
   const num = (k: string) => (typeof f[k] === "number" ? (f[k] as number) : NaN);
   return {

@@ -56,6 +56,12 @@ export function cpuMicros(pid: number): number {
 const CLOCK_TICKS = 100; // sysconf(_SC_CLK_TCK) on Linux
 
 /**
+ * The environment for a benchmarked server: load generators are a few users sending as fast as they
+ * can, so the API rate limits would otherwise measure themselves (every answer a 429).
+ */
+export const NO_RATE_LIMITS = { ...process.env, CONFAB_RATE_LIMIT_API_BY_USER: "[]", CONFAB_RATE_LIMIT_API_BY_IP: "[]" };
+
+/**
  * Starts the compiled server on a data directory, as an operator would but logging only warnings
  * (its output appended to `logFile`), and waits until it answers; `ms` is how long that took.
  */
@@ -65,8 +71,7 @@ export async function serveExe(exe: string, dataDir: string, logFile: string, ti
   const log = openSync(logFile, "a");
   const t0 = performance.now();
   const proc = Bun.spawn([exe, "serve", "--data-dir", dataDir, "--port", String(port)], {
-    // Load generators are a few users sending as fast as they can: API rate limits would measure themselves.
-    env: { ...process.env, CONFAB_LOG_LEVEL: "warn", CONFAB_RATE_LIMIT_API_BY_USER: "[]", CONFAB_RATE_LIMIT_API_BY_IP: "[]" },
+    env: { ...NO_RATE_LIMITS, CONFAB_LOG_LEVEL: "warn" },
     stdout: log,
     stderr: log,
     stdin: "ignore",
