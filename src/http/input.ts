@@ -1,13 +1,19 @@
 import { malformedBody, requestBodyNestedTooDeeply, requestTooLarge } from "../domain/errors";
 import { MAX_JSON_DEPTH, parseJson, TooDeep } from "../lib/json";
 
+const utf8 = new TextDecoder();
+
 /**
  * The body's bytes, refused with 413 as soon as they would pass `maxBytes`: a declared length is
  * checked before anything is read, and a body without one (chunked) is counted as it arrives, so no
  * more than the limit is ever held in memory.
  */
 async function readBody(req: Request, maxBytes: number): Promise<Uint8Array> {
-  if (Number(req.headers.get("content-length") ?? 0) > maxBytes) throw requestTooLarge();
+  const declared = req.headers.get("content-length");
+  if (Number(declared ?? 0) > maxBytes) throw requestTooLarge();
+  // With a declared length the server reads no more than it: one native read, no stream to iterate
+  // (iterating the stream was a tenth of a send's CPU).
+  if (declared !== null) return new Uint8Array(await req.arrayBuffer());
   const chunks: Uint8Array[] = [];
   let total = 0;
   for await (const chunk of req.body as unknown as AsyncIterable<Uint8Array>) {
@@ -31,7 +37,7 @@ export async function readInput(req: Request, url: URL, maxBytes: number): Promi
     if (type === "application/json") {
       let body: unknown;
       try {
-        const text = new TextDecoder().decode(bytes);
+        const text = utf8.decode(bytes);
         body = text.trim() ? parseJson(text) : {};
       } catch (e) {
         if (e instanceof TooDeep) throw requestBodyNestedTooDeeply(MAX_JSON_DEPTH);
@@ -49,7 +55,7 @@ export async function readInput(req: Request, url: URL, maxBytes: number): Promi
       for (const [k, v] of form as unknown as Iterable<[string, unknown]>) if (!input.has(k)) input.set(k, v);
     } else {
       // Zulip clients send form-encoded bodies; treat a body with no type the same way.
-      for (const [k, v] of new URLSearchParams(new TextDecoder().decode(bytes))) if (!input.has(k)) input.set(k, v);
+      for (const [k, v] of new URLSearchParams(utf8.decode(bytes))) if (!input.has(k)) input.set(k, v);
     }
   }
   if (url.search) for (const [k, v] of url.searchParams) if (!input.has(k)) input.set(k, v);
