@@ -8,15 +8,15 @@ import type { Changed } from "./tx";
  *
  * Staleness is impossible within this process: the writer calls `changed()` after every change and
  * every commit or rollback, which drops what the change may have touched. Another process's commit (a
- * CLI command) changes SQLite's data_version, which is read at most once per event-loop turn, so its
- * change is seen from the next turn on.
+ * CLI command) changes SQLite's data_version, which is read at most once a millisecond (once per
+ * event-loop turn cost a tenth of a small request), so its change is seen a millisecond later at most.
  */
 export class ReadCache {
   private entries = new Map<string, unknown>();
   /** Longer-lived entries (`memo`): kept across changes that do not touch them. */
   private memos = new Map<string, unknown>();
   private dataVersion = -1;
-  private checkedThisTurn = false;
+  private checkedAt = -Infinity;
   private readonly version: { get(): { data_version: number } | null };
 
   constructor(
@@ -70,9 +70,9 @@ export class ReadCache {
   }
 
   private revalidate() {
-    if (this.checkedThisTurn) return;
-    this.checkedThisTurn = true;
-    setImmediate(() => (this.checkedThisTurn = false));
+    const now = performance.now();
+    if (now - this.checkedAt < 1) return;
+    this.checkedAt = now;
     const v = this.version.get()!.data_version;
     if (v !== this.dataVersion) {
       this.dataVersion = v;

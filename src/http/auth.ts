@@ -5,16 +5,29 @@ import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { badAuthHeader, notBasicAuth, notLoggedIn } from "../domain/errors";
 
+type Credentials = { email: string; apiKey: string };
+/** Clients send the same header on every request: decode each one once (bounded: clients choose them). */
+const decoded = new Map<string, Credentials>();
+
 /** The `Authorization: Basic base64(email:api_key)` header, or null when there is none. */
-export function parseBasic(header: string | null): { email: string; apiKey: string } | null {
+export function parseBasic(header: string | null): Credentials | null {
   if (!header) return null;
+  const known = decoded.get(header);
+  if (known) return known;
+  const creds = decodeBasic(header);
+  if (decoded.size >= 1000) decoded.clear();
+  decoded.set(header, creds);
+  return creds;
+}
+
+function decodeBasic(header: string): Credentials {
   const [scheme, value] = header.split(" ", 2);
   if (!value) throw badAuthHeader();
   if (scheme!.toLowerCase() !== "basic") throw notBasicAuth();
-  const decoded = Buffer.from(value, "base64").toString("utf8");
-  const i = decoded.indexOf(":");
+  const text = Buffer.from(value, "base64").toString("utf8");
+  const i = text.indexOf(":");
   if (i < 0) throw badAuthHeader();
-  return { email: decoded.slice(0, i), apiKey: decoded.slice(i + 1) };
+  return { email: text.slice(0, i), apiKey: text.slice(i + 1) };
 }
 
 export function requestUser(app: App, realm: RealmRow, header: string | null, ip: ClientIp): UserRow {
