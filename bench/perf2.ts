@@ -87,6 +87,23 @@ async function loadSpec(ctx: BenchContext, spec: object) {
   };
 }
 
+/** The server's own `_sum` and `_count` figures from /metrics (loopback may read it). */
+async function metricTotals(url: string): Promise<Map<string, number>> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return new Map([...text.matchAll(/^(confab_\w+_(?:sum|count)) ([\d.e+-]+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+/** Per-batch means over a phase: actions per COMMIT, the COMMIT's time and the WAL fsync's, in ms. */
+function commitMeans(before: Map<string, number>, after: Map<string, number>) {
+  const d = (k: string) => (after.get(k) ?? 0) - (before.get(k) ?? 0);
+  const mean = (name: string, scale = 1) => (d(`${name}_sum`) / Math.max(1, d(`${name}_count`))) * scale;
+  return {
+    actions_per_commit: mean("confab_commit_batch_actions"),
+    commit_ms: mean("confab_commit_seconds", 1000),
+    wal_fsync_ms: mean("confab_wal_fsync_seconds", 1000),
+  };
+}
+
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : NaN);
 
 /** One fetch every PACE_MS from `paths` until `until()` says stop; the latencies, sorted. */
@@ -212,17 +229,24 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       const senders = subscribers.slice(0, SENDERS).map(basic);
 
       ctx.log(`sends: ${SENDERS} connections to a ${target.subscribers.length}-subscriber channel, ${queues.length} open queues, ${SECONDS} s`);
+      const beforeSends = await metricTotals(server.url);
       const send = await (
         await loadSpec(ctx, { url: server.url, mode: "send", seconds: SECONDS, concurrency: SENDERS, auth: senders, requests: sendRequests })
       ).result();
+      // What bounds durable sends: each sender waits for its batch's fsync, so sends/s ≈ batch ÷ cycle.
+      const commits = commitMeans(beforeSends, await metricTotals(server.url));
       Object.assign(f, {
         messages: MESSAGES,
         send_per_second: Math.round(send.rps),
         send_median_ms: round(send.median_ms, 2),
         send_p99_ms: round(send.p99_ms, 2),
         send_errors: send.errors,
+        send_actions_per_commit: round(commits.actions_per_commit, 1),
+        send_commit_ms: round(commits.commit_ms, 2),
+        send_wal_fsync_ms: round(commits.wal_fsync_ms, 2),
       });
       ctx.log(`  ${f.send_per_second}/s, p99 ${f.send_p99_ms} ms, ${send.errors} errors${send.first_error ? ` (${send.first_error})` : ""}`);
+      ctx.log(`  per batch: ${f.send_actions_per_commit} sends, COMMIT ${f.send_commit_ms} ms, WAL fsync ${f.send_wal_fsync_ms} ms`);
 
       // Memory per undelivered event: the heap with the queues' backlog, less the heap once they are deleted.
       const withQueues = await memoryReport(server.proc.pid, logFile);
