@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { inIds } from "../db/in-ids";
 import { attachments, messageAttachments, messages, type AttachmentRow } from "../db/schema";
 
 export type NewAttachment = Omit<AttachmentRow, "id">;
@@ -40,7 +41,7 @@ export function linkedMessages(db: Db, attachmentIds: number[]): Map<number, { i
     .select({ a: messageAttachments.attachmentId, id: messages.id, dateSent: messages.dateSent })
     .from(messageAttachments)
     .innerJoin(messages, eq(messages.id, messageAttachments.messageId))
-    .where(inArray(messageAttachments.attachmentId, attachmentIds))
+    .where(inIds(messageAttachments.attachmentId, attachmentIds))
     .orderBy(asc(messages.id))
     .all();
   for (const r of rows) out.set(r.a, [...(out.get(r.a) ?? []), { id: r.id, dateSent: r.dateSent }]);
@@ -62,7 +63,7 @@ export const messageAttachmentIds = (db: Db, messageIds: number[]): number[] =>
     ? db
         .selectDistinct({ id: messageAttachments.attachmentId })
         .from(messageAttachments)
-        .where(inArray(messageAttachments.messageId, messageIds))
+        .where(inIds(messageAttachments.messageId, messageIds))
         .all()
         .map((r) => r.id)
     : [];
@@ -73,14 +74,14 @@ export const linkAttachments = (db: Db, messageId: number, attachmentIds: number
     .values(attachmentIds.map((attachmentId) => ({ messageId, attachmentId })))
     .onConflictDoNothing()
     .run();
-  db.update(attachments).set({ unreferencedSince: null }).where(inArray(attachments.id, attachmentIds)).run();
+  db.update(attachments).set({ unreferencedSince: null }).where(inIds(attachments.id, attachmentIds)).run();
 };
 
 export const unlinkAttachments = (db: Db, messageIds: number[], attachmentIds?: number[]) => {
   if (!messageIds.length) return;
-  const byMessage = inArray(messageAttachments.messageId, messageIds);
+  const byMessage = inIds(messageAttachments.messageId, messageIds);
   db.delete(messageAttachments)
-    .where(attachmentIds ? and(byMessage, inArray(messageAttachments.attachmentId, attachmentIds)) : byMessage)
+    .where(attachmentIds ? and(byMessage, inIds(messageAttachments.attachmentId, attachmentIds)) : byMessage)
     .run();
 };
 
@@ -91,12 +92,12 @@ export function markUnreferenced(db: Db, attachmentIds: number[], now: number): 
     db
       .selectDistinct({ id: messageAttachments.attachmentId })
       .from(messageAttachments)
-      .where(inArray(messageAttachments.attachmentId, attachmentIds))
+      .where(inIds(messageAttachments.attachmentId, attachmentIds))
       .all()
       .map((r) => r.id),
   );
   const orphans = attachmentIds.filter((id) => !linked.has(id));
-  if (orphans.length) db.update(attachments).set({ unreferencedSince: now }).where(inArray(attachments.id, orphans)).run();
+  if (orphans.length) db.update(attachments).set({ unreferencedSince: now }).where(inIds(attachments.id, orphans)).run();
   return orphans;
 }
 
@@ -110,5 +111,5 @@ export const listExpiredAttachments = (db: Db, cutoff: number, limit: number): A
     .all();
 
 export const deleteAttachments = (db: Db, ids: number[]) => {
-  if (ids.length) db.delete(attachments).where(inArray(attachments.id, ids)).run();
+  if (ids.length) db.delete(attachments).where(inIds(attachments.id, ids)).run();
 };

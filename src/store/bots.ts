@@ -1,5 +1,6 @@
-import { eq, inArray } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { inIds } from "../db/in-ids";
 import { botServices } from "../db/schema";
 import type { BotService } from "../domain/bots";
 
@@ -17,7 +18,7 @@ export function listBotServices(db: Db, botIds: number[]): Map<number, BotServic
     db
       .select()
       .from(botServices)
-      .where(inArray(botServices.botId, botIds))
+      .where(inIds(botServices.botId, botIds))
       .all()
       .map((r) => [r.botId, toService(r)]),
   );

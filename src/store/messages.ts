@@ -1,7 +1,8 @@
 // Messages, their recipients and the search index. The send path runs here on every message, so its
 // statements are plain SQL that bun:sqlite compiles once and caches.
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
+import { inIds } from "../db/in-ids";
 import { messages, reactions, recipients, submessages, users, channels, type MessageRow, type RecipientRow, type SubmessageRow } from "../db/schema";
 import { dmKey } from "../domain/messages";
 import { listUsersByIds } from "./users";
@@ -102,7 +103,7 @@ export function findMessage(db: Db, id: number): MessageRow | undefined {
 
 /** Messages by id, in id order. */
 export const listMessagesByIds = (db: Db, ids: number[]): MessageRow[] =>
-  ids.length ? db.select().from(messages).where(inArray(messages.id, ids)).orderBy(messages.id).all() : [];
+  ids.length ? db.select().from(messages).where(inIds(messages.id, ids)).orderBy(messages.id).all() : [];
 
 export const updateMessage = (db: Db, id: number, patch: Partial<typeof messages.$inferInsert>) =>
   db.update(messages).set(patch).where(eq(messages.id, id)).run();
@@ -170,7 +171,7 @@ export const toApiSubmessage = (r: SubmessageRow): ApiSubmessage => ({
 export function submessagesOf(db: Db, messageIds: number[]): Map<number, ApiSubmessage[]> {
   const out = new Map<number, ApiSubmessage[]>();
   if (!messageIds.length) return out;
-  for (const r of db.select().from(submessages).where(inArray(submessages.messageId, messageIds)).orderBy(submessages.id).all()) {
+  for (const r of db.select().from(submessages).where(inIds(submessages.messageId, messageIds)).orderBy(submessages.id).all()) {
     let l = out.get(r.messageId);
     if (!l) out.set(r.messageId, (l = []));
     l.push(toApiSubmessage(r));
@@ -181,12 +182,12 @@ export function submessagesOf(db: Db, messageIds: number[]): Map<number, ApiSubm
 /** Senders, conversations (with their members), channel names, reactions and submessages of these messages: five queries. */
 export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
   const recipientIds = [...new Set(rows.map((m) => m.recipientId))];
-  const recs = recipientIds.length ? db.select().from(recipients).where(inArray(recipients.id, recipientIds)).all() : [];
+  const recs = recipientIds.length ? db.select().from(recipients).where(inIds(recipients.id, recipientIds)).all() : [];
   const userIds = new Set(rows.map((m) => m.senderId));
   for (const r of recs) if (r.dmKey) for (const id of r.dmKey.split(",")) userIds.add(Number(id));
   const channelIds = recs.filter((r) => r.channelId !== null).map((r) => r.channelId!);
   const messageIds = rows.map((m) => m.id);
-  const reactionRows = messageIds.length ? db.select().from(reactions).where(inArray(reactions.messageId, messageIds)).orderBy(reactions.id).all() : [];
+  const reactionRows = messageIds.length ? db.select().from(reactions).where(inIds(reactions.messageId, messageIds)).orderBy(reactions.id).all() : [];
   const byMessage = new Map<number, MessageLookups["reactions"] extends Map<number, infer V> ? V : never>();
   for (const r of reactionRows) {
     let l = byMessage.get(r.messageId);
@@ -197,7 +198,7 @@ export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
     users: new Map(listUsersByIds(db, [...userIds]).map((u) => [u.id, u])),
     recipients: new Map(recs.map((r) => [r.id, r])),
     channelNames: new Map(
-      (channelIds.length ? db.select({ id: channels.id, name: channels.name }).from(channels).where(inArray(channels.id, channelIds)).all() : []).map((c) => [
+      (channelIds.length ? db.select({ id: channels.id, name: channels.name }).from(channels).where(inIds(channels.id, channelIds)).all() : []).map((c) => [
         c.id,
         c.name,
       ]),

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { inIds } from "../db/in-ids";
 import { pluginLinks, plugins, pluginSecrets, type PluginLinkRow, type PluginRow, type PluginSecretRow } from "../db/schema";
 
 export const listPlugins = (db: Db, realmId: number): PluginRow[] =>
@@ -28,13 +29,7 @@ export const listRemovedBefore = (db: Db, before: number): PluginRow[] =>
 // ---- Secret slots ----
 
 export const listSlots = (db: Db, installIds: readonly number[]): PluginSecretRow[] =>
-  installIds.length
-    ? db
-        .select()
-        .from(pluginSecrets)
-        .where(inArray(pluginSecrets.installId, [...installIds]))
-        .all()
-    : [];
+  installIds.length ? db.select().from(pluginSecrets).where(inIds(pluginSecrets.installId, installIds)).all() : [];
 
 export function saveSlot(db: Db, row: PluginSecretRow) {
   db.insert(pluginSecrets)
@@ -57,14 +52,7 @@ export const deleteSlots = (db: Db, installId: number) => db.delete(pluginSecret
 // ---- Links ----
 
 export const listLinks = (db: Db, installIds: readonly number[]): PluginLinkRow[] =>
-  installIds.length
-    ? db
-        .select()
-        .from(pluginLinks)
-        .where(inArray(pluginLinks.installId, [...installIds]))
-        .orderBy(asc(pluginLinks.id))
-        .all()
-    : [];
+  installIds.length ? db.select().from(pluginLinks).where(inIds(pluginLinks.installId, installIds)).orderBy(asc(pluginLinks.id)).all() : [];
 
 export const findLink = (db: Db, id: number): PluginLinkRow | undefined => db.select().from(pluginLinks).where(eq(pluginLinks.id, id)).get();
 

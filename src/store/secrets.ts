@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { inIds } from "../db/in-ids";
 import { secrets, type SecretRow } from "../db/schema";
 
 export const listSecrets = (db: Db, realmId: number): SecretRow[] =>
@@ -30,9 +31,4 @@ export const findSecretsByName = (db: Db, realmId: number, names: readonly strin
     : [];
 
 export const markSecretsUsed = (db: Db, ids: readonly number[], at: number) =>
-  ids.length &&
-  db
-    .update(secrets)
-    .set({ dateUsed: at })
-    .where(inArray(secrets.id, [...ids]))
-    .run();
+  ids.length && db.update(secrets).set({ dateUsed: at }).where(inIds(secrets.id, ids)).run();

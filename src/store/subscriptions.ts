@@ -1,5 +1,6 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
+import { inIds } from "../db/in-ids";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
 import { writePendingRows, lastMessageId } from "./lazy-delivery";
 
@@ -69,7 +70,7 @@ export function deactivateSubscriptions(db: Db, channelId: number, userIds: numb
   writePendingRows(db, { channelId, userIds });
   db.update(subscriptions)
     .set({ active: false })
-    .where(and(eq(subscriptions.channelId, channelId), inArray(subscriptions.userId, userIds)))
+    .where(and(eq(subscriptions.channelId, channelId), inIds(subscriptions.userId, userIds)))
     .run();
 }
 

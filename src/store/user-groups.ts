@@ -1,6 +1,7 @@
 import type { Database } from "bun:sqlite";
-import { and, asc, eq, inArray } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { inIds } from "../db/in-ids";
 import { userGroupMembers, userGroups, userGroupSubgroups, type UserGroupRow } from "../db/schema";
 import type { GroupSettingValue } from "../domain/group-settings";
 
@@ -67,7 +68,7 @@ export function addGroupMembers(db: Db, groupId: number, userIds: number[]) {
 export function removeGroupMembers(db: Db, groupId: number, userIds: number[]) {
   if (userIds.length)
     db.delete(userGroupMembers)
-      .where(and(eq(userGroupMembers.groupId, groupId), inArray(userGroupMembers.userId, userIds)))
+      .where(and(eq(userGroupMembers.groupId, groupId), inIds(userGroupMembers.userId, userIds)))
       .run();
 }
 
@@ -82,7 +83,7 @@ export function addSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
 export function removeSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
   if (subgroupIds.length)
     db.delete(userGroupSubgroups)
-      .where(and(eq(userGroupSubgroups.groupId, groupId), inArray(userGroupSubgroups.subgroupId, subgroupIds)))
+      .where(and(eq(userGroupSubgroups.groupId, groupId), inIds(userGroupSubgroups.subgroupId, subgroupIds)))
       .run();
 }
 

@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
+import { inIds } from "../db/in-ids";
 import { preparedPerDb } from "../db/prepared";
 import { users, type UserRow } from "../db/schema";
 
@@ -87,14 +88,7 @@ export const listAdminIds = (db: Db, realmId: number): number[] =>
     .map((r) => r.id);
 
 /** These users (any realm), in one query. */
-export const listUsersByIds = (db: Db, ids: readonly number[]): UserRow[] =>
-  ids.length
-    ? db
-        .select()
-        .from(users)
-        .where(inArray(users.id, [...ids]))
-        .all()
-    : [];
+export const listUsersByIds = (db: Db, ids: readonly number[]): UserRow[] => (ids.length ? db.select().from(users).where(inIds(users.id, ids)).all() : []);
 
 /** Active users of a realm seen since `since` (UNIX seconds) through the API or presence, and its bots. */
 export const recentlyActiveUserIds = (db: Db, realmId: number, since: number): number[] =>

@@ -1,5 +1,6 @@
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { inIds } from "../db/in-ids";
 import { widgetDocuments, widgetPreferences, type WidgetDocumentRow, type WidgetPreferenceRow } from "../db/schema";
 
 export interface WidgetScope {
@@ -25,13 +26,7 @@ export function saveDocument(db: Db, row: WidgetDocumentRow) {
 }
 
 export const listDocuments = (db: Db, installIds: readonly number[]): WidgetDocumentRow[] =>
-  installIds.length
-    ? db
-        .select()
-        .from(widgetDocuments)
-        .where(inArray(widgetDocuments.installId, [...installIds]))
-        .all()
-    : [];
+  installIds.length ? db.select().from(widgetDocuments).where(inIds(widgetDocuments.installId, installIds)).all() : [];
 
 export const deleteDocumentsOfLink = (db: Db, linkId: number) => db.delete(widgetDocuments).where(eq(widgetDocuments.linkId, linkId)).run();
 
