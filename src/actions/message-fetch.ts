@@ -71,8 +71,11 @@ const shownFlags = (flags: number | undefined, spectator: boolean) => (spectator
 
 function narrowContext(app: App, realm: RealmRow, viewer: UserRow | null): NarrowContext {
   catchUp(app, viewer); // narrows read the viewer's rows
-  const channels = channelStore.listChannels(app.db, realm.id);
-  const byId = new Map(channels.map((c) => [c.id, c]));
+  // Every fetch reads the realm's channels: kept until a change that may touch them (db/read-cache.ts).
+  const { channels, byId } = app.reads.get(`channels:${realm.id}`, () => {
+    const channels = channelStore.listChannels(app.db, realm.id);
+    return { channels, byId: new Map(channels.map((c) => [c.id, c])) };
+  });
   const asNarrow = (c: ChannelRow): NarrowChannel => ({ id: c.id, recipientId: c.recipientId, isWebPublic: c.isWebPublic });
   let topics: ReturnType<NarrowContext["topicPolicies"]> | null = null;
   return {
