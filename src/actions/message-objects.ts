@@ -40,7 +40,7 @@ export function messageObjects(
 ): Record<string, unknown>[] {
   const l = store.messageLookups(app.db, rows);
   const linkifiers = realmLinkifiers(app, realm);
-  const workspaces = workspaceUuidsByTopic(app.db, realm.id);
+  const workspaces = app.reads.get(`workspaces:${realm.id}`, () => workspaceUuidsByTopic(app.db, realm.id));
   return rows.map((m) => {
     const sender = l.users.get(m.senderId)!;
     const rec = l.recipients.get(m.recipientId)!;
