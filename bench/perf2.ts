@@ -230,11 +230,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
 
       ctx.log(`sends: ${SENDERS} connections to a ${target.subscribers.length}-subscriber channel, ${queues.length} open queues, ${SECONDS} s`);
       const beforeSends = await metricTotals(server.url);
+      const cpuBeforeSends = cpuMicros(server.proc.pid);
       const send = await (
         await loadSpec(ctx, { url: server.url, mode: "send", seconds: SECONDS, concurrency: SENDERS, auth: senders, requests: sendRequests })
       ).result();
       // What bounds durable sends: each sender waits for its batch's fsync, so sends/s ≈ batch ÷ cycle.
       const commits = commitMeans(beforeSends, await metricTotals(server.url));
+      const cpuPerSend = (cpuMicros(server.proc.pid) - cpuBeforeSends) / Math.max(1, send.requests);
       Object.assign(f, {
         messages: MESSAGES,
         send_per_second: Math.round(send.rps),
@@ -244,9 +246,12 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         send_actions_per_commit: round(commits.actions_per_commit, 1),
         send_commit_ms: round(commits.commit_ms, 2),
         send_wal_fsync_ms: round(commits.wal_fsync_ms, 2),
+        send_server_cpu_us: Math.round(cpuPerSend),
       });
       ctx.log(`  ${f.send_per_second}/s, p99 ${f.send_p99_ms} ms, ${send.errors} errors${send.first_error ? ` (${send.first_error})` : ""}`);
-      ctx.log(`  per batch: ${f.send_actions_per_commit} sends, COMMIT ${f.send_commit_ms} ms, WAL fsync ${f.send_wal_fsync_ms} ms`);
+      ctx.log(
+        `  per batch: ${f.send_actions_per_commit} sends, COMMIT ${f.send_commit_ms} ms, WAL fsync ${f.send_wal_fsync_ms} ms; server CPU ${f.send_server_cpu_us} µs per send`,
+      );
 
       // Memory per undelivered event: the heap with the queues' backlog, less the heap once they are deleted.
       const withQueues = await memoryReport(server.proc.pid, logFile);
