@@ -23,6 +23,7 @@ import { Sidebar } from "./Sidebar";
 import { helpOpen, ShortcutHelp, useShortcuts } from "./shortcuts";
 import { askNotificationPermission, useNotifications } from "./notifications";
 import { isHumanMember } from "./ext/access";
+import { ProfileCard, profileCard } from "./ProfileCard";
 
 const Settings = lazy(() => import("./Settings"));
 const ExtPages = lazy(() => import("./ext/ExtPages"));
@@ -155,8 +156,9 @@ export function App({ onSignedOut }: { onSignedOut: () => void }) {
         >
           <Icon name="menu" size={20} />
         </button>
-        <a class="realm-name" href="#inbox">
-          {realm.value.realm_name ?? "confab"}
+        <a class="realm-link" href="#inbox">
+          {realm.value.realm_icon_url && <img class="realm-icon" src={realm.value.realm_icon_url} alt="" width={24} height={24} data-testid="realm-icon" />}
+          <span class="realm-name">{realm.value.realm_name ?? "confab"}</span>
         </a>
         <SearchBox />
         {connection.value === "reconnecting" && (
@@ -177,6 +179,7 @@ export function App({ onSignedOut }: { onSignedOut: () => void }) {
       </div>
       <ChannelBrowser />
       <MessageDialogs />
+      {profileCard.value !== null && <ProfileCard userId={profileCard.value} />}
       {helpOpen.value && <ShortcutHelp onClose={() => (helpOpen.value = false)} />}
       {settingsOpen.value && (
         <Suspense fallback={<div class="backdrop" />}>
