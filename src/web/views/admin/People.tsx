@@ -6,19 +6,12 @@ import { api } from "../../api/client";
 import type { User } from "../../api/types";
 import { Avatar } from "../../ui/Avatar";
 import { ago } from "../../ui/format";
+import { roleName, ROLES } from "../../ui/roles";
+import { profileCard } from "../ProfileCard";
 import { say } from "../../ui/toast";
 import { bots, defaultChannels, invitesVersion } from "../../store/admin";
 import { me, presence, presenceOf, userGroups, userName, users } from "../../store/state";
 import { act, activePeople, allChannels, checkedIds, CommitInput, formValue, groupName, isOwner, Part } from "./fields";
-
-export const ROLES: [number, string][] = [
-  [100, "Owner"],
-  [200, "Administrator"],
-  [300, "Moderator"],
-  [400, "Member"],
-  [600, "Guest"],
-];
-const roleName = (r: number) => ROLES.find(([v]) => v === r)?.[1] ?? String(r);
 
 function lastActive(id: number): string {
   const state = presenceOf(id);
@@ -72,6 +65,9 @@ function UserRow({ u }: { u: User }) {
             onCommit={(v) => act(() => api.patch(`users/${u.user_id}`, { full_name: v }), "Name changed")}
           />
           {!u.is_active && <span class="tag">Deactivated</span>}
+          <button class="btn small" data-testid="user-profile" onClick={() => (profileCard.value = u.user_id)}>
+            Profile
+          </button>
         </div>
         <div class="hint">
           {u.email}
