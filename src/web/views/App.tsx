@@ -23,6 +23,7 @@ import { Sidebar } from "./Sidebar";
 import { helpOpen, ShortcutHelp, useShortcuts } from "./shortcuts";
 import { askNotificationPermission, useNotifications } from "./notifications";
 import { isHumanMember } from "./ext/access";
+import { firstSection, SECTION_IDS } from "./admin/access";
 import { ProfileCard, profileCard } from "./ProfileCard";
 
 const Settings = lazy(() => import("./Settings"));
@@ -42,6 +43,7 @@ async function invite() {
 
 function UserMenu({ onSignOut }: { onSignOut: () => void }) {
   const open = useSignal(false);
+  const organizationEntry = firstSection(SECTION_IDS);
   const item = (label: string, f: () => void, testid?: string) => (
     <li role="none">
       <button role="menuitem" data-testid={testid} onClick={() => ((open.value = false), f())}>
@@ -67,7 +69,7 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
           {item("Personal settings", () => (settingsOpen.value = true), "open-settings")}
           {can("create_multiuse_invite_group") && item("Invite users", invite, "invite-users")}
           {isHumanMember() && item("Plugins, secrets and agent", () => go("#ext/plugins"), "open-ext")}
-          {me.value.role <= 200 && item("Organization settings", () => go("#organization/profile"), "open-organization")}
+          {organizationEntry && item("Organization settings", () => go(`#organization/${organizationEntry}`), "open-organization")}
           {item("Keyboard shortcuts", () => (helpOpen.value = true))}
           {item("Sign out", onSignOut, "sign-out")}
         </ul>
