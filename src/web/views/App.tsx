@@ -115,7 +115,7 @@ function Main() {
   if (v.kind === "organization")
     return (
       <Suspense fallback={<p class="empty-note">Loading…</p>}>
-        <Admin section={v.section} />
+        <Admin section={v.section} item={v.item} />
       </Suspense>
     );
   return <MessageView key={JSON.stringify(v)} terms={v.terms} near={v.near} />;

@@ -100,6 +100,11 @@ function ChannelButtons({ streamId }: { streamId: number }) {
       <button class="btn small" data-testid="mute-channel" aria-pressed={s.is_muted} onClick={() => setProperty(streamId, "is_muted", !s.is_muted)}>
         {s.is_muted ? "Unmute" : "Mute"}
       </button>
+      {me.value.role <= 200 && (
+        <a class="btn small" href={`#organization/channels/${streamId}`} data-testid="channel-settings">
+          Channel settings
+        </a>
+      )}
       <input
         type="color"
         class="color-pick"

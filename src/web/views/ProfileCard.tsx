@@ -1,6 +1,6 @@
-// A person's profile card (from a message's sender, the people list or the users page): role, email,
-// status and the organization's custom profile fields. Administrators edit the fields here too
-// (PATCH /users/{id} with profile_data), as the server allows only them to change another's values.
+// A person's profile card (from a message's sender or the users page): role, email, status and the
+// organization's custom profile fields. Administrators edit another's fields (PATCH /users/{id} with
+// profile_data) and status (POST /users/{id}/status) here, as the server allows only them to.
 import { signal, useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
 import { api } from "../api/client";
@@ -125,10 +125,41 @@ function FieldsEditor({ userId, loaded, onDone }: { userId: number; loaded: Load
   );
 }
 
+/** Administrators set another user's status text (POST /users/{id}/status); empty clears it. */
+function StatusEditor({ userId, current, onDone }: { userId: number; current: string; onDone: () => void }) {
+  const text = useSignal(current);
+  async function save(e: Event) {
+    e.preventDefault();
+    try {
+      await api.post(`users/${userId}/status`, { status_text: text.value.trim() });
+      say("Status saved");
+      onDone();
+    } catch (err) {
+      sayError(err);
+    }
+  }
+  return (
+    <form class="row" onSubmit={save}>
+      <input
+        class="grow"
+        aria-label="Status"
+        maxLength={60}
+        placeholder="No status"
+        data-testid="profile-status-input"
+        value={text.value}
+        onInput={(e) => (text.value = e.currentTarget.value)}
+      />
+      <button class="btn small primary">Save status</button>
+    </form>
+  );
+}
+
 export function ProfileCard({ userId }: { userId: number }) {
   const u = users.value.get(userId);
   const loaded = useSignal<Loaded | null>(null);
   const editing = useSignal(false);
+  const editingStatus = useSignal(false);
+  const reloads = useSignal(0);
   // A realm_user update (a field changed, here or elsewhere) replaces the user object: fetch again.
   useEffect(() => {
     let gone = false;
@@ -136,7 +167,7 @@ export function ProfileCard({ userId }: { userId: number }) {
       .then(([r, s]) => void (!gone && (loaded.value = { profile: r.user.profile_data ?? {}, status: s.status ?? {} })))
       .catch(sayError);
     return () => void (gone = true);
-  }, [userId, u]);
+  }, [userId, u, reloads.value]);
   const close = () => (profileCard.value = null);
   if (!u) return null;
   const status = loaded.value?.status;
@@ -153,12 +184,17 @@ export function ProfileCard({ userId }: { userId: number }) {
               {u.is_bot ? "Bot" : roleName(u.role)}
               {!u.is_active && " · Deactivated"}
             </div>
-            {status && (status.status_text || status.emoji_name || status.away) && (
-              <div class="profile-status" data-testid="profile-status">
-                {status.emoji_name && <span aria-hidden="true">:{status.emoji_name}: </span>}
-                {status.status_text}
-                {status.away && <span class="tag">Away</span>}
-              </div>
+            {editingStatus.value && loaded.value ? (
+              <StatusEditor userId={userId} current={status?.status_text ?? ""} onDone={() => ((editingStatus.value = false), reloads.value++)} />
+            ) : (
+              status &&
+              (status.status_text || status.emoji_name || status.away) && (
+                <div class="profile-status" data-testid="profile-status">
+                  {status.emoji_name && <span aria-hidden="true">:{status.emoji_name}: </span>}
+                  {status.status_text}
+                  {status.away && <span class="tag">Away</span>}
+                </div>
+              )
             )}
           </div>
         </div>
@@ -179,6 +215,11 @@ export function ProfileCard({ userId }: { userId: number }) {
               </dl>
             )}
             <div class="row end">
+              {isAdmin && u.user_id !== me.value.user_id && u.is_active && !editingStatus.value && (
+                <button class="btn" data-testid="profile-set-status" disabled={!loaded.value} onClick={() => (editingStatus.value = true)}>
+                  Set status
+                </button>
+              )}
               {isAdmin && profileFields.value.length > 0 && u.user_id !== me.value.user_id && !u.is_bot && (
                 <button class="btn" data-testid="profile-edit" disabled={!loaded.value} onClick={() => (editing.value = true)}>
                   Edit profile fields

@@ -11,7 +11,7 @@ import { Groups } from "./Groups";
 import { Bots, Invitations, Users } from "./People";
 import { RealmPage, UserDefaults } from "./RealmSettings";
 
-export const SECTIONS: [(typeof SECTION_IDS)[number], string, FunctionComponent][] = [
+export const SECTIONS: [(typeof SECTION_IDS)[number], string, FunctionComponent<{ item?: string }>][] = [
   ["profile", "Organization profile", () => <RealmPage page="profile" />],
   ["permissions", "Permissions and sign-up", () => <RealmPage page="permissions" />],
   ["messages", "Messages", () => <RealmPage page="messages" />],
@@ -26,7 +26,7 @@ export const SECTIONS: [(typeof SECTION_IDS)[number], string, FunctionComponent]
   ["profile-fields", "Profile fields", ProfileFields],
 ];
 
-export default function Admin({ section }: { section: string }) {
+export default function Admin({ section, item }: { section: string; item?: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const shown = SECTIONS.filter(([id]) => maySeeSection(id));
   const current = shown.find(([id]) => id === section) ?? (isAdmin() ? shown[0] : undefined);
@@ -61,7 +61,7 @@ export default function Admin({ section }: { section: string }) {
         <h2 class="sr-only" tabIndex={-1} ref={heading}>
           {current[1]}
         </h2>
-        <Body />
+        <Body item={item} />
       </div>
     </div>
   );
