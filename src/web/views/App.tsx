@@ -52,7 +52,8 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
     </li>
   );
   return (
-    <div class="menu-wrap">
+    // Escape closes it wherever the focus is within: on the toggle as well as in the list.
+    <div class="menu-wrap" onKeyDown={(e) => e.key === "Escape" && open.value && ((open.value = false), e.stopPropagation())}>
       <button
         class="user-button"
         data-testid="user-menu"
@@ -65,7 +66,7 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
         <span class="user-name">{me.value.full_name}</span>
       </button>
       {open.value && (
-        <ul class="menu right" role="menu" onKeyDown={(e) => e.key === "Escape" && (open.value = false)}>
+        <ul class="menu right" role="menu">
           {item("Personal settings", () => (settingsOpen.value = true), "open-settings")}
           {can("create_multiuse_invite_group") && item("Invite users", invite, "invite-users")}
           {isHumanMember() && item("Plugins, secrets and agent", () => go("#ext/plugins"), "open-ext")}

@@ -214,7 +214,7 @@ export function ProfileCard({ userId }: { userId: number }) {
                 ))}
               </dl>
             )}
-            <div class="row end">
+            <div class="row end wrap profile-actions">
               {isAdmin && u.user_id !== me.value.user_id && u.is_active && !editingStatus.value && (
                 <button class="btn" data-testid="profile-set-status" disabled={!loaded.value} onClick={() => (editingStatus.value = true)}>
                   Set status

@@ -111,7 +111,12 @@ function IconControl() {
   const r = realm.value;
   return (
     <div class="row icon-control" data-testid="realm-icon-control">
-      <img class="realm-icon large" src={r.realm_icon_url} alt="Current organization icon" width={64} height={64} />
+      <img class="realm-icon large" src={r.realm_icon_url} alt="" width={64} height={64} />
+      <span>
+        Organization icon
+        <br />
+        <span class="hint">{r.realm_icon_source === "U" ? "Uploaded" : "The default"}; a square image shows best.</span>
+      </span>
       <label class="btn small">
         Upload icon
         <input
