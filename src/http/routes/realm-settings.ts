@@ -2,7 +2,7 @@ import { updateRealmSettings } from "../../actions/realm-settings";
 import { REALM_SETTING_NAMES, REALM_SETTINGS, type SettingKind } from "../../domain/realm-settings";
 import { endpoint } from "../endpoint";
 import { p, Param, t } from "../../domain/params";
-import { groupSettingChange } from "./user-groups";
+import { groupSettingChange } from "../../actions/user-groups";
 
 /** The request parameter for one setting of a property table (realm or user settings), optional. */
 export function settingParam(kind: SettingKind): Param<unknown> {
