@@ -383,7 +383,7 @@ export function getUserByEmail(app: App, viewer: UserRow, email: string, a: View
 }
 
 /** PATCH /users/{email}: the same change, naming the user by email (Zulip 9.0, level 313). */
-export function updateUserByEmail(app: App, realm: RealmRow, admin: UserRow, email: string, a: Parameters<typeof updateUserByAdmin>[4]) {
+export function updateUserByEmail(app: App, realm: RealmRow, admin: UserRow, email: string, a: UserPatch) {
   const u = store.findUserByEmail(app.db, admin.realmId, email);
   if (!u) throw noSuchUser();
   return updateUserByAdmin(app, realm, admin, u.id, a);
