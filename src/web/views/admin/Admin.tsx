@@ -29,7 +29,8 @@ export const SECTIONS: [(typeof SECTION_IDS)[number], string, FunctionComponent<
 export default function Admin({ section, item }: { section: string; item?: string }) {
   const heading = useRef<HTMLHeadingElement>(null);
   const shown = SECTIONS.filter(([id]) => maySeeSection(id));
-  const current = shown.find(([id]) => id === section) ?? (isAdmin() ? shown[0] : undefined);
+  // An unknown section shows the first page to administrators; others get the refusal, which names no page.
+  const current = shown.find(([id]) => id === section) ?? (isAdmin() || section === "" ? shown[0] : undefined);
   useEffect(() => heading.current?.focus(), [current?.[0]]);
   if (!current)
     return (
