@@ -329,6 +329,13 @@ describe("organization administration in the browser", () => {
     await openSection(owner.page, "channels");
     await owner.page.getByTestId("admin-channel-reviews").getByTestId("channel-edit").click();
     await screenshot(owner.page, "admin-11-dark-channels");
+    // The profile card from the users page, in the dark theme.
+    await openSection(owner.page, "users");
+    await owner.page.getByTestId(`admin-user-${ann.email}`).getByTestId("user-profile").click();
+    await owner.page.getByTestId("profile-card").getByText("Platform").waitFor({ timeout: WAIT });
+    await screenshot(owner.page, "admin-11b-dark-profile-card");
+    await owner.page.keyboard.press("Escape");
+    await owner.page.getByTestId("profile-card").waitFor({ state: "detached", timeout: WAIT });
     await owner.page.emulateMedia({ colorScheme: "light" });
     await owner.page.setViewportSize({ width: 390, height: 800 });
     await openSection(owner.page, "profile");
