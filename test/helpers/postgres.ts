@@ -11,6 +11,8 @@ export interface Postgres {
   port: number;
   /** The server's process id (the postmaster), while it runs. */
   pid: number;
+  /** Creates another, empty database on this server (owned by the test role); returns its URL. */
+  createDatabase(name: string): Promise<string>;
   /** Stops the server (fast shutdown) and removes its directory. Safe to call twice. */
   stop(): Promise<void>;
 }
@@ -133,23 +135,24 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
       rmSync(dir, { recursive: true, force: true });
     };
     process.on("exit", stopNow);
-    // The database the URL names, owned by the test role (initdb made only "postgres").
+    const base = `postgres://${ROLE}@127.0.0.1:${port}`;
+    const createDatabase = async (name: string) => {
+      const admin = new SQL(`${base}/postgres`, { max: 1 });
+      try {
+        await admin.unsafe(`CREATE DATABASE "${name}"`);
+      } finally {
+        await admin.close();
+      }
+      return `${base}/${name}`;
+    };
+    // The database the URL names (initdb made only "postgres").
     try {
-      await createDatabase(`postgres://${ROLE}@127.0.0.1:${port}/postgres`);
+      await createDatabase(ROLE);
     } catch (e) {
       await stop();
       throw e;
     }
-    return { url: `postgres://${ROLE}@127.0.0.1:${port}/${ROLE}`, port, pid, stop };
-  }
-}
-
-async function createDatabase(adminUrl: string) {
-  const admin = new SQL(adminUrl);
-  try {
-    await admin.unsafe(`CREATE DATABASE ${ROLE}`);
-  } finally {
-    await admin.close();
+    return { url: `${base}/${ROLE}`, port, pid, createDatabase, stop };
   }
 }
 

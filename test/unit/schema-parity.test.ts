@@ -4,8 +4,6 @@
 // saying why, where none can be started).
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { SQL } from "bun";
 import { is } from "drizzle-orm";
 import { getTableConfig as pgConfig, PgTable } from "drizzle-orm/pg-core";
@@ -13,6 +11,7 @@ import { getTableConfig as liteConfig, SQLiteTable } from "drizzle-orm/sqlite-co
 import * as lite from "../../src/db/schema";
 import * as pg from "../../src/db/schema-pg";
 import { migrate } from "../../src/db/migrate";
+import { migratePostgres } from "../../src/db/migrate-pg";
 import { postgresMissing, startPostgres } from "../helpers/postgres";
 
 /** What SQLite keeps outside drizzle (hand-written in migrations/0004) and PostgreSQL declares. */
@@ -103,9 +102,7 @@ function liveSqlite(): Map<string, LiveTable> {
   migrate(db);
   const out = new Map<string, LiveTable>();
   const names = db
-    .query<{ name: string }, []>(
-      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'messages_fts%' AND name != 'confab_migrations'",
-    )
+    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'messages_fts%'")
     .all()
     .map((r) => r.name);
   for (const t of names) {
@@ -136,13 +133,7 @@ function liveSqlite(): Map<string, LiveTable> {
 }
 
 async function livePostgres(sql: SQL): Promise<Map<string, LiveTable>> {
-  const dir = join(import.meta.dir, "../../migrations/pg");
-  const files = readdirSync(dir)
-    .filter((f) => /^\d{4}_.*\.sql$/.test(f))
-    .sort();
-  await sql.begin(async (tx) => {
-    for (const f of files) for (const stmt of readFileSync(join(dir, f), "utf8").split("--> statement-breakpoint")) if (stmt.trim()) await tx.unsafe(stmt);
-  });
+  await migratePostgres(sql);
   const out = new Map<string, LiveTable>();
   const cols = await sql`SELECT table_name AS t, column_name AS c, data_type AS type, udt_name AS udt, is_nullable AS nullable
     FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`;
@@ -162,9 +153,7 @@ async function livePostgres(sql: SQL): Promise<Map<string, LiveTable>> {
     const t = out.get(r.t)!;
     const cols = (r.cols as string).split(",");
     if (r.is_primary) t.primaryKey = cols;
-    else
-      t.indexes[r.constraint_type === "u" ? `unique:${cols.join(",")}` : r.name] =
-        `${r.is_unique ? "unique " : ""}(${cols.join(", ")})${r.partial ? " partial" : ""}`;
+    else t.indexes[r.name] = `${r.is_unique ? "unique " : ""}(${cols.join(", ")})${r.partial ? " partial" : ""}`;
   }
   return out;
 }
