@@ -67,7 +67,7 @@ export function activateSubscriptions(db: Db, rows: { userId: number; channelId:
 
 /** Unsubscribes, after writing the rows of the messages they received while subscribed. */
 export function deactivateSubscriptions(db: Db, channelId: number, userIds: number[]) {
-  writePendingRows(db, { channelId, userIds });
+  writePendingRows(db, { channelIds: [channelId], userIds });
   db.update(subscriptions)
     .set({ active: false })
     .where(and(eq(subscriptions.channelId, channelId), inIds(subscriptions.userId, userIds)))
