@@ -5,7 +5,7 @@
 import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { SQL } from "bun";
-import { is } from "drizzle-orm";
+import { is, type Table } from "drizzle-orm";
 import { getTableConfig as pgConfig, PgTable } from "drizzle-orm/pg-core";
 import { getTableConfig as liteConfig, SQLiteTable } from "drizzle-orm/sqlite-core";
 import * as lite from "../../src/db/schema";
@@ -82,6 +82,24 @@ test("the PostgreSQL drizzle schema declares every SQLite table with the same co
     for (const ix of PG_ONLY_INDEXES) delete p.indexes[ix];
     expect({ table: name, ...p }).toEqual({ table: name, ...l });
   }
+});
+
+// Every table's row type is the same in both dialects, so that a store function has one signature for
+// both: this assignment does not compile otherwise (`npm run typecheck` checks the tests).
+type RowsOf<M> = { [K in keyof M as M[K] extends Table ? K : never]: M[K] extends { $inferSelect: infer R } ? R : never };
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type PgRows = RowsOf<typeof pg>;
+type RowsDiffer = {
+  [K in keyof RowsOf<typeof lite>]: K extends keyof PgRows
+    ? Same<RowsOf<typeof lite>[K], K extends "messages" ? Omit<PgRows[K], "searchTsv"> : PgRows[K]> extends true
+      ? never
+      : K
+    : K;
+}[keyof RowsOf<typeof lite>];
+const rowsDiffer: [RowsDiffer] extends [never] ? "none" : RowsDiffer = "none";
+
+test("each table's row type is the same in both dialects", () => {
+  expect(rowsDiffer).toBe("none");
 });
 
 /** SQLite's declared type → the PostgreSQL types that may stand for it. */
