@@ -4,7 +4,7 @@
 // session; a custom emoji used in a message; a member sees only the pages a permission delegates to
 // them; the organization icon; deleting a topic; a member's profile fields and status set by an
 // administrator; a member holding only a group's add-members right or one bot kind sees only those
-// controls. Screenshots (light, dark, phone width) go to test/e2e/results/admin-*.png.
+// controls; a status set in one browser shows live on the card open in another. Screenshots (light, dark, phone width) go to test/e2e/results/admin-*.png.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { api, ensureExecutable, launchChromium, newMember, openApp, screenshot, signInThroughForm, startConfab, type Confab } from "./harness";
@@ -379,6 +379,36 @@ describe("organization administration in the browser", () => {
     const bot = (await api(confab, ownerAuth(), "GET", "/users")).members.find((u: any) => u.email.startsWith("alerts-bot@"));
     expect(bot.bot_type).toBe(2);
     await page.evaluate('location.hash = "#feed"');
+  });
+
+  test("two browsers: Ann sets her status and the profile card Cleo has open follows it live", async () => {
+    // Cleo opens Ann's card from Ann's message; it shows the status the administrator set earlier.
+    const page = cleoApp.page;
+    await page.getByTestId("channel-general").click();
+    await page.getByTestId("topic-hello").click();
+    await page.getByTestId("sender-name").filter({ hasText: "Ann" }).first().click();
+    const card = page.getByTestId("profile-card");
+    await card.getByTestId("profile-status").getByText("On call this week").waitFor({ timeout: WAIT });
+    // Ann sets her own from the user menu.
+    const annPage = annApp.page;
+    await annPage.getByTestId("user-menu").click();
+    await annPage.getByTestId("open-own-profile").click();
+    const own = annPage.getByTestId("profile-card");
+    await own.getByTestId("profile-set-status").click();
+    await own.getByTestId("profile-status-input").fill("Out for lunch");
+    await own.getByTestId("profile-status-input").press("Enter");
+    await own.getByTestId("profile-status").getByText("Out for lunch").waitFor({ timeout: WAIT });
+    await card.getByTestId("profile-status").getByText("Out for lunch").waitFor({ timeout: WAIT });
+    await screenshot(page, "admin-15-status-live-other-card");
+    await screenshot(annPage, "admin-15b-status-own-card");
+    // Cleared: the other card shows no status, still without reopening.
+    await own.getByTestId("profile-set-status").click();
+    await own.getByTestId("profile-status-input").fill("");
+    await own.getByTestId("profile-status-input").press("Enter");
+    await until(async () => (await card.getByTestId("profile-status").textContent()) === "", "the status to clear");
+    await annPage.keyboard.press("Escape");
+    await page.keyboard.press("Escape");
+    await cleoApp.context.close();
   });
 
   test("dark theme and phone width: the settings pages stay readable", async () => {
