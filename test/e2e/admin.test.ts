@@ -395,8 +395,9 @@ describe("organization administration in the browser", () => {
     await annPage.getByTestId("open-own-profile").click();
     const own = annPage.getByTestId("profile-card");
     await own.getByTestId("profile-set-status").click();
-    await own.getByTestId("profile-status-input").fill("Out for lunch");
-    await own.getByTestId("profile-status-input").press("Enter");
+    // The field takes the focus: typing and Enter are enough.
+    await annPage.keyboard.type("Out for lunch");
+    await annPage.keyboard.press("Enter");
     await own.getByTestId("profile-status").getByText("Out for lunch").waitFor({ timeout: WAIT });
     await card.getByTestId("profile-status").getByText("Out for lunch").waitFor({ timeout: WAIT });
     await screenshot(page, "admin-15-status-live-other-card");

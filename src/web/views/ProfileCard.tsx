@@ -3,7 +3,7 @@
 // fields. Everyone sets their own status here; administrators edit another's fields (PATCH /users/{id}
 // with profile_data) and status (POST /users/{id}/status), as the server allows only them to.
 import { signal, useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { api } from "../api/client";
 import { Avatar } from "../ui/Avatar";
 import { Modal } from "../ui/Modal";
@@ -126,6 +126,9 @@ function FieldsEditor({ userId, profile, onDone }: { userId: number; profile: Pr
 /** One's own status text (POST /users/me/status), or, for administrators, another's; empty clears it. */
 function StatusEditor({ userId, current, onDone }: { userId: number; current: string; onDone: () => void }) {
   const text = useSignal(current);
+  const input = useRef<HTMLInputElement>(null);
+  // It replaces the button that opened it: the focus moves in, for those on the keyboard.
+  useEffect(() => input.current?.focus(), []);
   async function save(e: Event) {
     e.preventDefault();
     try {
@@ -144,6 +147,7 @@ function StatusEditor({ userId, current, onDone }: { userId: number; current: st
         maxLength={60}
         placeholder="No status"
         data-testid="profile-status-input"
+        ref={input}
         value={text.value}
         onInput={(e) => (text.value = e.currentTarget.value)}
       />
