@@ -357,6 +357,11 @@ describe("organization administration in the browser", () => {
     const after = (await api(confab, ownerAuth(), "GET", "/user_groups")).user_groups.find((g: any) => g.name === "Reviewers");
     expect(after.members).toContain(dan.userId);
     expect(after.name).toBe("Reviewers");
+    // Ann is in the group and may leave it (everyone may, by default): that alone opens no settings page.
+    await annApp.page.getByTestId("user-menu").click();
+    await annApp.page.getByTestId("open-settings").waitFor({ timeout: WAIT });
+    expect(await annApp.page.getByTestId("open-organization").count()).toBe(0);
+    await annApp.page.keyboard.press("Escape");
   });
 
   test("a member allowed only incoming webhook bots is offered that kind alone, and creates one", async () => {
@@ -396,6 +401,8 @@ describe("organization administration in the browser", () => {
     const own = annPage.getByTestId("profile-card");
     await own.getByTestId("profile-set-status").click();
     // The field takes the focus: typing and Enter are enough.
+    const field = own.getByTestId("profile-status-input");
+    await until(async () => (await field.count()) === 1 && (await field.evaluate((el) => el === el.ownerDocument.activeElement)), "the status field's focus");
     await annPage.keyboard.type("Out for lunch");
     await annPage.keyboard.press("Enter");
     await own.getByTestId("profile-status").getByText("Out for lunch").waitFor({ timeout: WAIT });

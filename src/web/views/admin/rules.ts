@@ -32,8 +32,9 @@ export const mayAddGroupMember = (g: UserGroup, userId: number) =>
 export const mayRemoveGroupMember = (g: UserGroup, userId: number) =>
   mayUpdateGroup(g, userId === me.value.user_id ? ["can_leave_group", "can_remove_members_group"] : ["can_remove_members_group"]);
 
-/** Anything at all on the group: what puts an Edit button on its row. */
-export const mayChangeGroup = (g: UserGroup) => mayUpdateGroup(g, ["can_add_members_group", "can_remove_members_group", "can_join_group", "can_leave_group"]);
+/** Changing the group or others' membership: what puts an Edit button on its row and opens the page.
+ * Joining and leaving alone do not (by default everyone may leave a group). */
+export const mayChangeGroup = (g: UserGroup) => mayUpdateGroup(g, ["can_add_members_group", "can_remove_members_group"]);
 
 /** createUserGroup: holders of can_create_groups. */
 export const mayCreateGroup = () => !isGuest() && can("can_create_groups");
