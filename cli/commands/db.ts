@@ -3,6 +3,9 @@ import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs
 import { join, resolve } from "node:path";
 import { databasePath } from "../../src/app";
 import { checkBackup, copyFiles, FILE_DIRS, filesOf, migrateFile, writeBackup, type BackupReport } from "../../src/db/backup";
+import { copyStorage, parsePostgresUrl, type CopyReport } from "../../src/db/copy-storage";
+import { KEY_FILE } from "../../src/lib/crypto";
+import { textForSearch } from "../../src/render";
 import { runningServer } from "../pidfile";
 import { action, CliError, configFrom, openApp, withCommon } from "../common";
 
@@ -59,6 +62,61 @@ export function register(program: Command) {
         files = copyFiles(filesOf(file), config.dataDir).files;
       }
       console.log(files ? `restored ${file} and ${files} uploaded file(s) into ${config.dataDir}` : `restored ${file} into ${target}`);
+    }),
+  );
+
+  registerMigrateStorage(program);
+}
+
+/** `confab migrate-storage`: the data directory's SQLite database into PostgreSQL, or (--from) back into a data directory. */
+function registerMigrateStorage(program: Command) {
+  withCommon(
+    program
+      .command("migrate-storage")
+      .description(
+        "copy the whole database from this data directory's SQLite file into PostgreSQL, or with --from back into a data directory, then verify the copy (the server must be stopped; the source is never changed)",
+      )
+      .requiredOption("--to <target>", "postgres://user:password@host:port/database, or with --from the data directory to fill")
+      .option("--from <url>", "copy from this PostgreSQL database (postgres://…) instead of the data directory")
+      .option("--replace", "replace what the target already holds instead of refusing"),
+  ).action(
+    action(async (opts) => {
+      const config = configFrom(opts);
+      const options = { replace: opts.replace === true, textForSearch, busyTimeoutMs: config.storage.busyTimeoutMs, log: (l: string) => console.log(l) };
+      let r: CopyReport;
+      let files: string;
+      if (opts.from !== undefined) {
+        const from = parsePostgresUrl(opts.from);
+        if (/^postgres(ql)?:/i.test(opts.to)) throw new CliError("--from and --to are both PostgreSQL; one side must be a data directory");
+        const dir = resolve(opts.to);
+        const pid = runningServer(dir);
+        if (pid !== null) throw new CliError(`a server is running on ${dir} (pid ${pid}); stop it before copying into it`);
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        r = await copyStorage({ postgres: from }, { sqlite: databasePath({ ...config, dataDir: dir }) }, options);
+        const present = [...FILE_DIRS, KEY_FILE].filter((f) => existsSync(join(dir, f)));
+        files =
+          `uploaded files (${FILE_DIRS.join("/, ")}/) and the secrets key (${KEY_FILE}) are not in the database: they live on the nodes' shared data directory; ` +
+          (present.length ? `${dir} has ${present.join(", ")}` : `copy them from there into ${dir} before starting confab on it`);
+      } else {
+        const to = parsePostgresUrl(opts.to);
+        const pid = runningServer(config.dataDir);
+        if (pid !== null) throw new CliError(`the server is running on ${config.dataDir} (pid ${pid}); stop it before copying its database`);
+        const source = databasePath(config);
+        if (!existsSync(source)) throw new CliError(`there is no database at ${source}`);
+        r = await copyStorage({ sqlite: source }, { postgres: to }, options);
+        files =
+          `uploaded files (${FILE_DIRS.join("/, ")}/) and the secrets key (${KEY_FILE}) are not in the database: they stay in ${config.dataDir}; ` +
+          "confab nodes on PostgreSQL share that directory, mounted at the same path on every node (docs/scaling.md, section 9). " +
+          "confab serve does not run on PostgreSQL yet: this copy prepares for it";
+      }
+      if (r.migrated.length) console.log(`migrated the target first: ${r.migrated.join(", ")}`);
+      console.log(`copied ${r.rows} rows in ${r.tables} tables from ${r.from} to ${r.to}`);
+      if (r.mismatches.length) {
+        for (const m of r.mismatches.slice(0, 20)) console.error(`mismatch: ${m}`);
+        throw new CliError(`the copy does not match its source (${r.mismatches.length} difference(s)); do not use ${r.to}`);
+      }
+      console.log(`verified: every table's row count is equal on both sides, and ${r.sampled} sampled messages are equal field by field`);
+      console.log(files);
     }),
   );
 }
