@@ -5,6 +5,7 @@ import { databasePath } from "../../src/app";
 import { checkBackup, copyFiles, FILE_DIRS, filesOf, migrateFile, writeBackup, type BackupReport } from "../../src/db/backup";
 import { copyStorage, parsePostgresUrl, type CopyReport } from "../../src/db/copy-storage";
 import { KEY_FILE } from "../../src/lib/crypto";
+import { plural } from "../../src/lib/text";
 import { textForSearch } from "../../src/render";
 import { runningServer } from "../pidfile";
 import { action, CliError, configFrom, openApp, withCommon } from "../common";
@@ -91,7 +92,6 @@ function registerMigrateStorage(program: Command) {
         const dir = resolve(opts.to);
         const pid = runningServer(dir);
         if (pid !== null) throw new CliError(`a server is running on ${dir} (pid ${pid}); stop it before copying into it`);
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
         r = await copyStorage({ postgres: from }, { sqlite: databasePath({ ...config, dataDir: dir }) }, options);
         const present = [...FILE_DIRS, KEY_FILE].filter((f) => existsSync(join(dir, f)));
         files =
@@ -106,16 +106,15 @@ function registerMigrateStorage(program: Command) {
         r = await copyStorage({ sqlite: source }, { postgres: to }, options);
         files =
           `uploaded files (${FILE_DIRS.join("/, ")}/) and the secrets key (${KEY_FILE}) are not in the database: they stay in ${config.dataDir}; ` +
-          "confab nodes on PostgreSQL share that directory, mounted at the same path on every node (docs/scaling.md, section 9). " +
-          "confab serve does not run on PostgreSQL yet: this copy prepares for it";
+          "confab nodes on PostgreSQL share that directory, mounted at the same path on every node (docs/scaling.md, section 9)\n" +
+          "note: confab serve does not run on PostgreSQL yet; this copy is the first step of the move";
       }
-      if (r.migrated.length) console.log(`migrated the target first: ${r.migrated.join(", ")}`);
-      console.log(`copied ${r.rows} rows in ${r.tables} tables from ${r.from} to ${r.to}`);
+      console.log(`copied ${plural(r.rows, "row")} in ${plural(r.tables, "table")} from ${r.from} to ${r.to}`);
       if (r.mismatches.length) {
         for (const m of r.mismatches.slice(0, 20)) console.error(`mismatch: ${m}`);
         throw new CliError(`the copy does not match its source (${r.mismatches.length} difference(s)); do not use ${r.to}`);
       }
-      console.log(`verified: every table's row count is equal on both sides, and ${r.sampled} sampled messages are equal field by field`);
+      console.log(`verified: every table's row count is equal on both sides, and ${plural(r.sampled, "sampled message")} equal field by field`);
       console.log(files);
     }),
   );

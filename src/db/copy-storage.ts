@@ -10,7 +10,10 @@
 // neutral form: booleans, parsed JSON, numbers, strings.
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { migrations as pgMigrations } from "../../migrations/pg";
+import { plural } from "../lib/text";
 import { openDatabase } from "./client";
 import { migratePostgres } from "./migrate-pg";
 import { inspectDatabase, LEDGER, migrate, migrationStatus } from "./migrate";
@@ -91,12 +94,14 @@ export async function copyStorage(from: Place, to: Place, o: CopyOptions): Promi
   const pgUrl = "postgres" in from ? from.postgres : "postgres" in to ? to.postgres : null;
   const litePath = "sqlite" in from ? from.sqlite : "sqlite" in to ? to.sqlite : null;
   if (!pgUrl || !litePath) throw new CopyError("one side must be PostgreSQL and the other a SQLite data directory");
-  const pg = await PostgresEnd.connect(pgUrl);
+  const pg = await PostgresEnd.connect(parsePostgresUrl(pgUrl));
   try {
+    // A refused source leaves no target file behind.
+    if ("postgres" in from) await pg.checkSource();
     const lite = "sqlite" in from ? SqliteEnd.openSource(from.sqlite) : SqliteEnd.openTarget(litePath, o.busyTimeoutMs);
     try {
       const [source, target]: [End, End] = "sqlite" in from ? [lite, pg] : [pg, lite];
-      await source.checkSource();
+      if (source === lite) await lite.checkSource();
       // Refused before the target is migrated, so a refusal changes nothing.
       const held = await target.heldRows();
       if (held.length && !o.replace)
@@ -104,6 +109,8 @@ export async function copyStorage(from: Place, to: Place, o: CopyOptions): Promi
           `${target.name} is not empty (${held.slice(0, 5).join(", ")}${held.length > 5 ? ", …" : ""}); give --replace to replace its contents`,
         );
       const migrated = await target.migrate();
+      if (migrated.length)
+        o.log?.(`migrated ${target.name} to this confab's schema first (${plural(migrated.length, "migration")}, through ${migrated.at(-1)})`);
       const tables = order(await pg.catalog());
       lite.checkColumns(tables);
       o.log?.(`copying ${tables.length} tables from ${source.name} to ${target.name}`);
@@ -144,7 +151,7 @@ interface End {
   heldRows(): Promise<string[]>;
   migrate(): Promise<string[]>;
   rows(t: Table): AsyncIterable<Row[]>;
-  rowsByKey(t: Table, ids: number[]): Promise<Row[]>;
+  rowsById(t: Table, ids: number[]): Promise<Row[]>;
   count(t: Table): Promise<number>;
   messageSample(): Promise<number[]>;
   /** The highest id each serial table ever handed out (deleted rows' ids are not handed out again). */
@@ -152,9 +159,14 @@ interface End {
   write(tables: Table[], source: End, floors: Map<string, number>, o: CopyOptions): Promise<void>;
 }
 
+/** A value as comparable text: JSON with its objects' keys sorted (jsonb keeps its own order). */
 const sortedJson = (v: unknown): string =>
   JSON.stringify(v, (_k, x) =>
-    x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x,
+    typeof x === "bigint"
+      ? String(x)
+      : x && typeof x === "object" && !Array.isArray(x)
+        ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1)))
+        : x,
   );
 
 /** Both sides hold the same rows: counts of every table, and sampled messages field by field. */
@@ -168,7 +180,7 @@ async function verify(tables: Table[], source: End, target: End) {
   }
   const messages = tables.find((t) => t.name === "messages")!;
   const ids = await source.messageSample();
-  const [mine, theirs] = await Promise.all([source.rowsByKey(messages, ids), target.rowsByKey(messages, ids)]);
+  const [mine, theirs] = await Promise.all([source.rowsById(messages, ids), target.rowsById(messages, ids)]);
   const copied = new Map(theirs.map((r) => [r.id, r]));
   for (const m of mine) {
     const c = copied.get(m.id);
@@ -213,7 +225,12 @@ class PostgresEnd implements End {
     return new PostgresEnd(sql, url);
   }
 
-  close = () => this.sql.close();
+  private snapshot = false;
+
+  async close() {
+    if (this.snapshot) await this.sql.unsafe("ROLLBACK");
+    await this.sql.close();
+  }
 
   private async tableNames(): Promise<string[]> {
     const r: { name: string }[] = await this.sql`SELECT table_name AS name FROM information_schema.tables
@@ -222,6 +239,9 @@ class PostgresEnd implements End {
   }
 
   async checkSource() {
+    // One snapshot for the copy and its verification (this client has a single connection).
+    await this.sql.unsafe("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+    this.snapshot = true;
     const names = await this.tableNames();
     if (!names.includes(LEDGER)) throw new CopyError(`${this.name} holds no confab database`);
     const tags = new Set(((await this.sql.unsafe(`SELECT tag FROM ${LEDGER}`)) as { tag: string }[]).map((r) => r.tag));
@@ -294,7 +314,7 @@ class PostgresEnd implements End {
     return r;
   }
 
-  async rowsByKey(t: Table, ids: number[]): Promise<Row[]> {
+  async rowsById(t: Table, ids: number[]): Promise<Row[]> {
     const rows: Row[] = await this.sql.unsafe(
       `SELECT ${t.columns.map((c) => quote(c.name)).join(", ")} FROM ${quote(t.name)} WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)::bigint) ORDER BY id`,
       [ids],
@@ -347,7 +367,7 @@ class PostgresEnd implements End {
             );
           n += batch.length;
         }
-        if (n) o.log?.(`  ${t.name}: ${n} rows`);
+        if (n) o.log?.(`  ${t.name}: ${plural(n, "row")}`);
         if (t.serial) {
           const [{ max }] = await tx.unsafe(`SELECT COALESCE(max(${quote(t.serial)}), 0)::float8 AS max FROM ${quote(t.name)}`);
           const next = Math.max(max, floors.get(t.name) ?? 0);
@@ -371,7 +391,8 @@ class SqliteEnd implements End {
   static openSource(path: string): SqliteEnd {
     let db: Database;
     try {
-      db = new Database(path, { readonly: true });
+      // 64-bit integers as they are stored (neutral() keeps those past 2^53 as bigint).
+      db = new Database(path, { readonly: true, safeIntegers: true });
     } catch (e) {
       throw new CopyError(`cannot open ${path}: ${(e as Error).message}`);
     }
@@ -379,12 +400,18 @@ class SqliteEnd implements End {
   }
 
   static openTarget(path: string, busyTimeoutMs: number): SqliteEnd {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     return new SqliteEnd(openDatabase(path, { synchronous: "full", busyTimeoutMs }).sqlite, path, true);
   }
 
-  close = () => this.db.close();
+  close() {
+    if (this.db.inTransaction) this.db.run("ROLLBACK");
+    this.db.close();
+  }
 
   async checkSource() {
+    // One snapshot for the copy and its verification, whatever another connection commits meanwhile.
+    this.db.run("BEGIN");
     const kind = inspectDatabase(this.db);
     if (kind !== "confab") throw new CopyError(`${this.name} is not a confab database`);
     const { pending, unknown } = migrationStatus(this.db);
@@ -431,7 +458,8 @@ class SqliteEnd implements End {
     for (const c of t.columns) {
       const v = r[c.name];
       if (v === null) continue;
-      if (c.type === "bool") r[c.name] = v !== 0;
+      if (typeof v === "bigint") r[c.name] = Number.isSafeInteger(Number(v)) ? Number(v) : v;
+      if (c.type === "bool") r[c.name] = r[c.name] !== 0;
       else if (c.type === "jsonb") r[c.name] = JSON.parse(v as string);
     }
     return r;
@@ -461,20 +489,23 @@ class SqliteEnd implements End {
     if (batch.length) yield batch;
   }
 
-  async rowsByKey(t: Table, ids: number[]): Promise<Row[]> {
+  async rowsById(t: Table, ids: number[]): Promise<Row[]> {
     return this.db
       .query<Row, [string]>(`${this.select(t)} WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id`)
       .all(JSON.stringify(ids))
       .map((r) => this.neutral(t, r));
   }
 
-  count = async (t: Table) => this.db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${quote(t.name)}`).get()!.n;
+  count = async (t: Table) => Number(this.db.query<{ n: number | bigint }, []>(`SELECT count(*) AS n FROM ${quote(t.name)}`).get()!.n);
 
   async messageSample(): Promise<number[]> {
     const { first, last } = this.db.query<{ first: number | null; last: number }, []>("SELECT min(id) AS first, max(id) AS last FROM messages").get()!;
     if (first === null) return [];
     const next = this.db.query<{ id: number }, [number]>("SELECT id FROM messages WHERE id >= ? ORDER BY id LIMIT 1");
-    return spreadIds(first, last, async (n) => next.get(n)?.id);
+    return spreadIds(Number(first), Number(last), async (n) => {
+      const id = next.get(n)?.id;
+      return id === undefined ? undefined : Number(id);
+    });
   }
 
   private sequences(): Map<string, number> {
@@ -484,7 +515,7 @@ class SqliteEnd implements End {
       this.db
         .query<{ name: string; seq: number }, []>("SELECT name, seq FROM sqlite_sequence")
         .all()
-        .map((r) => [r.name, r.seq]),
+        .map((r) => [r.name, Number(r.seq)]),
     );
   }
 
@@ -511,7 +542,7 @@ class SqliteEnd implements End {
           }
           n += batch.length;
         }
-        if (n) o.log?.(`  ${t.name}: ${n} rows`);
+        if (n) o.log?.(`  ${t.name}: ${plural(n, "row")}`);
       }
       // AUTOINCREMENT tables continue past the source's highest id, deleted rows' included.
       for (const [name, floor] of floors) {

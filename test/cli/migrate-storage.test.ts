@@ -131,8 +131,9 @@ test.skipIf(missing !== null)(
     const there = await run(["migrate-storage", "--data-dir", dir, "--to", url]);
     expect(failure(there)).toMatchObject({ code: 0 });
     expect(there.stdout).toContain(`from SQLite (${join(dir, "confab.db")}) to PostgreSQL (postgres://confab@127.0.0.1:${pg!.port}/roundtrip)`);
-    expect(there.stdout).toMatch(/migrated the target first: 0000_extensions/);
-    expect(there.stdout).toMatch(/verified: every table's row count is equal on both sides, and \d+ sampled messages are equal field by field/);
+    expect(there.stdout).toMatch(/^migrated PostgreSQL \(.*\) to this confab's schema first \(\d+ migrations, through \d{4}_\w+\)$/m);
+    expect(there.stdout).toMatch(/^  messages: \d+ rows$/m);
+    expect(there.stdout).toMatch(/^verified: every table's row count is equal on both sides, and \d+ sampled messages equal field by field$/m);
     expect(there.stdout).toContain(`they stay in ${dir}; confab nodes on PostgreSQL share that directory`);
     expect(hash(join(dir, "confab.db"))).toBe(before); // the source is never changed
 
@@ -222,6 +223,15 @@ test.skipIf(missing !== null)(
     const home = await run(["migrate-storage", "--from", url, "--to", dir]);
     expect(failure(home).lines[0]).toMatch(new RegExp(`^confab: SQLite \\(${source.replace(/[.]/g, "\\.")}\\) is not empty \\(.*\\); give --replace`));
     expect(hash(source)).toBe(before);
+
+    // Back from a database with nothing of confab's: refused before the data directory is even made.
+    const never = join(tmp.path, "never");
+    const empty = await run(["migrate-storage", "--from", await pg!.createDatabase("empty"), "--to", never]);
+    expect(failure(empty)).toMatchObject({ code: 1, lines: [expect.stringMatching(/^confab: PostgreSQL \(.*\/empty\) holds no confab database$/)] });
+    expect(existsSync(never)).toBe(false);
+    expect(failure(await run(["migrate-storage", "--from", url, "--to", url])).lines).toEqual([
+      "confab: --from and --to are both PostgreSQL; one side must be a data directory",
+    ]);
 
     // A database that is not confab's is refused untouched, --replace or not.
     const foreign = await pg!.createDatabase("foreign");
