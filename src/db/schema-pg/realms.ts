@@ -10,5 +10,7 @@ export const realms = pgTable("realms", {
   description: text("description").notNull().default(""),
   dateCreated: bigint("date_created", { mode: "number" }).notNull(),
   deactivated: boolean("deactivated").notNull().default(false),
+  iconSource: text("icon_source").$type<"G" | "U">().notNull().default("G"),
+  iconVersion: bigint("icon_version", { mode: "number" }).notNull().default(0),
   settings: jsonb("settings").$type<Record<string, unknown>>().notNull().default(sql`'{}'`),
 });
