@@ -91,33 +91,56 @@ export function parsePostgresUrl(url: string): string {
 }
 
 export async function copyStorage(from: Place, to: Place, o: CopyOptions): Promise<CopyReport> {
+  return withEnds(from, to, o.busyTimeoutMs, async (source, target, pg, lite) => {
+    // Refused before the target is migrated, so a refusal changes nothing.
+    const held = await target.heldRows();
+    if (held.length && !o.replace)
+      throw new CopyError(
+        `${target.name} is not empty (${held.slice(0, 5).join(", ")}${held.length > 5 ? ", …" : ""}); give --replace to replace its contents`,
+      );
+    const migrated = await target.migrate();
+    if (migrated.length) o.log?.(`migrated ${target.name} to this confab's schema first (${plural(migrated.length, "migration")}, through ${migrated.at(-1)})`);
+    const tables = order(await pg.catalog());
+    lite.checkColumns(tables);
+    o.log?.(`copying ${tables.length} tables from ${source.name} to ${target.name}`);
+    const floors = await source.highestIds(tables);
+    await target.write(tables, source, floors, o);
+    const { rows, mismatches, sampled } = await verify(tables, source, target);
+    return { from: source.name, to: target.name, migrated, tables: tables.length, rows, sampled, mismatches };
+  });
+}
+
+/** The verification alone, both sides read only: what differs between a database and its copy. */
+export async function compareStorage(a: Place, b: Place): Promise<{ rows: number; sampled: number; mismatches: string[] }> {
+  return withEnds(a, b, null, async (source, target, pg, lite) => {
+    await target.checkSource();
+    const tables = order(await pg.catalog());
+    lite.checkColumns(tables);
+    return verify(tables, source, target);
+  });
+}
+
+/**
+ * Opens both sides, the source checked first (a refused source leaves no target file behind), and
+ * closes them after `fn`. The SQLite side is opened for writing only when it is the target of a copy
+ * (`busyTimeoutMs` given).
+ */
+async function withEnds<T>(
+  from: Place,
+  to: Place,
+  busyTimeoutMs: number | null,
+  fn: (source: End, target: End, pg: PostgresEnd, lite: SqliteEnd) => Promise<T>,
+): Promise<T> {
   const pgUrl = "postgres" in from ? from.postgres : "postgres" in to ? to.postgres : null;
   const litePath = "sqlite" in from ? from.sqlite : "sqlite" in to ? to.sqlite : null;
   if (!pgUrl || !litePath) throw new CopyError("one side must be PostgreSQL and the other a SQLite data directory");
   const pg = await PostgresEnd.connect(parsePostgresUrl(pgUrl));
   try {
-    // A refused source leaves no target file behind.
     if ("postgres" in from) await pg.checkSource();
-    const lite = "sqlite" in from ? SqliteEnd.openSource(from.sqlite) : SqliteEnd.openTarget(litePath, o.busyTimeoutMs);
+    const lite = "sqlite" in from || busyTimeoutMs === null ? SqliteEnd.openSource(litePath) : SqliteEnd.openTarget(litePath, busyTimeoutMs);
     try {
-      const [source, target]: [End, End] = "sqlite" in from ? [lite, pg] : [pg, lite];
-      if (source === lite) await lite.checkSource();
-      // Refused before the target is migrated, so a refusal changes nothing.
-      const held = await target.heldRows();
-      if (held.length && !o.replace)
-        throw new CopyError(
-          `${target.name} is not empty (${held.slice(0, 5).join(", ")}${held.length > 5 ? ", …" : ""}); give --replace to replace its contents`,
-        );
-      const migrated = await target.migrate();
-      if (migrated.length)
-        o.log?.(`migrated ${target.name} to this confab's schema first (${plural(migrated.length, "migration")}, through ${migrated.at(-1)})`);
-      const tables = order(await pg.catalog());
-      lite.checkColumns(tables);
-      o.log?.(`copying ${tables.length} tables from ${source.name} to ${target.name}`);
-      const floors = await source.highestIds(tables);
-      await target.write(tables, source, floors, o);
-      const { rows, mismatches, sampled } = await verify(tables, source, target);
-      return { from: source.name, to: target.name, migrated, tables: tables.length, rows, sampled, mismatches };
+      if ("sqlite" in from) await lite.checkSource();
+      return "sqlite" in from ? await fn(lite, pg, pg, lite) : await fn(pg, lite, pg, lite);
     } finally {
       lite.close();
     }

@@ -1,11 +1,13 @@
 // `confab migrate-storage`: a data directory filled through the API is copied into PostgreSQL and back
 // into a fresh data directory, and a server on the round trip answers as the original did; refusals
-// change nothing. On a harness PostgreSQL server; skipped, saying why, where none can be started.
+// change nothing; the verification that ends each copy catches a difference. On a harness PostgreSQL
+// server; skipped, saying why, where none can be started.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
 import { cpSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { compareStorage } from "../../src/db/copy-storage";
 import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
 import { validateResponse } from "../helpers/openapi";
 import { api, failure, run, serve, tempDir, type Served } from "./run";
@@ -268,3 +270,21 @@ test.skipIf(missing !== null)(
   },
   60_000,
 );
+
+test.skipIf(missing !== null)("the verification finds a changed message and a missing row", async () => {
+  const url = await pg!.createDatabase("tampered");
+  expect((await run(["migrate-storage", "--data-dir", dir, "--to", url])).code).toBe(0);
+  const source = { sqlite: join(dir, "confab.db") };
+  expect((await compareStorage(source, { postgres: url })).mismatches).toEqual([]);
+  const newest = await withPostgres(url, async (sql) => {
+    await sql`DELETE FROM reactions WHERE id = (SELECT min(id) FROM reactions)`;
+    const [{ id }] = await sql`UPDATE messages SET content = 'tampered' WHERE id = (SELECT max(id) FROM messages) RETURNING id::int`;
+    return id;
+  });
+  const r = await compareStorage(source, { postgres: url });
+  expect(r.mismatches).toEqual([
+    `reactions: 2 rows in SQLite (${source.sqlite}), 1 in PostgreSQL (postgres://confab@127.0.0.1:${pg!.port}/tampered)`,
+    `message ${newest}: content differs`,
+  ]);
+  expect(r.sampled).toBeGreaterThan(10);
+});
