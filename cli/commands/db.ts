@@ -1,7 +1,8 @@
 import type { Command } from "commander";
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import { databasePath } from "../../src/app";
+import type { Config } from "../../src/config";
 import { checkBackup, copyFiles, FILE_DIRS, filesOf, migrateFile, writeBackup, type BackupReport } from "../../src/db/backup";
 import { copyStorage, parsePostgresUrl, type CopyReport } from "../../src/db/copy-storage";
 import { KEY_FILE } from "../../src/lib/crypto";
@@ -93,10 +94,11 @@ function registerMigrateStorage(program: Command) {
         const pid = runningServer(dir);
         if (pid !== null) throw new CliError(`a server is running on ${dir} (pid ${pid}); stop it before copying into it`);
         r = await copyStorage({ postgres: from }, { sqlite: databasePath({ ...config, dataDir: dir }) }, options);
-        const present = [...FILE_DIRS, KEY_FILE].filter((f) => existsSync(join(dir, f)));
-        files =
-          `uploaded files (${FILE_DIRS.join("/, ")}/) and the secrets key (${KEY_FILE}) are not in the database: they live on the nodes' shared data directory; ` +
-          (present.length ? `${dir} has ${present.join(", ")}` : `copy them from there into ${dir} before starting confab on it`);
+        const present = filesBeside(dir, config);
+        files = present.length
+          ? `the files beside the database are not copied: ${dir} has ${present.join(", ")}`
+          : `the files beside the database (uploads, avatars, emoji, repositories, plugins, workspaces, ${KEY_FILE}) are not copied: ` +
+            `copy them from the data directory the PostgreSQL nodes share into ${dir} before starting confab on it`;
       } else {
         const to = parsePostgresUrl(opts.to);
         const pid = runningServer(config.dataDir);
@@ -104,8 +106,9 @@ function registerMigrateStorage(program: Command) {
         const source = databasePath(config);
         if (!existsSync(source)) throw new CliError(`there is no database at ${source}`);
         r = await copyStorage({ sqlite: source }, { postgres: to }, options);
+        const present = filesBeside(config.dataDir, config);
         files =
-          `uploaded files (${FILE_DIRS.join("/, ")}/) and the secrets key (${KEY_FILE}) are not in the database: they stay in ${config.dataDir}; ` +
+          `the files beside the database are not copied: they stay in ${config.dataDir}${present.length ? ` (${present.join(", ")})` : ""}; ` +
           "confab nodes on PostgreSQL share that directory, mounted at the same path on every node (docs/scaling.md, section 9)\n" +
           "note: confab serve does not run on PostgreSQL yet; this copy is the first step of the move";
       }
@@ -118,6 +121,21 @@ function registerMigrateStorage(program: Command) {
       console.log(files);
     }),
   );
+}
+
+/**
+ * What a data directory holds besides the database and the running server's own files: uploads,
+ * avatars, emoji, repositories, plugins, workspaces, the secrets key... Files, which a copy of the
+ * database leaves where they are.
+ */
+function filesBeside(dir: string, config: Config): string[] {
+  if (!existsSync(dir)) return [];
+  const db = basename(databasePath(config));
+  const own = new Set([db, `${db}-wal`, `${db}-shm`, "confab.pid", "control.sock"]);
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => !own.has(e.name))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
 }
 
 /** One line: where the backup went and what was proved about it. */

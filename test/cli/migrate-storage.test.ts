@@ -5,9 +5,10 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { SQL } from "bun";
-import { cpSync, existsSync, readFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compareStorage } from "../../src/db/copy-storage";
+import { FIXTURES } from "../fixtures/plugins/helpers";
 import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
 import { validateResponse } from "../helpers/openapi";
 import { api, failure, run, serve, tempDir, type Served } from "./run";
@@ -39,7 +40,7 @@ afterAll(async () => {
   tmp.remove();
 });
 
-/** A few users, channels, messages with reactions and an edit, a scheduled message and an upload. */
+/** A few users, channels, messages with reactions and an edit, a scheduled message, an upload and a plugin. */
 async function populate(s: Served) {
   const ok = async (r: Promise<{ status: number; body: any }>) => {
     const got = await r;
@@ -65,6 +66,14 @@ async function populate(s: Served) {
   await ok(api(s.url, `/messages/${ids[8]}`, { auth, method: "DELETE" })); // a hole in the ids
   deletedId = (await ok(api(s.url, "/messages", { auth, form: { type: "stream", to: "ops", topic: "oops", content: "sent by mistake" } }))).id;
   await ok(api(s.url, `/messages/${deletedId}`, { auth, method: "DELETE" }));
+  const src = join(tmp.path, "plugin-src");
+  cpSync(join(FIXTURES, "silent"), join(src, "silent"), { recursive: true });
+  for (const args of [
+    ["repo", "create", "plugins"],
+    ["repo", "import", "plugins", src],
+    ["plugin", "install", "--repo", "plugins", "--path", "silent"],
+  ])
+    expect(failure(await run([...args, "--data-dir", dir]))).toMatchObject({ code: 0 });
   await ok(
     api(s.url, "/scheduled_messages", {
       auth,
@@ -79,7 +88,7 @@ async function populate(s: Served) {
   );
 }
 
-type Snapshot = { messages: any; users: any; register: any; scheduled: any; search: any };
+type Snapshot = { messages: any; users: any; register: any; scheduled: any; search: any; plugins: any };
 
 /** What a client sees: history, people, the register state (minus what each queue has of its own), a search. */
 async function snapshot(s: Served): Promise<Snapshot> {
@@ -97,6 +106,8 @@ async function snapshot(s: Served): Promise<Snapshot> {
     users: await get("/users"),
     register,
     scheduled: await get("/scheduled_messages"),
+    // The process's state is the running server's, not the database's.
+    plugins: (await get("/ext/plugins")).plugins.map(({ state, ...install }: { state: string }) => install),
     search: await get(
       `/messages?anchor=newest&num_before=100&num_after=0&narrow=${encodeURIComponent(JSON.stringify([{ operator: "search", operand: "lighthouse" }]))}`,
     ),
@@ -114,6 +125,12 @@ const tableCounts = (file: string) => {
     db.close();
   }
 };
+/** What the data directory holds besides the database (as the nodes' shared storage would). */
+const shared = () =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((e) => !e.name.startsWith("confab.db") && e.name !== "control.sock" && e.name !== "confab.pid")
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
 const hash = (file: string) => new Bun.CryptoHasher("sha256").update(readFileSync(file)).digest("hex");
 
 async function withPostgres<T>(url: string, fn: (sql: SQL) => Promise<T>): Promise<T> {
@@ -136,7 +153,10 @@ test.skipIf(missing !== null)(
     expect(there.stdout).toMatch(/^migrated PostgreSQL \(.*\) to this confab's schema first \(\d+ migrations, through \d{4}_\w+\)$/m);
     expect(there.stdout).toMatch(/^  messages: \d+ rows$/m);
     expect(there.stdout).toMatch(/^verified: every table's row count is equal on both sides, and \d+ sampled messages equal field by field$/m);
-    expect(there.stdout).toContain(`they stay in ${dir}; confab nodes on PostgreSQL share that directory`);
+    expect(there.stdout).toContain(
+      `the files beside the database are not copied: they stay in ${dir} (${shared().join(", ")}); confab nodes on PostgreSQL share that directory`,
+    );
+    expect(shared()).toEqual(expect.arrayContaining(["uploads/", "repositories/", "plugins/"]));
     expect(hash(join(dir, "confab.db"))).toBe(before); // the source is never changed
 
     await withPostgres(url, async (sql) => {
@@ -148,12 +168,10 @@ test.skipIf(missing !== null)(
 
     // Back, into a new data directory that shares the files (as nodes share storage).
     const back = join(tmp.path, "back");
-    const shared = ["uploads", "avatars", "emoji", "secrets.key"].filter((f) => existsSync(join(dir, f)));
-    expect(shared).toContain("uploads");
-    for (const f of shared) cpSync(join(dir, f), join(back, f), { recursive: true });
+    for (const f of shared()) cpSync(join(dir, f), join(back, f), { recursive: true });
     const home = await run(["migrate-storage", "--from", url, "--to", back]);
     expect(failure(home)).toMatchObject({ code: 0 });
-    expect(home.stdout).toContain(`${back} has ${shared.join(", ")}`);
+    expect(home.stdout).toContain(`the files beside the database are not copied: ${back} has ${shared().join(", ")}\n`);
     expect(tableCounts(join(back, "confab.db"))).toEqual(tableCounts(join(dir, "confab.db")));
 
     const s = await serve(back);
@@ -162,6 +180,8 @@ test.skipIf(missing !== null)(
       expect(now.messages).toEqual(original.messages);
       expect(now.users).toEqual(original.users);
       expect(now.scheduled).toEqual(original.scheduled);
+      expect(now.plugins).toEqual(original.plugins);
+      expect(now.plugins).toHaveLength(1);
       expect(now.search.messages.map((m: { id: number }) => m.id)).toEqual(original.search.messages.map((m: { id: number }) => m.id));
       expect(now.register).toEqual(original.register);
       const file = await fetch(`${s.url}${fileUrl}`, { headers: { Authorization: "Basic " + Buffer.from(auth.join(":")).toString("base64") } });
@@ -213,7 +233,7 @@ test.skipIf(missing !== null)(
     const again = await run(["migrate-storage", "--data-dir", dir, "--to", url]);
     expect(failure(again).code).toBe(1);
     expect(again.stderr).toMatch(
-      /^confab: PostgreSQL \(postgres:\/\/confab@127\.0\.0\.1:\d+\/refusals\) is not empty \(\w+: \d+ rows, .*\); give --replace to replace its contents\n$/,
+      /^confab: PostgreSQL \(postgres:\/\/confab@127\.0\.0\.1:\d+\/refusals\) is not empty \(attachments: 1 row, channels: \d+ rows, .*, …\); give --replace to replace its contents\n$/,
     );
     const count = (sql: SQL) => sql`SELECT count(*)::int AS n FROM reactions`.then((r) => r[0].n);
     expect(await withPostgres(url, count)).toBe(1);
