@@ -8,6 +8,7 @@ import { SQL } from "bun";
 import { cpSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { compareStorage } from "../../src/db/copy-storage";
+import { migratePostgres } from "../../src/db/migrate-pg";
 import { FIXTURES } from "../fixtures/plugins/helpers";
 import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
 import { validateResponse } from "../helpers/openapi";
@@ -307,4 +308,28 @@ test.skipIf(missing !== null)("the verification finds a changed message and a mi
     `message ${newest}: content differs`,
   ]);
   expect(r.sampled).toBeGreaterThan(10);
+});
+
+test.skipIf(missing !== null)("a source at another schema version is refused: the copy never migrates its source", async () => {
+  const url = await pg!.createDatabase("versions");
+  const older = join(tmp.path, "older");
+  cpSync(dir, older, { recursive: true });
+  const db = new Database(join(older, "confab.db"));
+  const newest = db.query<{ tag: string }, []>("SELECT max(tag) AS tag FROM confab_migrations").get()!.tag;
+  db.run("DELETE FROM confab_migrations WHERE tag = ?", [newest]);
+  db.close();
+  const before = hash(join(older, "confab.db"));
+  expect(failure(await run(["migrate-storage", "--data-dir", older, "--to", url])).lines).toEqual([
+    `confab: SQLite (${join(older, "confab.db")}) lacks migration ${newest}; run confab migrate first (the source is never changed)`,
+  ]);
+  expect(hash(join(older, "confab.db"))).toBe(before);
+
+  await withPostgres(url, async (sql) => {
+    await migratePostgres(sql);
+    await sql`INSERT INTO confab_migrations VALUES ('9999_from_the_future', 0)`;
+  });
+  expect(failure(await run(["migrate-storage", "--from", url, "--to", join(tmp.path, "future")])).lines).toEqual([
+    `confab: PostgreSQL (postgres://confab@127.0.0.1:${pg!.port}/versions) was written by a newer confab (migration 9999_from_the_future); copy it with that version`,
+  ]);
+  expect(existsSync(join(tmp.path, "future"))).toBe(false);
 });
