@@ -36,7 +36,7 @@ interface Table {
   serial: string | null;
 }
 
-/** Rows per batch: one INSERT (PostgreSQL) or one read (both). */
+/** Rows per batch, by default: one INSERT (PostgreSQL) or one read (both). */
 const BATCH = 500;
 /** Messages compared field by field after the copy, spread over the id range, plus the newest. */
 const SAMPLE = 100;
@@ -51,6 +51,8 @@ export interface CopyOptions {
   busyTimeoutMs: number;
   /** Progress, one line at a time. */
   log?: (line: string) => void;
+  /** Rows per batch (tests make it small, so that every table takes many). */
+  batch?: number;
 }
 
 export interface CopyReport {
@@ -173,7 +175,7 @@ interface End {
   /** "table: n rows" for each table that holds rows. */
   heldRows(): Promise<string[]>;
   migrate(): Promise<string[]>;
-  rows(t: Table): AsyncIterable<Row[]>;
+  rows(t: Table, size: number): AsyncIterable<Row[]>;
   rowsById(t: Table, ids: number[]): Promise<Row[]>;
   count(t: Table): Promise<number>;
   messageSample(): Promise<number[]>;
@@ -281,7 +283,7 @@ class PostgresEnd implements End {
     for (const name of names) {
       if (name === LEDGER) continue;
       const [{ n }] = await this.sql.unsafe(`SELECT count(*)::int AS n FROM ${quote(name)}`);
-      if (n) out.push(`${name}: ${n} rows`);
+      if (n) out.push(`${name}: ${plural(n, "row")}`);
     }
     return out;
   }
@@ -314,17 +316,17 @@ class PostgresEnd implements End {
     return { tables: [...tables.values()], refs: refs.map((r) => [r.t, r.ref]) };
   }
 
-  async *rows(t: Table): AsyncIterable<Row[]> {
+  async *rows(t: Table, size: number): AsyncIterable<Row[]> {
     const cols = t.columns.map((c) => quote(c.name)).join(", ");
     const key = t.key.map(quote).join(", ");
     let after: unknown[] | null = null;
     for (;;) {
       const where = after ? `WHERE (${key}) > (${after.map((_, i) => `$${i + 1}`).join(", ")})` : "";
-      const batch: Row[] = await this.sql.unsafe(`SELECT ${cols} FROM ${quote(t.name)} ${where} ORDER BY ${key} LIMIT ${BATCH}`, after ?? []);
+      const batch: Row[] = await this.sql.unsafe(`SELECT ${cols} FROM ${quote(t.name)} ${where} ORDER BY ${key} LIMIT ${size}`, after ?? []);
       if (!batch.length) return;
       after = t.key.map((k) => batch.at(-1)![k]);
       yield batch.map((r) => this.neutral(t, r));
-      if (batch.length < BATCH) return;
+      if (batch.length < size) return;
     }
   }
 
@@ -378,7 +380,7 @@ class PostgresEnd implements End {
       for (const t of tables) {
         const cols = t.columns.map((c) => quote(c.name)).join(", ");
         let n = 0;
-        for await (const batch of source.rows(t)) {
+        for await (const batch of source.rows(t, o.batch ?? BATCH)) {
           // One parameter per batch; PostgreSQL turns each field into its column's type.
           const json = batch.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === "bigint" ? String(v) : v])));
           await tx.unsafe(`INSERT INTO ${quote(t.name)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${quote(t.name)}, $1::json)`, [json]);
@@ -454,7 +456,7 @@ class SqliteEnd implements End {
     const out: string[] = [];
     for (const name of this.tableNames()) {
       const n = this.db.query<{ n: number }, []>(`SELECT count(*) AS n FROM ${quote(name)}`).get()!.n;
-      if (n) out.push(`${name}: ${n} rows`);
+      if (n) out.push(`${name}: ${plural(n, "row")}`);
     }
     return out;
   }
@@ -500,11 +502,11 @@ class SqliteEnd implements End {
 
   private select = (t: Table) => `SELECT ${t.columns.map((c) => quote(c.name)).join(", ")} FROM ${quote(t.name)}`;
 
-  async *rows(t: Table): AsyncIterable<Row[]> {
+  async *rows(t: Table, size: number): AsyncIterable<Row[]> {
     let batch: Row[] = [];
     for (const r of this.db.query<Row, []>(`${this.select(t)} ORDER BY ${t.key.map(quote).join(", ")}`).iterate()) {
       batch.push(this.neutral(t, r));
-      if (batch.length === BATCH) {
+      if (batch.length === size) {
         yield batch;
         batch = [];
       }
@@ -558,7 +560,7 @@ class SqliteEnd implements End {
           `INSERT INTO ${quote(t.name)} (${t.columns.map((c) => quote(c.name)).join(", ")}) VALUES (${t.columns.map(() => "?").join(", ")})`,
         );
         let n = 0;
-        for await (const batch of source.rows(t)) {
+        for await (const batch of source.rows(t, o.batch ?? BATCH)) {
           for (const r of batch) {
             insert.run(...this.stored(t, r));
             if (t.name === "messages") fts.run(r.id as number, r.topic as string, o.textForSearch(r.rendered_content as string));
