@@ -58,8 +58,6 @@ export interface CopyOptions {
 export interface CopyReport {
   from: string;
   to: string;
-  /** Migrations applied to the target first. */
-  migrated: string[];
   tables: number;
   rows: number;
   /** Messages compared field by field. */
@@ -72,7 +70,7 @@ export interface CopyReport {
 export type Place = { sqlite: string } | { postgres: string };
 
 /** A PostgreSQL URL as it may be printed (no password). */
-export function describePostgres(url: string): string {
+function describePostgres(url: string): string {
   const u = new URL(url);
   return `postgres://${u.username ? `${u.username}@` : ""}${u.host}${u.pathname}`;
 }
@@ -108,7 +106,7 @@ export async function copyStorage(from: Place, to: Place, o: CopyOptions): Promi
     const floors = await source.highestIds(tables);
     await target.write(tables, source, floors, o);
     const { rows, mismatches, sampled } = await verify(tables, source, target);
-    return { from: source.name, to: target.name, migrated, tables: tables.length, rows, sampled, mismatches };
+    return { from: source.name, to: target.name, tables: tables.length, rows, sampled, mismatches };
   });
 }
 
