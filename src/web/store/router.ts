@@ -20,14 +20,29 @@ export const topicHref = (id: number, topic: string) =>
   ]);
 export const dmHref = (ids: number[]) => narrowHref([{ operator: "dm", operand: ids }]);
 
-export function go(v: View | string) {
-  const h = typeof v === "string" ? v : hrefOf(v);
-  if (location.hash !== h) location.hash = h;
-  else view.value = parseHash(h);
+/** The hash whose view is shown: a link's click shows it before its hashchange event arrives. */
+let shown = location.hash;
+function show(h: string) {
+  shown = h;
+  view.value = parseHash(h);
   drawerOpen.value = false;
 }
 
+export function go(v: View | string) {
+  const h = typeof v === "string" ? v : hrefOf(v);
+  if (location.hash !== h) location.hash = h;
+  else show(h);
+}
+
 addEventListener("hashchange", () => {
-  view.value = parseHash(location.hash);
-  drawerOpen.value = false;
+  if (location.hash !== shown) show(location.hash);
+});
+
+// The browser fires hashchange a task after a link's click, and by then someone quick (or a test) may
+// be typing a topic into the compose box, which the new narrow would then reset: show it at once.
+document.addEventListener("click", (e) => {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  const a = (e.target as Element | null)?.closest?.("a[href^='#']");
+  const h = a?.getAttribute("href");
+  if (h && h.length > 1 && !a!.hasAttribute("target") && h !== location.hash) show(h);
 });

@@ -7,7 +7,7 @@ import { PresenceDot } from "../ui/Avatar";
 import { Icon } from "../ui/icons";
 import { sayError } from "../ui/toast";
 import { term } from "../store/narrow";
-import { channelHref, dmHref, drawerOpen, topicHref, view } from "../store/router";
+import { channelHref, dmHref, drawerOpen, hrefOf, topicHref, view } from "../store/router";
 import type { Message } from "../api/types";
 import { drafts, isMutedTopic, me, messageHooks, recentDms, subs, unread, unreadCounts, userName, users } from "../store/state";
 import { openChannelBrowser } from "./ChannelBrowser";
@@ -33,7 +33,7 @@ const ACTIVE_VIEWS = [
 
 export function Sidebar() {
   const v = view.value;
-  const here = location.hash || "#feed";
+  const here = hrefOf(v); // the shown view, which a click sets before location.hash changes
   const counts = unreadCounts.value;
   const openChannel = v.kind === "messages" ? (term(v.terms, "channel") as number | undefined) : undefined;
   const openTopic = v.kind === "messages" ? (term(v.terms, "topic") as string | undefined) : undefined;
