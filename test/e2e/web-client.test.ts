@@ -61,11 +61,13 @@ describe("the web client", () => {
 
   test("two people: a message appears live for the other with its unread count; the reply comes back", async () => {
     [annApp, bobApp] = await Promise.all([signedIn(ann.email, ann.password), signedIn(bob.email, bob.password)]);
+    // Bob is elsewhere (the sandbox) before Ann writes: the count on #general tells him. (Left on the
+    // combined feed, he would see her message arrive there and it would be read at once.)
+    await bobApp.page.getByTestId("channel-sandbox").click();
+    await bobApp.page.locator("[data-testid=channel-sandbox][aria-current=page]").waitFor({ timeout: WAIT });
     await annApp.page.getByTestId("channel-general").click();
     await send(annApp.page, "Lunch at noon, anyone?", "lunch");
     await seen(annApp.page, "Lunch at noon");
-    // Bob is elsewhere (the sandbox): the count on #general tells him.
-    await bobApp.page.getByTestId("channel-sandbox").click();
     const unread = bobApp.page.getByTestId("channel-general").getByTestId("unread-count");
     await unread.waitFor({ timeout: WAIT });
     expect(await unread.textContent()).toBe("1");
