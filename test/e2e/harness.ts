@@ -150,5 +150,6 @@ export async function signInThroughForm(page: Page, email: string, password: str
 
 export async function screenshot(page: Page, name: string) {
   mkdirSync(RESULTS, { recursive: true });
-  await page.screenshot({ path: join(RESULTS, `${name}.png`) });
+  // Transitions run to their end first: a drawer caught mid-slide is not what anyone looks at.
+  await page.screenshot({ path: join(RESULTS, `${name}.png`), animations: "disabled" });
 }
