@@ -113,6 +113,7 @@ export function SearchBox() {
   const submit = (text: string) => {
     const terms = parseSearch(text);
     go(terms.length ? narrowHref(terms) : "#feed");
+    focused.value = false; // the suggestions close with the search, not when the blur's delay ends
     (document.activeElement as HTMLElement)?.blur();
   };
   const set = (text: string, now: boolean) => {
