@@ -127,8 +127,12 @@ function FieldsEditor({ userId, profile, onDone }: { userId: number; profile: Pr
 function StatusEditor({ userId, current, onDone }: { userId: number; current: string; onDone: () => void }) {
   const text = useSignal(current);
   const input = useRef<HTMLInputElement>(null);
-  // It replaces the button that opened it: the focus moves in, for those on the keyboard.
-  useEffect(() => input.current?.focus(), []);
+  // It replaces the button that opened it: the focus moves in, for those on the keyboard, with the
+  // current status selected so that typing replaces it rather than running on from its end.
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, []);
   async function save(e: Event) {
     e.preventDefault();
     try {
