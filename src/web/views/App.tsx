@@ -148,7 +148,15 @@ export function App({ onSignedOut }: { onSignedOut: () => void }) {
   const showCompose = v.kind === "messages" || composeOpen.value;
   return (
     <div class="app">
-      <a class="skip-link" href="#main">
+      {/* Moves the focus only: "#main" in the address would be read as a view (and open the inbox). */}
+      <a
+        class="skip-link"
+        href="#main"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById("main")?.focus();
+        }}
+      >
         Skip to messages
       </a>
       <header class="topbar">
