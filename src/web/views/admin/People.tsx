@@ -77,10 +77,10 @@ function UserRow({ u }: { u: User }) {
             disabled={!u.is_active}
             onCommit={(v) => act(() => api.patch(`users/${u.user_id}`, { full_name: v }), "Name changed")}
           />
-          {!u.is_active && <span class="tag">Deactivated</span>}
           <button class="btn small" data-testid="user-profile" onClick={() => (profileCard.value = u.user_id)}>
             Profile
           </button>
+          {!u.is_active && <span class="tag">Deactivated</span>}
         </div>
         <div class="hint">
           {u.email}
@@ -88,6 +88,7 @@ function UserRow({ u }: { u: User }) {
         </div>
       </div>
       <select
+        class="user-role"
         aria-label={`Role of ${u.full_name}`}
         data-testid="user-role"
         disabled={roleLocked || !u.is_active}
@@ -98,27 +99,30 @@ function UserRow({ u }: { u: User }) {
           <option value={r}>{label}</option>
         ))}
       </select>
-      {!self &&
-        (u.is_active ? (
-          <button
-            class="btn small danger"
-            data-testid="user-deactivate"
-            onClick={() =>
-              confirm(`Deactivate ${u.full_name}? They are signed out everywhere and can no longer sign in.`) &&
-              act(() => api.delete(`users/${u.user_id}`), `${u.full_name} deactivated`)
-            }
-          >
-            Deactivate
-          </button>
-        ) : (
-          <button
-            class="btn small"
-            data-testid="user-reactivate"
-            onClick={() => act(() => api.post(`users/${u.user_id}/reactivate`), `${u.full_name} reactivated`)}
-          >
-            Reactivate
-          </button>
-        ))}
+      {/* A slot even when empty (one's own row), so the role column lines up down the list. */}
+      <span class="user-action">
+        {!self &&
+          (u.is_active ? (
+            <button
+              class="btn small danger"
+              data-testid="user-deactivate"
+              onClick={() =>
+                confirm(`Deactivate ${u.full_name}? They are signed out everywhere and can no longer sign in.`) &&
+                act(() => api.delete(`users/${u.user_id}`), `${u.full_name} deactivated`)
+              }
+            >
+              Deactivate
+            </button>
+          ) : (
+            <button
+              class="btn small"
+              data-testid="user-reactivate"
+              onClick={() => act(() => api.post(`users/${u.user_id}/reactivate`), `${u.full_name} reactivated`)}
+            >
+              Reactivate
+            </button>
+          ))}
+      </span>
     </li>
   );
 }
