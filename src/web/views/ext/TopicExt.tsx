@@ -151,8 +151,15 @@ function Workspace({ streamId, topic }: { streamId: number; topic: string }) {
   const mayRemove = w.created_by === me.value.user_id || isAdmin();
   return (
     <div class="workspace" data-testid="workspace" data-workspace-uuid={w.workspace_uuid}>
-      <span class="hint">
-        Workspace on <code>{w.branch}</code>
+      {/* A branch the server named after the workspace's id says nothing to people: it stays in the tooltip. */}
+      <span class="hint" title={w.branch}>
+        {w.branch === `workspace/${w.workspace_uuid}` ? (
+          "Workspace"
+        ) : (
+          <>
+            Workspace on <code>{w.branch}</code>
+          </>
+        )}
       </span>
       <button class="btn small" data-testid="readme-open" aria-expanded={editing.value} onClick={() => (editing.value = !editing.value)}>
         {editing.value ? "Close README" : "README"}
