@@ -428,6 +428,14 @@ function RecipientPicker() {
   );
 }
 
+/** What the empty message box says: where the message goes, once a channel is chosen. */
+function placeholderOf(t: Target): string {
+  if (t.type === "private") return "Direct message";
+  const name = subs.value.get(t.streamId ?? 0)?.name;
+  if (!name) return "Message";
+  return `Message #${name}${t.topic ? ` › ${t.topic}` : ""}`;
+}
+
 export function Compose() {
   const preview = useSignal<string | null>(null);
   const caret = useSignal(0);
@@ -525,7 +533,7 @@ export function Compose() {
             ref={area}
             data-testid="compose-content"
             aria-label="Message"
-            placeholder={t.type === "stream" ? `Message #${subs.value.get(t.streamId ?? 0)?.name ?? "…"}${t.topic ? ` › ${t.topic}` : ""}` : "Direct message"}
+            placeholder={placeholderOf(t)}
             rows={Math.min(14, Math.max(2, content.value.split("\n").length))}
             maxLength={realm.value.max_message_length ?? 10000}
             value={content.value}
