@@ -134,6 +134,8 @@ describe("organization administration in the browser", () => {
     await toast(owner.page, "Icon updated");
     const annIcon = annApp.page.getByTestId("realm-icon");
     await until(async () => ((await annIcon.getAttribute("src")) ?? "").includes("/user_avatars/"), "the new icon in the member's header");
+    // The new src is fetched after it is set: its size is known once the image has loaded.
+    await until(async () => await annIcon.evaluate((img: any) => img.complete), "the new icon loaded");
     expect(await annIcon.evaluate((img: any) => img.naturalWidth)).toBe(1);
     await screenshot(owner.page, "admin-13-icon-uploaded");
     await screenshot(annApp.page, "admin-14-member-sees-icon");
