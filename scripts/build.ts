@@ -46,6 +46,9 @@ async function build(outputs: { target?: string; outfile: string }[]) {
     for (const { target, outfile } of outputs) {
       mkdirSync(dirname(outfile), { recursive: true });
       // --bytecode: JavaScriptCore's bytecode is compiled at build time, so a start parses nothing.
+      // --splitting: what is loaded with import() (nodemailer, tar, fflate) goes in chunks of its own,
+      // with the Node built-ins it imports (http, https, zlib, dns, stream): without it the bundle
+      // hoists those imports and every start evaluates them.
       const cmd = [
         process.execPath,
         "build",
@@ -53,6 +56,7 @@ async function build(outputs: { target?: string; outfile: string }[]) {
         "--minify",
         "--sourcemap",
         "--bytecode",
+        "--splitting",
         "--format=esm",
         ...(target ? [`--target=bun-${target}`] : []),
         join(stage, "main.ts"),
