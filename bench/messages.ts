@@ -97,7 +97,6 @@ export async function generate(dataDir: string, log: (l: string) => void, o = { 
         is_web_public: false,
         is_default_stream: false,
         send_new_subscription_messages: false,
-        settings: {},
       });
       const recipientId = sqliteOf(app.db).query<{ r: number }, [number]>("SELECT recipient_id AS r FROM channels WHERE id = ?").get(id)!.r;
       channels.push({ id, recipientId, name: `bench-${c}`, subscribers: subs });

@@ -31,10 +31,7 @@ async function seed(dataDir: string, users: number, groups: (make: (members: num
     const ids = app.tx((tx) =>
       Array.from({ length: users }, (_, i) => insertUserTx(app, tx, first.realm, { email: `p${i}@example.com`, fullName: `Person ${i}` }, null).id),
     );
-    groups(
-      (members, subgroups, name) => createUserGroup(app, first.realm, first.owner, { name, description: "", members, subgroups, settings: {} }).group_id,
-      ids,
-    );
+    groups((members, subgroups, name) => createUserGroup(app, first.realm, first.owner, { name, description: "", members, subgroups }).group_id, ids);
     return { owner: { id: first.owner.id, email: first.owner.email, key: first.owner.apiKey } as Cred, ids };
   } finally {
     app.close();

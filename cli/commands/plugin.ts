@@ -3,7 +3,8 @@
 import type { Command } from "commander";
 import { pluginLogs } from "../../src/actions/plugin-processes";
 import { removePlugin, restorePlugin } from "../../src/actions/plugin-removal";
-import { installPlugin, listPlugins, type InstallArgs } from "../../src/actions/plugins";
+import { installPlugin, listPlugins } from "../../src/actions/plugins";
+import type { SourceArgs } from "../../src/actions/plugin-sources";
 import { findRealmRepository } from "../../src/actions/repositories";
 import { action, CliError, realmOption, usingApp, withRealmOption } from "../common";
 
@@ -53,7 +54,7 @@ export function register(program: Command) {
             }
             if (typeof settings !== "object" || settings === null || Array.isArray(settings)) throw new CliError("--settings must be a JSON object");
           }
-          const a: InstallArgs =
+          const a: SourceArgs =
             opts.repo !== undefined
               ? { source_kind: "local", source_repository_id: findRealmRepository(app, realm, opts.repo).id }
               : opts.codehost !== undefined

@@ -6,7 +6,8 @@ import type { AgentRunRow, RealmRow, UserRow } from "../db/schema";
 import { insufficientPermission, noSuchRun, runAlreadyEnded } from "../domain/errors";
 import { realmUrl } from "../domain/realms";
 import { isAdmin } from "../domain/roles";
-import { isKeptServerVariable, toApiRun, type RunState } from "../domain/agent-runs";
+import { isKeptServerVariable, RUN_STATES, toApiRun, type RunState } from "../domain/agent-runs";
+import { p, type Args } from "../domain/params";
 import { toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
 import * as store from "../store/agent-runs";
@@ -178,16 +179,16 @@ export function replyAsAgent(app: App, m: SentMessage, text: string) {
 
 // ---- The API ----
 
-export interface RunListArgs {
-  stream_id?: number;
-  topic?: string;
-  requested_by?: number;
-  state?: RunState;
-  limit: number;
-}
+export const listRunsParams = {
+  stream_id: p.int().optional(),
+  topic: p.str().optional(),
+  requested_by: p.int().optional(),
+  state: p.enum(RUN_STATES).optional(),
+  limit: p.int({ min: 1, max: 1000 }).optional(100),
+};
 
 /** GET /ext/agent/runs: the runs of conversations the caller can read, newest first. */
-export function listRuns(app: App, realm: RealmRow, user: UserRow, a: RunListArgs) {
+export function listRuns(app: App, realm: RealmRow, user: UserRow, a: Args<typeof listRunsParams>) {
   requireHumanMember(user);
   const rows = store.listRuns(
     app.db,

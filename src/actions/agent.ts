@@ -5,6 +5,7 @@ import type { AgentRunRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import { BOT_TYPE } from "../domain/bots";
 import { avatarUrl } from "../domain/users";
+import { p, t, type Args } from "../domain/params";
 import { findAgentBot, findMessageSender } from "../store/agent-runs";
 import { findUserByEmail, findUserById } from "../store/users";
 import { botAudience, botEvent } from "../serializers/bots";
@@ -47,19 +48,19 @@ export function getAgent(app: App, realm: RealmRow, user: UserRow) {
   };
 }
 
-export interface DraftPluginArgs {
-  source_repository_id: number;
-  source_path: string;
-  sha?: string;
-  settings: Record<string, unknown>;
-}
+export const draftPluginParams = {
+  source_repository_id: p.int(),
+  source_path: p.str().optional(""),
+  sha: p.str().optional(),
+  settings: p.json(t.dict(t.any())).optional({}),
+};
 
 /**
  * POST /ext/agent/plugins: during a run, the agent's bot makes a plugin from a repository kept by this
  * server (e.g. what it committed in the topic's workspace). It is a `draft` that only the person who
  * asked for the turn sees, recording the run, channel, topic and message; they install or discard it.
  */
-export function makeDraftPlugin(app: App, realm: RealmRow, run: AgentRunRow, a: DraftPluginArgs) {
+export function makeDraftPlugin(app: App, realm: RealmRow, run: AgentRunRow, a: Args<typeof draftPluginParams>) {
   const messageId = run.turnMessageId ?? run.messageId;
   const madeBy = findUserById(app.db, findMessageSender(app.db, messageId) ?? run.requestedBy ?? 0) ?? findUserById(app.db, run.requestedBy ?? 0)!;
   return installPlugin(

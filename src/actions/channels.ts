@@ -3,8 +3,10 @@ import type { App } from "../context";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
 import {
+  CHANNEL_PERMISSION_NAMES,
   CHANNEL_PERMISSIONS,
   checkChannelName,
+  TOPICS_POLICIES,
   cleanDescription,
   toApiStream,
   type ChannelPermission,
@@ -12,6 +14,7 @@ import {
   type TopicsPolicy,
 } from "../domain/channels";
 import {
+  badValue,
   badRetentionDays,
   canCreateTopicGroupMust,
   channelAlreadyExists,
@@ -41,28 +44,65 @@ import { activeUserIdsAmong, listUsers } from "../store/users";
 import { workspaceUuidsByTopic } from "../store/workspaces";
 import { topicKey } from "../domain/workspaces";
 import { catchUp } from "./catch-up";
+import { p as param, Param, t, type Args } from "../domain/params";
+import { groupSettingChange, groupSettingValue } from "./user-groups";
 import { activeChannelFolder } from "./channel-folders";
 import { renderPlain } from "./render";
 import { canAdministerChannel, channelAccess, accessChannelById, accessChannelByName, channelEventAudience } from "../access/channels";
 import { streamObjects } from "../serializers/channels";
 
+// ---- Parameters ----
+
+/** message_retention_days: days, or "realm_default" / "unlimited" (plain or as JSON text; "forever" before level 91). */
+const retentionParam = () =>
+  new Param<number | "realm_default" | "unlimited">((raw, n) => {
+    const s = String(raw).replace(/^"(.*)"$/, "$1");
+    if (s === "realm_default" || s === "unlimited") return s;
+    if (s === "forever") return "unlimited";
+    if (/^\d+$/.test(s) && Number(s) > 0) return Number(s);
+    throw badValue(n, s);
+  }, "string or integer");
+
+/** One optional parameter per channel permission in `names`, each read by `read`. */
+const permissionParams = <T>(read: () => Param<T>, names: readonly ChannelPermission[] = CHANNEL_PERMISSION_NAMES) =>
+  Object.fromEntries(names.map((n) => [n, read().optional()])) as Record<ChannelPermission, Param<T | undefined, true>>;
+
+/** The permissions Zulip's file lists on channel endpoints (it predates can_create_topic_group). */
+export const ZULIP_CHANNEL_PERMISSIONS = CHANNEL_PERMISSION_NAMES.filter((n) => n !== "can_create_topic_group");
+
+/** Parameters shared by the two ways of creating channels (can_create_topic_group: only the contract's create). */
+export const creationParams = (settings: readonly ChannelPermission[] = CHANNEL_PERMISSION_NAMES) => ({
+  announce: param.bool().optional(false),
+  invite_only: param.bool().optional(false),
+  is_web_public: param.bool().optional(false),
+  is_default_stream: param.bool().optional(false),
+  history_public_to_subscribers: param.bool().optional(),
+  message_retention_days: retentionParam().optional(),
+  topics_policy: param.enum(TOPICS_POLICIES).optional(),
+  folder_id: param.json(t.nullable(t.int())).optional(),
+  send_new_subscription_messages: param.bool().optional(true),
+  ...permissionParams(() => param.json(groupSettingValue), settings),
+});
+export type CreationArgs = Args<ReturnType<typeof creationParams>>;
+
+/** The permission values given among a request's parameters. */
+export const givenPermissions = <T>(a: Partial<Record<ChannelPermission, T>>) =>
+  Object.fromEntries(CHANNEL_PERMISSION_NAMES.map((n) => [n, a[n]]).filter(([, v]) => v !== undefined)) as Partial<Record<ChannelPermission, T>>;
+
+export const getStreamsParams = {
+  include_public: param.bool().optional(true),
+  include_web_public: param.bool().optional(false),
+  include_subscribed: param.bool().optional(true),
+  exclude_archived: param.bool().optional(true),
+  include_all_active: param.bool().optional(false),
+  include_all: param.bool().optional(false),
+  include_default: param.bool().optional(false),
+  include_owner_subscribed: param.bool().optional(false),
+  include_can_access_content: param.bool().optional(false),
+};
+
 /** GET /streams: the channels the caller asks for and may see. */
-export function getStreams(
-  app: App,
-  realm: RealmRow,
-  user: UserRow,
-  a: {
-    include_public: boolean;
-    include_web_public: boolean;
-    include_subscribed: boolean;
-    exclude_archived: boolean;
-    include_all_active: boolean;
-    include_all: boolean;
-    include_default: boolean;
-    include_owner_subscribed: boolean;
-    include_can_access_content: boolean;
-  },
-) {
+export function getStreams(app: App, realm: RealmRow, user: UserRow, a: Args<typeof getStreamsParams>) {
   if ((a.include_all_active || a.include_all) && !isAdmin(user.role)) throw notAuthorizedForQuery();
   const subs = new Map(
     listUserSubscriptions(app.db, user.id)
@@ -196,22 +236,22 @@ export const activeRealmUserIds = (app: App, realmId: number) =>
 
 // ---- Changing channels ----
 
-export interface ChannelPatch {
-  description?: string;
-  new_name?: string;
-  is_private?: boolean;
-  is_web_public?: boolean;
-  history_public_to_subscribers?: boolean;
-  is_default_stream?: boolean;
-  message_retention_days?: number | "realm_default" | "unlimited";
-  is_archived?: boolean;
-  folder_id?: number | null;
-  topics_policy?: TopicsPolicy;
-  settings: Partial<Record<ChannelPermission, GroupSettingValue>>;
-}
+export const updateChannelParams = {
+  description: param.str().optional(),
+  new_name: param.str().optional(),
+  is_private: param.bool().optional(),
+  is_web_public: param.bool().optional(),
+  history_public_to_subscribers: param.bool().optional(),
+  is_default_stream: param.bool().optional(),
+  message_retention_days: retentionParam().optional(),
+  is_archived: param.bool().optional(),
+  folder_id: param.json(t.nullable(t.int())).optional(),
+  topics_policy: param.enum(TOPICS_POLICIES).optional(),
+  ...permissionParams(() => param.json(groupSettingChange), ZULIP_CHANNEL_PERMISSIONS),
+};
 
 /** PATCH /streams/{id}: every property change is one stream/update event, as Zulip sends them. */
-export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: number, p: ChannelPatch) {
+export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: number, p: Args<typeof updateChannelParams>) {
   const a = accessChannelById(app, user, id, { archived: true });
   let c = a.channel;
   const admin = canAdministerChannel(app, user, c);
@@ -224,8 +264,7 @@ export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: numb
   // A folder that is not archived, or null: out of its folder.
   if (p.folder_id != null) activeChannelFolder(app, realm.id, p.folder_id);
   const settings: Partial<Record<ChannelPermission, GroupSettingValue>> = {};
-  for (const [n, v] of Object.entries(p.settings))
-    if (v !== undefined) settings[n as ChannelPermission] = checkChannelSetting(app, realm, n as ChannelPermission, v);
+  for (const [n, v] of Object.entries(givenPermissions(p))) settings[n as ChannelPermission] = checkChannelSetting(app, realm, n as ChannelPermission, v.new);
   if (p.topics_policy === "empty_topic_only" && topicStore.hasNamedTopics(app.db, c.recipientId)) throw enableConfigurationAllMessagesChannel();
   const name = p.new_name !== undefined ? checkChannelName(p.new_name, app.config.limits.maxStreamNameLength) : undefined;
   if (name !== undefined && name !== c.name) {

@@ -39,7 +39,7 @@ import { findUserById } from "../store/users";
 import { moveTopicWorkspaceTx } from "./workspaces";
 import { moveLiveRuns } from "../store/agent-runs";
 import { detachMessagesTx, relinkAttachmentsTx } from "./attachments";
-import { catchUp } from "./catch-up";
+import { catchUp, catchUpChannels } from "./catch-up";
 import { accessMessage, canReadChannelHistory } from "./message-fetch";
 import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages";
 import { realmLinkifiers, renderFor } from "./render";
@@ -155,6 +155,8 @@ export function editMessage(app: App, realm: RealmRow, user: UserRow, id: number
   }
   if (!content && !moving) return { detached_uploads: [] };
 
+  // Who holds the messages (the events' audience, on both sides of a move), read outside the writer.
+  if (channel) catchUpChannels(app, target ? [channel.id, target.id] : [channel.id]);
   const detached = app.tx((tx) => {
     const before = flagStore.messageRecipients(tx.db, m.id);
     if (content)
@@ -433,6 +435,7 @@ export function deleteMessagesTx(app: App, tx: Tx, realm: RealmRow, channel: Cha
 export function deleteMessage(app: App, realm: RealmRow, user: UserRow, id: number) {
   const { message: m, channel } = accessMessage(app, realm, user, id);
   checkCanDelete(app, realm, user, m, channel);
+  if (channel) catchUpChannels(app, [channel.id]);
   app.tx((tx) => deleteMessagesTx(app, tx, realm, channel, [m]));
   return {};
 }
@@ -450,6 +453,7 @@ export function deleteTopic(app: App, realm: RealmRow, user: UserRow, channelId:
   if (!history) catchUp(app, user);
   const ids = store.listTopicMessageIds(app.db, channel.recipientId, topicName, { receivedBy: history ? null : user.id, limit: DELETE_TOPIC_BATCH + 1 });
   const batch = ids.slice(0, DELETE_TOPIC_BATCH);
+  catchUpChannels(app, [channel.id]);
   app.tx((tx) => deleteMessagesTx(app, tx, realm, channel, store.listMessagesByIds(tx.db, batch)));
   return { complete: ids.length <= DELETE_TOPIC_BATCH };
 }

@@ -72,7 +72,8 @@ function channelTarget(app: App, realm: RealmRow, raw: unknown): ChannelRow {
     to = to[0];
   }
   if (typeof to === "number" && Number.isInteger(to)) {
-    const c = channelStore.findChannel(app.db, to);
+    // Every send names its channel: read through the request lookups (sends keep them, db/read-cache.ts).
+    const c = app.reads.get(`channel:${to}`, () => channelStore.findChannel(app.db, to as number));
     if (!c || c.realmId !== realm.id) throw channelIdNotFound(to);
     return c;
   }
@@ -113,10 +114,12 @@ function dmTargets(app: App, realm: RealmRow, to: unknown): UserRow[] {
 /** Zulip's rules for posting to a channel: access, the channel's sending group, archived channels. */
 export function checkCanPost(app: App, sender: UserRow, c: ChannelRow) {
   if (c.isArchived) throw notAuthorizedToSend(c.name);
-  const access = channelAccess(app, sender, c);
-  // A bot may post where its owner is subscribed.
-  const ownerSubscribed = sender.isBot && sender.botOwnerId !== null && subscriberIds(app.db, c.id).includes(sender.botOwnerId);
-  if (!access.content && !ownerSubscribed) throw notAuthorizedToSend(c.name);
+  // A subscriber may post (the memoized recipients say so without a query); others by the access rules,
+  // and a bot where its owner is subscribed.
+  const recipients = channelRecipients(app, c.id);
+  const content = recipients.includes(sender.id) || channelAccess(app, sender, c).content;
+  const ownerSubscribed = sender.isBot && sender.botOwnerId !== null && recipients.includes(sender.botOwnerId);
+  if (!content && !ownerSubscribed) throw notAuthorizedToSend(c.name);
   if (!hasChannelPermission(app, sender, c, "can_send_message_group")) throw noPostPermission();
 }
 

@@ -11,20 +11,17 @@ import {
   valueTooLong,
 } from "../domain/errors";
 import { toApiLink } from "../domain/plugins";
+import { p, type Args } from "../domain/params";
 import * as store from "../store/plugins";
 import { findChannel } from "../store/channels";
 import { deleteDocumentsOfLink } from "../store/widgets";
 import { announcePluginTx, managed } from "./plugin-access";
 import { accessChannelById } from "../access/channels";
 
+export const pluginLinkParams = { kind: p.str(), value: p.str(), stream_id: p.int(), topic: p.str().optional() };
+
 /** POST /ext/plugins/{install_id}/links: a link of a declared kind to a channel (topic null) or a channel and topic. */
-export function addPluginLink(
-  app: App,
-  realm: RealmRow,
-  actor: UserRow | null,
-  id: number,
-  a: { kind: string; value: string; stream_id: number; topic?: string | null },
-) {
+export function addPluginLink(app: App, realm: RealmRow, actor: UserRow | null, id: number, a: Args<typeof pluginLinkParams>) {
   const p = managed(app, realm, actor, id);
   if (p.state === "removed") throw pluginAlreadyRemoved();
   if (!(p.manifest.provides.links ?? []).some((l) => l.kind === a.kind)) throw unknownLinkKind(a.kind);

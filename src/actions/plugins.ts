@@ -11,6 +11,7 @@ import { guestsRefused, invalidManifestName, invalidManifestRunMissing, pluginAl
 import { applySettings, applyWidgetDefaults, checkDisabledTools, isDiscardedDraft, removalIsFinal } from "../domain/plugins";
 import { realmUrl } from "../domain/realms";
 import { isGuest } from "../domain/roles";
+import { p, t, type Args } from "../domain/params";
 import { checkFullName } from "../domain/users";
 import { CONFAB_VERSION } from "../version";
 import { randomToken } from "../lib/random";
@@ -41,10 +42,16 @@ export function getPlugin(app: App, realm: RealmRow, user: UserRow | null, id: n
 
 // ---- Install ----
 
-export interface InstallArgs extends SourceArgs {
-  settings?: Record<string, unknown>;
-  disabled?: boolean;
-}
+/** Optional without defaults, so that the CLI and the agent name only what they choose. */
+export const installParams = {
+  source_kind: p.enum(["codehost", "local", "remote"] as const),
+  source: p.str().optional(),
+  source_repository_id: p.int().optional(),
+  source_path: p.str().optional(),
+  sha: p.str().optional(),
+  settings: p.json(t.dict(t.any())).optional(),
+  disabled: p.bool().optional(),
+};
 
 /** What the agent records when it makes a plugin for someone: the install starts as a `draft` only they see. */
 export interface DraftOrigin {
@@ -69,7 +76,7 @@ function botEmail(app: App, tx: Tx, realm: RealmRow, pluginId: string): string {
  * (named after it, owned by the organization), and the install: waiting when something required is
  * missing or it is turned off, else starting. With `draft`, the agent's draft for one person.
  */
-export async function installPlugin(app: App, realm: RealmRow, actor: UserRow | null, a: InstallArgs, draft?: DraftOrigin) {
+export async function installPlugin(app: App, realm: RealmRow, actor: UserRow | null, a: Args<typeof installParams>, draft?: DraftOrigin) {
   requireManager(app, realm, actor);
   const f = await fetchSource(app, realm, a);
   const m = f.manifest;
@@ -158,15 +165,15 @@ export function publishDraftPlugin(app: App, realm: RealmRow, actor: UserRow | n
 
 // ---- Changes ----
 
-export interface PluginPatch {
-  settings?: Record<string, unknown>;
-  disabled?: boolean;
-  disabled_tools?: string[];
-  widget_defaults?: Record<string, { nav?: string; column?: boolean }>;
-}
+export const pluginPatchParams = {
+  settings: p.json(t.dict(t.any())).optional(),
+  disabled: p.bool().optional(),
+  disabled_tools: p.strList().optional(),
+  widget_defaults: p.json(t.dict(t.object({ nav: t.optional(t.str()), column: t.optional(t.bool()) }))).optional(),
+};
 
 /** PATCH /ext/plugins/{install_id}: settings (null puts one back to its default), turning off and on, tools the agent may not use, widget defaults. */
-export function updatePlugin(app: App, realm: RealmRow, actor: UserRow | null, id: number, a: PluginPatch) {
+export function updatePlugin(app: App, realm: RealmRow, actor: UserRow | null, id: number, a: Args<typeof pluginPatchParams>) {
   const p = managed(app, realm, actor, id);
   if (p.state === "removed") throw pluginAlreadyRemoved();
   const patch: Partial<PluginRow> = {};

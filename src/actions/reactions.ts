@@ -17,6 +17,7 @@ import { emojiByCode, emojiByName } from "../render";
 import { insertHistorical, messageRecipients } from "../store/message-flags";
 import * as store from "../store/reactions";
 import { findActiveEmoji } from "../store/realm-emoji";
+import { catchUpChannels } from "./catch-up";
 import { accessMessage } from "./message-fetch";
 import { p, type Args } from "../domain/params";
 
@@ -98,6 +99,7 @@ export function addReaction(app: App, realm: RealmRow, user: UserRow, id: number
   const access = accessMessage(app, realm, user, id);
   const e = resolveEmoji(app, realm, a.emoji_name, a.emoji_code, a.reaction_type);
   if (store.findReaction(app.db, id, user.id, e.type, e.code)) throw reactionExists();
+  if (access.channel) catchUpChannels(app, [access.channel.id]); // the event's audience, read outside the writer
   app.tx((tx) => {
     // Reacting to a message read from a channel's history gives the reader a row of their own.
     if (access.flags === undefined) insertHistorical(tx.db, user.id, [id], FLAG.read);
@@ -122,6 +124,7 @@ export function removeReaction(app: App, realm: RealmRow, user: UserRow, id: num
       ? store.findReaction(app.db, id, user.id, a.reaction_type ?? (a.emoji_code === ZULIP_EXTRA ? "zulip_extra_emoji" : "unicode_emoji"), a.emoji_code)
       : store.findReactionByName(app.db, id, user.id, a.emoji_name!);
   if (!row) throw reactionMissing();
+  if (access.channel) catchUpChannels(app, [access.channel.id]);
   app.tx((tx) => {
     store.deleteReaction(tx.db, row.id);
     emitReaction(

@@ -13,8 +13,8 @@ import { userSetting } from "../domain/user-settings";
 import { messagesFileName, toZulipExport } from "../domain/zulip-export";
 import { toUsers } from "../events/types";
 import { randomToken } from "../lib/random";
-import { writePendingRows } from "../store/lazy-delivery";
 import { uploadFilePath } from "./attachments";
+import { catchUpChannels } from "./catch-up";
 import * as store from "../store/realm-exports";
 import { listAdminIds, listUsers } from "../store/users";
 import { findRealmById } from "../store/realms";
@@ -33,9 +33,10 @@ const exportsDir = (app: App) => join(app.config.dataDir, "exports");
  */
 export function realmArchive(app: App, realm: RealmRow, scope: ExportScope): Archive {
   const channels = store.archiveChannels(app.db, realm.id);
-  app.tx((tx) => {
-    for (const c of channels) writePendingRows(tx.db, { channelId: c.id });
-  });
+  catchUpChannels(
+    app,
+    channels.map((c) => c.id),
+  );
   const users = store.archiveUsers(app.db, realm.id);
   let messages = store.archiveMessages(app.db, realm.id);
   let kept = channels;

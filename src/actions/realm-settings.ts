@@ -2,7 +2,16 @@ import type { App } from "../context";
 import type { RealmRow, UserRow } from "../db/schema";
 import { invalidChannelId, mustBeAdmin, mustBeOwner, previousValueMismatch } from "../domain/errors";
 import { canonicalGroupSetting, checkGroupSetting, presentGroupSetting, sameGroupSetting, type GroupSettingValue } from "../domain/group-settings";
-import { fromWire, realmSetting, REALM_SETTINGS, withSetting, type RealmSettingDef, type RealmSettingName } from "../domain/realm-settings";
+import {
+  fromWire,
+  realmSetting,
+  REALM_SETTING_NAMES,
+  REALM_SETTINGS,
+  withSetting,
+  type RealmSettingDef,
+  type RealmSettingName,
+  type SettingKind,
+} from "../domain/realm-settings";
 import { isAdmin, isOwner } from "../domain/roles";
 import { toRealm } from "../events/types";
 import { findChannel } from "../store/channels";
@@ -11,6 +20,8 @@ import { findRealmById, updateRealm } from "../store/realms";
 import { listInactiveUserIds } from "../store/users";
 import { groupSettingLookup } from "./user-groups";
 import { syncFullMembers } from "./users";
+import { groupSettingChange } from "./user-groups";
+import { p, Param, t, type Args } from "../domain/params";
 
 type Change = { new: GroupSettingValue; old?: GroupSettingValue };
 
@@ -19,7 +30,33 @@ type Change = { new: GroupSettingValue; old?: GroupSettingValue };
  * value is checked before anything is written; unchanged values are not announced. Answers the
  * changed settings with their new values.
  */
-export function updateRealmSettings(app: App, realm: RealmRow, user: UserRow, args: Record<string, unknown>) {
+/** The request parameter for one setting of a property table (realm or user settings), optional. */
+export function settingParam(kind: SettingKind): Param<unknown, true> {
+  switch (kind.t) {
+    case "bool":
+      return p.bool().optional();
+    case "int": {
+      if (kind.values) return p.intEnum(kind.values).optional();
+      const n = t.int({ min: kind.min, max: kind.max });
+      if (!kind.special) return p.json(kind.nullable ? t.nullable(n) : n).optional();
+      // A special word ("unlimited") may come JSON-encoded or bare, as Zulip's clients differ.
+      const special = kind.special;
+      const json = p.json(t.union<unknown>(n, t.enum(Object.keys(special))));
+      return new Param((raw, name) => (typeof raw === "string" && raw in special ? raw : json.parse(raw, name)), json.describe).optional();
+    }
+    case "str":
+      return kind.values ? p.enum(kind.values).optional() : p.str({ max: kind.max, nonEmpty: kind.nonEmpty }).optional();
+    case "group":
+      return p.json(groupSettingChange).optional();
+  }
+}
+
+export const realmSettingsParams = Object.fromEntries(REALM_SETTING_NAMES.map((n) => [n, settingParam(REALM_SETTINGS[n].kind)])) as Record<
+  RealmSettingName,
+  Param<unknown, true>
+>;
+
+export function updateRealmSettings(app: App, realm: RealmRow, user: UserRow, args: Args<typeof realmSettingsParams>) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const given = Object.entries(args).filter(([, v]) => v !== undefined) as [RealmSettingName, unknown][];
   if (given.some(([n]) => REALM_SETTINGS[n].who === "owner") && !isOwner(user.role)) throw mustBeOwner();

@@ -6,6 +6,7 @@ import { checkWidgetData, widgetTypeOf } from "../domain/submessages";
 import { toUsers } from "../events/types";
 import { messageRecipients } from "../store/message-flags";
 import * as store from "../store/submessages";
+import { catchUpChannels } from "./catch-up";
 import { accessMessage } from "./message-fetch";
 import { p, type Args } from "../domain/params";
 
@@ -17,6 +18,7 @@ export function addSubmessage(app: App, realm: RealmRow, user: UserRow, a: Args<
   // Everyone who can read the message may take part, but its sender attaches the first submessage.
   if (!isAuthor && !store.hasSubmessageFrom(app.db, message.id, message.senderId)) throw cannotAttachSubmessageMessage();
   checkWidgetData(widgetTypeOf(store.firstWidgetSubmessage(app.db, message.id)?.content), a.content, isAuthor);
+  if (channel) catchUpChannels(app, [channel.id]); // the event's audience, read outside the writer
   app.tx(
     (tx) => {
       const row = store.insertSubmessage(tx.db, { messageId: message.id, senderId: user.id, msgType: a.msg_type, content: a.content });

@@ -3,15 +3,7 @@
 import type { App } from "../context";
 import type { ChannelRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
-import {
-  notificationDefaults,
-  pickColor,
-  SUBSCRIPTION_PROPERTIES,
-  toApiSubscription,
-  type ChannelPermission,
-  type SubscriptionProperty,
-  type TopicsPolicy,
-} from "../domain/channels";
+import { notificationDefaults, pickColor, SUBSCRIPTION_PROPERTIES, toApiSubscription, type SubscriptionProperty } from "../domain/channels";
 import {
   cannotSubscribeOthers,
   channelAlreadyExists,
@@ -38,9 +30,9 @@ import { hasRealmPermission } from "../store/permissions";
 import * as store from "../store/subscriptions";
 import { setUserTopic } from "../store/topics";
 import { findUserByEmail, findUserById } from "../store/users";
-import { checkCanCreate, insertChannelTx, type ChannelSpec } from "./channels";
+import { checkCanCreate, creationParams, givenPermissions, insertChannelTx, ZULIP_CHANNEL_PERMISSIONS, type ChannelSpec, type CreationArgs } from "./channels";
 import { forgetRecipients, sendNotificationTx } from "./messages";
-import { p, type Args } from "../domain/params";
+import { p, t, type Args } from "../domain/params";
 import { accessChannelById, accessChannelByName, channelAccess, channelAudience, hasChannelPermission } from "../access/channels";
 import { statsOf, streamObjects } from "../serializers/channels";
 
@@ -128,39 +120,20 @@ function principalsOf(app: App, actor: UserRow, principals: (string | number)[] 
   });
 }
 
-export interface SubscribeArgs {
-  /** Each channel by name; a color given is the new subscriptions' color (Zulip's documented `color`). */
-  subscriptions: { name: string; description?: string; color?: string }[];
-  principals?: (string | number)[];
-  authorization_errors_fatal: boolean;
-  announce: boolean;
-  invite_only: boolean;
-  is_web_public: boolean;
-  is_default_stream: boolean;
-  history_public_to_subscribers?: boolean;
-  message_retention_days?: number | "realm_default" | "unlimited";
-  topics_policy?: TopicsPolicy;
-  folder_id?: number | null;
-  send_new_subscription_messages: boolean;
-  settings: Partial<Record<ChannelPermission, GroupSettingValue>>;
-}
+/** Each channel by name; a color given is the new subscriptions' color (Zulip's documented `color`). */
+const channelRequests = t.list(t.object({ name: t.str(), description: t.optional(t.str()), color: t.optional(t.str()) }));
+/** Users by email or by id. */
+const principals = () => p.json(t.union<(string | number)[]>(t.list(t.str(), { unique: true }), t.list(t.int(), { unique: true }))).optional();
+
+export const subscribeParams = {
+  subscriptions: p.json(channelRequests),
+  principals: principals(),
+  authorization_errors_fatal: p.bool().optional(true),
+  ...creationParams(ZULIP_CHANNEL_PERMISSIONS),
+};
 
 /** A new channel's properties from either creation endpoint's parameters. */
-const channelSpec = (
-  name: string,
-  description: string,
-  a: Pick<
-    SubscribeArgs,
-    | "invite_only"
-    | "is_web_public"
-    | "history_public_to_subscribers"
-    | "message_retention_days"
-    | "topics_policy"
-    | "folder_id"
-    | "is_default_stream"
-    | "settings"
-  >,
-): ChannelSpec => ({
+const channelSpec = (name: string, description: string, a: CreationArgs): ChannelSpec => ({
   name,
   description,
   inviteOnly: a.invite_only,
@@ -170,11 +143,11 @@ const channelSpec = (
   topicsPolicy: a.topics_policy,
   folderId: a.folder_id,
   isDefault: a.is_default_stream,
-  settings: a.settings,
+  settings: givenPermissions<GroupSettingValue>(a),
 });
 
 /** POST /users/me/subscriptions: subscribes the caller (or principals) to channels, creating missing ones. */
-export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: SubscribeArgs) {
+export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof subscribeParams>) {
   const users = principalsOf(app, actor, a.principals);
   const others = users.some((u) => u.id !== actor.id);
   const existing: ChannelRow[] = [];
@@ -261,14 +234,10 @@ export function announceChannelTx(app: App, tx: Tx, realm: RealmRow, creator: Us
     sendNotificationTx(app, tx, realm, { channel: ann, topic: "new channels" }, `${who} created a new channel #**${c.name}**.`);
 }
 
-export interface CreateChannelArgs extends Omit<SubscribeArgs, "subscriptions" | "principals" | "authorization_errors_fatal"> {
-  name: string;
-  description: string;
-  subscribers: number[];
-}
+export const createChannelParams = { name: p.str(), description: p.str().optional(""), subscribers: p.intList(), ...creationParams() };
 
 /** POST /channels/create: a new channel with its first subscribers; answers its id. */
-export function createChannel(app: App, realm: RealmRow, actor: UserRow, a: CreateChannelArgs) {
+export function createChannel(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof createChannelParams>) {
   const spec = channelSpec(a.name, a.description, a);
   checkCanCreate(app, realm, actor, spec);
   const users = a.subscribers.map((id) => {
@@ -287,7 +256,9 @@ export function createChannel(app: App, realm: RealmRow, actor: UserRow, a: Crea
 }
 
 /** DELETE /users/me/subscriptions. */
-export function unsubscribe(app: App, realm: RealmRow, actor: UserRow, a: { subscriptions: string[]; principals?: (string | number)[] }) {
+export const unsubscribeParams = { subscriptions: p.strList(), principals: principals() };
+
+export function unsubscribe(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof unsubscribeParams>) {
   const users = principalsOf(app, actor, a.principals);
   const others = users.some((u) => u.id !== actor.id);
   const channels: ChannelRow[] = [];
@@ -310,7 +281,9 @@ export function unsubscribe(app: App, realm: RealmRow, actor: UserRow, a: { subs
 }
 
 /** PATCH /users/me/subscriptions: a subscribe and an unsubscribe in one call. */
-export function updateSubscriptions(app: App, realm: RealmRow, actor: UserRow, a: { add: SubscribeArgs["subscriptions"]; delete: string[] }) {
+export const updateSubscriptionsParams = { add: p.json(channelRequests).optional(() => []), delete: p.strList().optional(() => []) };
+
+export function updateSubscriptions(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof updateSubscriptionsParams>) {
   const added = a.add.length
     ? subscribe(app, realm, actor, {
         subscriptions: a.add,
@@ -320,7 +293,6 @@ export function updateSubscriptions(app: App, realm: RealmRow, actor: UserRow, a
         is_web_public: false,
         is_default_stream: false,
         send_new_subscription_messages: true,
-        settings: {},
       })
     : { subscribed: {}, already_subscribed: {} };
   const removed = a.delete.length ? unsubscribe(app, realm, actor, { subscriptions: a.delete }) : { removed: [], not_removed: [] };

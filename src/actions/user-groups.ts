@@ -43,10 +43,18 @@ import { channelSettings, listChannels } from "../store/channels";
 import { realmGroupSetting } from "../store/realm-settings";
 import * as store from "../store/user-groups";
 import { activeUserIdsAmong, findUserById, listInactiveUserIds } from "../store/users";
-import { p, type Args } from "../domain/params";
+import { p, t, type Args, type Param } from "../domain/params";
 import { realmGroupObjects, userGroupObject } from "../serializers/user-groups";
 
+/** A group-setting value in either form (contract: "Group-setting value"). */
+export const groupSettingValue = t.union<GroupSettingValue>(t.int(), t.object({ direct_members: t.list(t.int()), direct_subgroups: t.list(t.int()) }));
+/** A change of one: the new value and, optionally, the value the client believes is current. */
+export const groupSettingChange = t.object({ new: groupSettingValue, old: t.optional(groupSettingValue) });
 export type SettingChange = { new: GroupSettingValue; old?: GroupSettingValue };
+
+/** One optional parameter per group permission, each read by `param`. */
+const permissionParams = <T>(param: () => Param<T>) =>
+  Object.fromEntries(USER_GROUP_PERMISSION_NAMES.map((n) => [n, param().optional()])) as Record<UserGroupPermission, Param<T | undefined, true>>;
 
 /** Lookups group-setting validation needs, within one realm. */
 export function groupSettingLookup(db: Db, realm: RealmRow): GroupSettingLookup {
@@ -109,16 +117,16 @@ function checkNoCycle(db: Db, groupId: number, subgroupIds: number[]) {
   if (store.groupClosure(db, subgroupIds).includes(groupId)) throw subgroupCycle(groupId);
 }
 
-export interface NewUserGroup {
-  name: string;
-  description: string;
-  members: number[];
-  subgroups?: number[];
-  settings: Partial<Record<UserGroupPermission, GroupSettingValue>>;
-}
+export const createUserGroupParams = {
+  name: p.str(),
+  description: p.str(),
+  members: p.intList(),
+  subgroups: p.intList().optional(() => []),
+  ...permissionParams(() => p.json(groupSettingValue)),
+};
 
 /** POST /user_groups/create. */
-export function createUserGroup(app: App, realm: RealmRow, user: UserRow, a: NewUserGroup): { group_id: number } {
+export function createUserGroup(app: App, realm: RealmRow, user: UserRow, a: Args<typeof createUserGroupParams>): { group_id: number } {
   const db = app.db;
   checkMember(user);
   if (!hasRealmPermission(db, realm, user, "can_create_groups")) throw insufficientPermission();
@@ -130,7 +138,7 @@ export function createUserGroup(app: App, realm: RealmRow, user: UserRow, a: New
   const ids = store.systemGroupIds(db, realm.id);
   const settings: Record<string, GroupSettingValue> = {};
   for (const n of USER_GROUP_PERMISSION_NAMES) {
-    const given = a.settings[n];
+    const given = a[n];
     const def = USER_GROUP_PERMISSIONS[n].default;
     settings[n] =
       given !== undefined
@@ -161,17 +169,17 @@ export function listUserGroupsFor(app: App, realm: RealmRow, user: UserRow, incl
   return { user_groups: realmGroupObjects(app.db, realm.id, includeDeactivated) };
 }
 
-export interface UserGroupPatch {
-  name?: string;
-  description?: string;
-  deactivated?: boolean;
-  settings: Partial<Record<UserGroupPermission, SettingChange>>;
-}
+export const updateUserGroupParams = {
+  name: p.str().optional(),
+  description: p.str().optional(),
+  deactivated: p.bool().optional(),
+  ...permissionParams(() => p.json(groupSettingChange)),
+};
 
 /** PATCH /user_groups/{id}: name, description, permission settings, reactivation. */
-export function updateUserGroupProps(app: App, realm: RealmRow, user: UserRow, id: number, a: UserGroupPatch) {
+export function updateUserGroupProps(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof updateUserGroupParams>) {
   const db = app.db;
-  const changes = Object.entries(a.settings).filter(([, v]) => v !== undefined) as [UserGroupPermission, SettingChange][];
+  const changes = USER_GROUP_PERMISSION_NAMES.flatMap((n) => (a[n] === undefined ? [] : [[n, a[n]] as [UserGroupPermission, SettingChange]]));
   if (a.name === undefined && a.description === undefined && a.deactivated === undefined && !changes.length) throw noNewDataSupplied();
   const g = groupForUpdate(db, realm, user, id, ["can_manage_group"], true);
   if (a.deactivated === true && !g.deactivated) checkNotInUse(db, realm, g);
@@ -256,15 +264,15 @@ function checkNotInUse(db: Db, realm: RealmRow, g: UserGroupRow) {
   if (objections.length) throw groupInUse(objections);
 }
 
-export interface MemberChange {
-  add: number[];
-  delete: number[];
-  add_subgroups?: number[];
-  delete_subgroups?: number[];
-}
+export const memberChangeParams = {
+  add: p.intList().optional(() => []),
+  delete: p.intList().optional(() => []),
+  add_subgroups: p.intList().optional(() => []),
+  delete_subgroups: p.intList().optional(() => []),
+};
 
 /** POST /user_groups/{id}/members: users (and, since level 311, subgroups) in and out. */
-export function updateGroupMembers(app: App, realm: RealmRow, user: UserRow, id: number, a: MemberChange) {
+export function updateGroupMembers(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof memberChangeParams>) {
   const db = app.db;
   const addSubs = a.add_subgroups ?? [];
   const delSubs = a.delete_subgroups ?? [];

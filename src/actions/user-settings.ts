@@ -21,6 +21,7 @@ import {
   normalizeUserSetting,
   PATCHABLE_DEFAULT_NAMES,
   REALM_DEFAULT_NAMES,
+  USER_SETTING_NAMES,
   USER_SETTINGS,
   userSetting,
   type UserSettingName,
@@ -31,6 +32,8 @@ import { findUserByEmail, listAdminIds, updateUser } from "../store/users";
 import { checkPassword, hashPassword, passwordChangedTx, verifyPassword } from "./users";
 import { emailChangeUpdates, mailEmailChangeTx } from "./email-change";
 import { deleteAllDrafts } from "../store/drafts";
+import { settingParam } from "./realm-settings";
+import { p, type Args, type Param } from "../domain/params";
 
 const LANGUAGE_RE = /^[a-z]{2,3}(?:[-_][A-Za-z]{2,4})?$/;
 
@@ -56,13 +59,17 @@ const languageName = (code: string) => new Intl.DisplayNames(["en"], { type: "la
 const given = (args: Record<string, unknown>, names: readonly UserSettingName[]) =>
   names.filter((n) => args[n] !== undefined).map((n) => [n, normalizeUserSetting(n, args[n])] as [UserSettingName, unknown]);
 
-export interface OwnSettingsArgs {
-  full_name?: string;
-  email?: string;
-  old_password?: string;
-  new_password?: string;
-  [setting: string]: unknown;
-}
+/** One optional parameter per personal setting in `names`. */
+const settingParams = (names: readonly UserSettingName[]) =>
+  Object.fromEntries(names.map((n) => [n, settingParam(USER_SETTINGS[n].kind)])) as Partial<Record<UserSettingName, Param<unknown, true>>>;
+
+export const ownSettingsParams = {
+  full_name: p.str().optional(),
+  email: p.str().optional(),
+  old_password: p.str().optional(),
+  new_password: p.str().optional(),
+  ...settingParams(USER_SETTING_NAMES),
+};
 
 /**
  * PATCH /settings: the caller's own personal settings, and their name, email and password. Each
@@ -70,7 +77,7 @@ export interface OwnSettingsArgs {
  * enable_drafts_synchronization deletes the drafts kept on the server. `currentSession`: the browser
  * session making the change (web client), which a password change leaves signed in.
  */
-export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow, a: OwnSettingsArgs, currentSession: number | null = null) {
+export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow, a: Args<typeof ownSettingsParams>, currentSession: number | null = null) {
   const values = given(a, Object.keys(USER_SETTINGS) as UserSettingName[]);
   checkSettingValues(values);
   const patch: Partial<UserRow> = {};
@@ -131,7 +138,9 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
 }
 
 /** PATCH /realm/user_settings_defaults: administrators set what new users start with. */
-export function updateRealmUserDefaults(app: App, realm: RealmRow, user: UserRow, args: Record<string, unknown>) {
+export const userDefaultsParams = settingParams(PATCHABLE_DEFAULT_NAMES);
+
+export function updateRealmUserDefaults(app: App, realm: RealmRow, user: UserRow, args: Args<typeof userDefaultsParams>) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const values = given(args, PATCHABLE_DEFAULT_NAMES);
   checkSettingValues(values);

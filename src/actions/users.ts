@@ -327,10 +327,13 @@ export async function verifyPassword(user: UserRow, password: string): Promise<b
 
 /** GET /users/me. */
 export function ownUser(app: App, user: UserRow) {
-  // Clients call this constantly (it is also their keep-alive check): read profile data through the cache.
-  const profileData = app.reads.get(`profile:${user.id}`, () => profileDataOfUser(app.db, user));
-  const { bot_type, bot_owner_id, ...me } = toApiUser(user, { externalUrl: app.config.externalUrl, profileData });
-  return { ...me, max_message_id: -1 };
+  // Clients call this constantly (it is also their keep-alive check): the object is built once while
+  // the user's lookups stand, and frozen, so that its JSON is written once too (http/respond.ts).
+  return app.reads.get(`me:${user.id}`, () => {
+    const profileData = profileDataOfUser(app.db, user);
+    const { bot_type, bot_owner_id, ...me } = toApiUser(user, { externalUrl: app.config.externalUrl, profileData });
+    return Object.freeze({ ...me, max_message_id: -1 });
+  });
 }
 
 export const userViewParams = {
@@ -383,7 +386,7 @@ export function getUserByEmail(app: App, viewer: UserRow, email: string, a: View
 }
 
 /** PATCH /users/{email}: the same change, naming the user by email (Zulip 9.0, level 313). */
-export function updateUserByEmail(app: App, realm: RealmRow, admin: UserRow, email: string, a: Parameters<typeof updateUserByAdmin>[4]) {
+export function updateUserByEmail(app: App, realm: RealmRow, admin: UserRow, email: string, a: UserPatch) {
   const u = store.findUserByEmail(app.db, admin.realmId, email);
   if (!u) throw noSuchUser();
   return updateUserByAdmin(app, realm, admin, u.id, a);

@@ -16,16 +16,7 @@ import {
 } from "../domain/errors";
 import { widgetDefaults } from "../domain/plugins";
 import { isGuest } from "../domain/roles";
-import {
-  applyPreference,
-  applyPush,
-  checkDocument,
-  EMPTY_PREFERENCE,
-  toApiWidgetDocument,
-  WIDGET_LIMITS,
-  widgetSpec,
-  type PreferencePatch,
-} from "../domain/widgets";
+import { applyPreference, applyPush, checkDocument, EMPTY_PREFERENCE, toApiWidgetDocument, WIDGET_LIMITS, widgetSpec } from "../domain/widgets";
 import { toUsers, type Audience } from "../events/types";
 import { Throttle } from "../lib/throttle";
 import { findLink, findPlugin, findPluginByBot } from "../store/plugins";
@@ -33,7 +24,7 @@ import { listUsers } from "../store/users";
 import * as store from "../store/widgets";
 import { canSeePlugin } from "../access/plugins";
 import { requireHumanMember } from "./secrets";
-import { p, type Args } from "../domain/params";
+import { p, t, type Args } from "../domain/params";
 import { canSeeScope, channelReaders } from "../access/widgets";
 import { preferenceOf } from "../serializers/widgets";
 
@@ -88,19 +79,19 @@ function throttleOf(app: App): Throttle {
 
 // ---- Pushes ----
 
-export interface WidgetPush {
-  widget: string;
-  link_id?: number;
-  item: string;
-  document?: Record<string, unknown>;
-  data?: Record<string, unknown>;
-}
+export const pushWidgetParams = {
+  widget: p.str(),
+  link_id: p.int().optional(),
+  item: p.str().optional(""),
+  document: p.json(t.dict(t.any())).optional(),
+  data: p.json(t.dict(t.any())).optional(),
+};
 
 /**
  * POST /ext/widgets: only a plugin's own bot, for its own widgets and links. Keeps the latest document
  * per widget and scope; `version` counts its changes (a push that changes nothing is not one).
  */
-export function pushWidget(app: App, bot: UserRow, a: WidgetPush) {
+export function pushWidget(app: App, bot: UserRow, a: Args<typeof pushWidgetParams>) {
   const p = bot.isBot ? findPluginByBot(app.db, bot.id) : undefined;
   if (!p || p.realmId !== bot.realmId) throw pluginBotsOnly();
   const spec = widgetSpec(p.manifest, a.widget);
@@ -159,7 +150,20 @@ export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: n
 // ---- Preferences ----
 
 /** PATCH /ext/widgets/{install_id}/{widget}/preference: for the caller alone; their clients hear of it. */
-export function updateWidgetPreference(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: PreferencePatch) {
+/** What a person may set of a widget's presentation for themselves (domain/widgets.ts applies it). */
+export const preferenceParams = {
+  shown: p.bool().optional(),
+  position: p.int({ min: 0, max: WIDGET_LIMITS.position }).optional(),
+  label: p.str({ max: WIDGET_LIMITS.prefLabel }).optional(),
+  filters: p.json(t.dict(t.any())).optional(),
+  alerts: p.json(t.dict(t.any())).optional(),
+  in_column: p.bool().optional(),
+  reset: p.strList().optional(),
+  seen: p.bool().optional(),
+  rest_figure: p.str().optional(),
+};
+
+export function updateWidgetPreference(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: Args<typeof preferenceParams>) {
   requireHumanMember(user);
   const p = visiblePlugin(app, realm, user, installId);
   const spec = widgetSpec(p.manifest, widget);

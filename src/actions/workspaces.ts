@@ -33,18 +33,13 @@ export function moveTopicWorkspaceTx(app: App, tx: Tx, from: { channel: ChannelR
   tx.emit({ type: "ext_workspace", op: "update", workspace: toApiWorkspace(moved) }, toUsers([...readers]));
 }
 
-export interface NewWorkspace {
-  stream_id: number;
-  topic: string;
-  repository_id: number;
-  start?: string;
-}
+export const createWorkspaceParams = { stream_id: p.int(), topic: p.str(), repository_id: p.int(), start: p.str().optional() };
 
 /**
  * POST /ext/workspaces: a worktree of the repository for the topic, on a new branch from `start` (a
  * branch, tag or commit; the repository's default branch when absent). Members who can read the channel.
  */
-export async function createWorkspace(app: App, realm: RealmRow, user: UserRow, a: NewWorkspace) {
+export async function createWorkspace(app: App, realm: RealmRow, user: UserRow, a: Args<typeof createWorkspaceParams>) {
   requireHumanMember(user);
   const { channel } = accessChannelById(app, user, a.stream_id, { content: true });
   const topic = normalizeTopic(a.topic, app.config.limits.maxTopicLength);

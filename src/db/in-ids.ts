@@ -7,3 +7,7 @@ import { type Column, type SQL, sql } from "drizzle-orm";
  * limit on bound variables.
  */
 export const inIds = (column: Column, ids: Iterable<number>): SQL => sql`${column} IN (SELECT value FROM json_each(${JSON.stringify([...ids])}))`;
+
+/** `inIds` for a prepared query (db/prepared.ts): the ids come at run time as `{ ids: idsValue(ids) }`. */
+export const inIdsPlaceholder = (column: Column): SQL => sql`${column} IN (SELECT value FROM json_each(${sql.placeholder("ids")}))`;
+export const idsValue = (ids: Iterable<number>) => JSON.stringify([...ids]);

@@ -109,6 +109,11 @@ export class Writer {
     }
   }
 
+  /** Whether writes wait for their COMMIT (`settled()` has something to wait for). */
+  get pending(): boolean {
+    return this.batch !== null;
+  }
+
   /** Resolves once every write made so far is committed (rejects if its COMMIT failed). */
   settled(): Promise<void> {
     return this.batch ? this.batch.promise : Promise.resolve();

@@ -225,6 +225,8 @@ export type Args<P extends ParamTable> = Flat<
   }
 >;
 
+const NONE_IGNORED: string[] = [];
+
 /** Reads every declared parameter; returns the values and the request's parameter names that were not used. */
 export function readParams<P extends ParamTable>(table: P, input: Map<string, unknown>, path: Record<string, string>): { args: Args<P>; ignored: string[] } {
   const used = new Set<string>();
@@ -249,6 +251,6 @@ export function readParams<P extends ParamTable>(table: P, input: Map<string, un
     args[name] = param.parse(input.get(found), found);
   }
   // Uploaded files are not parameters (Zulip reports only form fields as ignored).
-  const ignored = [...input.keys()].filter((k) => !used.has(k) && !(input.get(k) instanceof File)).sort();
+  const ignored = input.size === used.size ? NONE_IGNORED : [...input.keys()].filter((k) => !used.has(k) && !(input.get(k) instanceof File)).sort();
   return { args: args as Args<P>, ignored };
 }

@@ -9,16 +9,21 @@ import type { QueueOptions, ServerEvent } from "./types";
  */
 const flagSets: (readonly string[] | undefined)[] = [undefined];
 const flagSetIds = new Map<string, number>();
+/** The same frozen arrays come back for every queue of a send (flagNames() shares them): found by reference first. */
+const idsByArray = new WeakMap<readonly string[], number>();
 
 function flagSetId(flags: readonly string[] | undefined): number {
   if (!flags) return 0;
+  let id = idsByArray.get(flags);
+  if (id !== undefined) return id;
   const key = flags.join(",");
-  let id = flagSetIds.get(key);
+  id = flagSetIds.get(key);
   if (id === undefined) {
     if (flagSets.length > 0xffff) throw new Error("too many distinct message flag sets");
     flagSetIds.set(key, (id = flagSets.length));
     flagSets.push(Object.freeze([...flags]));
   }
+  if (Object.isFrozen(flags)) idsByArray.set(flags, id);
   return id;
 }
 

@@ -3,13 +3,20 @@ import { ApiError, storageFull } from "../domain/errors";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
-export const success = (fields: object, ignored: string[]) =>
-  new Response(
-    JSON.stringify(
-      ignored.length ? { result: "success", msg: "", ...fields, ignored_parameters_unsupported: ignored } : { result: "success", msg: "", ...fields },
-    ),
-    { headers: JSON_HEADERS },
-  );
+/**
+ * A frozen result is one an action keeps and hands out again (GET /users/me's object while its user's
+ * lookups stand): its body is written once and then reused.
+ */
+const frozenBodies = new WeakMap<object, string>();
+
+export function success(fields: object, ignored: string[]): Response {
+  if (ignored.length)
+    return new Response(JSON.stringify({ result: "success", msg: "", ...fields, ignored_parameters_unsupported: ignored }), { headers: JSON_HEADERS });
+  if (!Object.isFrozen(fields)) return new Response(JSON.stringify({ result: "success", msg: "", ...fields }), { headers: JSON_HEADERS });
+  let body = frozenBodies.get(fields);
+  if (body === undefined) frozenBodies.set(fields, (body = JSON.stringify({ result: "success", msg: "", ...fields })));
+  return new Response(body, { headers: JSON_HEADERS });
+}
 
 /** The one place errors become responses: `{result: "error", msg, code, ...extra}` with status and headers. */
 export function failure(e: unknown, onUnexpected: (e: unknown) => void): Response {

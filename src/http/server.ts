@@ -9,7 +9,7 @@ import type { RealmRow, SessionRow, UserRow } from "../db/schema";
 import { checkCsrf, readCookies, SESSION_COOKIE } from "./session";
 import { serveWebClient } from "./web-client";
 import type { Endpoint } from "./endpoint";
-import { readInput } from "./input";
+import { readInput, splitTarget } from "./input";
 import { PATH_REST, readParams } from "../domain/params";
 import { realmForHost } from "./realm";
 import { failure, success } from "./respond";
@@ -95,8 +95,8 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     const started = performance.now();
     let address: string | undefined;
     const ip = () => (address ??= clientAddress(peerOf(), request.headers.get("x-forwarded-for"), trusted));
-    const url = new URL(request.url);
-    const rest = url.pathname.slice(surface.length);
+    const { path: pathname, query } = splitTarget(request.url);
+    const rest = pathname.slice(surface.length);
     let userId: number | null = null;
     let slot = unroutedSlot;
     let rateLimit = 0,
@@ -136,7 +136,8 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       userId = user?.id ?? null;
       const rate = gate.limit(userId, ip);
       if (rate) ({ limit: rateLimit, remaining: rateRemaining, reset: rateReset } = rate);
-      const input = await readInput(request, url, bodyLimit[ep.body]);
+      let input = readInput(request, query, bodyLimit[ep.body]);
+      if (input instanceof Promise) input = await input;
       const { args, ignored } = readParams(ep.params, input, chosen.path);
       const files = input.size ? [...input.values()].filter((v): v is File => v instanceof File) : [];
       let out = ep.run({
@@ -153,10 +154,10 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       });
       if (out instanceof Promise) out = await out;
       // Answer only once the change is committed; a read stands even if its derived writes did not.
-      await (ep.readOnly ? app.writer.settled().catch(() => {}) : app.writer.settled());
+      if (app.writer.pending) await (ep.readOnly ? app.writer.settled().catch(() => {}) : app.writer.settled());
       res = out instanceof Response ? out : success((out as object) ?? {}, ignored);
     } catch (e) {
-      res = failure(e, (err) => app.log.error("unhandled error", { path: url.pathname, error: String((err as Error)?.stack ?? err) }));
+      res = failure(e, (err) => app.log.error("unhandled error", { path: pathname, error: String((err as Error)?.stack ?? err) }));
       // A browser meeting `Basic` would pop up its own password dialog over the web client.
       if (surface === "/json" && res.headers.has("www-authenticate")) res.headers.set("www-authenticate", 'Session realm="zulip"');
     }
@@ -165,7 +166,7 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     if (logRequests)
       app.log.info("request", {
         method: request.method,
-        path: url.pathname,
+        path: pathname,
         status: res.status,
         ms: Math.round((performance.now() - started) * 10) / 10,
         user: userId ?? "-",
@@ -175,7 +176,7 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
 
   /** An unknown path under /api/v1 or /json is a JSON 404; a known path with another method a 405. */
   function unrouted(request: Request): Response {
-    const path = new URL(request.url).pathname;
+    const { path } = splitTarget(request.url);
     const surface = SURFACES.find((s) => path.startsWith(s + "/"));
     const rest = surface ? path.slice(surface.length) : null;
     const allowed = rest === null ? [] : [...new Set(compiled.filter((c) => c.re.test(rest)).map((c) => c.ep.method))];

@@ -4,7 +4,7 @@ import { deleteExpiredSessions } from "../actions/sessions";
 import { syncFullMembers } from "../actions/users";
 import type { App } from "../context";
 import { BACKGROUND_INDEX_BATCH, indexBatch } from "../actions/search-index";
-import { deliverBacklog } from "../store/lazy-delivery";
+import { deliverBacklog } from "../actions/catch-up";
 import { listRealms } from "../store/realms";
 
 /** Every minute, subscriptions this many messages behind get their rows written, in chunks this big (a few ms each). */
@@ -32,12 +32,7 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
   const first = setTimeout(run, 30_000);
   const every = setInterval(run, intervalSeconds * 1000);
   for (const t of [first, every]) t.unref?.();
-  const stopBacklog = everyInBatches(
-    app,
-    BACKLOG_EVERY_MS,
-    "housekeeping",
-    () => app.tx((tx) => deliverBacklog(tx.db, BACKLOG_LAG, BACKLOG_CHUNK), { keepsLookups: true }) === BACKLOG_CHUNK,
-  );
+  const stopBacklog = everyInBatches(app, BACKLOG_EVERY_MS, "housekeeping", () => deliverBacklog(app, BACKLOG_LAG, BACKLOG_CHUNK) === BACKLOG_CHUNK);
   return () => {
     clearTimeout(first);
     clearInterval(every);

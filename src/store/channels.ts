@@ -20,22 +20,16 @@ export function insertChannel(db: Db, c: Omit<typeof channels.$inferInsert, "rec
 export const updateChannel = (db: Db, id: number, patch: Partial<typeof channels.$inferInsert>): ChannelRow =>
   db.update(channels).set(patch).where(eq(channels.id, id)).returning().get()!;
 
-const byId = new WeakMap<Db, { get(p: { id: number }): ChannelRow | undefined }>();
+const byId = preparedPerDb((db) =>
+  db
+    .select()
+    .from(channels)
+    .where(eq(channels.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** A channel by id (any realm: callers compare realm ids). Prepared once: every channel send looks it up. */
-export function findChannel(db: Db, id: number): ChannelRow | undefined {
-  let q = byId.get(db);
-  if (!q)
-    byId.set(
-      db,
-      (q = db
-        .select()
-        .from(channels)
-        .where(eq(channels.id, sql.placeholder("id")))
-        .prepare()),
-    );
-  return q.get({ id });
-}
+export const findChannel = (db: Db, id: number): ChannelRow | undefined => byId(db).get({ id });
 // Every channel send looks its channel up by name: prepared once per connection.
 const byName = preparedPerDb((db) =>
   db

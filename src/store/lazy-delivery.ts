@@ -17,60 +17,108 @@ import { sqliteOf, type Db } from "../db/client";
 export const lastMessageId = (db: Db): number =>
   sqliteOf(db).query<{ id: number }, []>("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0) AS id").get()!.id;
 
-/** Whether the user has channel messages without rows yet (a read; cheap: one probe per subscription). */
-export const hasPending = (db: Db, userId: number): boolean =>
-  !!sqliteOf(db)
-    .query(
-      `SELECT 1 FROM subscriptions s JOIN channels c ON c.id = s.channel_id
-       WHERE s.user_id = ? AND s.active = 1
-         AND EXISTS (SELECT 1 FROM messages m WHERE m.recipient_id = c.recipient_id AND m.id > s.delivered_through) LIMIT 1`,
-    )
-    .get(userId);
+/**
+ * What a subscription still lacks: the ids (a JSON array) of its channel's messages after `through`,
+ * the `delivered_through` read, up to `upTo`, which `delivered_through` becomes once they are written.
+ */
+export interface PendingRows {
+  userId: number;
+  channelId: number;
+  recipientId: number;
+  through: number;
+  upTo: number;
+  ids: string;
+  count: number;
+}
 
 /**
- * Writes the pending rows of the active subscriptions picked by `where` (inside a transaction): one
- * user's (before reading or changing their rows), a channel's (before changing who received its
- * messages), or some users' in one channel (before they unsubscribe).
+ * The pending rows of the active subscriptions picked by `where`: one user's, or every subscriber's of
+ * some channels (or some users' in them). A read, so callers run it before their transaction, outside
+ * the writer; nothing pending is an empty list, and then no transaction is needed.
  */
-export function writePendingRows(db: Db, where: { userId: number } | { channelId: number; userIds?: number[] }) {
-  const s = sqliteOf(db);
-  const last = lastMessageId(db);
-  const [cond, params]: [string, (number | string)[]] =
+export function readPendingRows(db: Db, where: { userId: number } | { channelIds: number[]; userIds?: number[] }): PendingRows[] {
+  const [cond, params]: [string, string[] | [number]] =
     "userId" in where
       ? ["s.user_id = ?2", [where.userId]]
       : where.userIds
-        ? ["s.channel_id = ?2 AND s.user_id IN (SELECT value FROM json_each(?3))", [where.channelId, JSON.stringify(where.userIds)]]
-        : ["s.channel_id = ?2", [where.channelId]];
-  s.query(
-    `INSERT OR IGNORE INTO user_messages (user_id, message_id, flags)
-     SELECT s.user_id, m.id, 0 FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = 1
-       JOIN channels c ON c.id = s.channel_id
-       JOIN messages m ON m.recipient_id = c.recipient_id AND m.id > s.delivered_through AND m.id <= ?1
-     WHERE s.active = 1 AND ${cond} ORDER BY s.user_id, m.id`,
-  ).run(last, ...params);
-  s.query(`UPDATE subscriptions AS s SET delivered_through = ?1 WHERE s.active = 1 AND s.delivered_through < ?1 AND ${cond}`).run(last, ...params);
+        ? [
+            "s.channel_id IN (SELECT value FROM json_each(?2)) AND s.user_id IN (SELECT value FROM json_each(?3))",
+            [JSON.stringify(where.channelIds), JSON.stringify(where.userIds)],
+          ]
+        : ["s.channel_id IN (SELECT value FROM json_each(?2))", [JSON.stringify(where.channelIds)]];
+  return sqliteOf(db)
+    .query<PendingRows, (number | string)[]>(
+      `SELECT s.user_id AS userId, s.channel_id AS channelId, c.recipient_id AS recipientId, s.delivered_through AS through,
+         ?1 AS upTo, json_group_array(m.id ORDER BY m.id) AS ids, COUNT(*) AS count
+       FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = 1
+         JOIN channels c ON c.id = s.channel_id
+         JOIN messages m ON m.recipient_id = c.recipient_id AND m.id > s.delivered_through AND m.id <= ?1
+       WHERE s.active = 1 AND ${cond} GROUP BY s.user_id, s.channel_id`,
+    )
+    .all(lastMessageId(db), ...params);
+}
+
+/**
+ * Writes rows read by `readPendingRows` or `readBacklog` (inside a transaction), for each subscription
+ * only if its `delivered_through` is still the value read. Whatever changes who received a channel's
+ * messages (unsubscribing, deactivation, resubscribing, another catch-up) moves that value first, so a
+ * guard that holds means the read is still that subscription's backlog. A message deleted or moved
+ * away since the read gets no row; one moved in has its rows already (moves write them). Returns
+ * whether every guard held: where one failed, nothing was written for that subscription.
+ */
+export function writePendingRead(db: Db, pending: PendingRows[]): boolean {
+  const s = sqliteOf(db);
+  let held = true;
+  for (const p of pending) {
+    const { changes } = s
+      .query("UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND channel_id = ?3 AND active = 1 AND delivered_through = ?4")
+      .run(p.upTo, p.userId, p.channelId, p.through);
+    if (!changes) {
+      held = false;
+      continue;
+    }
+    s.query(
+      `INSERT OR IGNORE INTO user_messages (user_id, message_id, flags)
+       SELECT ?1, m.id, 0 FROM json_each(?2) j JOIN messages m ON m.id = j.value AND m.recipient_id = ?3`,
+    ).run(p.userId, p.ids, p.recipientId);
+  }
+  return held;
+}
+
+/**
+ * Reads and writes the pending rows picked by `where` inside the transaction (no guard can fail there):
+ * before anything changes who received them, and where a write after an outside read found things changed.
+ */
+export function writePendingRows(db: Db, where: Parameters<typeof readPendingRows>[1]) {
+  writePendingRead(db, readPendingRows(db, where));
 }
 
 /** A user back from deactivation receives only messages sent from now on. */
 export const startDeliveries = (db: Db, userId: number) =>
   sqliteOf(db).query("UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND active = 1").run(lastMessageId(db), userId);
 
-/** Writes the pending rows of every subscriber of the channels holding these messages (before asking who has them). */
-export function deliverForMessages(db: Db, ids: number[]) {
-  const channels = sqliteOf(db)
+/** The channels holding these messages (a direct message has every row from the start). */
+const channelsOfMessages = (db: Db, ids: number[]): number[] =>
+  sqliteOf(db)
     .query<{ id: number }, [string]>(
       "SELECT DISTINCT c.id FROM messages m JOIN channels c ON c.recipient_id = m.recipient_id WHERE m.id IN (SELECT value FROM json_each(?))",
     )
-    .all(JSON.stringify(ids));
-  for (const c of channels) writePendingRows(db, { channelId: c.id });
-}
+    .all(JSON.stringify(ids))
+    .map((c) => c.id);
+
+/**
+ * Writes the pending rows of every subscriber of the channels holding these messages, inside the
+ * transaction that then asks who has them. Actions read and write those rows just before, outside the
+ * writer (`catchUpChannels` in actions/catch-up.ts), so this normally finds nothing left.
+ */
+export const deliverForMessages = (db: Db, ids: number[]) => writePendingRows(db, { channelIds: channelsOfMessages(db, ids) });
 
 /**
  * Up to `limit` pending rows of the subscriptions furthest behind (at least `lag` messages), oldest
- * first; returns how many messages were delivered. Housekeeping calls it so that a user back after a
- * long absence finds little left to write on their first read.
+ * first, for `writePendingRead`. Housekeeping writes them so that a user back after a long absence
+ * finds little left to write on their first read.
  */
-export function deliverBacklog(db: Db, lag: number, limit: number): number {
+export function readBacklog(db: Db, lag: number, limit: number): PendingRows[] {
   const s = sqliteOf(db);
   const behind = s
     .query<{ userId: number; channelId: number; recipientId: number; through: number }, [number]>(
@@ -81,17 +129,17 @@ export function deliverBacklog(db: Db, lag: number, limit: number): number {
        ORDER BY s.delivered_through`,
     )
     .all(lag);
-  let done = 0;
+  const out: PendingRows[] = [];
+  let left = limit;
   for (const b of behind) {
-    if (done >= limit) break;
+    if (left <= 0) break;
     const ids = s
       .query<{ id: number }, [number, number, number]>("SELECT id FROM messages WHERE recipient_id = ? AND id > ? ORDER BY id LIMIT ?")
-      .all(b.recipientId, b.through, limit - done)
+      .all(b.recipientId, b.through, left)
       .map((r) => r.id);
     if (!ids.length) continue;
-    s.query("INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) SELECT ?, value, 0 FROM json_each(?)").run(b.userId, JSON.stringify(ids));
-    s.query("UPDATE subscriptions SET delivered_through = ? WHERE user_id = ? AND channel_id = ?").run(ids.at(-1)!, b.userId, b.channelId);
-    done += ids.length;
+    out.push({ ...b, upTo: ids.at(-1)!, ids: JSON.stringify(ids), count: ids.length });
+    left -= ids.length;
   }
-  return done;
+  return out;
 }

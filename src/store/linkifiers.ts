@@ -1,24 +1,19 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
+import { preparedPerDb } from "../db/prepared";
 import { linkifiers, type LinkifierRow } from "../db/schema";
 
-const byRealm = new WeakMap<Db, { all(p: { realmId: number }): LinkifierRow[] }>();
+const byRealm = preparedPerDb((db) =>
+  db
+    .select()
+    .from(linkifiers)
+    .where(eq(linkifiers.realmId, sql.placeholder("realmId")))
+    .orderBy(asc(linkifiers.order), asc(linkifiers.id))
+    .prepare(),
+);
 
 /** The realm's linkifiers in order (prepared once: every message render and topic link reads them). */
-export function listLinkifiers(db: Db, realmId: number): LinkifierRow[] {
-  let q = byRealm.get(db);
-  if (!q)
-    byRealm.set(
-      db,
-      (q = db
-        .select()
-        .from(linkifiers)
-        .where(eq(linkifiers.realmId, sql.placeholder("realmId")))
-        .orderBy(asc(linkifiers.order), asc(linkifiers.id))
-        .prepare()),
-    );
-  return q.all({ realmId });
-}
+export const listLinkifiers = (db: Db, realmId: number): LinkifierRow[] => byRealm(db).all({ realmId });
 
 export const findLinkifier = (db: Db, realmId: number, id: number): LinkifierRow | undefined =>
   db

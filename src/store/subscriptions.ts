@@ -1,25 +1,20 @@
 import { and, eq, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { inIds } from "../db/in-ids";
+import { preparedPerDb } from "../db/prepared";
 import { subscriptions, type SubscriptionRow } from "../db/schema";
 import { writePendingRows, lastMessageId } from "./lazy-delivery";
 
-const byKey = new WeakMap<Db, { get(p: { userId: number; channelId: number }): SubscriptionRow | undefined }>();
+const byKey = preparedPerDb((db) =>
+  db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.userId, sql.placeholder("userId")), eq(subscriptions.channelId, sql.placeholder("channelId"))))
+    .prepare(),
+);
 
-/** A user's subscription row for a channel (prepared once: every channel send checks access). */
-export function findSubscription(db: Db, userId: number, channelId: number): SubscriptionRow | undefined {
-  let q = byKey.get(db);
-  if (!q)
-    byKey.set(
-      db,
-      (q = db
-        .select()
-        .from(subscriptions)
-        .where(and(eq(subscriptions.userId, sql.placeholder("userId")), eq(subscriptions.channelId, sql.placeholder("channelId"))))
-        .prepare()),
-    );
-  return q.get({ userId, channelId });
-}
+/** A user's subscription row for a channel (prepared once: every channel access check reads it). */
+export const findSubscription = (db: Db, userId: number, channelId: number): SubscriptionRow | undefined => byKey(db).get({ userId, channelId });
 
 export const isSubscribed = (db: Db, userId: number, channelId: number): boolean =>
   !!sqliteOf(db).query("SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1").get(userId, channelId);
@@ -67,7 +62,7 @@ export function activateSubscriptions(db: Db, rows: { userId: number; channelId:
 
 /** Unsubscribes, after writing the rows of the messages they received while subscribed. */
 export function deactivateSubscriptions(db: Db, channelId: number, userIds: number[]) {
-  writePendingRows(db, { channelId, userIds });
+  writePendingRows(db, { channelIds: [channelId], userIds });
   db.update(subscriptions)
     .set({ active: false })
     .where(and(eq(subscriptions.channelId, channelId), inIds(subscriptions.userId, userIds)))

@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
-import { inIds } from "../db/in-ids";
+import { idsValue, inIds, inIdsPlaceholder } from "../db/in-ids";
 import { preparedPerDb } from "../db/prepared";
 import { users, type UserRow } from "../db/schema";
 
@@ -88,7 +88,8 @@ export const listAdminIds = (db: Db, realmId: number): number[] =>
     .map((r) => r.id);
 
 /** These users (any realm), in one query. */
-export const listUsersByIds = (db: Db, ids: readonly number[]): UserRow[] => (ids.length ? db.select().from(users).where(inIds(users.id, ids)).all() : []);
+const usersByIds = preparedPerDb((db) => db.select().from(users).where(inIdsPlaceholder(users.id)).prepare());
+export const listUsersByIds = (db: Db, ids: readonly number[]): UserRow[] => (ids.length ? usersByIds(db).all({ ids: idsValue(ids) }) : []);
 
 /** Active users of a realm seen since `since` (UNIX seconds) through the API or presence, and its bots. */
 export const recentlyActiveUserIds = (db: Db, realmId: number, since: number): number[] =>

@@ -8,7 +8,9 @@ import type { Client } from "../helpers/client";
 import { drain } from "../helpers/events";
 import { expectError, ok } from "../helpers/client";
 import { startServer, type TestServer } from "../helpers/server";
-import { deliverBacklog } from "../../src/store/lazy-delivery";
+import { deliverBacklog } from "../../src/actions/catch-up";
+import { readPendingRows, writePendingRead } from "../../src/store/lazy-delivery";
+import { deleteMessages } from "../../src/store/messages";
 
 let s: TestServer;
 let ann: Client, bob: Client, cat: Client;
@@ -138,7 +140,7 @@ describe("housekeeping", () => {
   test("writes the rows of subscriptions far behind, a bounded chunk at a time", async () => {
     const dan = await s.newUser({ name: "Dan Lazy" });
     const backlog = (await ok(ann.post("/channels/create", { name: "backlog", subscribers: [ann.userId, dan.userId] }))).id;
-    const backlogOf = (lag: number, limit: number) => s.app.tx((tx) => deliverBacklog(tx.db, lag, limit));
+    const backlogOf = (lag: number, limit: number) => deliverBacklog(s.app, lag, limit);
     backlogOf(1, 1_000_000); // whatever earlier tests left behind
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) ids.push(await send(ann, backlog, `backlog ${i}`));
@@ -149,5 +151,56 @@ describe("housekeeping", () => {
     expect(backlogOf(3, 7)).toBe(0);
     expect(ids.map((id) => rowsOf(id).find((r) => r.user_id === dan.userId)?.flags)).toEqual([0, 0, 0, 0, 0]);
     expect((await ok(dan.post("/register", { fetch_event_types: ["update_message_flags"] }))).unread_msgs.count).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("catch-up reads outside the writer", () => {
+  const throughOf = (userId: number, channelId: number) =>
+    sqliteOf(s.app.db)
+      .query<{ t: number }, [number, number]>("SELECT delivered_through AS t FROM subscriptions WHERE user_id = ? AND channel_id = ?")
+      .get(userId, channelId)!.t;
+  const channelRead = async (c: Client, channel: number) =>
+    (
+      await ok(c.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: JSON.stringify([{ operator: "channel", operand: channel }]) }))
+    ).messages.map((x: any) => x.id) as number[];
+
+  test("the transaction writes only the ids read before it; a message deleted in between gets no row", async () => {
+    const eve = await s.newUser({ name: "Eve Lazy" });
+    const quiet = (await ok(ann.post("/channels/create", { name: "quiet", subscribers: [ann.userId, eve.userId], invite_only: true }))).id;
+    const start = await channelRead(eve, quiet); // the channel's announcement, caught up
+    const [m1, m2] = [await send(ann, quiet, "one"), await send(ann, quiet, "two")];
+    const pending = readPendingRows(s.app.db, { userId: eve.userId! }); // no transaction open for it
+    expect(pending.map((p) => [p.channelId, JSON.parse(p.ids), p.count])).toEqual([[quiet, [m1, m2], 2]]);
+    // A change that leaves the subscription alone (an API deletion would write her rows first).
+    s.app.tx((tx) => deleteMessages(tx.db, [m1]));
+    const m3 = await send(ann, quiet, "three"); // after the read: stays pending
+    expect(s.app.tx((tx) => writePendingRead(tx.db, pending))).toBe(true);
+    expect(rowsOf(m2).map((r) => r.user_id)).toContain(eve.userId!);
+    expect(rowsOf(m3).map((r) => r.user_id)).not.toContain(eve.userId!);
+    expect(throughOf(eve.userId!, quiet)).toBe(pending[0]!.upTo);
+    expect(await channelRead(eve, quiet)).toEqual([...start, m2, m3]);
+  });
+
+  test("a subscription that changed between the read and the write is left alone (its guard fails)", async () => {
+    const fay = await s.newUser({ name: "Fay Lazy" });
+    const secret = (
+      await ok(ann.post("/channels/create", { name: "secret", subscribers: [ann.userId, fay.userId], invite_only: true, history_public_to_subscribers: false }))
+    ).id;
+    const start = await channelRead(fay, secret);
+    const before = await send(ann, secret, "before leaving");
+    const pending = readPendingRows(s.app.db, { userId: fay.userId! });
+    // Meanwhile Fay leaves, misses a message and is added back: her subscription now starts after it.
+    await ok(fay.delete("/users/me/subscriptions", { subscriptions: JSON.stringify(["secret"]) }));
+    const away = await send(ann, secret, "while away");
+    await ok(ann.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "secret" }]), principals: JSON.stringify([fay.userId]) }));
+    const resubscribed = throughOf(fay.userId!, secret);
+    expect(resubscribed).toBeGreaterThanOrEqual(away);
+    // Written blindly, the stale read would move delivered_through back before `away`, and her next
+    // catch-up would give her a message sent while she was not subscribed.
+    expect(s.app.tx((tx) => writePendingRead(tx.db, pending))).toBe(false);
+    expect(throughOf(fay.userId!, secret)).toBe(resubscribed);
+    const after = await send(ann, secret, "welcome back");
+    expect(await channelRead(fay, secret)).toEqual([...start, before, after]);
+    expect(rowsOf(away).map((r) => r.user_id)).not.toContain(fay.userId!);
   });
 });

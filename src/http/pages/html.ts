@@ -1,5 +1,5 @@
 // The look of confab's few server-rendered pages (invitation sign-up, password reset, email links).
-import { readInput } from "../input";
+import { readInput, splitTarget } from "../input";
 import type { App } from "../../context";
 
 export const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -18,7 +18,7 @@ export function page(title: string, body: string, status = 200): Response {
 
 /** A posted form's fields as strings. */
 export async function formValues(app: App, request: Request): Promise<Record<string, string>> {
-  const input = await readInput(request, new URL(request.url), app.config.limits.maxApiRequestBytes);
+  const input = await readInput(request, splitTarget(request.url).query, app.config.limits.maxApiRequestBytes);
   return Object.fromEntries([...input].map(([k, v]) => [k, String(v ?? "")]));
 }
 

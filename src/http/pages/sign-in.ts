@@ -2,7 +2,7 @@
 // JSON in Zulip's shape; the session itself travels only in cookies.
 import { authenticateSession, signIn, signOut } from "../../actions/sessions";
 import { ApiError } from "../../domain/errors";
-import { readInput } from "../input";
+import { readInput, splitTarget } from "../input";
 import { p, readParams } from "../../domain/params";
 import { realmForHost } from "../realm";
 import { success } from "../respond";
@@ -15,7 +15,7 @@ const LOGIN_PARAMS = { username: p.str(), password: p.str() };
 const login: Page["handle"] = async (app, request, _params, ip) => {
   checkOrigin(request);
   const realm = realmForHost(app, request.headers.get("host"));
-  const input = await readInput(request, new URL(request.url), app.config.limits.maxApiRequestBytes);
+  const input = await readInput(request, splitTarget(request.url).query, app.config.limits.maxApiRequestBytes);
   const { args } = readParams(LOGIN_PARAMS, input, {});
   const { user, session } = await signIn(app, realm, args.username, args.password, ip);
   await app.writer.settled();

@@ -1,10 +1,9 @@
-import { getAgent, makeDraftPlugin } from "../../actions/agent";
-import { cancelRun, getRun, listRuns } from "../../actions/agent-runs";
+import { draftPluginParams, getAgent, makeDraftPlugin } from "../../actions/agent";
+import { cancelRun, getRun, listRuns, listRunsParams } from "../../actions/agent-runs";
 import { requireRun } from "../../actions/run-keys";
 import { publishDraftPlugin } from "../../actions/plugins";
 import { callAgentTool, listAgentTools } from "../../actions/tools";
 import type { UserRow } from "../../db/schema";
-import { RUN_STATES } from "../../domain/agent-runs";
 import type { App } from "../../context";
 import { parseBasic } from "../auth";
 import { endpoint } from "../endpoint";
@@ -16,13 +15,7 @@ const callerRun = (app: App, user: UserRow, req: Request) => requireRun(app, use
 export default [
   endpoint("GET", "/ext/agent", { params: {}, run: ({ app, realm, user }) => getAgent(app, realm, user) }),
   endpoint("GET", "/ext/agent/runs", {
-    params: {
-      stream_id: p.int().optional(),
-      topic: p.str().optional(),
-      requested_by: p.int().optional(),
-      state: p.enum(RUN_STATES).optional(),
-      limit: p.int({ min: 1, max: 1000 }).optional(100),
-    },
+    params: listRunsParams,
     run: ({ app, realm, user, args }) => listRuns(app, realm, user, args),
   }),
   endpoint("GET", "/ext/agent/runs/{run_id}", {
@@ -35,12 +28,7 @@ export default [
   }),
   // What the agent's bot does during a run, with the run's key.
   endpoint("POST", "/ext/agent/plugins", {
-    params: {
-      source_repository_id: p.int(),
-      source_path: p.str().optional(""),
-      sha: p.str().optional(),
-      settings: p.json(t.dict(t.any())).optional({}),
-    },
+    params: draftPluginParams,
     run: ({ app, realm, user, req, args }) => makeDraftPlugin(app, realm, callerRun(app, user, req), args),
   }),
   endpoint("GET", "/ext/agent/tools", {

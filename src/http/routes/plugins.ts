@@ -1,36 +1,22 @@
-import { addPluginLink, removePluginLink } from "../../actions/plugin-links";
+import { addPluginLink, pluginLinkParams, removePluginLink } from "../../actions/plugin-links";
 import { pluginLogs } from "../../actions/plugin-processes";
 import { removePlugin, restorePlugin } from "../../actions/plugin-removal";
 import { clearPluginSecret, setPluginSecret } from "../../actions/plugin-secrets";
-import { getPlugin, installPlugin, listPlugins, updatePlugin } from "../../actions/plugins";
+import { getPlugin, installParams, installPlugin, listPlugins, pluginPatchParams, updatePlugin } from "../../actions/plugins";
 import { endpoint } from "../endpoint";
-import { p, t } from "../../domain/params";
+import { p } from "../../domain/params";
 
 const install_id = p.path.int();
 
 export default [
   endpoint("GET", "/ext/plugins", { params: {}, run: ({ app, realm, user }) => listPlugins(app, realm, user) }),
   endpoint("POST", "/ext/plugins", {
-    params: {
-      source_kind: p.enum(["codehost", "local", "remote"] as const),
-      source: p.str().optional(""),
-      source_repository_id: p.int().optional(),
-      source_path: p.str().optional(""),
-      sha: p.str().optional(""),
-      settings: p.json(t.dict(t.any())).optional({}),
-      disabled: p.bool().optional(false),
-    },
+    params: installParams,
     run: ({ app, realm, user, args }) => installPlugin(app, realm, user, args),
   }),
   endpoint("GET", "/ext/plugins/{install_id}", { params: { install_id }, run: ({ app, realm, user, args }) => getPlugin(app, realm, user, args.install_id) }),
   endpoint("PATCH", "/ext/plugins/{install_id}", {
-    params: {
-      install_id,
-      settings: p.json(t.dict(t.any())).optional(),
-      disabled: p.bool().optional(),
-      disabled_tools: p.strList().optional(),
-      widget_defaults: p.json(t.dict(t.object({ nav: t.optional(t.str()), column: t.optional(t.bool()) }))).optional(),
-    },
+    params: { install_id, ...pluginPatchParams },
     run: ({ app, realm, user, args }) => updatePlugin(app, realm, user, args.install_id, args),
   }),
   endpoint("DELETE", "/ext/plugins/{install_id}", {
@@ -50,7 +36,7 @@ export default [
     run: ({ app, realm, user, args }) => clearPluginSecret(app, realm, user, args.install_id, args.name),
   }),
   endpoint("POST", "/ext/plugins/{install_id}/links", {
-    params: { install_id, kind: p.str(), value: p.str(), stream_id: p.int(), topic: p.str().optional() },
+    params: { install_id, ...pluginLinkParams },
     run: ({ app, realm, user, args }) => addPluginLink(app, realm, user, args.install_id, args),
   }),
   endpoint("DELETE", "/ext/plugins/{install_id}/links/{link_id}", {

@@ -6,18 +6,16 @@ import {
   setSubscriptionProperties,
   setTopicVisibility,
   subscribe,
+  subscribeParams,
   topicVisibilityParams,
   unsubscribe,
+  unsubscribeParams,
   updateSubscriptions,
+  updateSubscriptionsParams,
 } from "../../actions/subscriptions";
-import type { GroupSettingValue } from "../../domain/group-settings";
 import { invalid } from "../../domain/errors";
 import { endpoint } from "../endpoint";
-import { p, t, Param } from "../../domain/params";
-import { creationParams, pickChannelSettings, ZULIP_CHANNEL_PERMISSIONS } from "./channels";
-
-const channelRequests = t.list(t.object({ name: t.str(), description: t.optional(t.str()), color: t.optional(t.str()) }));
-const principals = () => p.json(t.union<(string | number)[]>(t.list(t.str(), { unique: true }), t.list(t.int(), { unique: true }))).optional();
+import { p, Param, t } from "../../domain/params";
 
 /** include_subscribers: true, false or "partial", as bare words or JSON. */
 const includeSubscribers = () =>
@@ -34,20 +32,15 @@ export default [
     run: ({ app, realm, user, args }) => listSubscriptions(app, realm, user, args.include_subscribers !== false),
   }),
   endpoint("POST", "/users/me/subscriptions", {
-    params: {
-      subscriptions: p.json(channelRequests),
-      principals: principals(),
-      authorization_errors_fatal: p.bool().optional(true),
-      ...creationParams(ZULIP_CHANNEL_PERMISSIONS),
-    },
-    run: ({ app, realm, user, args }) => subscribe(app, realm, user, { ...args, settings: pickChannelSettings<GroupSettingValue>(args) }),
+    params: subscribeParams,
+    run: ({ app, realm, user, args }) => subscribe(app, realm, user, args),
   }),
   endpoint("PATCH", "/users/me/subscriptions", {
-    params: { add: p.json(channelRequests).optional(() => []), delete: p.strList().optional(() => []) },
+    params: updateSubscriptionsParams,
     run: ({ app, realm, user, args }) => updateSubscriptions(app, realm, user, args),
   }),
   endpoint("DELETE", "/users/me/subscriptions", {
-    params: { subscriptions: p.strList(), principals: principals() },
+    params: unsubscribeParams,
     run: ({ app, realm, user, args }) => unsubscribe(app, realm, user, args),
   }),
   endpoint("POST", "/users/me/subscriptions/properties", {

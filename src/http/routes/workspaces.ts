@@ -1,4 +1,4 @@
-import { createWorkspace, getWorkspace, listWorkspaces, listWorkspacesParams, removeWorkspace } from "../../actions/workspaces";
+import { createWorkspace, createWorkspaceParams, getWorkspace, listWorkspaces, listWorkspacesParams, removeWorkspace } from "../../actions/workspaces";
 import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 
@@ -8,7 +8,7 @@ export default [
     run: ({ app, realm, user, args }) => listWorkspaces(app, realm, user, args),
   }),
   endpoint("POST", "/ext/workspaces", {
-    params: { stream_id: p.int(), topic: p.str(), repository_id: p.int(), start: p.str().optional() },
+    params: createWorkspaceParams,
     run: ({ app, realm, user, args }) => createWorkspace(app, realm, user, args),
   }),
   endpoint("GET", "/ext/workspaces/{workspace_uuid}", {
