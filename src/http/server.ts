@@ -1,5 +1,5 @@
 import { longpollTimeoutSeconds } from "../events/registry";
-import { Elysia } from "elysia";
+import type { Server } from "bun";
 import type { App } from "../context";
 import { methodNotAllowed, notFoundEndpoint, notLoggedIn } from "../domain/errors";
 import { clientAddress, parseRange, type AddressRange } from "../lib/addresses";
@@ -48,8 +48,8 @@ function compile(ep: Endpoint, slot: number): Compiled {
 
 const isRest = (ep: Endpoint, name: string) => ep.params[name]?.describe === PATH_REST;
 
-/** Elysia's route pattern for a template; parameters are positional so templates of one shape share a route. */
-const elysiaPath = (ep: Endpoint) => {
+/** Bun.serve's route pattern for a template; parameters are positional so templates of one shape share a route. */
+const routePath = (ep: Endpoint) => {
   let i = 0;
   return ep.path.replace(/\{(\w+)\}/g, (_, n) => (isRest(ep, n) ? "*" : `:p${i++}`));
 };
@@ -87,7 +87,7 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
   // the first whose path parameters parse takes the request.
   const groups = new Map<string, Compiled[]>();
   for (const c of compiled) {
-    const key = `${c.ep.method} ${elysiaPath(c.ep)}`;
+    const key = `${c.ep.method} ${routePath(c.ep)}`;
     groups.set(key, [...(groups.get(key) ?? []), c]);
   }
 
@@ -187,53 +187,56 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     return res;
   }
 
-  let server = new Elysia();
+  // Bun.serve's own router takes the table as it is: nothing is compiled at start (Elysia composed
+  // every route's handler twice while listening, about a third of a start's CPU). A pattern holds a
+  // handler per method; a method it lacks, like an unknown path, goes to `fallback`.
+  const table: Record<string, Partial<Record<string, Handler>>> = {};
+  const add = (method: string, path: string, h: Handler) => ((table[path] ??= {})[method] ??= h);
   for (const [key, candidates] of groups)
     for (const surface of SURFACES) {
       const [method, path] = key.split(" ") as [string, string];
-      server = server.route(
-        method,
-        surface + path,
-        ({ request, server: s }) => handle(surface, candidates, request, () => s?.requestIP(request)?.address ?? "unknown"),
-        {
-          parse: "none",
-        },
-      ) as unknown as Elysia;
+      add(method, surface + path, (request, s) => handle(surface, candidates, request, () => s.requestIP(request)?.address ?? "unknown"));
     }
-  // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts.
-  for (const pg of pages)
-    server = server.route(
-      pg.method,
-      pg.path,
-      async ({ request, params, server: s }) => {
-        try {
-          return await pg.handle(app, request, params as Record<string, string>, () => s?.requestIP(request)?.address ?? "unknown");
-        } catch (e) {
-          return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
-        }
-      },
-      { parse: "none" },
-    ) as unknown as Elysia;
+  // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts. A page answers with or
+  // without its trailing slash; a final `*` is the rest of the path, as sent (params["*"]).
+  for (const pg of pages) {
+    const wild = pg.path.endsWith("/*") ? pg.path.split("/").length - 1 : -1;
+    const h: Handler = async (request, s) => {
+      try {
+        const params = { ...(request as Request & { params: Record<string, string> }).params };
+        if (wild >= 0) params["*"] = splitTarget(request.url).path.split("/").slice(wild).join("/");
+        return await pg.handle(app, request, params, () => s.requestIP(request)?.address ?? "unknown");
+      } catch (e) {
+        return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
+      }
+    };
+    add(pg.method, pg.path, h);
+    if (wild < 0 && pg.path.length > 1) add(pg.method, pg.path.endsWith("/") ? pg.path.slice(0, -1) : `${pg.path}/`, h);
+  }
   // Any other GET is the web client's (a file, or its page); what it lacks is a JSON 404 like the API's.
-  server = server.onError(async ({ code, request }) => {
-    if (code === "NOT_FOUND" && (request.method === "GET" || request.method === "HEAD")) {
+  async function fallback(request: Request): Promise<Response> {
+    if (request.method === "GET" || request.method === "HEAD") {
       const web = await serveWebClient(app, request).catch((e) => {
         app.log.error("web client unavailable", { error: String((e as Error)?.message ?? e) });
         return null;
       });
       if (web) return web;
     }
-    if (code === "NOT_FOUND") return unrouted(request);
-    return failure(new Error(String(code)), (e) => app.log.error("unhandled error", { error: String(e) }));
-  }) as unknown as Elysia;
-  return server;
+    return unrouted(request);
+  }
+  return { routes: table as Record<string, Record<string, Handler>>, fetch: fallback };
 }
+
+type Handler = (request: Request, server: Server<undefined>) => Response | Promise<Response>;
 
 /** Starts listening; long polls are held open, so idle connections may outlive the heartbeat. */
 export function listen(app: App, host: string, port: number): HttpServer {
-  const server = buildHttp(app).listen({
+  const { routes: table, fetch } = buildHttp(app);
+  const s = Bun.serve({
     hostname: host,
     port,
+    routes: table,
+    fetch,
     idleTimeout: Math.min(255, longpollTimeoutSeconds(app.config.events)),
     // Bodies are limited per endpoint while they are read (input.ts), with a Zulip error; Bun's own
     // limit would answer an empty 413 first.
@@ -241,14 +244,13 @@ export function listen(app: App, host: string, port: number): HttpServer {
     // Direct HTTPS for those without a reverse proxy (tls.cert, tls.key: PEM files, read at start).
     ...(app.config.tls.cert && { tls: { cert: Bun.file(app.config.tls.cert), key: Bun.file(app.config.tls.key) } }),
   });
-  const s = server.server!;
   // With port 0 the external URL is only known now.
   if (app.config.externalUrl.endsWith(":0")) app.config.externalUrl = app.config.externalUrl.replace(/:0$/, `:${s.port}`);
   return {
     port: s.port!,
     url: `${app.config.tls.cert ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${s.port}`,
     async stop(force = false) {
-      await server.stop(force);
+      await s.stop(force);
     },
   };
 }

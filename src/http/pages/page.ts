@@ -3,7 +3,7 @@ import type { App } from "../../context";
 
 export interface Page {
   method: "GET" | "POST";
-  /** An Elysia route pattern, e.g. "/join/:key". */
+  /** A Bun.serve route pattern, e.g. "/join/:key"; a final `*` gives the rest of the path as params["*"]. */
   path: string;
   /** `ip` gives the client's address (for rate limits). */
   handle(app: App, request: Request, params: Record<string, string>, ip: () => string): Promise<Response> | Response;
