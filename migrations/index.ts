@@ -24,6 +24,7 @@ import m21 from "./0021_outgoing_riptide.sql" with { type: "text" };
 import m22 from "./0022_short_captain_cross.sql" with { type: "text" };
 import m23 from "./0023_good_magdalene.sql" with { type: "text" };
 import m24 from "./0024_outgoing_onslaught.sql" with { type: "text" };
+import m25 from "./0025_faulty_cassandra_nova.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_init", sql: m0 },
@@ -51,4 +52,5 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0022_short_captain_cross", sql: m22 },
   { tag: "0023_good_magdalene", sql: m23 },
   { tag: "0024_outgoing_onslaught", sql: m24 },
+  { tag: "0025_faulty_cassandra_nova", sql: m25 },
 ];

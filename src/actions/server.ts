@@ -1,7 +1,7 @@
 import type { App } from "../context";
 import type { RealmRow } from "../db/schema";
 import { spectatorsAllowed } from "../domain/realm-access";
-import { realmUrl, STATIC_IMAGES } from "../domain/realms";
+import { realmIconUrl, realmUrl } from "../domain/realms";
 import { listChannels } from "../store/channels";
 import { renderPlain } from "./render";
 import { versionFields } from "../version";
@@ -33,7 +33,7 @@ export function serverSettings(app: App, realm: RealmRow) {
     realm_uri: url,
     realm_url: url,
     realm_name: realm.name,
-    realm_icon: url + STATIC_IMAGES.iconPng,
+    realm_icon: realmIconUrl(realm, app.config.externalUrl),
     realm_description: renderPlain(app, realm, realm.description),
     // Web-public channels are on and at least one exists (level 116).
     realm_web_public_access_enabled: spectatorsAllowed(realm) && listChannels(app.db, realm.id).some((c) => c.isWebPublic && !c.isArchived),

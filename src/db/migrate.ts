@@ -3,12 +3,21 @@ import { migrations } from "../../migrations";
 
 export class MigrationError extends Error {}
 
+/** A database that records a migration this binary does not know: refused untouched (both engines). */
+export const writtenByNewer = (tag: string) =>
+  new MigrationError(
+    `the database was written by a newer confab (it has migration ${tag} which this version does not know); upgrade confab or restore a backup`,
+  );
+
+/** A database with tables but no ledger (both engines). */
+export const notConfab = (what: string) => new MigrationError(`${what} is not a confab database (it has tables but no confab_migrations ledger)`);
+
 export interface Migration {
   tag: string;
   sql: string;
 }
 
-const LEDGER = "confab_migrations";
+export const LEDGER = "confab_migrations";
 
 /** What a database file is: empty, a confab database, or something else. */
 export function inspectDatabase(sqlite: Database): "empty" | "confab" | "foreign" {
@@ -45,14 +54,11 @@ function upToDate(sqlite: Database, list: readonly Migration[]): boolean {
 export function migrate(sqlite: Database, list: readonly Migration[] = migrations): string[] {
   if (upToDate(sqlite, list)) return [];
   const kind = inspectDatabase(sqlite);
-  if (kind === "foreign") throw new MigrationError("the database file is not a confab database (it has tables but no confab_migrations ledger)");
+  if (kind === "foreign") throw notConfab("the database file");
   const applied = new Set(appliedMigrations(sqlite));
   const known = new Set(list.map((m) => m.tag));
   const unknown = [...applied].filter((t) => !known.has(t));
-  if (unknown.length)
-    throw new MigrationError(
-      `the database was written by a newer confab (it has migration ${unknown[0]} which this version does not know); upgrade confab or restore a backup`,
-    );
+  if (unknown.length) throw writtenByNewer(unknown[0]!);
   const pending = list.filter((m) => !applied.has(m.tag));
   if (!pending.length) return [];
   sqlite.transaction(() => {

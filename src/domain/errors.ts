@@ -372,6 +372,7 @@ export const avatarChangesDisabled = () => invalidParam("Avatar changes are disa
 export const notAnImage = () => invalidParam("Could not decode image; did you upload an image file?");
 export const avatarTooLarge = (mib: number) => invalidParam(`Uploaded file is larger than the allowed limit of ${mib} MiB`);
 export const oneAvatar = () => invalidParam("You must upload exactly one avatar.");
+export const oneIcon = () => invalidParam("You must upload exactly one icon.");
 export const channelNameCantBeEmpty = () => invalidParam("Channel name can't be empty.");
 export const channelNameTooLongLimit = (maxLength: unknown) => invalidParam(`Channel name too long (limit: ${maxLength} characters).`);
 export const invalidCharacterChannelNamePosition = (bad: unknown) => invalidParam(`Invalid character in channel name, at position ${bad}.`);

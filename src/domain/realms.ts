@@ -6,6 +6,13 @@ export function realmUrl(externalUrl: string, stringId: string): string {
   return `${u.protocol}//${stringId}.${u.host}${u.pathname}`.replace(/\/+$/, "");
 }
 
+/** The organization icon's URL: an administrator's upload (served beside avatars, its version in the
+ * query so it can be cached forever), or the default PNG (the mobile app cannot show SVG). */
+export function realmIconUrl(realm: { id: number; stringId: string; iconSource: string; iconVersion: number }, externalUrl: string): string {
+  if (realm.iconSource === "U") return `${externalUrl}/user_avatars/${realm.id}/realm/icon.png?version=${realm.iconVersion}`;
+  return realmUrl(externalUrl, realm.stringId) + STATIC_IMAGES.iconPng;
+}
+
 /** The images confab serves itself (src/http/pages/static.ts): the default realm icon and logo, and
  * the stand-in avatar of a user a guest may not see. */
 export const STATIC_IMAGES = {

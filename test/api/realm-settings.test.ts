@@ -152,3 +152,60 @@ describe("realm domains", () => {
     expect((await drain(member, q)).map((e: any) => e.op)).toEqual(["add", "change", "remove"]);
   });
 });
+
+const PNG = Uint8Array.from(Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==", "base64"));
+const uploadIcon = (c: Client, files: [string, Uint8Array][]) =>
+  c.post("/realm/icon", {}, { files: files.map(([name, bytes]) => new File([bytes], `${name}.png`, { type: "image/png" })) });
+
+describe("the organization icon (POST and DELETE /realm/icon)", () => {
+  test("an administrator uploads an icon: served without authentication, in register and /server_settings, announced; DELETE restores the default", async () => {
+    const q = await realmState(member);
+    expect([q.realm_icon_source, q.realm_icon_url]).toEqual(["G", `${s.url}/static/images/logo/confab-icon.png`]);
+    const up = await ok(uploadIcon(admin, [["icon", PNG]]));
+    expect(up.icon_url).toStartWith(`${s.url}/user_avatars/`);
+    const img = await fetch(up.icon_url);
+    expect([img.status, img.headers.get("content-type")]).toEqual([200, "image/png"]);
+    expect(new Uint8Array(await img.arrayBuffer())).toEqual(PNG);
+    const after = await realmState(member);
+    expect([after.realm_icon_source, after.realm_icon_url]).toEqual(["U", up.icon_url]);
+    expect((await ok(member.get("/server_settings"))).realm_icon).toBe(up.icon_url);
+    // A second upload gets a new URL, so caches holding the first picture are bypassed.
+    const again = await ok(uploadIcon(admin, [["icon", PNG]]));
+    expect(again.icon_url).not.toBe(up.icon_url);
+    const del = await ok(admin.delete("/realm/icon"));
+    expect(del.icon_url).toBe(`${s.url}/static/images/logo/confab-icon.png`);
+    expect((await fetch(up.icon_url)).status).toBe(404);
+    expect((await ok(admin.delete("/realm/icon"))).icon_url).toBe(del.icon_url);
+    const events = await drain(member, q);
+    expect(events.map((e: any) => [e.type, e.op, e.property, e.data.icon_source, e.data.icon_url])).toEqual([
+      ["realm", "update_dict", "icon", "U", up.icon_url],
+      ["realm", "update_dict", "icon", "U", again.icon_url],
+      ["realm", "update_dict", "icon", "G", del.icon_url],
+    ]);
+  });
+
+  test("members may not change it; one image of at most 5 MiB; a refused upload changes nothing", async () => {
+    await expectError(uploadIcon(member, [["icon", PNG]]), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
+    await expectError(member.delete("/realm/icon"), 400, "UNAUTHORIZED_PRINCIPAL", "Must be an organization administrator");
+    await expectError(uploadIcon(admin, []), 400, "BAD_REQUEST", "You must upload exactly one icon.");
+    await expectError(
+      uploadIcon(admin, [
+        ["a", PNG],
+        ["b", PNG],
+      ]),
+      400,
+      "BAD_REQUEST",
+      "You must upload exactly one icon.",
+    );
+    await expectError(
+      uploadIcon(admin, [["icon", new TextEncoder().encode("not an image")]]),
+      400,
+      "BAD_REQUEST",
+      "Could not decode image; did you upload an image file?",
+    );
+    const big = new Uint8Array(5 * 1024 * 1024 + 1);
+    big.set(PNG);
+    await expectError(uploadIcon(admin, [["icon", big]]), 400, "BAD_REQUEST", "Uploaded file is larger than the allowed limit of 5 MiB");
+    expect((await realmState(member)).realm_icon_source).toBe("G");
+  });
+});

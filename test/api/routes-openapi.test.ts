@@ -31,6 +31,8 @@ const ZULIP_UNDOCUMENTED: Record<string, string> = {
   "PATCH /bots/{bot_id}": "bot name, owner and service (issue 4)",
   "DELETE /bots/{bot_id}": "bot deactivation (issue 4)",
   "POST /users/me/avatar": "avatar upload (issue 4), beside the contract's DELETE",
+  "POST /realm/icon": "the organization icon upload Zulip's web app sends (issue 18)",
+  "DELETE /realm/icon": "back to the default organization icon, as Zulip's web app does (issue 18)",
   "POST /register_client_device": "the device registration the contract's POST /remove_client_device undoes (level 468)",
   "POST /submessage": "the widget protocol (poll and todo votes, tasks) Zulip's web app and zulip-terminal send (issue 15)",
   "PATCH /realm/profile_fields/{field_id}": "python-zulip-api's update_realm_profile_field (issue 15)",

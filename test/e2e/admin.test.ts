@@ -1,8 +1,9 @@
 // Organization administration in a real headless Chromium against the compiled executable: the owner
 // changes a setting and a member sees it live; a user group and a channel with a group-setting
 // picker; an invitation link someone joins through; a bot and its key; deactivating a user ends their
-// session; a custom emoji used in a message; a member never sees the controls. Screenshots (light,
-// dark, phone width) go to test/e2e/results/admin-*.png.
+// session; a custom emoji used in a message; a member sees only the pages a permission delegates to
+// them; the organization icon; deleting a topic; a member's profile fields and status set by an
+// administrator. Screenshots (light, dark, phone width) go to test/e2e/results/admin-*.png.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { api, ensureExecutable, launchChromium, newMember, openApp, screenshot, signInThroughForm, startConfab, type Confab } from "./harness";
@@ -63,18 +64,131 @@ async function until(f: () => Promise<boolean>, what: string) {
 const toast = (page: Page, text: string) => page.getByRole("status").filter({ hasText: text }).first().waitFor({ timeout: WAIT });
 
 describe("organization administration in the browser", () => {
-  test("a member never sees the administration controls", async () => {
+  test("a member reaches only the pages their permissions give them; with none delegated, no entry at all", async () => {
     const page = annApp.page;
+    // By default members may invite by email, create groups and bots and add emoji: those pages only.
     await page.getByTestId("user-menu").click();
-    await page.getByTestId("open-settings").waitFor({ timeout: WAIT });
-    expect(await page.getByTestId("open-organization").count()).toBe(0);
-    await page.keyboard.press("Escape");
-    // Typing the address does not help either: the page says who may use it, and shows no control.
+    await page.getByTestId("open-organization").click();
+    await page.getByTestId("admin").waitFor({ timeout: WAIT });
+    const navIds = () => page.locator("[data-testid^='admin-nav-']").evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")));
+    expect(await navIds()).toEqual(["admin-nav-bots", "admin-nav-invitations", "admin-nav-groups", "admin-nav-emoji"]);
+    await screenshot(page, "admin-01-member-delegated-pages");
+    // Typing the address of another page does not help: the page says who may use it, and shows no control.
     await page.evaluate('location.hash = "#organization/users"');
     await page.getByTestId("admin-refused").waitFor({ timeout: WAIT });
     expect(await page.getByTestId("admin").count()).toBe(0);
-    await screenshot(page, "admin-01-member-refused");
+    // The owner takes those permissions back: the member's menu loses the entry, live.
+    const admins = (await api(confab, ownerAuth(), "GET", "/user_groups")).user_groups.find((g: any) => g.name === "role:administrators").id;
+    const only = (group: unknown) => JSON.stringify({ new: group });
+    await api(confab, ownerAuth(), "PATCH", "/realm", {
+      can_invite_users_group: only(admins),
+      can_create_groups: only(admins),
+      can_add_custom_emoji_group: only(admins),
+      can_create_bots_group: only(admins),
+      can_create_write_only_bots_group: only(admins),
+    });
     await page.evaluate('location.hash = "#feed"');
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("open-settings").waitFor({ timeout: WAIT });
+    await until(async () => (await page.getByTestId("open-organization").count()) === 0, "the entry to go");
+    await page.keyboard.press("Escape");
+    await page.evaluate('location.hash = "#organization/invitations"');
+    await page.getByTestId("admin-refused").waitFor({ timeout: WAIT });
+    await screenshot(page, "admin-01b-member-refused");
+    await page.evaluate('location.hash = "#feed"');
+  });
+
+  test("a member the owner lets make invitation links reaches the Invitations page, and only it; the owner sees the link live", async () => {
+    const page = annApp.page;
+    await api(confab, ownerAuth(), "PATCH", "/realm", {
+      create_multiuse_invite_group: JSON.stringify({ new: { direct_members: [ann.userId], direct_subgroups: [] } }),
+    });
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("open-organization").click();
+    await page.getByTestId("admin").waitFor({ timeout: WAIT });
+    expect(await page.locator("[data-testid^='admin-nav-']").count()).toBe(1);
+    await page.getByTestId("admin-nav-invitations").waitFor({ timeout: WAIT });
+    // A link only (emails are not hers to send), for members or guests only.
+    expect(await page.getByTestId("invite-kind-email").count()).toBe(0);
+    expect(await page.getByTestId("invite-role").locator("option").allTextContents()).toEqual(["Member", "Guest"]);
+    await openSection(owner.page, "invitations");
+    await page.getByTestId("invite-submit").click();
+    expect(await page.getByTestId("admin-invite-link").inputValue()).toContain("/join/");
+    await owner.page.getByTestId("admin-invites").getByText(`by Ann`).first().waitFor({ timeout: WAIT });
+    await screenshot(page, "admin-01c-delegated-invitations");
+    await screenshot(owner.page, "admin-01d-owner-sees-delegated-link");
+    await page.evaluate('location.hash = "#feed"');
+    // Back to the default, so the owner makes links again below.
+    const admins = (await api(confab, ownerAuth(), "GET", "/user_groups")).user_groups.find((g: any) => g.name === "role:administrators").id;
+    await api(confab, ownerAuth(), "PATCH", "/realm", { create_multiuse_invite_group: JSON.stringify({ new: admins }) });
+  });
+
+  test("the organization icon: the owner uploads one and every header shows it, live; back to the default", async () => {
+    await openSection(owner.page, "profile");
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
+    await owner.page.getByTestId("realm-icon-upload").setInputFiles({ name: "icon.png", mimeType: "image/png", buffer: png });
+    await toast(owner.page, "Icon updated");
+    const annIcon = annApp.page.getByTestId("realm-icon");
+    await until(async () => ((await annIcon.getAttribute("src")) ?? "").includes("/user_avatars/"), "the new icon in the member's header");
+    expect(await annIcon.evaluate((img: any) => img.naturalWidth)).toBe(1);
+    await screenshot(owner.page, "admin-13-icon-uploaded");
+    await screenshot(annApp.page, "admin-14-member-sees-icon");
+    await owner.page.getByTestId("realm-icon-delete").click();
+    await toast(owner.page, "Default icon restored");
+    await until(async () => ((await annIcon.getAttribute("src")) ?? "").endsWith("/static/images/logo/confab-icon.png"), "the default icon back");
+  });
+
+  test("delete a topic: only those allowed see it; after confirming, the topic leaves both sidebars live", async () => {
+    const { stream_id } = await api(confab, ownerAuth(), "GET", "/get_stream_id", { stream: "general" });
+    for (const content of ["first", "second"]) await api(confab, ownerAuth(), "POST", "/messages", { type: "stream", to: stream_id, topic: "doomed", content });
+    for (const p of [owner.page, annApp.page]) {
+      await p.getByTestId("channel-general").click();
+      await p.getByTestId("topic-doomed").click();
+      await p.getByTestId("message-content").filter({ hasText: "second" }).waitFor({ timeout: WAIT });
+    }
+    expect(await annApp.page.getByTestId("delete-topic").count()).toBe(0);
+    await owner.page.getByTestId("delete-topic").click();
+    await owner.page.getByRole("dialog", { name: "Delete topic" }).waitFor({ timeout: WAIT });
+    await screenshot(owner.page, "admin-15-delete-topic-confirm");
+    await owner.page.getByTestId("confirm-delete-topic").click();
+    await toast(owner.page, "Topic deleted");
+    await owner.page.getByTestId("topic-doomed").waitFor({ state: "detached", timeout: WAIT });
+    await annApp.page.getByTestId("topic-doomed").waitFor({ state: "detached", timeout: WAIT });
+    expect((await api(confab, ownerAuth(), "GET", `/users/me/${stream_id}/topics`)).topics.map((t: any) => t.name)).not.toContain("doomed");
+    await screenshot(annApp.page, "admin-16-topic-gone-for-member");
+  });
+
+  test("an administrator edits a member's profile fields and status from the profile card; the member's card shows them", async () => {
+    await api(confab, ownerAuth(), "POST", "/realm/profile_fields", { name: "Team", field_type: 1, hint: "Where they work" });
+    const { stream_id } = await api(confab, ownerAuth(), "GET", "/get_stream_id", { stream: "general" });
+    await api(confab, { email: ann.email, apiKey: ann.apiKey }, "POST", "/messages", { type: "stream", to: stream_id, topic: "hello", content: "Hi all" });
+    await owner.page.getByTestId("channel-general").click();
+    await owner.page.getByTestId("topic-hello").click();
+    await owner.page.getByTestId("sender-name").filter({ hasText: "Ann" }).first().click();
+    const card = owner.page.getByTestId("profile-card");
+    await card.waitFor({ timeout: WAIT });
+    await card.getByTestId("profile-edit").click();
+    await card.getByTestId("profile-input-Team").fill("Platform");
+    await card.getByTestId("profile-save").click();
+    await card.getByTestId("profile-fields").getByText("Platform").waitFor({ timeout: WAIT });
+    await card.getByTestId("profile-set-status").click();
+    await card.getByTestId("profile-status-input").fill("On call this week");
+    await card.getByTestId("profile-status-input").press("Enter");
+    await card.getByTestId("profile-status").getByText("On call this week").waitFor({ timeout: WAIT });
+    await screenshot(owner.page, "admin-17-profile-card-admin");
+    await owner.page.keyboard.press("Escape");
+    // Ann opens her own card from her message: the values the administrator set.
+    await annApp.page.getByTestId("channel-general").click();
+    await annApp.page.getByTestId("topic-hello").click();
+    await annApp.page.getByTestId("sender-name").filter({ hasText: "Ann" }).first().click();
+    const mine = annApp.page.getByTestId("profile-card");
+    await mine.getByTestId("profile-fields").getByText("Platform").waitFor({ timeout: WAIT });
+    await mine.getByTestId("profile-status").getByText("On call this week").waitFor({ timeout: WAIT });
+    expect(await mine.getByTestId("profile-edit").count()).toBe(0);
+    await screenshot(annApp.page, "admin-18-profile-card-member");
+    await annApp.page.keyboard.press("Escape");
+    const { user } = await api(confab, ownerAuth(), "GET", `/users/${ann.userId}`, { include_custom_profile_fields: true });
+    expect(Object.values(user.profile_data).map((v: any) => v.value)).toEqual(["Platform"]);
   });
 
   test("the owner renames the organization and a member's app shows the new name live", async () => {
@@ -215,6 +329,13 @@ describe("organization administration in the browser", () => {
     await openSection(owner.page, "channels");
     await owner.page.getByTestId("admin-channel-reviews").getByTestId("channel-edit").click();
     await screenshot(owner.page, "admin-11-dark-channels");
+    // The profile card from the users page, in the dark theme.
+    await openSection(owner.page, "users");
+    await owner.page.getByTestId(`admin-user-${ann.email}`).getByTestId("user-profile").click();
+    await owner.page.getByTestId("profile-card").getByText("Platform").waitFor({ timeout: WAIT });
+    await screenshot(owner.page, "admin-11b-dark-profile-card");
+    await owner.page.keyboard.press("Escape");
+    await owner.page.getByTestId("profile-card").waitFor({ state: "detached", timeout: WAIT });
     await owner.page.emulateMedia({ colorScheme: "light" });
     await owner.page.setViewportSize({ width: 390, height: 800 });
     await openSection(owner.page, "profile");

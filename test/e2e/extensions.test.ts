@@ -1,8 +1,9 @@
 // The extension layer in a real browser against dist/confab: an administrator installs plugins from a
 // server repository (settings, a secret slot, waiting → starting → running; a crashing one fails, is
-// removed and restored); a member sees the plugin's widget in the nav, live; a secret added on the
-// secrets page reaches an agent run started by a mention, and a run is cancelled from the topic; two
-// browsers edit a workspace README together; a guest sees no plugins. Screenshots in test/e2e/results.
+// removed and restored); a member sees the plugin's widget in the nav, live, watches an alert and opens
+// a row's own document; a secret added on the secrets page reaches an agent run started by a mention,
+// and a run is cancelled from the topic; two browsers edit a workspace README together; a guest sees
+// no plugins. Screenshots in test/e2e/results.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -191,6 +192,47 @@ describe("the extension layer in the browser", () => {
     await screenshot(tab2, "ext-06-widget-hidden-other-tab");
     await tab2.getByTestId("widget-offer-board").click();
     await bobApp.page.getByTestId("widget-nav-board").waitFor({ timeout: WAIT });
+    await tab2.close();
+  });
+
+  test("a member watches an alert within the manifest's bounds (the mark follows in the other tab) and opens a card's own document from its row", async () => {
+    const nav = bobApp.page.getByTestId("widget-nav-board");
+    await nav.click();
+    const page = bobApp.page.getByTestId("widget-page");
+    await page.getByTestId("widget-block").first().waitFor({ timeout: WAIT });
+    await bobApp.page.locator("details.widget-prefs").evaluate((d: any) => (d.open = true));
+    const tab2 = await bobApp.context.newPage();
+    await tab2.goto(confab.url + "/");
+    await tab2.getByTestId("widget-nav-board").waitFor({ timeout: WAIT });
+    // Outside the declared bounds (1 to 50): the form says so and sends nothing.
+    const threshold = bobApp.page.getByTestId("widget-alert-open");
+    await threshold.fill("90");
+    await bobApp.page.getByTestId("widget-alert-save-open").click();
+    expect(await threshold.evaluate((i: any) => i.validity.rangeOverflow)).toBe(true);
+    const { plugins } = await api(confab, bob, "GET", "/ext/plugins");
+    const boardId = plugins.find((p: any) => p.plugin === "team-board").id;
+    expect((await api(confab, bob, "GET", `/ext/widgets/${boardId}/board`)).preference.alerts).toEqual({});
+    expect(await nav.getByTestId("widget-alert").count()).toBe(0);
+    // Two open cards reach a threshold of 2: the nav marks it here and in the other tab, the page says why.
+    await threshold.fill("2");
+    await bobApp.page.getByTestId("widget-alert-save-open").click();
+    await nav.getByTestId("widget-alert").waitFor({ timeout: WAIT });
+    await tab2.getByTestId("widget-nav-board").getByTestId("widget-alert").waitFor({ timeout: WAIT });
+    expect(await page.getByTestId("widget-alerts").textContent()).toContain("Open cards: 2");
+    await screenshot(bobApp.page, "ext-06b-widget-alert");
+    await screenshot(tab2, "ext-06c-widget-alert-other-tab");
+    // A row with a key opens the document the plugin pushed for that item.
+    await page.getByRole("link", { name: "Write the docs" }).click();
+    await bobApp.page.getByTestId("widget-item-title").waitFor({ timeout: WAIT });
+    await bobApp.page.getByText("Docs: the install guide and the API pages").waitFor({ timeout: WAIT });
+    expect(await bobApp.page.getByTestId("widget-doc").count()).toBe(1);
+    await screenshot(bobApp.page, "ext-06d-widget-item");
+    // No longer watched: the mark goes, in both tabs.
+    await nav.click();
+    await bobApp.page.locator("details.widget-prefs").evaluate((d: any) => (d.open = true));
+    await threshold.fill("");
+    await bobApp.page.getByTestId("widget-alert-save-open").click();
+    await tab2.getByTestId("widget-nav-board").getByTestId("widget-alert").waitFor({ state: "detached", timeout: WAIT });
     await tab2.close();
   });
 

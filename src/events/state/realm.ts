@@ -5,7 +5,7 @@ import type { App } from "../../context";
 import type { RealmRow } from "../../db/schema";
 import { systemGroupIds } from "../../store/user-groups";
 import { PRESENCE_OFFLINE_THRESHOLD_SECS, PRESENCE_PING_INTERVAL_SECS } from "../../domain/presence";
-import { emojiDataPath, realmUrl, STATIC_IMAGES } from "../../domain/realms";
+import { emojiDataPath, realmIconUrl, realmUrl, STATIC_IMAGES } from "../../domain/realms";
 import { emojiDataDocument } from "../../render";
 import { realmGroupSetting } from "../../store/realm-settings";
 import { listInactiveUserIds } from "../../store/users";
@@ -52,8 +52,8 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     realm_date_created: realm.dateCreated,
     realm_url: url,
     realm_uri: url,
-    realm_icon_url: url + STATIC_IMAGES.iconPng,
-    realm_icon_source: "G",
+    realm_icon_url: realmIconUrl(realm, app.config.externalUrl),
+    realm_icon_source: realm.iconSource,
     realm_logo_url: url + STATIC_IMAGES.logo,
     realm_logo_source: "D",
     realm_night_logo_url: url + STATIC_IMAGES.logo,

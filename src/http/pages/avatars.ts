@@ -2,6 +2,7 @@
 // Like Zulip's, they are served without authentication: the URL is what clients put in <img>.
 import { readAvatar } from "../../actions/avatars";
 import { readRealmEmoji } from "../../actions/realm-emoji";
+import { readRealmIcon } from "../../actions/realm-icon";
 import { notLoggedIn } from "../../domain/errors";
 import { spectatorsAllowed } from "../../domain/realm-access";
 import { avatarUrl } from "../../domain/users";
@@ -15,6 +16,15 @@ const serve: Page["handle"] = (app, _request, { realm, file }) => {
   const found = m && /^\d+$/.test(realm ?? "") ? readAvatar(app, Number(realm), Number(m[1])) : null;
   if (!found) return new Response("Not Found", { status: 404 });
   // The version in the query string changes with every new picture, so a long cache is safe.
+  return new Response(found.bytes, {
+    headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
+  });
+};
+
+/** The uploaded organization icon, at realm_icon_url (/user_avatars/<realm id>/realm/icon.png?version=N). */
+const serveIcon: Page["handle"] = (app, _request, { realm }) => {
+  const found = /^\d+$/.test(realm ?? "") ? readRealmIcon(app, Number(realm)) : null;
+  if (!found) return new Response("Not Found", { status: 404 });
   return new Response(found.bytes, {
     headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
   });
@@ -48,4 +58,5 @@ export default [
   { method: "GET", path: "/avatar/:who/medium", handle: redirectToAvatar },
   { method: "GET", path: "/user_avatars/:realm/:file", handle: serve },
   { method: "GET", path: "/user_avatars/:realm/emoji/images/:file", handle: serveEmoji },
+  { method: "GET", path: "/user_avatars/:realm/realm/icon.png", handle: serveIcon },
 ] satisfies Page[];

@@ -13,6 +13,7 @@ import userGroups from "./user-groups";
 import realmSettings from "./realm-settings";
 import realmDomains from "./realm-domains";
 import realmExports from "./realm-exports";
+import realmIcon from "./realm-icon";
 import userSettings from "./user-settings";
 import userStatus from "./user-status";
 import alertWords from "./alert-words";
@@ -56,6 +57,7 @@ export const routes: Endpoint[] = [
   ...realmSettings,
   ...realmDomains,
   ...realmExports,
+  ...realmIcon,
   ...userSettings,
   ...userStatus,
   ...alertWords,

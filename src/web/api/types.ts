@@ -61,6 +61,8 @@ export interface Stream {
   invite_only: boolean;
   is_archived?: boolean;
   stream_weekly_traffic?: number | null;
+  /** A group-setting value: who may delete anyone's messages (and whole topics) here. */
+  can_delete_any_message_group?: number | { direct_members: number[]; direct_subgroups: number[] };
 }
 
 export interface User {

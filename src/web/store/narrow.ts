@@ -10,7 +10,8 @@ export type View =
   | { kind: "channels" }
   /** The extension layer's pages: #ext/plugins, #ext/secrets, #ext/runs, #ext/widget/<install>/<key>. */
   | { kind: "ext"; path: string[] }
-  | { kind: "organization"; section: string };
+  /** #organization/<section>[/<item>]: a settings page, and what it opens (a channel's editor). */
+  | { kind: "organization"; section: string; item?: string };
 
 const enc = (s: string) => encodeURIComponent(s).replace(/\./g, "%2E");
 const slug = (name: string) => name.replace(/[^\p{L}\p{N}_-]+/gu, "-");
@@ -18,7 +19,7 @@ const slug = (name: string) => name.replace(/[^\p{L}\p{N}_-]+/gu, "-");
 /** The hash for a view; `channelName` gives channel links their readable part. */
 export function hashOf(view: View, channelName?: (id: number) => string | undefined): string {
   if (view.kind === "ext") return `#ext/${view.path.map(encodeURIComponent).join("/")}`;
-  if (view.kind === "organization") return `#organization/${view.section}`;
+  if (view.kind === "organization") return `#organization/${view.section}${view.item ? `/${view.item}` : ""}`;
   if (view.kind !== "messages") return `#${view.kind}`;
   if (view.terms.length === 0 && !view.near) return "#feed";
   const parts = view.terms.map(({ operator, operand, negated }) => {
@@ -35,7 +36,10 @@ export function parseHash(hash: string): View {
   const h = hash.replace(/^#/, "");
   if (h === "inbox" || h === "recent" || h === "drafts" || h === "channels") return { kind: h };
   if (h === "" || h === "feed") return { kind: "messages", terms: [] };
-  if (h === "organization" || h.startsWith("organization/")) return { kind: "organization", section: h.split("/")[1] ?? "" };
+  if (h === "organization" || h.startsWith("organization/")) {
+    const [, section = "", item] = h.split("/");
+    return { kind: "organization", section, item };
+  }
   const segs = h.split("/");
   if (segs[0] === "ext") return { kind: "ext", path: segs.slice(1).map(decodeURIComponent) };
   if (segs[0] !== "narrow") return { kind: "inbox" };

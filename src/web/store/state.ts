@@ -44,7 +44,8 @@ export const messages = new Map<number, Signal<Message>>();
 /** Listeners for message-level changes (message lists extend themselves, notifications). */
 export const messageHooks = {
   added: [] as ((m: Message, localId?: string) => void)[],
-  removed: [] as ((ids: number[]) => void)[],
+  /** Deleted messages; `streamId` names their channel when the event does. */
+  removed: [] as ((ids: number[], streamId?: number) => void)[],
   reset: [] as (() => void)[],
 };
 
@@ -199,7 +200,7 @@ export function applyEvent(e: any) {
     case "delete_message": {
       const ids: number[] = e.message_ids ?? [e.message_id];
       edit(unread, (u) => ids.forEach((id) => u.delete(id)));
-      for (const f of messageHooks.removed) f(ids);
+      for (const f of messageHooks.removed) f(ids, e.stream_id);
       for (const id of ids) messages.delete(id);
       break;
     }

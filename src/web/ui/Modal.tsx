@@ -8,7 +8,15 @@ export function Modal({ title, onClose, children, wide }: { title: string; onClo
     const before = document.activeElement as HTMLElement | null;
     const first = ref.current?.querySelector<HTMLElement>("input, textarea, select, button:not(.modal-close)");
     (first ?? ref.current)?.focus();
-    return () => before?.focus?.();
+    // Focus can leave the dialog (a control that was focused goes away): Escape still closes it then.
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !ref.current?.contains(document.activeElement)) onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => {
+      document.removeEventListener("keydown", onKey);
+      before?.focus?.();
+    };
   }, []);
   return (
     <div class="backdrop" onMouseDown={(e) => e.target === e.currentTarget && onClose()}>

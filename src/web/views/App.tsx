@@ -23,6 +23,8 @@ import { Sidebar } from "./Sidebar";
 import { helpOpen, ShortcutHelp, useShortcuts } from "./shortcuts";
 import { askNotificationPermission, useNotifications } from "./notifications";
 import { isHumanMember } from "./ext/access";
+import { firstSection, SECTION_IDS } from "./admin/access";
+import { ProfileCard, profileCard } from "./ProfileCard";
 
 const Settings = lazy(() => import("./Settings"));
 const ExtPages = lazy(() => import("./ext/ExtPages"));
@@ -41,6 +43,7 @@ async function invite() {
 
 function UserMenu({ onSignOut }: { onSignOut: () => void }) {
   const open = useSignal(false);
+  const organizationEntry = firstSection(SECTION_IDS);
   const item = (label: string, f: () => void, testid?: string) => (
     <li role="none">
       <button role="menuitem" data-testid={testid} onClick={() => ((open.value = false), f())}>
@@ -49,7 +52,8 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
     </li>
   );
   return (
-    <div class="menu-wrap">
+    // Escape closes it wherever the focus is within: on the toggle as well as in the list.
+    <div class="menu-wrap" onKeyDown={(e) => e.key === "Escape" && open.value && ((open.value = false), e.stopPropagation())}>
       <button
         class="user-button"
         data-testid="user-menu"
@@ -62,11 +66,11 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
         <span class="user-name">{me.value.full_name}</span>
       </button>
       {open.value && (
-        <ul class="menu right" role="menu" onKeyDown={(e) => e.key === "Escape" && (open.value = false)}>
+        <ul class="menu right" role="menu">
           {item("Personal settings", () => (settingsOpen.value = true), "open-settings")}
           {can("create_multiuse_invite_group") && item("Invite users", invite, "invite-users")}
           {isHumanMember() && item("Plugins, secrets and agent", () => go("#ext/plugins"), "open-ext")}
-          {me.value.role <= 200 && item("Organization settings", () => go("#organization/profile"), "open-organization")}
+          {organizationEntry && item("Organization settings", () => go(`#organization/${organizationEntry}`), "open-organization")}
           {item("Keyboard shortcuts", () => (helpOpen.value = true))}
           {item("Sign out", onSignOut, "sign-out")}
         </ul>
@@ -112,7 +116,7 @@ function Main() {
   if (v.kind === "organization")
     return (
       <Suspense fallback={<p class="empty-note">Loading…</p>}>
-        <Admin section={v.section} />
+        <Admin section={v.section} item={v.item} />
       </Suspense>
     );
   return <MessageView key={JSON.stringify(v)} terms={v.terms} near={v.near} />;
@@ -155,8 +159,9 @@ export function App({ onSignedOut }: { onSignedOut: () => void }) {
         >
           <Icon name="menu" size={20} />
         </button>
-        <a class="realm-name" href="#inbox">
-          {realm.value.realm_name ?? "confab"}
+        <a class="realm-link" href="#inbox">
+          {realm.value.realm_icon_url && <img class="realm-icon" src={realm.value.realm_icon_url} alt="" width={24} height={24} data-testid="realm-icon" />}
+          <span class="realm-name">{realm.value.realm_name ?? "confab"}</span>
         </a>
         <SearchBox />
         {connection.value === "reconnecting" && (
@@ -177,6 +182,7 @@ export function App({ onSignedOut }: { onSignedOut: () => void }) {
       </div>
       <ChannelBrowser />
       <MessageDialogs />
+      {profileCard.value !== null && <ProfileCard userId={profileCard.value} />}
       {helpOpen.value && <ShortcutHelp onClose={() => (helpOpen.value = false)} />}
       {settingsOpen.value && (
         <Suspense fallback={<div class="backdrop" />}>

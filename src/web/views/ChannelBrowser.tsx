@@ -1,8 +1,10 @@
-// Browse all channels one may see, subscribe or unsubscribe, and create a channel.
+// Browse all channels one may see, subscribe or unsubscribe, and create a channel (for those the
+// realm's channel-creation permissions allow).
 import { signal, useSignal } from "@preact/signals";
 import { api } from "../api/client";
 import { Modal } from "../ui/Modal";
 import { say, sayError } from "../ui/toast";
+import { can } from "../store/permissions";
 import { channelHref, go } from "../store/router";
 import { streams, subs } from "../store/state";
 
@@ -31,9 +33,11 @@ export function ChannelBrowser() {
               value={filter.value}
               onInput={(e) => (filter.value = e.currentTarget.value)}
             />
-            <button class="btn primary" data-testid="create-channel" onClick={() => (creating.value = true)}>
-              Create channel
-            </button>
+            {(can("can_create_public_channel_group") || can("can_create_private_channel_group")) && (
+              <button class="btn primary" data-testid="create-channel" onClick={() => (creating.value = true)}>
+                Create channel
+              </button>
+            )}
           </div>
           <ul class="channel-browser">
             {list.map((s) => {
@@ -73,7 +77,10 @@ export function ChannelBrowser() {
 function CreateChannel({ onDone }: { onDone: () => void }) {
   const name = useSignal("");
   const description = useSignal("");
-  const priv = useSignal(false);
+  // Public and private channels are separate permissions: offer only what the user may create.
+  const mayPublic = can("can_create_public_channel_group");
+  const mayPrivate = can("can_create_private_channel_group");
+  const priv = useSignal(!mayPublic);
   const busy = useSignal(false);
   async function submit(e: Event) {
     e.preventDefault();
@@ -105,7 +112,14 @@ function CreateChannel({ onDone }: { onDone: () => void }) {
         <input value={description.value} onInput={(e) => (description.value = e.currentTarget.value)} />
       </label>
       <label class="check">
-        <input type="checkbox" checked={priv.value} onChange={(e) => (priv.value = e.currentTarget.checked)} /> Private: only invited people can see it
+        <input
+          type="checkbox"
+          checked={priv.value}
+          disabled={!(mayPublic && mayPrivate)}
+          onChange={(e) => (priv.value = e.currentTarget.checked)}
+          data-testid="new-channel-private"
+        />{" "}
+        Private: only invited people can see it
       </label>
       <div class="row end">
         <button class="btn primary" disabled={busy.value} data-testid="new-channel-submit">

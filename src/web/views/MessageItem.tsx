@@ -11,6 +11,7 @@ import { Icon } from "../ui/icons";
 import { dayOf, emojiChar, fullDate, timeOf } from "../ui/format";
 import { sayError } from "../ui/toast";
 import { discard, retry } from "../store/echo";
+import { profileCard } from "./ProfileCard";
 import { me, mutedUsers, realm, realmEmoji, userName } from "../store/state";
 import { copyLink, deleteMessage, editing, markUnreadFrom, messageDialog, quoteReply, rawContent, replyTo, toggleReaction, toggleStar } from "./actions";
 
@@ -271,7 +272,11 @@ export const MessageItem = memo(function MessageItem({ msg, head, listIds }: Ite
       <div class="body">
         {head && (
           <div class="sender-line">
-            {!m.is_me_message && <span class="sender-name">{m.sender_full_name}</span>}
+            {!m.is_me_message && (
+              <button class="sender-name link-btn" data-testid="sender-name" onClick={() => (profileCard.value = m.sender_id)}>
+                {m.sender_full_name}
+              </button>
+            )}
             {m.is_agent_message && (
               <span class="agent-badge" data-testid="agent-badge" title="Written by the agent">
                 agent

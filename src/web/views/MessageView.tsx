@@ -8,11 +8,13 @@ import { api } from "../api/client";
 import type { Message, NarrowTerm } from "../api/types";
 import { dayOf } from "../ui/format";
 import { Icon } from "../ui/icons";
-import { sayError } from "../ui/toast";
+import { Modal } from "../ui/Modal";
+import { say, sayError } from "../ui/toast";
 import { echoes } from "../store/echo";
 import { listFor, type MessageList } from "../store/lists";
 import { dmOperand, dmPeers, matches, term } from "../store/narrow";
-import { channelHref, dmHref, topicHref } from "../store/router";
+import { can, holds } from "../store/permissions";
+import { channelHref, dmHref, go, topicHref } from "../store/router";
 import { isMutedChannel, isMutedTopic, me, messages, streams, subs, typing, typingKey, unreadCounts, userName } from "../store/state";
 import { readMarkingPaused } from "./actions";
 import { MessageItem } from "./MessageItem";
@@ -74,6 +76,7 @@ function NarrowHeader({ terms }: { terms: NarrowTerm[] }) {
       </h1>
       {sub && topic === undefined && sub.description && <span class="narrow-description" dangerouslySetInnerHTML={{ __html: sub.rendered_description }} />}
       {ch !== undefined && topic !== undefined && <TopicMuteButton streamId={ch} topic={topic} />}
+      {ch !== undefined && topic !== undefined && mayDeleteTopic(ch) && <DeleteTopicButton streamId={ch} topic={topic} />}
       {sub && topic === undefined && <ChannelButtons streamId={ch!} />}
       {n > 0 && (
         <button class="btn small" data-testid="mark-read" onClick={markRead}>
@@ -97,6 +100,11 @@ function ChannelButtons({ streamId }: { streamId: number }) {
       <button class="btn small" data-testid="mute-channel" aria-pressed={s.is_muted} onClick={() => setProperty(streamId, "is_muted", !s.is_muted)}>
         {s.is_muted ? "Unmute" : "Mute"}
       </button>
+      {me.value.role <= 200 && (
+        <a class="btn small" href={`#organization/channels/${streamId}`} data-testid="channel-settings">
+          Channel settings
+        </a>
+      )}
       <input
         type="color"
         class="color-pick"
@@ -116,6 +124,50 @@ function TopicMuteButton({ streamId, topic }: { streamId: number; topic: string 
     <button class="btn small" data-testid="mute-topic" aria-pressed={muted} onClick={set}>
       {muted ? "Unmute topic" : "Mute topic"}
     </button>
+  );
+}
+
+/** Deleting a whole topic is for holders of "delete any message", in the organization or the channel. */
+const mayDeleteTopic = (streamId: number) => can("can_delete_any_message_group") || holds(streams.value.get(streamId)?.can_delete_any_message_group);
+
+function DeleteTopicButton({ streamId, topic }: { streamId: number; topic: string }) {
+  const asking = useSignal(false);
+  const busy = useSignal(false);
+  async function remove() {
+    busy.value = true;
+    try {
+      // The server deletes in batches; ask again until it says the topic is empty.
+      while (!(await api.post("streams/" + streamId + "/delete_topic", { topic_name: topic })).complete);
+      asking.value = false;
+      say("Topic deleted");
+      go(channelHref(streamId));
+    } catch (e) {
+      sayError(e);
+    } finally {
+      busy.value = false;
+    }
+  }
+  return (
+    <>
+      <button class="btn small" data-testid="delete-topic" onClick={() => (asking.value = true)}>
+        Delete topic
+      </button>
+      {asking.value && (
+        <Modal title="Delete topic" onClose={() => (asking.value = false)}>
+          <p>
+            Delete every message in <strong>{topic || "general chat"}</strong>? This cannot be undone.
+          </p>
+          <div class="row end">
+            <button class="btn" onClick={() => (asking.value = false)}>
+              Cancel
+            </button>
+            <button class="btn danger" data-testid="confirm-delete-topic" disabled={busy.value} onClick={remove}>
+              Delete topic
+            </button>
+          </div>
+        </Modal>
+      )}
+    </>
   );
 }
 

@@ -146,10 +146,15 @@ function Topics({ streamId, open }: { streamId: number; open?: string }) {
   const unreadList = unread.value;
   useEffect(() => {
     let gone = false;
-    api
-      .get("users/me/" + streamId + "/topics", { allow_empty_topic_name: true })
-      .then((r) => void (!gone && (topics.value = r.topics)))
-      .catch(sayError);
+    const load = () =>
+      api
+        .get("users/me/" + streamId + "/topics", { allow_empty_topic_name: true })
+        .then((r) => void (!gone && (topics.value = r.topics)))
+        .catch(sayError);
+    void load();
+    // Deleted messages may have emptied a topic: the server's list says which remain.
+    const onRemoved = (_ids: number[], sid?: number) => void (sid === streamId && load());
+    messageHooks.removed.push(onRemoved);
     // A message in a topic the list lacks (a new topic, or one moved here) puts it on top.
     const onMessage = (m: Message) => {
       if (m.type === "stream" && m.stream_id === streamId && topics.value && !topics.value.some((t) => t.name === m.subject))
@@ -159,6 +164,7 @@ function Topics({ streamId, open }: { streamId: number; open?: string }) {
     return () => {
       gone = true;
       messageHooks.added.splice(messageHooks.added.indexOf(onMessage), 1);
+      messageHooks.removed.splice(messageHooks.removed.indexOf(onRemoved), 1);
     };
   }, [streamId]);
   // Topics with unread messages the server list may not have yet (just arrived) come first.

@@ -37,8 +37,10 @@ const TOPICS_LABELS: Record<string, string> = {
 /** The group a "system group" default names, as a group id of this realm. */
 const systemGroupId = (name: string) => [...userGroups.value.values()].find((g) => g.is_system_group && g.name === name)?.id;
 
-export function Channels() {
+/** `item`: a channel's id, whose editor opens at once (the channel header's "Channel settings"). */
+export function Channels({ item }: { item?: string }) {
   const openId = useSignal<number | null>(null);
+  useEffect(() => void (item && (openId.value = Number(item))), [item]);
   const archived = useSignal<any[]>([]);
   const list = allChannels();
   const streamCount = streams.value.size;

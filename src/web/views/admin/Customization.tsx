@@ -3,8 +3,8 @@
 import { useSignal } from "@preact/signals";
 import { api } from "../../api/client";
 import { linkifiers, playgrounds, profileFields, profileFieldTypes } from "../../store/admin";
-import { realmEmoji, userName } from "../../store/state";
-import { act, CommitInput, formValue, Part, Reorderable } from "./fields";
+import { me, realmEmoji, userName } from "../../store/state";
+import { act, CommitInput, formValue, isAdmin, Part, Reorderable } from "./fields";
 
 export function Emoji() {
   const list = Object.values(realmEmoji.value)
@@ -20,12 +20,14 @@ export function Emoji() {
               <span class="grow">
                 :{e.name}:{(e as any).author_id ? <span class="hint"> · added by {userName((e as any).author_id)}</span> : null}
               </span>
-              <button
-                class="btn small danger"
-                onClick={() => confirm(`Remove :${e.name}:?`) && act(() => api.delete(`realm/emoji/${encodeURIComponent(e.name)}`), "Emoji removed")}
-              >
-                Remove
-              </button>
+              {(isAdmin() || (e as any).author_id === me.value.user_id) && (
+                <button
+                  class="btn small danger"
+                  onClick={() => confirm(`Remove :${e.name}:?`) && act(() => api.delete(`realm/emoji/${encodeURIComponent(e.name)}`), "Emoji removed")}
+                >
+                  Remove
+                </button>
+              )}
             </li>
           ))}
           {!list.length && <li class="empty-note">No custom emoji yet.</li>}

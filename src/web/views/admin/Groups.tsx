@@ -5,7 +5,13 @@ import { api } from "../../api/client";
 import type { UserGroup } from "../../api/types";
 import { USER_GROUP_PERMISSIONS, USER_GROUP_PERMISSION_NAMES, type GroupSettingValue } from "../../../domain/group-settings";
 import { me, userGroups, userName } from "../../store/state";
-import { act, activePeople, AddPerson, checkedIds, formValue, GroupPicker, groupName, labelOf, Part } from "./fields";
+import { can, holds } from "../../store/permissions";
+import { act, activePeople, AddPerson, checkedIds, formValue, GroupPicker, groupName, isAdmin, labelOf, Part } from "./fields";
+
+/** Whether the user may change a group: administrators, managers of all groups, or those the group's
+ * own settings name (a member added by a delegated page sees only what they may change). */
+const mayEdit = (g: UserGroup) =>
+  isAdmin() || can("can_manage_all_groups") || holds(g.can_manage_group as GroupSettingValue) || holds(g.can_add_members_group as GroupSettingValue);
 
 export function Groups() {
   const openId = useSignal<number | null>(null);
@@ -26,21 +32,23 @@ export function Groups() {
                   {g.description ? ` · ${g.description}` : ""}
                 </div>
               </div>
-              <button
-                class="btn small"
-                aria-expanded={open?.id === g.id}
-                data-testid="group-edit"
-                onClick={() => (openId.value = openId.value === g.id ? null : g.id)}
-              >
-                {open?.id === g.id ? "Close" : "Edit"}
-              </button>
+              {mayEdit(g) && (
+                <button
+                  class="btn small"
+                  aria-expanded={open?.id === g.id}
+                  data-testid="group-edit"
+                  onClick={() => (openId.value = openId.value === g.id ? null : g.id)}
+                >
+                  {open?.id === g.id ? "Close" : "Edit"}
+                </button>
+              )}
             </li>
           ))}
           {!own.length && <li class="empty-note">No user groups yet.</li>}
         </ul>
       </Part>
-      {open && !open.is_system_group && <GroupEditor key={open.id} g={open} onGone={() => (openId.value = null)} />}
-      <CreateGroup />
+      {open && !open.is_system_group && mayEdit(open) && <GroupEditor key={open.id} g={open} onGone={() => (openId.value = null)} />}
+      {(isAdmin() || can("can_create_groups")) && <CreateGroup />}
     </>
   );
 }

@@ -6,19 +6,13 @@ import { api } from "../../api/client";
 import type { User } from "../../api/types";
 import { Avatar } from "../../ui/Avatar";
 import { ago } from "../../ui/format";
+import { roleName, ROLES } from "../../ui/roles";
+import { profileCard } from "../ProfileCard";
 import { say } from "../../ui/toast";
 import { bots, defaultChannels, invitesVersion } from "../../store/admin";
 import { me, presence, presenceOf, userGroups, userName, users } from "../../store/state";
-import { act, activePeople, allChannels, checkedIds, CommitInput, formValue, groupName, isOwner, Part } from "./fields";
-
-export const ROLES: [number, string][] = [
-  [100, "Owner"],
-  [200, "Administrator"],
-  [300, "Moderator"],
-  [400, "Member"],
-  [600, "Guest"],
-];
-const roleName = (r: number) => ROLES.find(([v]) => v === r)?.[1] ?? String(r);
+import { can } from "../../store/permissions";
+import { act, activePeople, allChannels, checkedIds, CommitInput, formValue, groupName, isAdmin, isOwner, Part } from "./fields";
 
 function lastActive(id: number): string {
   const state = presenceOf(id);
@@ -72,6 +66,9 @@ function UserRow({ u }: { u: User }) {
             onCommit={(v) => act(() => api.patch(`users/${u.user_id}`, { full_name: v }), "Name changed")}
           />
           {!u.is_active && <span class="tag">Deactivated</span>}
+          <button class="btn small" data-testid="user-profile" onClick={() => (profileCard.value = u.user_id)}>
+            Profile
+          </button>
         </div>
         <div class="hint">
           {u.email}
@@ -412,8 +409,12 @@ export function Invitations() {
 
 /** One form for both kinds: emails get a message each; without emails, a reusable link. */
 function InviteForm({ onLink }: { onLink: (link: string) => void }) {
-  const byEmail = useSignal(false);
-  const groups = [...userGroups.value.values()].filter((g) => !g.is_system_group && !g.deactivated);
+  // Links and emails are separate permissions; only administrators invite moderators and above.
+  const mayLink = can("create_multiuse_invite_group");
+  const mayEmail = can("can_invite_users_group");
+  const byEmail = useSignal(!mayLink);
+  const roles = ROLES.filter(([r]) => (isOwner() || r !== 100) && (isAdmin() || r >= Math.max(me.value.role, 400)));
+  const groups = isAdmin() ? [...userGroups.value.values()].filter((g) => !g.is_system_group && !g.deactivated) : [];
   const channels = allChannels();
   return (
     <form
@@ -434,13 +435,17 @@ function InviteForm({ onLink }: { onLink: (link: string) => void }) {
     >
       <fieldset class="row wrap plain-fieldset">
         <legend class="sr-only">Kind of invitation</legend>
-        <label class="check">
-          <input type="radio" name="kind" checked={!byEmail.value} onChange={() => (byEmail.value = false)} data-testid="invite-kind-link" /> A link anyone can
-          use
-        </label>
-        <label class="check">
-          <input type="radio" name="kind" checked={byEmail.value} onChange={() => (byEmail.value = true)} data-testid="invite-kind-email" /> Emails
-        </label>
+        {mayLink && (
+          <label class="check">
+            <input type="radio" name="kind" checked={!byEmail.value} onChange={() => (byEmail.value = false)} data-testid="invite-kind-link" /> A link anyone
+            can use
+          </label>
+        )}
+        {mayEmail && (
+          <label class="check">
+            <input type="radio" name="kind" checked={byEmail.value} onChange={() => (byEmail.value = true)} data-testid="invite-kind-email" /> Emails
+          </label>
+        )}
       </fieldset>
       {byEmail.value && (
         <label>
@@ -460,7 +465,7 @@ function InviteForm({ onLink }: { onLink: (link: string) => void }) {
         <label>
           Joins as
           <select name="invite_as" defaultValue="400" data-testid="invite-role">
-            {ROLES.filter(([r]) => isOwner() || r !== 100).map(([r, label]) => (
+            {roles.map(([r, label]) => (
               <option value={r}>{label}</option>
             ))}
           </select>

@@ -71,6 +71,7 @@ export function RealmPage({ page }: { page: keyof typeof REALM_PAGES }) {
     return (
       <>
         <Part title="Organization profile" id="profile">
+          <IconControl />
           <RealmControls names={PROFILE} />
           <div class="row end">
             <button
@@ -102,6 +103,43 @@ export function RealmPage({ page }: { page: keyof typeof REALM_PAGES }) {
       </Part>
       <Domains />
     </>
+  );
+}
+
+/** The organization icon, shown in everyone's header: upload a square image, or go back to the default. */
+function IconControl() {
+  const r = realm.value;
+  return (
+    <div class="row icon-control" data-testid="realm-icon-control">
+      <img class="realm-icon large" src={r.realm_icon_url} alt="" width={64} height={64} />
+      <span>
+        Organization icon
+        <br />
+        <span class="hint">{r.realm_icon_source === "U" ? "Uploaded" : "The default"}; a square image shows best.</span>
+      </span>
+      <label class="btn small">
+        Upload icon
+        <input
+          type="file"
+          accept="image/png,image/jpeg,image/gif,image/webp"
+          class="sr-only"
+          data-testid="realm-icon-upload"
+          onChange={(e) => {
+            const f = e.currentTarget.files?.[0];
+            e.currentTarget.value = "";
+            if (!f) return;
+            const form = new FormData();
+            form.append("file", f, f.name);
+            act(() => api.post("realm/icon", form), "Icon updated");
+          }}
+        />
+      </label>
+      {r.realm_icon_source === "U" && (
+        <button class="btn small" data-testid="realm-icon-delete" onClick={() => act(() => api.delete("realm/icon"), "Default icon restored")}>
+          Use the default icon
+        </button>
+      )}
+    </div>
   );
 }
 

@@ -1,5 +1,6 @@
 // The extension layer's pages (a lazy chunk): Plugins, Organization secrets, Agent runs, and an open
-// widget. One hash route each (#ext/plugins[/<id>], #ext/secrets, #ext/runs, #ext/widget/<id>/<key>).
+// widget. One hash route each (#ext/plugins[/<id>], #ext/secrets, #ext/runs, #ext/widget/<id>/<key>, and
+// #ext/widget/<id>/<key>/<item>[/<link id>] for the document of a row opened from a widget's list).
 import { Plugins } from "./Plugins";
 import { Runs } from "./Runs";
 import { Secrets } from "./Secrets";
@@ -20,7 +21,8 @@ export default function ExtPages({ path }: { path: string[] }) {
         <p class="hint">Plugins, secrets and the agent are for the organization's members.</p>
       </section>
     );
-  if (page === "widget") return <WidgetPage installId={Number(rest[0])} widget={rest[1] ?? ""} />;
+  if (page === "widget")
+    return <WidgetPage installId={Number(rest[0])} widget={rest[1] ?? ""} item={rest[2] ?? ""} linkId={rest[3] ? Number(rest[3]) : null} />;
   return (
     <section class="page ext-page" aria-labelledby="ext-title" data-testid={`ext-${page}`}>
       <h1 id="ext-title" class="sr-only">

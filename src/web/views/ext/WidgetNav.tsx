@@ -1,11 +1,11 @@
 // The sidebar's Widgets section: the widgets shown in the user's nav (their label, their figure at
-// rest, "new" until first opened on any of their clients), and a + menu offering the others the team
+// rest, "new" until first opened on any of their clients, a mark while an alert they watch fires), and a + menu offering the others the team
 // has not taken out of the nav. Guests see none (the server sends them no plugins).
 import { useSignal } from "@preact/signals";
 import { Icon } from "../../ui/icons";
 import { view } from "../../store/router";
 import { isHumanMember } from "./access";
-import { restFigure, setPreference, userWidgets } from "./widgets";
+import { firingAlerts, restFigure, setPreference, userWidgets } from "./widgets";
 
 /** A plugin's glyph: an emoji as it is, an icon name as its first letter in a badge. */
 export function Glyph({ glyph, name }: { glyph?: string; name: string }) {
@@ -64,6 +64,7 @@ export function WidgetNav() {
         {shown.map((w) => {
           const here = open === `${w.plugin.id}:${w.key}`;
           const figure = restFigure(w);
+          const alerts = firingAlerts(w);
           return (
             <li key={`${w.plugin.id}:${w.key}`}>
               <a
@@ -79,6 +80,11 @@ export function WidgetNav() {
                 {w.pref.seen === null && (
                   <span class="new-badge" data-testid="widget-new">
                     new
+                  </span>
+                )}
+                {alerts.length > 0 && (
+                  <span class="alert-badge" data-testid="widget-alert" title={alerts.map((a) => `${a.title}: ${a.value}`).join(", ")}>
+                    !<span class="sr-only"> Alert: {alerts.map((a) => `${a.title} ${a.value}`).join(", ")}</span>
                   </span>
                 )}
                 {figure !== null && (

@@ -8,47 +8,58 @@ import { sayError } from "../../ui/toast";
 import { extWidgets, scopeKey, type WidgetDocument } from "../../store/ext";
 import { channelName, topicHref } from "../../store/router";
 import { Glyph } from "./WidgetNav";
-import { setPreference, userWidgets, widgetScopes, type UserWidget } from "./widgets";
+import { firingAlerts, setPreference, userWidgets, widgetHref, widgetScopes, type UserWidget } from "./widgets";
 
-export function WidgetPage({ installId, widget }: { installId: number; widget: string }) {
+export function WidgetPage({ installId, widget, item, linkId }: { installId: number; widget: string; item: string; linkId: number | null }) {
   const w = userWidgets().find((x) => x.plugin.id === installId && x.key === widget);
   const fetched = useSignal(new Map<string, WidgetDocument | null>());
+  // The widget's own documents, or (opened from a row) the one document pushed for that row's item.
+  const scopes = w ? (item ? widgetScopes(w).filter((s) => s.linkId === linkId) : widgetScopes(w)) : [];
   useEffect(() => {
     if (!w) return;
     if (w.pref.seen === null) void setPreference(w, { seen: true });
     // Documents pushed before this tab registered are in register's ext_widgets; fetch any scope it lacks.
-    for (const s of widgetScopes(w))
-      if (!s.scope)
+    for (const s of scopes)
+      if (!extWidgets.value.get(scopeKey(installId, widget, s.linkId, item)))
         api
-          .get(`ext/widgets/${installId}/${encodeURIComponent(widget)}`, s.linkId === null ? {} : { link_id: s.linkId })
-          .then((r) => (fetched.value = new Map(fetched.value).set(scopeKey(installId, widget, s.linkId), r.document)), sayError);
-  }, [installId, widget, !!w]);
+          .get(`ext/widgets/${installId}/${encodeURIComponent(widget)}`, { ...(s.linkId === null ? {} : { link_id: s.linkId }), ...(item ? { item } : {}) })
+          .then((r) => (fetched.value = new Map(fetched.value).set(scopeKey(installId, widget, s.linkId, item), r.document)), sayError);
+  }, [installId, widget, item, linkId, !!w]);
   if (!w)
     return (
       <section class="page">
         <p class="empty-note">This widget is not available (its plugin may have been removed).</p>
       </section>
     );
-  const scopes = widgetScopes(w);
+  const alerts = item ? [] : firingAlerts(w);
   return (
     <section class="page widget-page" aria-labelledby="widget-title" data-testid="widget-page">
       <div class="page-head">
         <h1 id="widget-title">
-          <Glyph glyph={w.plugin.manifest.glyph} name={w.plugin.name} /> {w.label}
+          <Glyph glyph={w.plugin.manifest.glyph} name={w.plugin.name} /> {item ? <a href={widgetHref(installId, widget)}>{w.label}</a> : w.label}
+          {item && <span data-testid="widget-item-title"> › {item}</span>}
         </h1>
         <span class="hint">{w.plugin.name}</span>
       </div>
-      <Preferences w={w} />
+      {alerts.length > 0 && (
+        <div class="widget-alerts" role="status" data-testid="widget-alerts">
+          {alerts.map((a) => (
+            <p key={a.name}>
+              <strong>{a.title}</strong>: {a.value} (your alert at {a.threshold})
+            </p>
+          ))}
+        </div>
+      )}
+      {!item && <Preferences w={w} />}
       {scopes.length === 0 && <p class="empty-note">This widget shows linked places, and its plugin is not linked anywhere yet.</p>}
       <div aria-live="polite">
         {scopes.map((s) => {
           const link = w.plugin.links.find((l) => l.id === s.linkId);
-          const doc =
-            s.scope?.document ??
-            extWidgets.value.get(scopeKey(installId, widget, s.linkId))?.document ??
-            fetched.value.get(scopeKey(installId, widget, s.linkId));
+          const key = scopeKey(installId, widget, s.linkId, item);
+          const scope = extWidgets.value.get(key);
+          const doc = scope?.document ?? fetched.value.get(key);
           return (
-            <article key={String(s.linkId)} class="widget-doc" data-testid="widget-doc" data-version={s.scope?.version ?? 0}>
+            <article key={String(s.linkId)} class="widget-doc" data-testid="widget-doc" data-version={scope?.version ?? 0}>
               {link && (
                 <h2 class="ext-h2">
                   {link.value} ·{" "}
@@ -58,7 +69,11 @@ export function WidgetPage({ installId, widget }: { installId: number; widget: s
                   </a>
                 </h2>
               )}
-              {doc ? <Blocks doc={doc} filters={w.pref.filters} /> : <p class="empty-note">Nothing pushed yet.</p>}
+              {doc ? (
+                <Blocks doc={doc} filters={w.pref.filters} open={{ installId, widget, linkId: s.linkId }} />
+              ) : (
+                <p class="empty-note">{item ? "Nothing pushed for this row yet." : "Nothing pushed yet."}</p>
+              )}
             </article>
           );
         })}
@@ -70,7 +85,14 @@ export function WidgetPage({ installId, widget }: { installId: number; widget: s
 const text = (v: unknown) => (v === null || v === undefined ? "" : typeof v === "object" ? JSON.stringify(v) : String(v));
 const rowLabel = (item: any) => text(item?.label ?? item?.title ?? item?.name ?? item?.text ?? item);
 
-export function Blocks({ doc, filters = {} }: { doc: WidgetDocument; filters?: Record<string, string> }) {
+/** Where a row with a `key` leads: its own document, in the widget it names (`widget`) or this one. */
+interface RowTarget {
+  installId: number;
+  widget: string;
+  linkId: number | null;
+}
+
+export function Blocks({ doc, filters = {}, open }: { doc: WidgetDocument; filters?: Record<string, string>; open: RowTarget }) {
   const keep = (item: any) => Object.entries(filters).every(([k, v]) => typeof item !== "object" || item?.[k] === undefined || item[k] === v);
   return (
     <>
@@ -79,7 +101,7 @@ export function Blocks({ doc, filters = {} }: { doc: WidgetDocument; filters?: R
         return (
           <section key={i} class={`widget-block block-${b.type}`} data-testid="widget-block" data-block-type={b.type} aria-label={b.label || b.type}>
             {b.label && <h3>{b.label}</h3>}
-            {items.length === 0 ? <p class="empty-note">Nothing here.</p> : <Block type={b.type} items={items} />}
+            {items.length === 0 ? <p class="empty-note">Nothing here.</p> : <Block type={b.type} items={items} open={open} />}
           </section>
         );
       })}
@@ -87,7 +109,13 @@ export function Blocks({ doc, filters = {} }: { doc: WidgetDocument; filters?: R
   );
 }
 
-function Block({ type, items }: { type: string; items: any[] }) {
+/** A row's own document, when the plugin gave the row a key. */
+const rowHref = (it: any, open: RowTarget) =>
+  it && typeof it === "object" && typeof it.key === "string" && it.key
+    ? widgetHref(open.installId, typeof it.widget === "string" && it.widget ? it.widget : open.widget, it.key, open.linkId)
+    : undefined;
+
+function Block({ type, items, open }: { type: string; items: any[]; open: RowTarget }) {
   if (type === "table") {
     const cols = [...new Set(items.flatMap((i) => (i && typeof i === "object" ? Object.keys(i) : [])))].slice(0, 8);
     return (
@@ -105,9 +133,10 @@ function Block({ type, items }: { type: string; items: any[] }) {
           <tbody>
             {items.map((it, i) => (
               <tr key={i} data-testid="widget-item">
-                {cols.map((c) => (
-                  <td key={c}>{text(it?.[c])}</td>
-                ))}
+                {cols.map((c, j) => {
+                  const href = j === 0 ? rowHref(it, open) : undefined;
+                  return <td key={c}>{href ? <a href={href}>{text(it?.[c])}</a> : text(it?.[c])}</td>;
+                })}
               </tr>
             ))}
           </tbody>
@@ -154,7 +183,7 @@ function Block({ type, items }: { type: string; items: any[] }) {
     <ul class="widget-list">
       {items.map((it, i) => (
         <li key={i} data-testid="widget-item">
-          <span class="grow">{rowLabel(it)}</span>
+          <span class="grow">{rowHref(it, open) ? <a href={rowHref(it, open)}>{rowLabel(it)}</a> : rowLabel(it)}</span>
           {it?.status !== undefined && <span class={`widget-status status-${text(it.status)}`}>{text(it.status)}</span>}
           {it?.value !== undefined && <span class="hint">{text(it.value)}</span>}
         </li>
@@ -168,6 +197,7 @@ function Preferences({ w }: { w: UserWidget }) {
   useEffect(() => void (label.value = w.pref.label), [w.pref.label]);
   const figures = w.spec.figures ?? [];
   const facets = Object.entries(w.spec.facets ?? {});
+  const alerts = Object.entries(w.spec.alerts ?? {});
   return (
     <details class="widget-prefs">
       <summary>Your view of this widget</summary>
@@ -249,10 +279,46 @@ function Preferences({ w }: { w: UserWidget }) {
             </select>
           </label>
         ))}
+        {alerts.map(([name, a]) => (
+          <AlertThreshold key={name} w={w} name={name} spec={a} />
+        ))}
         <button class="btn small" onClick={() => setPreference(w, { reset: ["shown", "position", "label", "filters", "alerts", "in_column", "rest_figure"] })}>
           Back to the team's defaults
         </button>
       </div>
     </details>
+  );
+}
+
+/** Watching one declared alert: a threshold within the manifest's bounds; empty stops watching. */
+function AlertThreshold({ w, name, spec }: { w: UserWidget; name: string; spec: { title?: string; min: number; max: number } }) {
+  const current = w.pref.alerts[name];
+  const value = useSignal(current === undefined ? "" : String(current));
+  useEffect(() => void (value.value = current === undefined ? "" : String(current)), [current]);
+  function save(e: Event) {
+    e.preventDefault();
+    const alerts = { ...w.pref.alerts };
+    if (value.value.trim() === "") delete alerts[name];
+    else alerts[name] = Number(value.value);
+    void setPreference(w, { alerts });
+  }
+  return (
+    <form class="row" onSubmit={save}>
+      <label class="grow">
+        Alert me when {spec.title || name} reaches ({spec.min} to {spec.max}; empty: no alert)
+        <input
+          type="number"
+          min={spec.min}
+          max={spec.max}
+          step="any"
+          data-testid={`widget-alert-${name}`}
+          value={value.value}
+          onInput={(e) => (value.value = e.currentTarget.value)}
+        />
+      </label>
+      <button class="btn small" data-testid={`widget-alert-save-${name}`}>
+        Save
+      </button>
+    </form>
   );
 }

@@ -73,3 +73,29 @@ export function restFigure(w: UserWidget, linkId?: number): string | null {
 
 export const setPreference = (w: { plugin: { id: number }; key: string }, params: Record<string, unknown>) =>
   api.patch(`ext/widgets/${w.plugin.id}/${encodeURIComponent(w.key)}/preference`, params).catch(sayError);
+
+export interface FiringAlert {
+  name: string;
+  title: string;
+  value: number;
+  threshold: number;
+}
+
+/** The alerts the user watches whose figure (the document's `data[name]`, summed over links) reached
+ * the user's threshold. */
+export function firingAlerts(w: UserWidget): FiringAlert[] {
+  const out: FiringAlert[] = [];
+  for (const [name, threshold] of Object.entries(w.pref.alerts)) {
+    let value: number | null = null;
+    for (const s of widgetScopes(w)) {
+      const v = s.scope?.document?.data?.[name];
+      if (typeof v === "number") value = (value ?? 0) + v;
+    }
+    if (value !== null && value >= threshold) out.push({ name, title: w.spec.alerts?.[name]?.title || name, value, threshold });
+  }
+  return out;
+}
+
+/** The address of a widget, or of one row's own document (`item`, with its link for link widgets). */
+export const widgetHref = (installId: number, widget: string, item = "", linkId: number | null = null) =>
+  `#ext/widget/${installId}/${encodeURIComponent(widget)}${item ? `/${encodeURIComponent(item)}${linkId !== null ? `/${linkId}` : ""}` : ""}`;

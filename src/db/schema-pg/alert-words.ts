@@ -1,0 +1,15 @@
+// PostgreSQL twin of src/db/schema/alert-words.ts (docs/scaling.md, section 10): the same tables, columns, keys and
+// indexes in PostgreSQL's types; what each means is said there. test/unit/schema-parity.test.ts keeps them in step.
+import { bigint, pgTable, primaryKey, text } from "drizzle-orm/pg-core";
+import { users } from "./users";
+
+export const alertWords = pgTable(
+  "alert_words",
+  {
+    userId: bigint("user_id", { mode: "number" })
+      .notNull()
+      .references(() => users.id),
+    word: text("word").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.word] })],
+);
