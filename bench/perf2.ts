@@ -82,7 +82,10 @@ async function loadSpec(ctx: BenchContext, spec: object) {
     async result(): Promise<{ requests: number; errors: number; rps: number; seconds: number; median_ms: number; p99_ms: number; first_error?: string }> {
       const out = await new Response(proc.stdout).text();
       if ((await proc.exited) !== 0) throw new Error(`load generator failed: ${out}`);
-      return JSON.parse(out);
+      const r = JSON.parse(out);
+      // A phase in which nothing was answered would otherwise report latencies of 0 ms.
+      if (!r.requests) throw new Error(`no request was answered in the measured time: ${out}`);
+      return r;
     },
   };
 }

@@ -1,8 +1,13 @@
 import type { Command } from "commander";
-import { copyFileSync, existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import { databasePath } from "../../src/app";
+import type { Config } from "../../src/config";
 import { checkBackup, copyFiles, FILE_DIRS, filesOf, migrateFile, writeBackup, type BackupReport } from "../../src/db/backup";
+import { copyStorage, parsePostgresUrl, type CopyReport } from "../../src/db/copy-storage";
+import { KEY_FILE } from "../../src/lib/crypto";
+import { plural } from "../../src/lib/text";
+import { textForSearch } from "../../src/render";
 import { runningServer } from "../pidfile";
 import { action, CliError, configFrom, openApp, withCommon } from "../common";
 
@@ -61,6 +66,76 @@ export function register(program: Command) {
       console.log(files ? `restored ${file} and ${files} uploaded file(s) into ${config.dataDir}` : `restored ${file} into ${target}`);
     }),
   );
+
+  registerMigrateStorage(program);
+}
+
+/** `confab migrate-storage`: the data directory's SQLite database into PostgreSQL, or (--from) back into a data directory. */
+function registerMigrateStorage(program: Command) {
+  withCommon(
+    program
+      .command("migrate-storage")
+      .description(
+        "copy the whole database from this data directory's SQLite file into PostgreSQL, or with --from back into a data directory, then verify the copy (the server must be stopped; the source is never changed)",
+      )
+      .requiredOption("--to <target>", "postgres://user:password@host:port/database, or with --from the data directory to fill")
+      .option("--from <url>", "copy from this PostgreSQL database (postgres://…) instead of the data directory")
+      .option("--replace", "replace what the target already holds instead of refusing"),
+  ).action(
+    action(async (opts) => {
+      const config = configFrom(opts);
+      const options = { replace: opts.replace === true, textForSearch, busyTimeoutMs: config.storage.busyTimeoutMs, log: (l: string) => console.log(l) };
+      let r: CopyReport;
+      let files: string;
+      if (opts.from !== undefined) {
+        const from = parsePostgresUrl(opts.from);
+        if (/^postgres(ql)?:/i.test(opts.to)) throw new CliError("--from and --to are both PostgreSQL; one side must be a data directory");
+        const dir = resolve(opts.to);
+        const pid = runningServer(dir);
+        if (pid !== null) throw new CliError(`a server is running on ${dir} (pid ${pid}); stop it before copying into it`);
+        r = await copyStorage({ postgres: from }, { sqlite: databasePath({ ...config, dataDir: dir }) }, options);
+        const present = filesBeside(dir, config);
+        files = present.length
+          ? `the files beside the database are not copied: ${dir} has ${present.join(", ")}`
+          : `the files beside the database (uploads, avatars, emoji, repositories, plugins, workspaces, ${KEY_FILE}) are not copied: ` +
+            `copy them from the data directory the PostgreSQL nodes share into ${dir} before starting confab on it`;
+      } else {
+        const to = parsePostgresUrl(opts.to);
+        const pid = runningServer(config.dataDir);
+        if (pid !== null) throw new CliError(`the server is running on ${config.dataDir} (pid ${pid}); stop it before copying its database`);
+        const source = databasePath(config);
+        if (!existsSync(source)) throw new CliError(`there is no database at ${source}`);
+        r = await copyStorage({ sqlite: source }, { postgres: to }, options);
+        const present = filesBeside(config.dataDir, config);
+        files =
+          `the files beside the database are not copied: they stay in ${config.dataDir}${present.length ? ` (${present.join(", ")})` : ""}; ` +
+          "confab nodes on PostgreSQL share that directory, mounted at the same path on every node (docs/scaling.md, section 9)\n" +
+          "note: confab serve does not run on PostgreSQL yet; this copy is the first step of the move";
+      }
+      console.log(`copied ${plural(r.rows, "row")} in ${plural(r.tables, "table")} from ${r.from} to ${r.to}`);
+      if (r.mismatches.length) {
+        for (const m of r.mismatches.slice(0, 20)) console.error(`mismatch: ${m}`);
+        throw new CliError(`the copy does not match its source (${r.mismatches.length} difference(s)); do not use ${r.to}`);
+      }
+      console.log(`verified: every table's row count is equal on both sides, and ${plural(r.sampled, "sampled message")} equal field by field`);
+      console.log(files);
+    }),
+  );
+}
+
+/**
+ * What a data directory holds besides the database and the running server's own files: uploads,
+ * avatars, emoji, repositories, plugins, workspaces, the secrets key... Files, which a copy of the
+ * database leaves where they are.
+ */
+function filesBeside(dir: string, config: Config): string[] {
+  if (!existsSync(dir)) return [];
+  const db = basename(databasePath(config));
+  const own = new Set([db, `${db}-wal`, `${db}-shm`, "confab.pid", "control.sock"]);
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => !own.has(e.name))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
 }
 
 /** One line: where the backup went and what was proved about it. */

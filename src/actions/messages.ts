@@ -30,6 +30,8 @@ import { hasAlertWord, normalizeContent, normalizeTopic, toApiMessage, type Mess
 import { realmSetting } from "../domain/realm-settings";
 import { ROLE } from "../domain/roles";
 import { toUsers } from "../events/types";
+import { emitUserAdded } from "./user-added";
+import { toApiUser } from "../domain/users";
 import { textForSearch, topicLinks, type Rendered } from "../render";
 import * as channelStore from "../store/channels";
 import * as store from "../store/messages";
@@ -410,7 +412,7 @@ function checkDirectMessage(app: App, realm: RealmRow, sender: UserRow, particip
 export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: string; fullName: string }): UserRow {
   const found = findUserByEmail(tx.db, realm.id, bot.email);
   if (found) return found;
-  return insertUser(tx.db, {
+  const row = insertUser(tx.db, {
     realmId: realm.id,
     email: bot.email,
     fullName: bot.fullName,
@@ -420,6 +422,9 @@ export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: s
     apiKey: randomToken(32),
     dateJoined: app.now(),
   });
+  // Clients that registered before it existed learn of it with its first message, not as "Unknown user".
+  emitUserAdded(app, tx, realm, toApiUser(row, { externalUrl: app.config.externalUrl }) as { user_id: number });
+  return row;
 }
 
 /** The realm's notification bot: it announces channels, moves and subscriptions. */

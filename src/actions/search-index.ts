@@ -9,11 +9,6 @@ import * as store from "../store/messages";
 
 /** A search waits for what is left in batches this big. */
 const INDEX_BATCH = 1000;
-/**
- * The background indexer's batch: a few milliseconds of work, so that after a burst of sends the
- * requests served between its batches barely wait (one event-loop turn each, runtime/housekeeping.ts).
- */
-export const BACKGROUND_INDEX_BATCH = 100;
 
 /** Indexes one batch of waiting messages (no transaction when none wait); true when more may wait. */
 export function indexBatch(app: App, size = INDEX_BATCH): boolean {

@@ -31,10 +31,10 @@ import { USER_SETTINGS } from "../domain/user-settings";
 import { findRealmUserDefaults } from "../store/user-settings";
 import { isAdmin, isOwner, isRole, ROLE, ROLES, SYSTEM_GROUPS, type Role } from "../domain/roles";
 import { checkFullName, isValidEmail, toApiUser } from "../domain/users";
-import { toRealm, toUsers } from "../events/types";
+import { toRealm } from "../events/types";
 import { randomToken } from "../lib/random";
 import * as store from "../store/users";
-import { accessibleUserIds, inaccessibleUser } from "../access/users";
+import { emitUserAdded } from "./user-added";
 import { addGroupMembers, listDirectMemberIds, listGroupIdsOfUser, listSystemGroups, removeGroupMembers } from "../store/user-groups";
 import { findRealmById } from "../store/realms";
 import { listRealmDomains } from "../store/realm-domains";
@@ -396,17 +396,4 @@ export function updateUserByEmail(app: App, realm: RealmRow, admin: UserRow, ema
 export function initialUserSettings(db: Db, realm: RealmRow): Record<string, unknown> {
   const language = realmSetting(realm, "default_language");
   return withSetting(findRealmUserDefaults(db, realm.id), "default_language", language, USER_SETTINGS.default_language.default);
-}
-
-/**
- * Announces a new user: everyone who may see them gets the real `realm_user` add; a guest limited by
- * can_access_all_users_group gets a stand-in instead, which events/present.ts drops for clients with
- * user_list_incomplete.
- */
-export function emitUserAdded(app: App, tx: Tx, realm: RealmRow, person: { user_id: number }) {
-  const users = store.listUsers(tx.db, realm.id).filter((u) => u.isActive || u.id === person.user_id);
-  const limited = users.filter((u) => u.id !== person.user_id && accessibleUserIds(app, realm, u) !== null).map((u) => u.id);
-  const barred = new Set(limited);
-  tx.emit({ type: "realm_user", op: "add", person }, toUsers(users.filter((u) => !barred.has(u.id)).map((u) => u.id)));
-  if (limited.length) tx.emit({ type: "realm_user", op: "add", person: inaccessibleUser(app, realm, person.user_id), stand_in: true }, toUsers(limited));
 }

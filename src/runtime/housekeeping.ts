@@ -3,14 +3,19 @@ import { applyRetention } from "../actions/retention";
 import { deleteExpiredSessions } from "../actions/sessions";
 import { syncFullMembers } from "../actions/users";
 import type { App } from "../context";
-import { BACKGROUND_INDEX_BATCH, indexBatch } from "../actions/search-index";
+import { indexBatch } from "../actions/search-index";
 import { deliverBacklog } from "../actions/catch-up";
 import { listRealms } from "../store/realms";
 
-/** Every minute, subscriptions this many messages behind get their rows written, in chunks this big (a few ms each). */
+/** Every minute, subscriptions this many messages behind get their rows written, a slice at a time. */
 const BACKLOG_LAG = 1000;
-const BACKLOG_CHUNK = 2000;
 const BACKLOG_EVERY_MS = 60_000;
+
+/**
+ * Background work runs in slices of about this many milliseconds, one per event-loop turn: a request
+ * that arrives meanwhile waits at most about this long behind it, during a burst's catch-up too.
+ */
+const SLICE_MS = 2;
 
 /**
  * The periodic housekeeping: message retention, uploads no message links (after their grace period), and members whose accounts aged past the realm's
@@ -32,7 +37,13 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
   const first = setTimeout(run, 30_000);
   const every = setInterval(run, intervalSeconds * 1000);
   for (const t of [first, every]) t.unref?.();
-  const stopBacklog = everyInBatches(app, BACKLOG_EVERY_MS, "housekeeping", () => deliverBacklog(app, BACKLOG_LAG, BACKLOG_CHUNK) === BACKLOG_CHUNK);
+  const stopBacklog = everyInBatches(
+    app,
+    BACKLOG_EVERY_MS,
+    "housekeeping",
+    { first: 500, most: 5000 },
+    (rows) => deliverBacklog(app, BACKLOG_LAG, rows) === rows,
+  );
   return () => {
     clearTimeout(first);
     clearInterval(every);
@@ -42,22 +53,32 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
 
 /** Indexes the messages waiting for search (actions/search-index.ts) every `intervalMs`; returns a stop function. */
 export const startSearchIndexer = (app: App, intervalMs = 1000) =>
-  everyInBatches(app, intervalMs, "search indexing", () => indexBatch(app, BACKGROUND_INDEX_BATCH));
+  everyInBatches(app, intervalMs, "search indexing", { first: 50, most: 1000 }, (messages) => indexBatch(app, messages));
 
 /**
- * Every `intervalMs`, runs `batch` until it says nothing more waits, one batch per event-loop turn so
- * requests keep being served between them; returns a stop function.
+ * Every `intervalMs`, runs `batch(size)` until it says nothing more waits, one batch per event-loop turn
+ * so requests keep being served between them; returns a stop function. The size follows how long the
+ * last batch took, so that each takes about SLICE_MS whatever the machine and the data.
  */
-function everyInBatches(app: App, intervalMs: number, what: string, batch: () => boolean): () => void {
+function everyInBatches(app: App, intervalMs: number, what: string, sizes: { first: number; most: number }, batch: (size: number) => boolean): () => void {
   let stopped = false;
+  let size = sizes.first;
+  let draining = false; // one chain of batches at a time, however long it runs past the interval
   const drain = () => {
+    draining = false;
     try {
-      if (!stopped && batch()) setImmediate(drain);
+      if (stopped) return;
+      const started = performance.now();
+      const more = batch(size);
+      const ms = performance.now() - started;
+      // Halfway towards the size that would have taken SLICE_MS, within [1, most].
+      size = Math.max(1, Math.min(sizes.most, Math.round((size + (size * SLICE_MS) / Math.max(ms, 0.05)) / 2)));
+      if (more) (draining = true), setImmediate(drain);
     } catch (e) {
       app.log.error(`${what} failed`, { error: String((e as Error).message) });
     }
   };
-  const timer = setInterval(drain, intervalMs);
+  const timer = setInterval(() => draining || drain(), intervalMs);
   timer.unref?.();
   return () => {
     stopped = true;

@@ -77,9 +77,11 @@ export function writePendingRead(db: Db, pending: PendingRows[]): boolean {
       held = false;
       continue;
     }
+    // `id IN (list)`, not a join with json_each: joined, SQLite walked every message of the channel and
+    // scanned the list for each (a fetch after a few thousand sends took seconds).
     s.query(
       `INSERT OR IGNORE INTO user_messages (user_id, message_id, flags)
-       SELECT ?1, m.id, 0 FROM json_each(?2) j JOIN messages m ON m.id = j.value AND m.recipient_id = ?3`,
+       SELECT ?1, m.id, 0 FROM messages m WHERE m.id IN (SELECT value FROM json_each(?2)) AND m.recipient_id = ?3`,
     ).run(p.userId, p.ids, p.recipientId);
   }
   return held;

@@ -3,7 +3,8 @@
 // picker; an invitation link someone joins through; a bot and its key; deactivating a user ends their
 // session; a custom emoji used in a message; a member sees only the pages a permission delegates to
 // them; the organization icon; deleting a topic; a member's profile fields and status set by an
-// administrator. Screenshots (light, dark, phone width) go to test/e2e/results/admin-*.png.
+// administrator; a member holding only a group's add-members right or one bot kind sees only those
+// controls; a status set in one browser shows live on the card open in another. Screenshots (light, dark, phone width) go to test/e2e/results/admin-*.png.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { api, ensureExecutable, launchChromium, newMember, openApp, screenshot, signInThroughForm, startConfab, type Confab } from "./harness";
@@ -17,6 +18,9 @@ let ann: Awaited<ReturnType<typeof newMember>>;
 let bob: Awaited<ReturnType<typeof newMember>>;
 let owner: { context: BrowserContext; page: Page };
 let annApp: { context: BrowserContext; page: Page };
+/** A member given single rights one at a time (a group's add-members right, one bot kind). */
+let cleo: Awaited<ReturnType<typeof newMember>>;
+let cleoApp: { context: BrowserContext; page: Page };
 const ownerAuth = () => ({ email: confab.owner.email, apiKey: confab.owner.apiKey });
 
 beforeAll(async () => {
@@ -322,6 +326,97 @@ describe("organization administration in the browser", () => {
     await annApp.page.getByTestId("compose-content").fill("Ready :shipit:");
     await annApp.page.getByTestId("compose-send").click();
     await annApp.page.getByTestId("message-content").locator("img.emoji[alt=':shipit:']").first().waitFor({ timeout: WAIT });
+  });
+
+  test("a member who may only add a group's members: no rename, permission or removal controls, and adds a member", async () => {
+    cleo = await newMember(confab, "Cleo");
+    const dan = await newMember(confab, "Dan");
+    const reviewers = (await api(confab, ownerAuth(), "GET", "/user_groups")).user_groups.find((g: any) => g.name === "Reviewers");
+    await api(confab, ownerAuth(), "PATCH", `/user_groups/${reviewers.id}`, {
+      can_add_members_group: JSON.stringify({ new: { direct_members: [cleo.userId], direct_subgroups: [] } }),
+    });
+    cleoApp = await signedIn(cleo.email, cleo.password);
+    const page = cleoApp.page;
+    await page.getByTestId("user-menu").click();
+    await page.getByTestId("open-organization").click();
+    await page.getByTestId("admin").waitFor({ timeout: WAIT });
+    // The first test left the realm's delegated pages to administrators: this group's right alone opens one.
+    expect(await page.locator("[data-testid^='admin-nav-']").evaluateAll((els) => els.map((e) => e.getAttribute("data-testid")))).toEqual(["admin-nav-groups"]);
+    expect(await page.getByTestId("group-create").count()).toBe(0);
+    await page.getByTestId("admin-group-Reviewers").getByTestId("group-edit").click();
+    const editor = page.getByRole("region", { name: "Group: Reviewers" });
+    await editor.getByTestId("group-add-member").waitFor({ timeout: WAIT });
+    expect(await editor.locator("input[name='name']").count()).toBe(0);
+    expect(await editor.getByRole("heading", { name: "Permissions" }).count()).toBe(0);
+    expect(await editor.getByTestId("group-deactivate").count()).toBe(0);
+    expect(await editor.getByRole("button", { name: /^Remove / }).count()).toBe(0);
+    await editor.getByTestId("group-add-member").selectOption({ label: "Dan" });
+    await toast(page, "Member added");
+    await editor.getByRole("list", { name: "Members" }).getByText("Dan").waitFor({ timeout: WAIT });
+    await screenshot(page, "admin-13-group-add-members-only");
+    const after = (await api(confab, ownerAuth(), "GET", "/user_groups")).user_groups.find((g: any) => g.name === "Reviewers");
+    expect(after.members).toContain(dan.userId);
+    expect(after.name).toBe("Reviewers");
+    // Ann is in the group and may leave it (everyone may, by default): that alone opens no settings page.
+    await annApp.page.getByTestId("user-menu").click();
+    await annApp.page.getByTestId("open-settings").waitFor({ timeout: WAIT });
+    expect(await annApp.page.getByTestId("open-organization").count()).toBe(0);
+    await annApp.page.keyboard.press("Escape");
+  });
+
+  test("a member allowed only incoming webhook bots is offered that kind alone, and creates one", async () => {
+    const page = cleoApp.page;
+    await api(confab, ownerAuth(), "PATCH", "/realm", {
+      can_create_write_only_bots_group: JSON.stringify({ new: { direct_members: [cleo.userId], direct_subgroups: [] } }),
+    });
+    // The realm event reaches her open page: the Bots entry appears without a reload.
+    await page.getByTestId("admin-nav-bots").click();
+    await page.getByTestId("bot-type").waitFor({ timeout: WAIT });
+    expect(await page.getByTestId("bot-type").locator("option").allTextContents()).toEqual(["Incoming webhook"]);
+    await page.getByTestId("bot-name").fill("Alerts Bot");
+    await page.getByTestId("bot-short-name").fill("alerts");
+    await page.getByTestId("bot-create").click();
+    const row = page.locator("[data-testid^='admin-bot-alerts-bot@']");
+    await row.waitFor({ timeout: WAIT });
+    // Her own bot: its key and deactivation are hers to use.
+    await row.getByTestId("bot-regenerate-key").waitFor({ timeout: WAIT });
+    await screenshot(page, "admin-14-bots-incoming-only");
+    const bot = (await api(confab, ownerAuth(), "GET", "/users")).members.find((u: any) => u.email.startsWith("alerts-bot@"));
+    expect(bot.bot_type).toBe(2);
+    await page.evaluate('location.hash = "#feed"');
+  });
+
+  test("two browsers: Ann sets her status and the profile card Cleo has open follows it live", async () => {
+    // Cleo opens Ann's card from Ann's message; it shows the status the administrator set earlier.
+    const page = cleoApp.page;
+    await page.getByTestId("channel-general").click();
+    await page.getByTestId("topic-hello").click();
+    await page.getByTestId("sender-name").filter({ hasText: "Ann" }).first().click();
+    const card = page.getByTestId("profile-card");
+    await card.getByTestId("profile-status").getByText("On call this week").waitFor({ timeout: WAIT });
+    // Ann sets her own from the user menu.
+    const annPage = annApp.page;
+    await annPage.getByTestId("user-menu").click();
+    await annPage.getByTestId("open-own-profile").click();
+    const own = annPage.getByTestId("profile-card");
+    await own.getByTestId("profile-set-status").click();
+    // The field takes the focus: typing and Enter are enough.
+    const field = own.getByTestId("profile-status-input");
+    await until(async () => (await field.count()) === 1 && (await field.evaluate((el) => el === el.ownerDocument.activeElement)), "the status field's focus");
+    await annPage.keyboard.type("Out for lunch");
+    await annPage.keyboard.press("Enter");
+    await own.getByTestId("profile-status").getByText("Out for lunch").waitFor({ timeout: WAIT });
+    await card.getByTestId("profile-status").getByText("Out for lunch").waitFor({ timeout: WAIT });
+    await screenshot(page, "admin-15-status-live-other-card");
+    await screenshot(annPage, "admin-15b-status-own-card");
+    // Cleared: the other card shows no status, still without reopening.
+    await own.getByTestId("profile-set-status").click();
+    await own.getByTestId("profile-status-input").fill("");
+    await own.getByTestId("profile-status-input").press("Enter");
+    await until(async () => (await card.getByTestId("profile-status").textContent()) === "", "the status to clear");
+    await annPage.keyboard.press("Escape");
+    await page.keyboard.press("Escape");
+    await cleoApp.context.close();
   });
 
   test("dark theme and phone width: the settings pages stay readable", async () => {

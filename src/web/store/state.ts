@@ -19,6 +19,15 @@ export interface Presence {
   idle_timestamp: number;
 }
 
+/** A status as Zulip sends it: only the parts that are set. */
+export interface UserStatus {
+  status_text?: string;
+  emoji_name?: string;
+  emoji_code?: string;
+  reaction_type?: string;
+  away?: boolean;
+}
+
 export const me = signal<User>({} as User);
 export const realm = signal<Record<string, any>>({});
 export const settings = signal<Record<string, any>>({});
@@ -31,6 +40,8 @@ export const drafts = signal(new Map<number, Draft>());
 export const userTopics = signal(new Map<string, number>());
 export const mutedUsers = signal(new Set<number>());
 export const presence = signal(new Map<number, Presence>());
+/** Users with a status set, from register's `user_status` and then its events. */
+export const userStatus = signal(new Map<number, UserStatus>());
 export const serverTimeOffset = signal(0);
 export const userGroups = signal(new Map<number, UserGroup>());
 export const realmEmoji = signal<Record<string, { id: string; name: string; source_url: string; deactivated: boolean }>>({});
@@ -127,6 +138,7 @@ export function applyInitial(r: any) {
     userTopics.value = new Map((r.user_topics ?? []).map((t: any) => [topicKey(t.stream_id, t.topic_name), t.visibility_policy]));
     mutedUsers.value = new Set((r.muted_users ?? []).map((u: any) => u.id));
     presence.value = new Map(Object.entries(r.presences ?? {}).map(([k, v]) => [Number(k), v as Presence]));
+    userStatus.value = new Map(Object.entries(r.user_status ?? {}).map(([k, v]) => [Number(k), v as UserStatus]));
     serverTimeOffset.value = (r.server_timestamp ?? Date.now() / 1000) - Date.now() / 1000;
     userGroups.value = mapOf<number, UserGroup>(r.realm_user_groups ?? [], (g) => g.id);
     realmEmoji.value = r.realm_emoji ?? {};
@@ -149,6 +161,8 @@ export function applyInitial(r: any) {
     applyAdminInitial(r);
   });
 }
+
+const STATUS_PARTS = ["status_text", "emoji_name", "emoji_code", "reaction_type", "away"] as const;
 
 const MENTION_FLAGS = ["mentioned", "wildcard_mentioned", "stream_wildcard_mentioned", "topic_wildcard_mentioned"];
 
@@ -301,6 +315,17 @@ export function applyEvent(e: any) {
     case "presence": {
       const upd: Record<string, Presence> = e.presences ?? (e.user_id ? { [e.user_id]: modernPresence(e.presence) } : {});
       edit(presence, (p) => Object.entries(upd).forEach(([id, v]) => p.set(Number(id), v)));
+      break;
+    }
+    case "user_status": {
+      // The event carries only what changed; an empty text or emoji name, or away false, clears that part.
+      edit(userStatus, (m) => {
+        const next: Record<string, unknown> = { ...m.get(e.user_id) };
+        for (const k of STATUS_PARTS) if (k in e) next[k] = e[k];
+        for (const k of STATUS_PARTS) if (next[k] === "" || next[k] === false) delete next[k];
+        if (Object.keys(next).length) m.set(e.user_id, next as UserStatus);
+        else m.delete(e.user_id);
+      });
       break;
     }
     case "typing": {

@@ -67,6 +67,7 @@ function UserMenu({ onSignOut }: { onSignOut: () => void }) {
       </button>
       {open.value && (
         <ul class="menu right" role="menu">
+          {item("Your profile and status", () => (profileCard.value = me.value.user_id), "open-own-profile")}
           {item("Personal settings", () => (settingsOpen.value = true), "open-settings")}
           {can("create_multiuse_invite_group") && item("Invite users", invite, "invite-users")}
           {isHumanMember() && item("Plugins, secrets and agent", () => go("#ext/plugins"), "open-ext")}

@@ -1,8 +1,9 @@
-// A person's profile card (from a message's sender or the users page): role, email, status and the
-// organization's custom profile fields. Administrators edit another's fields (PATCH /users/{id} with
-// profile_data) and status (POST /users/{id}/status) here, as the server allows only them to.
+// A person's profile card (from a message's sender, the users page or, for oneself, the user menu): role,
+// email, status (the store's, so it follows changes made anywhere) and the organization's custom profile
+// fields. Everyone sets their own status here; administrators edit another's fields (PATCH /users/{id}
+// with profile_data) and status (POST /users/{id}/status), as the server allows only them to.
 import { signal, useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { api } from "../api/client";
 import { Avatar } from "../ui/Avatar";
 import { Modal } from "../ui/Modal";
@@ -10,17 +11,14 @@ import { roleName } from "../ui/roles";
 import { say, sayError } from "../ui/toast";
 import { profileFields, type ProfileField } from "../store/admin";
 import { dmHref, go } from "../store/router";
-import { me, userName, users } from "../store/state";
+import { me, userName, users, userStatus } from "../store/state";
 
 /** The user whose card is open, if any. */
 export const profileCard = signal<number | null>(null);
 
 const TYPE = { select: 3, date: 4, link: 5, user: 6 } as const;
 
-interface Loaded {
-  profile: Record<string, { value: string; rendered_value?: string }>;
-  status: { status_text?: string; emoji_name?: string; away?: boolean };
-}
+type Profile = Record<string, { value: string; rendered_value?: string }>;
 
 const options = (f: ProfileField): [string, string][] => {
   try {
@@ -89,11 +87,11 @@ function FieldInput({ f, value, onInput }: { f: ProfileField; value: string; onI
   return <input {...label} type="text" value={value} onInput={set} />;
 }
 
-function FieldsEditor({ userId, loaded, onDone }: { userId: number; loaded: Loaded; onDone: () => void }) {
-  const draft = useSignal<Record<number, string>>(Object.fromEntries(profileFields.value.map((f) => [f.id, loaded.profile[f.id]?.value ?? ""])));
+function FieldsEditor({ userId, profile, onDone }: { userId: number; profile: Profile; onDone: () => void }) {
+  const draft = useSignal<Record<number, string>>(Object.fromEntries(profileFields.value.map((f) => [f.id, profile[f.id]?.value ?? ""])));
   async function save(e: Event) {
     e.preventDefault();
-    const changed = profileFields.value.filter((f) => draft.value[f.id] !== (loaded.profile[f.id]?.value ?? ""));
+    const changed = profileFields.value.filter((f) => draft.value[f.id] !== (profile[f.id]?.value ?? ""));
     if (!changed.length) return onDone();
     try {
       // An empty value clears the field.
@@ -125,13 +123,16 @@ function FieldsEditor({ userId, loaded, onDone }: { userId: number; loaded: Load
   );
 }
 
-/** Administrators set another user's status text (POST /users/{id}/status); empty clears it. */
+/** One's own status text (POST /users/me/status), or, for administrators, another's; empty clears it. */
 function StatusEditor({ userId, current, onDone }: { userId: number; current: string; onDone: () => void }) {
   const text = useSignal(current);
+  const input = useRef<HTMLInputElement>(null);
+  // It replaces the button that opened it: the focus moves in, for those on the keyboard.
+  useEffect(() => input.current?.focus(), []);
   async function save(e: Event) {
     e.preventDefault();
     try {
-      await api.post(`users/${userId}/status`, { status_text: text.value.trim() });
+      await api.post(userId === me.value.user_id ? "users/me/status" : `users/${userId}/status`, { status_text: text.value.trim() });
       say("Status saved");
       onDone();
     } catch (err) {
@@ -146,6 +147,7 @@ function StatusEditor({ userId, current, onDone }: { userId: number; current: st
         maxLength={60}
         placeholder="No status"
         data-testid="profile-status-input"
+        ref={input}
         value={text.value}
         onInput={(e) => (text.value = e.currentTarget.value)}
       />
@@ -156,23 +158,24 @@ function StatusEditor({ userId, current, onDone }: { userId: number; current: st
 
 export function ProfileCard({ userId }: { userId: number }) {
   const u = users.value.get(userId);
-  const loaded = useSignal<Loaded | null>(null);
+  const profile = useSignal<Profile | null>(null);
   const editing = useSignal(false);
   const editingStatus = useSignal(false);
-  const reloads = useSignal(0);
   // A realm_user update (a field changed, here or elsewhere) replaces the user object: fetch again.
   useEffect(() => {
     let gone = false;
-    Promise.all([api.get(`users/${userId}`, { include_custom_profile_fields: true }), api.get(`users/${userId}/status`)])
-      .then(([r, s]) => void (!gone && (loaded.value = { profile: r.user.profile_data ?? {}, status: s.status ?? {} })))
+    api
+      .get(`users/${userId}`, { include_custom_profile_fields: true })
+      .then((r) => void (!gone && (profile.value = r.user.profile_data ?? {})))
       .catch(sayError);
     return () => void (gone = true);
-  }, [userId, u, reloads.value]);
+  }, [userId, u]);
   const close = () => (profileCard.value = null);
   if (!u) return null;
-  const status = loaded.value?.status;
+  const status = userStatus.value.get(userId);
   const isAdmin = me.value.role <= 200;
-  const filled = profileFields.value.filter((f) => loaded.value?.profile[f.id]?.value);
+  const self = u.user_id === me.value.user_id;
+  const filled = profileFields.value.filter((f) => profile.value?.[f.id]?.value);
   return (
     <Modal title={u.full_name} onClose={close}>
       <div class="profile-card" data-testid="profile-card">
@@ -184,22 +187,20 @@ export function ProfileCard({ userId }: { userId: number }) {
               {u.is_bot ? "Bot" : roleName(u.role)}
               {!u.is_active && " · Deactivated"}
             </div>
-            {editingStatus.value && loaded.value ? (
-              <StatusEditor userId={userId} current={status?.status_text ?? ""} onDone={() => ((editingStatus.value = false), reloads.value++)} />
+            {editingStatus.value ? (
+              <StatusEditor userId={userId} current={status?.status_text ?? ""} onDone={() => (editingStatus.value = false)} />
             ) : (
-              status &&
-              (status.status_text || status.emoji_name || status.away) && (
-                <div class="profile-status" data-testid="profile-status">
-                  {status.emoji_name && <span aria-hidden="true">:{status.emoji_name}: </span>}
-                  {status.status_text}
-                  {status.away && <span class="tag">Away</span>}
-                </div>
-              )
+              // A live region: a change made elsewhere is read out while the card is open.
+              <div class="profile-status" data-testid="profile-status" aria-live="polite">
+                {status?.emoji_name && <span aria-hidden="true">:{status.emoji_name}: </span>}
+                {status?.status_text}
+                {status?.away && <span class="tag">Away</span>}
+              </div>
             )}
           </div>
         </div>
-        {editing.value && loaded.value ? (
-          <FieldsEditor userId={userId} loaded={loaded.value} onDone={() => (editing.value = false)} />
+        {editing.value && profile.value ? (
+          <FieldsEditor userId={userId} profile={profile.value} onDone={() => (editing.value = false)} />
         ) : (
           <>
             {filled.length > 0 && (
@@ -208,24 +209,24 @@ export function ProfileCard({ userId }: { userId: number }) {
                   <div key={f.id}>
                     <dt>{f.name}</dt>
                     <dd>
-                      <FieldValue f={f} v={loaded.value!.profile[f.id]!} />
+                      <FieldValue f={f} v={profile.value![f.id]!} />
                     </dd>
                   </div>
                 ))}
               </dl>
             )}
             <div class="row end wrap profile-actions">
-              {isAdmin && u.user_id !== me.value.user_id && u.is_active && !editingStatus.value && (
-                <button class="btn" data-testid="profile-set-status" disabled={!loaded.value} onClick={() => (editingStatus.value = true)}>
+              {(self || isAdmin) && u.is_active && !editingStatus.value && (
+                <button class="btn" data-testid="profile-set-status" onClick={() => (editingStatus.value = true)}>
                   Set status
                 </button>
               )}
-              {isAdmin && profileFields.value.length > 0 && u.user_id !== me.value.user_id && !u.is_bot && (
-                <button class="btn" data-testid="profile-edit" disabled={!loaded.value} onClick={() => (editing.value = true)}>
+              {isAdmin && profileFields.value.length > 0 && !self && !u.is_bot && (
+                <button class="btn" data-testid="profile-edit" disabled={!profile.value} onClick={() => (editing.value = true)}>
                   Edit profile fields
                 </button>
               )}
-              {u.user_id !== me.value.user_id && u.is_active && (
+              {!self && u.is_active && (
                 <button class="btn primary" onClick={() => (close(), go(dmHref([u.user_id])))}>
                   Send a direct message
                 </button>

@@ -6,7 +6,7 @@ import { useEffect, useRef } from "preact/hooks";
 import { Channels } from "./Channels";
 import { Emoji, Linkifiers, ProfileFields } from "./Customization";
 import { maySeeSection, SECTION_IDS } from "./access";
-import { isAdmin } from "./fields";
+import { isAdmin } from "./rules";
 import { Groups } from "./Groups";
 import { Bots, Invitations, Users } from "./People";
 import { RealmPage, UserDefaults } from "./RealmSettings";

@@ -3,8 +3,9 @@
 import { useSignal } from "@preact/signals";
 import { api } from "../../api/client";
 import { linkifiers, playgrounds, profileFields, profileFieldTypes } from "../../store/admin";
-import { me, realmEmoji, userName } from "../../store/state";
-import { act, CommitInput, formValue, isAdmin, Part, Reorderable } from "./fields";
+import { realmEmoji, userName } from "../../store/state";
+import { act, CommitInput, formValue, Part, Reorderable } from "./fields";
+import { mayAddEmoji, mayRemoveEmoji } from "./rules";
 
 export function Emoji() {
   const list = Object.values(realmEmoji.value)
@@ -20,7 +21,7 @@ export function Emoji() {
               <span class="grow">
                 :{e.name}:{(e as any).author_id ? <span class="hint"> · added by {userName((e as any).author_id)}</span> : null}
               </span>
-              {(isAdmin() || (e as any).author_id === me.value.user_id) && (
+              {mayRemoveEmoji(e as { author_id?: number }) && (
                 <button
                   class="btn small danger"
                   onClick={() => confirm(`Remove :${e.name}:?`) && act(() => api.delete(`realm/emoji/${encodeURIComponent(e.name)}`), "Emoji removed")}
@@ -33,34 +34,36 @@ export function Emoji() {
           {!list.length && <li class="empty-note">No custom emoji yet.</li>}
         </ul>
       </Part>
-      <Part title="Add an emoji" id="add-emoji" note="A square image (PNG, GIF or JPEG); names use lowercase letters, digits, - and _.">
-        <form
-          class="form admin-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            const f = e.currentTarget;
-            const file = (f.elements.namedItem("file") as HTMLInputElement).files?.[0];
-            if (!file) return;
-            const body = new FormData();
-            body.append("file", file, file.name);
-            act(() => api.post(`realm/emoji/${encodeURIComponent(formValue(f, "name").trim())}`, body), "Emoji added").then((ok) => ok && f.reset());
-          }}
-        >
-          <label>
-            Name
-            <input name="name" required pattern="[a-z0-9_\-]+" data-testid="emoji-name" />
-          </label>
-          <label>
-            Image
-            <input name="file" type="file" required accept="image/png,image/gif,image/jpeg,image/webp" data-testid="emoji-file" />
-          </label>
-          <div class="row end">
-            <button class="btn primary" data-testid="emoji-submit">
-              Add emoji
-            </button>
-          </div>
-        </form>
-      </Part>
+      {mayAddEmoji() && (
+        <Part title="Add an emoji" id="add-emoji" note="A square image (PNG, GIF or JPEG); names use lowercase letters, digits, - and _.">
+          <form
+            class="form admin-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              const f = e.currentTarget;
+              const file = (f.elements.namedItem("file") as HTMLInputElement).files?.[0];
+              if (!file) return;
+              const body = new FormData();
+              body.append("file", file, file.name);
+              act(() => api.post(`realm/emoji/${encodeURIComponent(formValue(f, "name").trim())}`, body), "Emoji added").then((ok) => ok && f.reset());
+            }}
+          >
+            <label>
+              Name
+              <input name="name" required pattern="[a-z0-9_\-]+" data-testid="emoji-name" />
+            </label>
+            <label>
+              Image
+              <input name="file" type="file" required accept="image/png,image/gif,image/jpeg,image/webp" data-testid="emoji-file" />
+            </label>
+            <div class="row end">
+              <button class="btn primary" data-testid="emoji-submit">
+                Add emoji
+              </button>
+            </div>
+          </form>
+        </Part>
+      )}
     </>
   );
 }

@@ -1,17 +1,13 @@
 // User groups: create, members, subgroups (nesting), permissions (each a group setting), rename,
-// deactivate. System groups (roles) are listed for reference: their members follow the roles.
+// deactivate. System groups (roles) are listed for reference: their members follow the roles. Each
+// control shows only to whom the server's rule for it allows (rules.ts).
 import { useSignal } from "@preact/signals";
 import { api } from "../../api/client";
 import type { UserGroup } from "../../api/types";
 import { USER_GROUP_PERMISSIONS, USER_GROUP_PERMISSION_NAMES, type GroupSettingValue } from "../../../domain/group-settings";
 import { me, userGroups, userName } from "../../store/state";
-import { can, holds } from "../../store/permissions";
-import { act, activePeople, AddPerson, checkedIds, formValue, GroupPicker, groupName, isAdmin, labelOf, Part } from "./fields";
-
-/** Whether the user may change a group: administrators, managers of all groups, or those the group's
- * own settings name (a member added by a delegated page sees only what they may change). */
-const mayEdit = (g: UserGroup) =>
-  isAdmin() || can("can_manage_all_groups") || holds(g.can_manage_group as GroupSettingValue) || holds(g.can_add_members_group as GroupSettingValue);
+import { act, activePeople, AddPerson, checkedIds, formValue, GroupPicker, groupName, labelOf, Part } from "./fields";
+import { mayAddGroupMember, mayChangeGroup, mayCreateGroup, mayRemoveGroupMember, mayUpdateGroup } from "./rules";
 
 export function Groups() {
   const openId = useSignal<number | null>(null);
@@ -32,7 +28,7 @@ export function Groups() {
                   {g.description ? ` · ${g.description}` : ""}
                 </div>
               </div>
-              {mayEdit(g) && (
+              {mayChangeGroup(g) && (
                 <button
                   class="btn small"
                   aria-expanded={open?.id === g.id}
@@ -47,8 +43,8 @@ export function Groups() {
           {!own.length && <li class="empty-note">No user groups yet.</li>}
         </ul>
       </Part>
-      {open && !open.is_system_group && mayEdit(open) && <GroupEditor key={open.id} g={open} onGone={() => (openId.value = null)} />}
-      {(isAdmin() || can("can_create_groups")) && <CreateGroup />}
+      {open && mayChangeGroup(open) && <GroupEditor key={open.id} g={open} onGone={() => (openId.value = null)} />}
+      {mayCreateGroup() && <CreateGroup />}
     </>
   );
 }
@@ -56,111 +52,143 @@ export function Groups() {
 function GroupEditor({ g, onGone }: { g: UserGroup; onGone: () => void }) {
   const subgroups = g.direct_subgroup_ids ?? [];
   const candidates = [...userGroups.value.values()].filter((x) => !x.deactivated && x.id !== g.id && !subgroups.includes(x.id));
+  const manage = mayUpdateGroup(g);
+  // Adding members and adding subgroups are one right; so are removing either.
+  const addOthers = mayUpdateGroup(g, ["can_add_members_group"]);
+  const removeSubgroups = mayUpdateGroup(g, ["can_remove_members_group"]);
+  const self = me.value.user_id;
   return (
     <Part title={`Group: ${g.name}`} id="group-editor">
-      <form
-        class="form admin-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const f = e.currentTarget;
-          act(() => api.patch(`user_groups/${g.id}`, { name: formValue(f, "name"), description: formValue(f, "description") }));
-        }}
-      >
-        <label>
-          Name
-          <input name="name" required defaultValue={g.name} />
-        </label>
-        <label>
-          Description
-          <input name="description" defaultValue={g.description} />
-        </label>
-        <div class="row end">
-          <button class="btn">Save name and description</button>
-        </div>
-      </form>
+      {manage && (
+        <form
+          class="form admin-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            const f = e.currentTarget;
+            act(() => api.patch(`user_groups/${g.id}`, { name: formValue(f, "name"), description: formValue(f, "description") }));
+          }}
+        >
+          <label>
+            Name
+            <input name="name" required defaultValue={g.name} />
+          </label>
+          <label>
+            Description
+            <input name="description" defaultValue={g.description} />
+          </label>
+          <div class="row end">
+            <button class="btn">Save name and description</button>
+          </div>
+        </form>
+      )}
       <h4>Members</h4>
       <ul class="chips" aria-label="Members">
         {g.members.map((id) => (
           <li class="chip" key={id}>
             {userName(id)}
-            <button
-              type="button"
-              class="chip-remove"
-              aria-label={`Remove ${userName(id)}`}
-              onClick={() => act(() => api.post(`user_groups/${g.id}/members`, { delete: [id] }), "Member removed")}
-            >
-              ×
-            </button>
+            {mayRemoveGroupMember(g, id) && (
+              <button
+                type="button"
+                class="chip-remove"
+                aria-label={`Remove ${userName(id)}`}
+                onClick={() => act(() => api.post(`user_groups/${g.id}/members`, { delete: [id] }), "Member removed")}
+              >
+                ×
+              </button>
+            )}
           </li>
         ))}
-        <li>
-          <AddPerson
-            label="Add a member"
-            testid="group-add-member"
-            exclude={g.members}
-            onUser={(id) => act(() => api.post(`user_groups/${g.id}/members`, { add: [id] }), "Member added")}
-          />
-        </li>
-      </ul>
-      <h4>Includes the groups</h4>
-      <ul class="chips" aria-label="Subgroups">
-        {subgroups.map((id) => (
-          <li class="chip" key={id}>
-            {groupName(id)}
-            <button
-              type="button"
-              class="chip-remove"
-              aria-label={`Remove ${groupName(id)}`}
-              onClick={() => act(() => api.post(`user_groups/${g.id}/subgroups`, { delete: [id] }), "Subgroup removed")}
-            >
-              ×
-            </button>
-          </li>
-        ))}
-        <li>
-          <select
-            aria-label="Add a subgroup"
-            data-testid="group-add-subgroup"
-            value=""
-            onChange={(e) =>
-              e.currentTarget.value && act(() => api.post(`user_groups/${g.id}/subgroups`, { add: [Number(e.currentTarget.value)] }), "Subgroup added")
-            }
-          >
-            <option value="">+ Add a group…</option>
-            {candidates.map((x) => (
-              <option value={x.id}>{groupName(x.id)}</option>
-            ))}
-          </select>
-        </li>
-      </ul>
-      <h4>Permissions</h4>
-      <div class="form admin-form">
-        {USER_GROUP_PERMISSION_NAMES.map((n) => (
-          <div class="admin-field" key={n}>
-            <span class="admin-label" aria-hidden="true">
-              {labelOf(n)}
-            </span>
-            <GroupPicker
-              label={labelOf(n)}
-              value={g[n] as GroupSettingValue}
-              config={USER_GROUP_PERMISSIONS[n]}
-              onChange={(v) => act(() => api.patch(`user_groups/${g.id}`, { [n]: { new: v, old: g[n] } }))}
+        {addOthers ? (
+          <li>
+            <AddPerson
+              label="Add a member"
+              testid="group-add-member"
+              exclude={g.members}
+              onUser={(id) => act(() => api.post(`user_groups/${g.id}/members`, { add: [id] }), "Member added")}
             />
+          </li>
+        ) : (
+          !g.members.includes(self) &&
+          mayAddGroupMember(g, self) && (
+            <li>
+              <button class="btn small" data-testid="group-join" onClick={() => act(() => api.post(`user_groups/${g.id}/members`, { add: [self] }), "Joined")}>
+                Join
+              </button>
+            </li>
+          )
+        )}
+      </ul>
+      {(subgroups.length > 0 || addOthers) && (
+        <>
+          <h4>Includes the groups</h4>
+          <ul class="chips" aria-label="Subgroups">
+            {subgroups.map((id) => (
+              <li class="chip" key={id}>
+                {groupName(id)}
+                {removeSubgroups && (
+                  <button
+                    type="button"
+                    class="chip-remove"
+                    aria-label={`Remove ${groupName(id)}`}
+                    onClick={() => act(() => api.post(`user_groups/${g.id}/subgroups`, { delete: [id] }), "Subgroup removed")}
+                  >
+                    ×
+                  </button>
+                )}
+              </li>
+            ))}
+            {addOthers && (
+              <li>
+                <select
+                  aria-label="Add a subgroup"
+                  data-testid="group-add-subgroup"
+                  value=""
+                  onChange={(e) =>
+                    e.currentTarget.value && act(() => api.post(`user_groups/${g.id}/subgroups`, { add: [Number(e.currentTarget.value)] }), "Subgroup added")
+                  }
+                >
+                  <option value="">+ Add a group…</option>
+                  {candidates.map((x) => (
+                    <option value={x.id}>{groupName(x.id)}</option>
+                  ))}
+                </select>
+              </li>
+            )}
+          </ul>
+        </>
+      )}
+      {manage && (
+        <>
+          <h4>Permissions</h4>
+          <div class="form admin-form">
+            {USER_GROUP_PERMISSION_NAMES.map((n) => (
+              <div class="admin-field" key={n}>
+                <span class="admin-label" aria-hidden="true">
+                  {labelOf(n)}
+                </span>
+                <GroupPicker
+                  label={labelOf(n)}
+                  value={g[n] as GroupSettingValue}
+                  config={USER_GROUP_PERMISSIONS[n]}
+                  onChange={(v) => act(() => api.patch(`user_groups/${g.id}`, { [n]: { new: v, old: g[n] } }))}
+                />
+              </div>
+            ))}
           </div>
-        ))}
-      </div>
-      <div class="row end">
-        <button
-          class="btn danger"
-          data-testid="group-deactivate"
-          onClick={() =>
-            confirm(`Deactivate the group ${g.name}?`) &&
-            act(() => api.post(`user_groups/${g.id}/deactivate`), "Group deactivated").then((ok) => ok && onGone())
-          }
-        >
-          Deactivate group
-        </button>
-      </div>
+          <div class="row end">
+            <button
+              class="btn danger"
+              data-testid="group-deactivate"
+              onClick={() =>
+                confirm(`Deactivate the group ${g.name}?`) &&
+                act(() => api.post(`user_groups/${g.id}/deactivate`), "Group deactivated").then((ok) => ok && onGone())
+              }
+            >
+              Deactivate group
+            </button>
+          </div>
+        </>
+      )}
     </Part>
   );
 }

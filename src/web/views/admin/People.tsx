@@ -12,7 +12,19 @@ import { say } from "../../ui/toast";
 import { bots, defaultChannels, invitesVersion } from "../../store/admin";
 import { me, presence, presenceOf, userGroups, userName, users } from "../../store/state";
 import { can } from "../../store/permissions";
-import { act, activePeople, allChannels, checkedIds, CommitInput, formValue, groupName, isAdmin, isOwner, Part } from "./fields";
+import { act, activePeople, allChannels, checkedIds, CommitInput, formValue, groupName, Part } from "./fields";
+import {
+  BOT_TYPES,
+  isAdmin,
+  isOwner,
+  mayAddSubscribers,
+  mayAdministerBot,
+  mayAdministerUsers,
+  mayControlInvite,
+  mayCreateBot,
+  mayInviteAs,
+  mayUpdateGroup,
+} from "./rules";
 
 function lastActive(id: number): string {
   const state = presenceOf(id);
@@ -146,12 +158,6 @@ function AddUser() {
   );
 }
 
-const BOT_TYPES: [number, string][] = [
-  [1, "Generic bot"],
-  [2, "Incoming webhook"],
-  [3, "Outgoing webhook"],
-];
-
 export function Bots() {
   const list = [...bots.value.values()].sort((a, b) => Number(b.is_active) - Number(a.is_active) || a.full_name.localeCompare(b.full_name));
   return (
@@ -166,7 +172,7 @@ export function Bots() {
                   {!b.is_active && <span class="tag">Deactivated</span>}
                 </div>
                 <div class="hint">{b.email}</div>
-                {b.is_active && (
+                {b.is_active && mayAdministerBot(b) && (
                   <label class="row hint">
                     Owner
                     <select
@@ -180,22 +186,24 @@ export function Bots() {
                     </select>
                   </label>
                 )}
-                {b.bot_type === 3 && <BotUrl id={b.user_id} url={b.services?.[0]?.base_url ?? ""} />}
-                {b.is_active && b.api_key && <BotKey id={b.user_id} apiKey={b.api_key} />}
+                {b.bot_type === 3 && mayAdministerBot(b) && <BotUrl id={b.user_id} url={b.services?.[0]?.base_url ?? ""} />}
+                {b.is_active && b.api_key && mayAdministerBot(b) && <BotKey id={b.user_id} apiKey={b.api_key} />}
               </div>
-              {b.is_active ? (
-                <button
-                  class="btn small danger"
-                  data-testid="bot-deactivate"
-                  onClick={() => act(() => api.delete(`bots/${b.user_id}`), `${b.full_name} deactivated`)}
-                >
-                  Deactivate
-                </button>
-              ) : (
-                <button class="btn small" onClick={() => act(() => api.post(`users/${b.user_id}/reactivate`), `${b.full_name} reactivated`)}>
-                  Reactivate
-                </button>
-              )}
+              {b.is_active
+                ? mayAdministerBot(b) && (
+                    <button
+                      class="btn small danger"
+                      data-testid="bot-deactivate"
+                      onClick={() => act(() => api.delete(`bots/${b.user_id}`), `${b.full_name} deactivated`)}
+                    >
+                      Deactivate
+                    </button>
+                  )
+                : mayAdministerUsers() && (
+                    <button class="btn small" onClick={() => act(() => api.post(`users/${b.user_id}/reactivate`), `${b.full_name} reactivated`)}>
+                      Reactivate
+                    </button>
+                  )}
             </li>
           ))}
           {!list.length && <li class="empty-note">No bots yet.</li>}
@@ -259,7 +267,10 @@ function BotUrl({ id, url }: { id: number; url: string }) {
 }
 
 function CreateBot() {
-  const type = useSignal(1);
+  // Only the kinds the realm's bot permissions allow this person to create.
+  const kinds = BOT_TYPES.filter(([t]) => mayCreateBot(t));
+  const type = useSignal(kinds[0]?.[0] ?? 1);
+  if (!kinds.length) return null;
   return (
     <Part title="Create a bot" id="create-bot">
       <form
@@ -278,7 +289,7 @@ function CreateBot() {
         <label>
           Kind
           <select data-testid="bot-type" value={type.value} onChange={(e) => (type.value = Number(e.currentTarget.value))}>
-            {BOT_TYPES.map(([t, label]) => (
+            {kinds.map(([t, label]) => (
               <option value={t}>{label}</option>
             ))}
           </select>
@@ -386,18 +397,20 @@ export function Invitations() {
                   <input class="mono admin-link" readOnly aria-label="Invitation link" value={i.link_url} onFocus={(e) => e.currentTarget.select()} />
                 )}
               </div>
-              {!i.is_multiuse && (
+              {!i.is_multiuse && mayControlInvite(i) && (
                 <button class="btn small" onClick={() => act(() => api.post(`invites/${i.id}/resend`), "Invitation sent again")}>
                   Resend
                 </button>
               )}
-              <button
-                class="btn small danger"
-                data-testid="invite-revoke"
-                onClick={() => act(() => api.delete(i.is_multiuse ? `invites/multiuse/${i.id}` : `invites/${i.id}`), "Invitation revoked")}
-              >
-                Revoke
-              </button>
+              {mayControlInvite(i) && (
+                <button
+                  class="btn small danger"
+                  data-testid="invite-revoke"
+                  onClick={() => act(() => api.delete(i.is_multiuse ? `invites/multiuse/${i.id}` : `invites/${i.id}`), "Invitation revoked")}
+                >
+                  Revoke
+                </button>
+              )}
             </li>
           ))}
           {list.value?.length === 0 && <li class="empty-note">No open invitations.</li>}
@@ -409,13 +422,14 @@ export function Invitations() {
 
 /** One form for both kinds: emails get a message each; without emails, a reusable link. */
 function InviteForm({ onLink }: { onLink: (link: string) => void }) {
-  // Links and emails are separate permissions; only administrators invite moderators and above.
+  // Links and emails are separate permissions, and each has its own rule for the roles offered.
   const mayLink = can("create_multiuse_invite_group");
   const mayEmail = can("can_invite_users_group");
   const byEmail = useSignal(!mayLink);
-  const roles = ROLES.filter(([r]) => (isOwner() || r !== 100) && (isAdmin() || r >= Math.max(me.value.role, 400)));
-  const groups = isAdmin() ? [...userGroups.value.values()].filter((g) => !g.is_system_group && !g.deactivated) : [];
-  const channels = allChannels();
+  const roles = ROLES.filter(([r]) => mayInviteAs(r, byEmail.value));
+  const groups = [...userGroups.value.values()].filter((g) => !g.deactivated && mayUpdateGroup(g, ["can_add_members_group"]));
+  // Default channels need no right of one's own: newcomers join them anyway.
+  const channels = allChannels().filter((c) => defaultChannels.value.includes(c.stream_id) || mayAddSubscribers(c));
   return (
     <form
       class="form admin-form"

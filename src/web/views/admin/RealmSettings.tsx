@@ -8,7 +8,8 @@ import { REALM_SETTINGS, REALM_SETTING_NAMES, type RealmSettingName } from "../.
 import { PATCHABLE_DEFAULT_NAMES, USER_SETTINGS } from "../../../domain/user-settings";
 import { realmDomains, realmExports, userDefaults } from "../../store/admin";
 import { realm, userName } from "../../store/state";
-import { act, isOwner, Part, patchRealm, SettingControl } from "./fields";
+import { act, Part, patchRealm, SettingControl } from "./fields";
+import { isOwner } from "./rules";
 
 const PROFILE: RealmSettingName[] = [
   "name",

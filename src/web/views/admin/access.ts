@@ -1,16 +1,16 @@
 // Which organization settings pages a user may open: administrators all of them; others only the pages
-// a realm group setting delegates to them (invitations, user groups, custom emoji, bots). Kept out of the
+// a group setting delegates to them (invitations, user groups, custom emoji, bots). Kept out of the
 // lazy chunk so the user menu knows whether to offer the entry at all.
 import { can } from "../../store/permissions";
-import { me } from "../../store/state";
-
-const isAdmin = () => me.value.role <= 200;
+import { me, userGroups } from "../../store/state";
+import { BOT_TYPES, isAdmin, mayAddEmoji, mayChangeGroup, mayCreateBot, mayCreateGroup } from "./rules";
 
 const DELEGATED: Record<string, () => boolean> = {
   invitations: () => can("can_invite_users_group") || can("create_multiuse_invite_group"),
-  groups: () => can("can_create_groups") || can("can_manage_all_groups"),
-  emoji: () => can("can_add_custom_emoji_group"),
-  bots: () => can("can_create_bots_group") || can("can_create_write_only_bots_group"),
+  // Also for whom a single group's settings let add or remove its members.
+  groups: () => mayCreateGroup() || [...userGroups.value.values()].some((g) => !g.deactivated && mayChangeGroup(g)),
+  emoji: mayAddEmoji,
+  bots: () => BOT_TYPES.some(([t]) => mayCreateBot(t)),
 };
 
 /** Whether the user may open the section with this id (#organization/<id>). */

@@ -10,9 +10,6 @@ import type { GroupSettingValue, PermissionConfig } from "../../../domain/group-
 import { me, streams, subs, userGroups, users } from "../../store/state";
 import { say, sayError } from "../../ui/toast";
 
-export const isOwner = () => me.value.role === 100;
-export const isAdmin = () => me.value.role <= 200;
-
 /** Runs an administration call; the toast tells how it went (the store follows the server's event). */
 export async function act(f: () => Promise<unknown>, done = "Saved"): Promise<boolean> {
   try {
