@@ -15,7 +15,7 @@ import { join } from "node:path";
 import { arm64Runner, smoke } from "../scripts/smoke-arm64";
 import { coldStarts, load as bunLoad, ownerAuth, startConfab } from "./foundation";
 import { generate } from "./messages";
-import { cpuMicros, firstAnswer, freePort, median, memoryReport, rssMb, serveExe, stop } from "./lib/proc";
+import { cpuMicros, cpuMsAllThreads, firstAnswer, freePort, median, memoryReport, rssMb, serveExe, stop } from "./lib/proc";
 import { basic } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 
@@ -70,7 +70,7 @@ async function startBaseline(exe: string, bodyFile: string) {
   const t0 = performance.now();
   const proc = Bun.spawn([exe, String(port), bodyFile], { stdout: "ignore", stderr: "inherit" });
   const ms = await firstAnswer(`http://127.0.0.1:${port}/`, t0);
-  return { proc, url: `http://127.0.0.1:${port}/`, ms };
+  return { proc, url: `http://127.0.0.1:${port}/`, ms, cpuMs: cpuMsAllThreads(proc.pid) };
 }
 
 async function loadSpec(ctx: BenchContext, spec: object) {
@@ -88,6 +88,17 @@ async function loadSpec(ctx: BenchContext, spec: object) {
       return r;
     },
   };
+}
+
+/** Waits until GET /health reports the start-up integrity check done. */
+async function waitForIntegrityCheck(url: string, timeoutMs = 600_000) {
+  const t0 = performance.now();
+  for (;;) {
+    const h = (await (await fetch(`${url}/health`)).json()) as { integrity_check?: string };
+    if (h.integrity_check !== "pending") return;
+    if (performance.now() - t0 > timeoutMs) throw new Error("the start-up integrity check did not finish");
+    await Bun.sleep(200);
+  }
 }
 
 /** The server's own `_sum` and `_count` figures from /metrics (loopback may read it). */
@@ -132,17 +143,19 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   // --- Start-up and footprint ---
   if (PARTS.has("start")) {
     ctx.log(`cold start, empty data directory, confab then bare Bun (${STARTS} runs each)`);
-    const empty = await coldStarts(ctx, false, STARTS);
-    const warm = await coldStarts(ctx, true, STARTS);
+    const { ms: empty, cpuMs: emptyCpu } = await coldStarts(ctx, false, STARTS);
+    const { ms: warm, cpuMs: warmCpu } = await coldStarts(ctx, true, STARTS);
     const s = await startConfab(ctx, join(ctx.tmp, "migrated"));
     const authorization = await ownerAuth(join(ctx.tmp, "migrated"));
     const me = await fetch(`${s.url}/api/v1/users/me`, { headers: { Authorization: authorization } });
     const bodyFile = join(ctx.tmp, "users-me.json");
     writeFileSync(bodyFile, await me.text());
     const bareStarts: number[] = [];
+    const bareCpu: number[] = [];
     for (let i = 0; i < STARTS; i++) {
       const b = await startBaseline(bare, bodyFile);
       bareStarts.push(b.ms);
+      bareCpu.push(b.cpuMs);
       await stop(b.proc);
     }
     Object.assign(f, {
@@ -152,8 +165,14 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       cold_start_migrated_ms_runs: warm.map((x) => round(x)).join(" "),
       bare_cold_start_ms_median: round(median(bareStarts)),
       bare_cold_start_ms_runs: bareStarts.map((x) => round(x)).join(" "),
+      cold_start_empty_cpu_ms_median: round(median(emptyCpu)),
+      cold_start_migrated_cpu_ms_median: round(median(warmCpu)),
+      bare_cold_start_cpu_ms_median: round(median(bareCpu)),
     });
     ctx.log(`  empty ${f.cold_start_empty_ms_median} ms, migrated ${f.cold_start_migrated_ms_median} ms, bare ${f.bare_cold_start_ms_median} ms`);
+    ctx.log(
+      `  CPU to first answer: empty ${f.cold_start_empty_cpu_ms_median} ms, migrated ${f.cold_start_migrated_cpu_ms_median} ms, bare ${f.bare_cold_start_cpu_ms_median} ms`,
+    );
 
     const b = await startBaseline(bare, bodyFile);
     try {
@@ -211,6 +230,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     const logFile = `${dataDir}.log`;
     const server = await serveExe(ctx.exe, dataDir, logFile, 120_000);
     try {
+      // Measure the steady state: the start-up quick_check reads the whole file (a core for seconds on
+      // this database), once per start.
+      await waitForIntegrityCheck(server.url);
       const target = g.channels[0]!;
       const byId = new Map(g.users.map((u) => [u.id, u]));
       const subscribers = target.subscribers.map((id) => byId.get(id)!);

@@ -5,7 +5,7 @@
 // dist/confab-<target> with a dist/confab-<target>.sha256 beside it (`sha256sum -c` reads it); Bun
 // fetches each target's runtime from the npm registry (@oven/bun-<target>) on first use.
 // `bun scripts/build.ts --target linux-arm64 --outfile PATH`: one of TARGETS alone.
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { buildWebClient, listFiles, WEB_SOURCE } from "../src/http/web-build";
@@ -45,7 +45,11 @@ async function build(outputs: { target?: string; outfile: string }[]) {
     let failed = 0;
     for (const { target, outfile } of outputs) {
       mkdirSync(dirname(outfile), { recursive: true });
+      const staged = join(stage, "out", basename(outfile));
       // --bytecode: JavaScriptCore's bytecode is compiled at build time, so a start parses nothing.
+      // --splitting: what is loaded with import() (nodemailer, tar, fflate) goes in chunks of its own,
+      // with the Node built-ins it imports (http, https, zlib, dns, stream): without it the bundle
+      // hoists those imports and every start evaluates them.
       const cmd = [
         process.execPath,
         "build",
@@ -53,17 +57,24 @@ async function build(outputs: { target?: string; outfile: string }[]) {
         "--minify",
         "--sourcemap",
         "--bytecode",
+        "--splitting",
         "--format=esm",
         ...(target ? [`--target=bun-${target}`] : []),
         join(stage, "main.ts"),
         "--outfile",
-        outfile,
+        staged,
       ];
       const out = Bun.spawnSync(cmd, { cwd: root, stdout: "inherit", stderr: "inherit" });
       if (out.exitCode !== 0) {
         console.error(`build: ${target ?? "this machine"} failed (exit ${out.exitCode})`);
         failed++;
-      } else if (target) {
+        continue;
+      }
+      // Only the executable leaves the staging directory (with --splitting, bun also writes a source
+      // map per chunk beside it, under new names each build).
+      copyFileSync(staged, outfile);
+      chmodSync(outfile, 0o755);
+      if (target) {
         const sum = new Bun.CryptoHasher("sha256").update(await Bun.file(outfile).arrayBuffer()).digest("hex");
         writeFileSync(`${outfile}.sha256`, `${sum}  ${basename(outfile)}\n`);
         console.log(`build: ${basename(outfile)} ${sum}`);

@@ -20,6 +20,44 @@ import { action, configFrom, withCommon } from "../common";
 
 /** The longest a shutdown takes; plugins get plugins.shutdown_grace_ms of it. */
 const SHUTDOWN_MS = 20_000;
+/** How long after listening the background work starts (see startBackground). */
+const BACKGROUND_DELAY_MS = 50;
+
+interface Background {
+  /** Stops the timers and the mail worker (a message being sent finishes), before the server stops accepting. */
+  stopTimers(): Promise<void>;
+  plugins: { stop(): Promise<void> };
+  outgoingWebhooks: { stop(): Promise<void> };
+}
+
+/**
+ * Work no request waits for: the integrity check (a thread of its own), backups, event queue
+ * collection, plugin processes, outgoing webhook deliveries, housekeeping, the search indexer, the
+ * scheduler and mail. Each catches up on what was queued in the database before it started.
+ */
+function startBackground(app: App): Background {
+  const stopIntegrity = startIntegrityCheck(app);
+  const stopBackups = startBackups(app);
+  app.queues.startGc();
+  const plugins = startPluginHost(app);
+  const outgoingWebhooks = startOutgoingWebhooks(app);
+  const stopHousekeeping = startHousekeeping(app, app.config.housekeeping.intervalSeconds);
+  const stopIndexer = startSearchIndexer(app);
+  const stopScheduler = startScheduler(app);
+  const stopEmail = startEmailWorker(app);
+  return {
+    async stopTimers() {
+      stopIntegrity();
+      stopBackups();
+      stopHousekeeping();
+      stopIndexer();
+      stopScheduler();
+      await stopEmail();
+    },
+    plugins,
+    outgoingWebhooks,
+  };
+}
 
 export function register(program: Command) {
   withCommon(program.command("serve").description("start the server"))
@@ -34,25 +72,12 @@ export function register(program: Command) {
         const first = bootstrapFirstRealm(app);
         failInterruptedExports(app);
         const http = listen(app, config.listen.host, config.listen.port);
-        const stopIntegrity = startIntegrityCheck(app);
-        const stopBackups = startBackups(app);
         const stopControl = startControlSocket(app);
-        app.queues.startGc();
-        const plugins = startPluginHost(app);
-        const agent = startAgent(app);
-        const outgoingWebhooks = startOutgoingWebhooks(app);
-        const stopHousekeeping = startHousekeeping(app, config.housekeeping.intervalSeconds);
-        const stopIndexer = startSearchIndexer(app);
-        const stopScheduler = startScheduler(app);
-        const stopEmail = startEmailWorker(app);
-        if (first) {
-          await first.passwordSet;
-          printFirstRun(config.externalUrl, first);
-        }
-        log.info("listening", { url: http.url, data_dir: config.dataDir });
+        const agent = startAgent(app); // before any request: it ends stale runs and hears every message sent
         // Shutdown: stop accepting, answer held long-polls, let in-flight requests finish (each answers
         // once its batch committed), commit what is left, stop plugins and the agent, exit. Bounded: past
         // SHUTDOWN_MS the process exits anyway (what was answered is committed; the rest never was).
+        let background: Background | null = null;
         let stopping = false;
         const stop = async () => {
           if (stopping) return;
@@ -62,12 +87,7 @@ export function register(program: Command) {
             log.error("shutdown took too long; exiting");
             process.exit(1);
           }, SHUTDOWN_MS);
-          stopIntegrity();
-          stopBackups();
-          stopHousekeeping();
-          stopIndexer();
-          stopScheduler();
-          await stopEmail(); // a message being sent is marked sent; the rest waits in the outbox
+          await background?.stopTimers(); // a message being sent is marked sent; the rest waits in the outbox
           stopControl();
           const drained = http.stop();
           app.queues.releaseAll();
@@ -75,9 +95,9 @@ export function register(program: Command) {
           await drained;
           clearTimeout(late);
           await app.writer.drain();
-          await plugins.stop();
+          await background?.plugins.stop();
           await agent.stop();
-          await outgoingWebhooks.stop();
+          await background?.outgoingWebhooks.stop();
           closeAllReadmes(app); // edits not yet written reach the README files
           app.close();
           release();
@@ -85,6 +105,15 @@ export function register(program: Command) {
         };
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
+        // What can wait starts a moment after listening, so the first requests are not queued behind it.
+        await Bun.sleep(BACKGROUND_DELAY_MS);
+        if (stopping) return;
+        background = startBackground(app);
+        if (first) {
+          await first.passwordSet;
+          printFirstRun(config.externalUrl, first);
+        }
+        log.info("listening", { url: http.url, data_dir: config.dataDir });
         // `kill -USR2 <pid>`: one log line with memory after a full collection, for operators and benchmarks.
         process.on("SIGUSR2", () => log.warn("memory", memoryReport(app)));
       }),

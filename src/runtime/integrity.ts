@@ -1,4 +1,4 @@
-// Right after the server listens: PRAGMA quick_check on another thread. A damaged file turns writes off
+// Just after the server listens: PRAGMA quick_check in another process. A damaged file turns writes off
 // (each change answers writesOff), makes GET /health red, and logs what to do; reads go on serving.
 import { databasePath } from "../config";
 import type { App } from "../context";
