@@ -393,7 +393,9 @@ function Repositories() {
             onInput={(e) => (name.value = e.currentTarget.value)}
           />
           <button class="btn small">Create repository</button>
-          <span class="hint">Content comes with `confab repo import` or from the agent.</span>
+          <span class="hint">
+            Content comes with <code>confab repo import</code> or from the agent.
+          </span>
         </form>
       )}
     </div>
