@@ -31,7 +31,6 @@ import { realmSetting } from "../domain/realm-settings";
 import { ROLE } from "../domain/roles";
 import { toUsers } from "../events/types";
 import { emitUserAdded } from "./user-added";
-import { toApiUser } from "../domain/users";
 import { textForSearch, topicLinks, type Rendered } from "../render";
 import * as channelStore from "../store/channels";
 import * as store from "../store/messages";
@@ -423,7 +422,7 @@ export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: s
     dateJoined: app.now(),
   });
   // Clients that registered before it existed learn of it with its first message, not as "Unknown user".
-  emitUserAdded(app, tx, realm, toApiUser(row, { externalUrl: app.config.externalUrl }) as { user_id: number });
+  emitUserAdded(app, tx, realm, row);
   return row;
 }
 

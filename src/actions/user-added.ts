@@ -2,8 +2,9 @@
 // by the server itself (its own bots, created when they first post).
 import { accessibleUserIds, inaccessibleUser } from "../access/users";
 import type { App } from "../context";
-import type { RealmRow } from "../db/schema";
+import type { RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
+import { toApiUser } from "../domain/users";
 import { toUsers } from "../events/types";
 import * as store from "../store/users";
 
@@ -12,10 +13,11 @@ import * as store from "../store/users";
  * can_access_all_users_group gets a stand-in instead, which events/present.ts drops for clients with
  * user_list_incomplete.
  */
-export function emitUserAdded(app: App, tx: Tx, realm: RealmRow, person: { user_id: number }) {
-  const users = store.listUsers(tx.db, realm.id).filter((u) => u.isActive || u.id === person.user_id);
-  const limited = users.filter((u) => u.id !== person.user_id && accessibleUserIds(app, realm, u) !== null).map((u) => u.id);
+export function emitUserAdded(app: App, tx: Tx, realm: RealmRow, row: UserRow) {
+  const person = toApiUser(row, { externalUrl: app.config.externalUrl });
+  const users = store.listUsers(tx.db, realm.id).filter((u) => u.isActive || u.id === row.id);
+  const limited = users.filter((u) => u.id !== row.id && accessibleUserIds(app, realm, u) !== null).map((u) => u.id);
   const barred = new Set(limited);
   tx.emit({ type: "realm_user", op: "add", person }, toUsers(users.filter((u) => !barred.has(u.id)).map((u) => u.id)));
-  if (limited.length) tx.emit({ type: "realm_user", op: "add", person: inaccessibleUser(app, realm, person.user_id), stand_in: true }, toUsers(limited));
+  if (limited.length) tx.emit({ type: "realm_user", op: "add", person: inaccessibleUser(app, realm, row.id), stand_in: true }, toUsers(limited));
 }

@@ -91,7 +91,7 @@ export function insertUserTx(app: App, tx: Tx, realm: RealmRow, u: NewUser, pass
     settings: initialUserSettings(tx.db, realm),
   });
   syncRoleGroups(tx, row, app.now());
-  emitUserAdded(app, tx, realm, toApiUser(row, { externalUrl: app.config.externalUrl }) as { user_id: number });
+  emitUserAdded(app, tx, realm, row);
   return row;
 }
 

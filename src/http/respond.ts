@@ -12,9 +12,12 @@ const frozenBodies = new WeakMap<object, string>();
 export function success(fields: object, ignored: string[]): Response {
   if (ignored.length)
     return new Response(JSON.stringify({ result: "success", msg: "", ...fields, ignored_parameters_unsupported: ignored }), { headers: JSON_HEADERS });
-  if (!Object.isFrozen(fields)) return new Response(JSON.stringify({ result: "success", msg: "", ...fields }), { headers: JSON_HEADERS });
-  let body = frozenBodies.get(fields);
-  if (body === undefined) frozenBodies.set(fields, (body = JSON.stringify({ result: "success", msg: "", ...fields })));
+  const frozen = Object.isFrozen(fields);
+  let body = frozen ? frozenBodies.get(fields) : undefined;
+  if (body === undefined) {
+    body = JSON.stringify({ result: "success", msg: "", ...fields });
+    if (frozen) frozenBodies.set(fields, body);
+  }
   return new Response(body, { headers: JSON_HEADERS });
 }
 

@@ -64,6 +64,31 @@ function sessionUser(app: App, realm: RealmRow, request: Request, ep: Endpoint) 
   return found;
 }
 
+/**
+ * The endpoint a path names: the first candidate template it matches whose path values parse. `null`
+ * when a template matched but no value parsed (a 404), `undefined` when none matched at all.
+ */
+function choose(candidates: readonly Compiled[], rest: string): { c: Compiled; path: Record<string, string> } | null | undefined {
+  let matched = false;
+  for (const c of candidates) {
+    if (!c.names.length) {
+      if (rest !== c.ep.path) continue; // a trailing slash is another path, as in Zulip
+      return { c, path: {} };
+    }
+    const m = c.re.exec(rest);
+    if (!m) continue;
+    matched = true;
+    const path = Object.fromEntries(c.names.map((n, i) => [n, m[i + 1]!]));
+    try {
+      for (const [n, prm] of Object.entries(c.ep.params)) if (prm.source === "path") prm.parse(path[n], n);
+      return { c, path };
+    } catch {
+      // not this template's kind of value (`/users/{email}` after `/users/{user_id}`): try the next
+    }
+  }
+  return matched ? null : undefined;
+}
+
 export interface HttpServer {
   port: number;
   url: string;
@@ -85,9 +110,9 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     const started = performance.now();
     const { path: pathname, query } = splitTarget(request.url);
     const rest = pathname.slice(surface.length);
-    const candidates = index.candidates(request.method, rest);
+    const chosen = choose(index.candidates(request.method, rest), rest);
     // A path no template matches: 404, or 405 where another method has it.
-    if (!candidates.some((c) => c.re.test(rest))) return unrouted(request);
+    if (chosen === undefined) return unrouted(request);
     let address: string | undefined;
     const ip = () => (address ??= clientAddress(peerOf(), request.headers.get("x-forwarded-for"), trusted));
     let userId: number | null = null;
@@ -98,24 +123,6 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     let res: Response;
     try {
       const realm = realmForHost(app, request.headers.get("host"));
-      let chosen: { c: Compiled; path: Record<string, string> } | null = null;
-      for (const c of candidates) {
-        if (!c.names.length) {
-          if (rest !== c.ep.path) continue; // a trailing slash is another path, as in Zulip
-          chosen = { c, path: {} };
-          break;
-        }
-        const m = c.re.exec(rest);
-        if (!m) continue;
-        const path = Object.fromEntries(c.names.map((n, i) => [n, m[i + 1]!]));
-        try {
-          for (const [n, prm] of Object.entries(c.ep.params)) if (prm.source === "path") prm.parse(path[n], n);
-          chosen = { c, path };
-          break;
-        } catch {
-          // not this template's kind of value (`/users/{email}` after `/users/{user_id}`): try the next
-        }
-      }
       if (!chosen) throw notFoundEndpoint();
       const ep = chosen.c.ep;
       slot = chosen.c.slot;

@@ -11,32 +11,32 @@ import { pageViewer } from "../auth";
 import { realmForHost } from "../realm";
 import type { Page } from "./page";
 
+/** An image at a versioned URL (the version changes with every new picture, so a long cache is safe). */
+const image = (found: { bytes: Uint8Array; type: string } | null) =>
+  found
+    ? new Response(found.bytes, {
+        headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
+      })
+    : new Response("Not Found", { status: 404 });
+
+const realmIdOf = (realm: string | undefined) => (/^\d+$/.test(realm ?? "") ? Number(realm) : null);
+
 const serve: Page["handle"] = (app, _request, { realm, file }) => {
   const m = /^(\d+)\.png$/.exec(file ?? "");
-  const found = m && /^\d+$/.test(realm ?? "") ? readAvatar(app, Number(realm), Number(m[1])) : null;
-  if (!found) return new Response("Not Found", { status: 404 });
-  // The version in the query string changes with every new picture, so a long cache is safe.
-  return new Response(found.bytes, {
-    headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
-  });
+  const realmId = realmIdOf(realm);
+  return image(m && realmId !== null ? readAvatar(app, realmId, Number(m[1])) : null);
 };
 
 /** The uploaded organization icon, at realm_icon_url (/user_avatars/<realm id>/realm/icon.png?version=N). */
 const serveIcon: Page["handle"] = (app, _request, { realm }) => {
-  const found = /^\d+$/.test(realm ?? "") ? readRealmIcon(app, Number(realm)) : null;
-  if (!found) return new Response("Not Found", { status: 404 });
-  return new Response(found.bytes, {
-    headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
-  });
+  const realmId = realmIdOf(realm);
+  return image(realmId !== null ? readRealmIcon(app, realmId) : null);
 };
 
 /** Custom emoji images, at the source_url of realm emoji (/user_avatars/<realm id>/emoji/images/<file>). */
 const serveEmoji: Page["handle"] = (app, _request, { realm, file }) => {
-  const found = /^\d+$/.test(realm ?? "") ? readRealmEmoji(app, Number(realm), file ?? "") : null;
-  if (!found) return new Response("Not Found", { status: 404 });
-  return new Response(found.bytes, {
-    headers: { "content-type": found.type, "cache-control": "public, max-age=31536000, immutable", "x-content-type-options": "nosniff" },
-  });
+  const realmId = realmIdOf(realm);
+  return image(realmId !== null ? readRealmEmoji(app, realmId, file ?? "") : null);
 };
 
 /**
