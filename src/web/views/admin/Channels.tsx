@@ -8,7 +8,7 @@ import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES, TOPICS_POLICIES } from "
 import type { GroupSettingValue } from "../../../domain/group-settings";
 import { channelFolders, defaultChannels } from "../../store/admin";
 import { me, streams, userGroups, userName } from "../../store/state";
-import { act, AddPerson, allChannels, CommitInput, formValue, GroupPicker, labelOf, Part, Reorderable } from "./fields";
+import { act, AddPerson, allChannels, CommitInput, formValue, PermissionField, Part, Reorderable } from "./fields";
 
 /** The permissions PATCH /streams changes (can_create_topic_group is set at creation only). */
 const EDITABLE_PERMISSIONS = CHANNEL_PERMISSION_NAMES.filter((n) => n !== "can_create_topic_group");
@@ -167,18 +167,14 @@ function ChannelEditor({ c }: { c: any }) {
       </div>
       <Subscribers c={c} />
       {EDITABLE_PERMISSIONS.map((n) => (
-        <div class="admin-field" key={n}>
-          <span class="admin-label" aria-hidden="true">
-            {labelOf(n)}
-          </span>
-          <GroupPicker
-            label={labelOf(n)}
-            testid={`channel-${n}`}
-            value={c[n] as GroupSettingValue}
-            config={CHANNEL_PERMISSIONS[n]}
-            onChange={(v) => patch({ [n]: { new: v, old: c[n] } })}
-          />
-        </div>
+        <PermissionField
+          key={n}
+          name={n}
+          testid={`channel-${n}`}
+          value={c[n] as GroupSettingValue}
+          config={CHANNEL_PERMISSIONS[n]}
+          onChange={(v) => patch({ [n]: { new: v, old: c[n] } })}
+        />
       ))}
       <div class="row end">
         <button
@@ -304,18 +300,14 @@ function CreateChannel() {
         <fieldset class="plain-fieldset">
           <legend>Permissions</legend>
           {CHANNEL_PERMISSION_NAMES.map((n) => (
-            <div class="admin-field" key={n}>
-              <span class="admin-label" aria-hidden="true">
-                {labelOf(n)}
-              </span>
-              <GroupPicker
-                label={labelOf(n)}
-                testid={`new-channel-${n}`}
-                value={valueOf(n)}
-                config={CHANNEL_PERMISSIONS[n]}
-                onChange={(v) => (perms.value = { ...perms.value, [n]: v })}
-              />
-            </div>
+            <PermissionField
+              key={n}
+              name={n}
+              testid={`new-channel-${n}`}
+              value={valueOf(n)}
+              config={CHANNEL_PERMISSIONS[n]}
+              onChange={(v) => (perms.value = { ...perms.value, [n]: v })}
+            />
           ))}
         </fieldset>
         <div class="row end">

@@ -6,7 +6,7 @@ import { api } from "../../api/client";
 import type { UserGroup } from "../../api/types";
 import { USER_GROUP_PERMISSIONS, USER_GROUP_PERMISSION_NAMES, type GroupSettingValue } from "../../../domain/group-settings";
 import { me, userGroups, userName } from "../../store/state";
-import { act, activePeople, AddPerson, checkedIds, formValue, GroupPicker, groupName, labelOf, Part } from "./fields";
+import { act, activePeople, AddPerson, checkedIds, formValue, PermissionField, groupName, Part } from "./fields";
 import { mayAddGroupMember, mayChangeGroup, mayCreateGroup, mayRemoveGroupMember, mayUpdateGroup } from "./rules";
 
 export function Groups() {
@@ -162,17 +162,13 @@ function GroupEditor({ g, onGone }: { g: UserGroup; onGone: () => void }) {
           <h4>Permissions</h4>
           <div class="form admin-form">
             {USER_GROUP_PERMISSION_NAMES.map((n) => (
-              <div class="admin-field" key={n}>
-                <span class="admin-label" aria-hidden="true">
-                  {labelOf(n)}
-                </span>
-                <GroupPicker
-                  label={labelOf(n)}
-                  value={g[n] as GroupSettingValue}
-                  config={USER_GROUP_PERMISSIONS[n]}
-                  onChange={(v) => act(() => api.patch(`user_groups/${g.id}`, { [n]: { new: v, old: g[n] } }))}
-                />
-              </div>
+              <PermissionField
+                key={n}
+                name={n}
+                value={g[n] as GroupSettingValue}
+                config={USER_GROUP_PERMISSIONS[n]}
+                onChange={(v) => act(() => api.patch(`user_groups/${g.id}`, { [n]: { new: v, old: g[n] } }))}
+              />
             ))}
           </div>
           <div class="row end">

@@ -317,6 +317,30 @@ function allowedGroups(c?: PermissionConfig) {
     .sort((a, b) => Number(b.is_system_group) - Number(a.is_system_group) || order.indexOf(a.name) - order.indexOf(b.name) || a.name.localeCompare(b.name));
 }
 
+/** A permission's label and its group picker (which names itself to screen readers: the label is only seen). */
+export function PermissionField({
+  name,
+  value,
+  config,
+  testid,
+  onChange,
+}: {
+  name: string;
+  value: GroupSettingValue;
+  config?: PermissionConfig;
+  testid?: string;
+  onChange: (v: GroupSettingValue) => void;
+}) {
+  return (
+    <div class="admin-field">
+      <span class="admin-label" aria-hidden="true">
+        {labelOf(name)}
+      </span>
+      <GroupPicker label={labelOf(name)} testid={testid} value={value} config={config} onChange={onChange} />
+    </div>
+  );
+}
+
 /**
  * Zulip's group-setting value: one group (system or user group), or "specific people and groups"
  * (an anonymous collection of users and subgroups), edited as removable chips.
