@@ -14,6 +14,7 @@ import { linksPlugin, type Preview } from "./links.ts";
 import { mathPlugin } from "./math.ts";
 import { type Mention, mentionsPlugin } from "./mentions.ts";
 import { timePlugin } from "./time.ts";
+import { usePlainTokens } from "./tokens.ts";
 import { isSafeHref, sanitizeUrl, uploadPathId } from "./urls.ts";
 
 /** Zulip has no underscore emphasis (`_foo_`, `__foo__` stay literal): underscores are plain text. */
@@ -33,6 +34,7 @@ function createMarkdown(): MarkdownIt {
   // apart; bare host names and e-mail addresses are found in inline-text.ts.
   const MarkdownItCtor = require("markdown-it") as typeof import("markdown-it").default; // its CommonJS build: the constructor itself
   const md = new MarkdownItCtor("default", { html: false, breaks: true, linkify: true, typographer: false });
+  usePlainTokens(md);
   md.core.ruler.disable("linkify");
   // Zulip has no setext headings, reference links or <url> autolinks (its "<"
   // is literal text); its image syntax (Zulip 12) only embeds uploads, which
