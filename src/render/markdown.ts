@@ -40,6 +40,8 @@ function createMarkdown(): MarkdownIt {
   // is literal text); its image syntax (Zulip 12) only embeds uploads, which
   // confab does not do, so ![alt](url) stays "!" and a link.
   md.disable(["lheading", "reference", "image", "autolink"]);
+  // Rules that do nothing without `html` or `typographer` but were still called for every line or message.
+  md.disable(["html_block", "html_inline", "replacements", "smartquotes"]);
 
   const encode = md.normalizeLink.bind(md);
   md.normalizeLink = (url) => {
