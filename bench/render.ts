@@ -3,8 +3,8 @@
 //
 // BENCH_RENDER_BASE=<git ref> also renders with that commit's renderer, in the same process, in
 // alternating rounds (A B, then B A, …; a full collection before each, CPU time of the process), for
-// three kinds of text: the sends of bench/perf2.ts, the typical message, and a mix of everyday
-// messages. On a shared machine the ratio of the two in each round is the figure to read, not the µs.
+// four kinds of text: the sends of bench/perf2.ts, the typical message, plain sentences, and a mix
+// of everyday messages. On a shared machine the ratio of the two in each round is the figure to read, not the µs.
 import { cpSync, mkdirSync, readdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { renderMarkdown, type RenderContext } from "../src/render";
@@ -31,6 +31,11 @@ const WORDS = "lorem ipsum dolor sit amet consectetur adipiscing elit sed do eiu
 const SENDS = Array.from(
   { length: 64 },
   (_, i) => `Benchmark message ${i}: ${Array.from({ length: 12 }, (_, j) => WORDS[(i * 7 + j) % WORDS.length]).join(" ")} with **bold** and \`code\``,
+);
+/** Plain sentences, the most common message of all. */
+const PLAIN = Array.from(
+  { length: 64 },
+  (_, i) => `Sounds good, ${Array.from({ length: 1 + (i % 12) }, (_, j) => WORDS[(i * 5 + j) % WORDS.length]).join(" ")} after lunch.`,
 );
 const MIX = [
   "Sounds good, I'll take a look after lunch.",
@@ -74,7 +79,7 @@ const round = (x: number, digits: number) => Math.round(x * 10 ** digits) / 10 *
 
 async function compare(ctx: BenchContext, ref: string, figures: BenchResult["figures"]) {
   const base = await baseRenderer(ref, join(ctx.tmp, "base"));
-  const sets: Record<string, string[]> = { send: SENDS, typical: [MESSAGE], mix: MIX };
+  const sets: Record<string, string[]> = { send: SENDS, typical: [MESSAGE], plain: PLAIN, mix: MIX };
   for (const [name, list] of Object.entries(sets)) {
     for (const s of list) {
       if (base(s, CTX).html !== renderMarkdown(s, CTX).html) throw new Error(`bench render: ${ref} renders ${JSON.stringify(s)} differently`);
