@@ -12,6 +12,7 @@ import { escapeText } from "./html.ts";
 import { inlineTextPlugin } from "./inline-text.ts";
 import { linksPlugin, type Preview } from "./links.ts";
 import { mathPlugin } from "./math.ts";
+import { plainParagraphHtml } from "./plain-text.ts";
 import { type Mention, mentionsPlugin } from "./mentions.ts";
 import { timePlugin } from "./time.ts";
 import { usePlainTokens } from "./tokens.ts";
@@ -118,6 +119,12 @@ function summarize(tokens: Token[], ctx: RenderContext, content: string, html: s
 
 /** Renders message (or description) Markdown in Zulip's dialect. Pure: all data comes from `ctx`. */
 export function renderMarkdown(content: string, ctx: RenderContext): Rendered {
+  const plain = plainParagraphHtml(content, ctx);
+  return plain === null ? renderWithMarkdownIt(content, ctx) : summarize([], ctx, content, plain);
+}
+
+/** The whole markdown-it pipeline, which renderMarkdown skips for a plain sentence (its property test compares the two). */
+export function renderWithMarkdownIt(content: string, ctx: RenderContext): Rendered {
   const env: RenderEnv = { ctx };
   const md = (shared ??= createMarkdown());
   const tokens = md.parse(content, env);
