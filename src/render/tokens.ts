@@ -1,15 +1,15 @@
 // markdown-it 15's build sets every field of its tokens and parser states
 // through a generic property-definition helper (what its compiler emits for
-// class fields); for a short message that helper was a fifth of the render.
-// Tokens and inline states, made once or more per paragraph, are built here
-// with plain assignments instead: markdown-it's prototypes (methods,
-// `instanceof`), its fields in its order, its push bookkeeping.
+// class fields); a CPU profile put it at 13 % of a short message's render.
+// Tokens and the core, block and inline states are built here with plain
+// assignments instead: markdown-it's prototypes (methods, `instanceof`), its
+// fields in its order, its push bookkeeping and line splitting.
 // test/unit/render-tokens.test.ts holds them to markdown-it's own.
-import type { MarkdownIt, StateInline, Token } from "markdown-it";
+import type { MarkdownIt, StateBlock, StateCore, StateInline, Token } from "markdown-it";
 
 type Nesting = -1 | 0 | 1;
 
-/** Gives `md` parser states that make their tokens without markdown-it's field helper. */
+/** Gives `md` parser states that are built, and make their tokens, without markdown-it's field helper. */
 export function usePlainTokens(md: MarkdownIt): void {
   const MarkdownItCtor = md.constructor as typeof import("markdown-it").default;
 
@@ -31,13 +31,62 @@ export function usePlainTokens(md: MarkdownIt): void {
   PlainToken.prototype = MarkdownItCtor.Token.prototype;
   const TokenClass = PlainToken as unknown as typeof Token;
 
-  md.block.State = class extends MarkdownItCtor.StateBlock {
-    constructor(...args: ConstructorParameters<typeof MarkdownItCtor.StateBlock>) {
-      super(...args);
-      this.Token = TokenClass;
-    }
+  function PlainStateCore(this: StateCore, src: string, md: MarkdownIt, env: StateCore["env"]) {
+    this.tokens = [];
+    this.inlineMode = false;
+    this.Token = TokenClass;
+    this.src = src;
+    this.env = env;
+    this.md = md;
+  }
+  PlainStateCore.prototype = MarkdownItCtor.StateCore.prototype;
+  md.core.State = PlainStateCore as unknown as typeof StateCore;
 
-    override push(type: string, tag: string, nesting: Nesting): Token {
+  function PlainStateBlock(this: StateBlock, src: string, md: MarkdownIt, env: StateBlock["env"], tokens: Token[]) {
+    this.bMarks = [];
+    this.eMarks = [];
+    this.tShift = [];
+    this.sCount = [];
+    this.bsCount = [];
+    this.blkIndent = 0;
+    this.line = 0;
+    this.lineMax = 0;
+    this.tight = false;
+    this.listIndent = -1;
+    this.parentType = "root";
+    this.level = 0;
+    this.Token = TokenClass;
+    this.src = src;
+    this.md = md;
+    this.env = env;
+    this.tokens = tokens;
+    // Each line: where it starts and ends (before its "\n"), how many spaces and tabs lead it, and the
+    // column they reach (a tab stops at the next multiple of 4). Like markdown-it, a last line of only
+    // spaces and tabs with no "\n" after it is not a line.
+    for (let start = 0; start < src.length; ) {
+      let pos = start;
+      let column = 0;
+      for (; src[pos] === " " || src[pos] === "\t"; pos++) column = src[pos] === "\t" ? column + 4 - (column % 4) : column + 1;
+      if (pos === src.length) break;
+      const newline = src.indexOf("\n", pos);
+      const end = newline < 0 ? src.length : newline;
+      this.bMarks.push(start);
+      this.eMarks.push(end);
+      this.tShift.push(pos - start);
+      this.sCount.push(column);
+      this.bsCount.push(0);
+      start = end + 1;
+    }
+    // A last, empty line past the end, as markdown-it's rules expect.
+    this.bMarks.push(src.length);
+    this.eMarks.push(src.length);
+    this.tShift.push(0);
+    this.sCount.push(0);
+    this.bsCount.push(0);
+    this.lineMax = this.bMarks.length - 1;
+  }
+  const blockMethods: Pick<StateBlock, "push"> = {
+    push(this: StateBlock, type: string, tag: string, nesting: Nesting): Token {
       const token = new TokenClass(type, tag, nesting);
       token.block = true;
       if (nesting < 0) this.level--;
@@ -45,8 +94,10 @@ export function usePlainTokens(md: MarkdownIt): void {
       if (nesting > 0) this.level++;
       this.tokens.push(token);
       return token;
-    }
+    },
   };
+  PlainStateBlock.prototype = Object.assign(Object.create(MarkdownItCtor.StateBlock.prototype), blockMethods);
+  md.block.State = PlainStateBlock as unknown as typeof StateBlock;
 
   function PlainStateInline(this: StateInline, src: string, md: MarkdownIt, env: StateInline["env"], outTokens: Token[]) {
     this.pos = 0;

@@ -1,7 +1,8 @@
-// src/render/tokens.ts builds markdown-it's tokens and inline states itself (without markdown-it's
+// src/render/tokens.ts builds markdown-it's tokens and parser states itself (without markdown-it's
 // slow field helper). Property: for any input and markdown-it configuration, the token stream is
 // exactly markdown-it's own — same fields in the same order, same values, same prototype — and so
-// is the HTML. The seed is printed by fast-check on failure; FC_SEED replays it, FC_RUNS runs longer.
+// is the HTML; the block state splits any text into the same lines. The seed is printed by
+// fast-check on failure; FC_SEED replays it, FC_RUNS runs longer.
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { MarkdownIt, Token } from "markdown-it";
@@ -41,8 +42,24 @@ describe.each(CONFIGS)("markdown-it %s %j", (preset, options) => {
     );
   });
 
+  test("the block state finds markdown-it's lines, indents and columns", () => {
+    // Lines of spaces, tabs and text in any arrangement, with or without a last "\n".
+    const lines = fc.oneof(markdownInput, fc.string({ unit: fc.constantFrom(" ", "\t", "\n", "a", "-", "`"), maxLength: 30 }));
+    const lineFields = (md: MarkdownIt, src: string) => {
+      const { bMarks, eMarks, tShift, sCount, bsCount, lineMax } = new md.block.State(src, md, {}, []);
+      return { bMarks, eMarks, tShift, sCount, bsCount, lineMax };
+    };
+    fc.assert(
+      fc.property(lines, (src) => {
+        expect(lineFields(plain, src)).toEqual(lineFields(pristine, src));
+      }),
+      propertyRuns(1000),
+    );
+  });
+
   test("states and tokens have markdown-it's fields, in its order", () => {
     const stateFields = (md: MarkdownIt) => ({
+      core: Object.keys(new md.core.State("x", md, {})),
       block: Object.keys(new md.block.State("x", md, {}, [])),
       inline: Object.keys(new md.inline.State("x", md, {}, [])),
       token: Object.keys(new md.block.State("x", md, {}, []).push("p", "p", 1)),
