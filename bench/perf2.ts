@@ -7,7 +7,9 @@
 //  - on a BENCH_MESSAGES (default 1,000,000) message database (bench/messages.ts's generator):
 //    durable channel sends/s to 100 subscribers of whom 99 hold queues, 16 connections;
 //    channel+topic newest-100 fetch p50/p99, idle; memory per undelivered event in those queues;
-//    the same fetch, paced, through a burst of BENCH_BURST (default 50,000) sends and the catch-up after;
+//    the same fetch, paced, during a burst of BENCH_BURST (default 50,000) sends and through the catch-up
+//    after it (the target: background work must not starve the API);
+//  - where a send's CPU time goes: the send phase again under --cpu-prof, per part of the code (lib/cpu-profile.ts);
 //  - the linux-arm64 executable's smoke test under qemu-user (scripts/smoke-arm64.ts).
 // `npm run bench -- perf2`; while developing, e.g. BENCH_MESSAGES=50000 BENCH_BURST=5000 BENCH_SECONDS=3,
 // and BENCH_PARTS=start (start-up, memory, users/me) or BENCH_PARTS=big (the big database's rows).
@@ -16,7 +18,8 @@ import { join } from "node:path";
 import { arm64Runner, smoke } from "../scripts/smoke-arm64";
 import { coldStarts, load as bunLoad, ownerAuth, startConfab } from "./foundation";
 import { generate } from "./messages";
-import { cpuMicros, cpuMsAllThreads, firstAnswer, freePort, median, memoryReport, rssMb, serveExe, stop } from "./lib/proc";
+import { cpuShares } from "./lib/cpu-profile";
+import { cpuMicros, cpuMsAllThreads, firstAnswer, freePort, median, memoryReport, NO_RATE_LIMITS, rssMb, serveExe, stop } from "./lib/proc";
 import { basic } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 
@@ -25,8 +28,8 @@ const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 1_000_000);
 const BURST = Number(process.env.BENCH_BURST ?? 50_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-/** Which parts run (while developing): any of start, big, arm64; all by default. */
-const PARTS = new Set((process.env.BENCH_PARTS ?? "start,big,arm64").split(","));
+/** Which parts run (while developing): any of start, big, profile (needs big), arm64; all by default. */
+const PARTS = new Set((process.env.BENCH_PARTS ?? "start,big,profile,arm64").split(","));
 const CONNECTIONS = 32;
 const SENDERS = 16;
 const QUEUES = 99;
@@ -130,7 +133,16 @@ async function waitForIntegrityCheck(url: string, timeoutMs = 600_000) {
 /** The server's own `_sum` and `_count` figures from /metrics (loopback may read it). */
 async function metricTotals(url: string): Promise<Map<string, number>> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  return new Map([...text.matchAll(/^(confab_\w+_(?:sum|count)) ([\d.e+-]+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+  return new Map([...text.matchAll(/^(confab_\w+_(?:sum|count|bucket\{le="[^"]+"\})) ([\d.e+-]+)$/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+/** How many COMMITs of a phase took longer than 25 ms, and longer than 100 ms (a checkpoint's stall). */
+function slowCommits(before: Map<string, number>, after: Map<string, number>) {
+  const over = (le: string) => {
+    const d = (k: string) => (after.get(k) ?? 0) - (before.get(k) ?? 0);
+    return d('confab_commit_seconds_bucket{le="+Inf"}') - d(`confab_commit_seconds_bucket{le="${le}"}`);
+  };
+  return { over25ms: over("0.025"), over100ms: over("0.1") };
 }
 
 /** Per-batch means over a phase: actions per COMMIT, the COMMIT's time and the WAL fsync's, in ms. */
@@ -146,19 +158,76 @@ function commitMeans(before: Map<string, number>, after: Map<string, number>) {
 
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]! : NaN);
 
-/** One fetch every PACE_MS from `paths` until `until()` says stop; the latencies, sorted. */
-async function pacedFetches(url: string, authorization: string, paths: string[], until: () => boolean): Promise<number[]> {
+/**
+ * One fetch every PACE_MS from `paths` until `until()` says stop; the latencies, sorted. With `after`,
+ * the fetches started once `after()` held go to that list instead (also sorted).
+ */
+async function pacedFetches(
+  url: string,
+  authorization: string,
+  paths: string[],
+  until: () => boolean,
+  after?: { when: () => boolean; lat: number[] },
+): Promise<number[]> {
   const lat: number[] = [];
   for (let i = 0; !until(); i++) {
+    const into = after?.when() ? after.lat : lat;
     const t0 = performance.now();
     const res = await fetch(url + paths[i % paths.length]!, { headers: { Authorization: authorization } });
     await res.arrayBuffer();
     if (!res.ok) throw new Error(`fetch answered ${res.status}`);
     const ms = performance.now() - t0;
-    lat.push(ms);
+    into.push(ms);
     if (ms < PACE_MS) await Bun.sleep(PACE_MS - ms);
   }
+  after?.lat.sort((a, b) => a - b);
   return lat.sort((a, b) => a - b);
+}
+
+/**
+ * Where a send's CPU time goes: the send phase again, on the same database and queues, against the
+ * server run from source under Bun's --cpu-prof (frames keep their file paths), summed per part of the
+ * code by lib/cpu-profile.ts.
+ */
+async function profileSends(ctx: BenchContext, dataDir: string, queueHolders: string[], send: object) {
+  const dir = join(ctx.tmp, "cpu-profile");
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const t0 = performance.now();
+  const proc = Bun.spawn(
+    [process.execPath, "--cpu-prof", `--cpu-prof-dir=${dir}`, join(ROOT, "cli/index.ts"), "serve", "--data-dir", dataDir, "--port", String(port)],
+    {
+      env: { ...NO_RATE_LIMITS, CONFAB_LOG_LEVEL: "warn" },
+      stdout: "ignore",
+      stderr: "inherit",
+    },
+  );
+  try {
+    await firstAnswer(`${url}/api/v1/server_settings`, t0, 120_000);
+    await waitForIntegrityCheck(url);
+    for (const auth of queueHolders)
+      await fetch(`${url}/api/v1/register`, {
+        method: "POST",
+        headers: { Authorization: auth, "Content-Type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: '["message"]' }),
+      });
+    // Start from a quiet server (the burst's backlog caught up): a second in which it used under a quarter of a core.
+    for (let last = cpuMicros(proc.pid), i = 0; i < 300; i++) {
+      await Bun.sleep(1000);
+      const now = cpuMicros(proc.pid);
+      if (now - last < 250_000) break;
+      last = now;
+    }
+    const cpu0 = cpuMicros(proc.pid);
+    const from = performance.now() - t0;
+    const sent = await (await loadSpec(ctx, { ...send, url })).result();
+    const window = { fromMs: from, toMs: performance.now() - t0 };
+    const cpuPerSend = (cpuMicros(proc.pid) - cpu0) / Math.max(1, sent.requests);
+    await stop(proc); // the profile is written as the process exits
+    return { ...cpuShares(dir, window), cpuPerSend };
+  } finally {
+    proc.kill("SIGKILL");
+  }
 }
 
 export async function run(ctx: BenchContext): Promise<BenchResult> {
@@ -259,6 +328,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     ctx.log(`generating ${MESSAGES.toLocaleString()} messages (bench/messages.ts's database)`);
     const g = await generate(dataDir, ctx.log, { users: 200, messages: MESSAGES });
     const logFile = `${dataDir}.log`;
+    let profileWith: { holders: string[]; sendSpec: object } | null = null;
     const server = await serveExe(ctx.exe, dataDir, logFile, 120_000);
     try {
       // Measure the steady state: the start-up quick_check reads the whole file (a core for seconds on
@@ -283,13 +353,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         form: { type: "stream", to: String(target.id), topic: `send ${i % 8}`, content },
       }));
       const senders = subscribers.slice(0, SENDERS).map(basic);
+      const sendSpec = { mode: "send", seconds: SECONDS, concurrency: SENDERS, auth: senders, requests: sendRequests };
+      profileWith = { holders: holders.map(basic), sendSpec };
 
       ctx.log(`sends: ${SENDERS} connections to a ${target.subscribers.length}-subscriber channel, ${queues.length} open queues, ${SECONDS} s`);
       const beforeSends = await metricTotals(server.url);
       const cpuBeforeSends = cpuMicros(server.proc.pid);
-      const send = await (
-        await loadSpec(ctx, { url: server.url, mode: "send", seconds: SECONDS, concurrency: SENDERS, auth: senders, requests: sendRequests })
-      ).result();
+      const send = await (await loadSpec(ctx, { ...sendSpec, url: server.url })).result();
       // What bounds durable sends: each sender waits for its batch's fsync, so sends/s ≈ batch ÷ cycle.
       const commits = commitMeans(beforeSends, await metricTotals(server.url));
       const cpuPerSend = (cpuMicros(server.proc.pid) - cpuBeforeSends) / Math.max(1, send.requests);
@@ -369,9 +439,14 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
           last = now;
         }
       })();
-      const during = await pacedFetches(server.url, reader, narrows, () => quietAt > 0);
+      // The issue's row is the catch-up after a burst (background work: backlog rows, search batches);
+      // the fetches while the 16 senders are still being answered are reported beside it.
+      const afterBurst = { when: () => burstDone, lat: [] as number[] };
+      const beforeBurst = await metricTotals(server.url);
+      const during = await pacedFetches(server.url, reader, narrows, () => quietAt > 0, afterBurst);
       await watch;
       const br = await burstResult;
+      const slow = slowCommits(beforeBurst, await metricTotals(server.url));
       Object.assign(f, {
         paced_idle_p50_ms: round(pct(pacedIdle, 0.5), 2),
         paced_idle_p99_ms: round(pct(pacedIdle, 0.99), 2),
@@ -379,18 +454,38 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         burst_errors: br.errors,
         burst_seconds: round(br.seconds),
         burst_and_catch_up_seconds: round((quietAt - t0) / 1000),
-        catch_up_fetches: during.length,
-        catch_up_p50_ms: round(pct(during, 0.5), 2),
-        catch_up_p99_ms: round(pct(during, 0.99), 2),
-        catch_up_max_ms: round(during.at(-1) ?? NaN, 2),
-        catch_up_p99_vs_idle: round(pct(during, 0.99) / pct(pacedIdle, 0.99), 2),
+        burst_commits_over_25ms: slow.over25ms,
+        burst_commits_over_100ms: slow.over100ms,
+        burst_fetches: during.length,
+        burst_fetch_p50_ms: round(pct(during, 0.5), 2),
+        burst_fetch_p99_ms: round(pct(during, 0.99), 2),
+        burst_fetch_max_ms: round(during.at(-1) ?? NaN, 2),
+        burst_fetch_p99_vs_idle: round(pct(during, 0.99) / pct(pacedIdle, 0.99), 2),
+        catch_up_fetches: afterBurst.lat.length,
+        catch_up_p50_ms: round(pct(afterBurst.lat, 0.5), 2),
+        catch_up_p99_ms: round(pct(afterBurst.lat, 0.99), 2),
+        catch_up_max_ms: round(afterBurst.lat.at(-1) ?? NaN, 2),
+        catch_up_p99_vs_idle: round(pct(afterBurst.lat, 0.99) / pct(pacedIdle, 0.99), 2),
         server_rss_mb_after: round(rssMb(server.proc.pid)),
       });
       ctx.log(
-        `  idle p99 ${f.paced_idle_p99_ms} ms; through the burst p50 ${f.catch_up_p50_ms} ms, p99 ${f.catch_up_p99_ms} ms over ${f.burst_and_catch_up_seconds} s`,
+        `  idle p99 ${f.paced_idle_p99_ms} ms; during the burst p50 ${f.burst_fetch_p50_ms} ms, p99 ${f.burst_fetch_p99_ms} ms; catch-up after it p50 ${f.catch_up_p50_ms} ms, p99 ${f.catch_up_p99_ms} ms (${f.catch_up_fetches} fetches; ${f.burst_and_catch_up_seconds} s in all)`,
       );
     } finally {
       await stop(server.proc);
+    }
+
+    if (PARTS.has("profile") && profileWith) {
+      ctx.log(`where a send's CPU goes: the send phase again, the server from source under --cpu-prof, ${SECONDS} s`);
+      const p = await profileSends(ctx, dataDir, profileWith.holders, profileWith.sendSpec);
+      f.profile_busy_samples = p.samples;
+      f.profile_cpu_us_per_send = Math.round(p.cpuPerSend);
+      for (const [part, share] of Object.entries(p.shares).sort((a, b) => b[1] - a[1])) f[`profile_${part}_pct`] = round(share * 100);
+      ctx.log(
+        `  ${Object.entries(p.shares)
+          .map(([k, v]) => `${k} ${round(v * 100)}%`)
+          .join(", ")} of ${p.samples} samples; ${f.profile_cpu_us_per_send} µs per send`,
+      );
     }
   }
 
@@ -463,7 +558,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       { label: "channel+topic newest 100, p50 (keep: 1.29 ms)", value: num("fetch_p50_ms"), unit: "ms", op: "<", limit: 1.5 },
       { label: "channel+topic newest 100, p99 (keep: 3.36 ms)", value: num("fetch_p99_ms"), unit: "ms", op: "<", limit: 4 },
       {
-        label: `the same fetch through a ${BURST.toLocaleString()}-send burst and catch-up: p99 / idle p99 (${f.catch_up_p99_ms} vs ${f.paced_idle_p99_ms} ms)`,
+        label: `the same fetch while the server catches up after a ${BURST.toLocaleString()}-send burst: p99 / idle p99 (${f.catch_up_p99_ms} vs ${f.paced_idle_p99_ms} ms; during the burst itself ${f.burst_fetch_p99_ms} ms)`,
         value: num("catch_up_p99_vs_idle"),
         unit: "×",
         op: "<",
