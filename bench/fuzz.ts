@@ -26,7 +26,7 @@ export async function run({ exe, tmp, log }: BenchContext): Promise<BenchResult>
   // The callers are made through the actions on an App beside the server (as the CLI does), so one
   // that a fuzzed request deactivated or re-keyed can be replaced while the server runs.
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
-  const first = bootstrapFirstRealm(app)!;
+  const first = (await bootstrapFirstRealm(app))!;
   await first.passwordSet;
   const { realm, owner } = first;
   const { auths, userIds } = await seedCallers(app, realm, owner);

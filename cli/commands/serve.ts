@@ -35,15 +35,15 @@ interface Background {
  * collection, plugin processes, outgoing webhook deliveries, housekeeping, the search indexer, the
  * scheduler and mail. Each catches up on what was queued in the database before it started.
  */
-function startBackground(app: App): Background {
+async function startBackground(app: App): Promise<Background> {
   const stopIntegrity = startIntegrityCheck(app);
   const stopBackups = startBackups(app);
   app.queues.startGc();
-  const plugins = startPluginHost(app);
-  const outgoingWebhooks = startOutgoingWebhooks(app);
+  const plugins = await startPluginHost(app);
+  const outgoingWebhooks = await startOutgoingWebhooks(app);
   const stopHousekeeping = startHousekeeping(app, app.config.housekeeping.intervalSeconds);
   const stopIndexer = startSearchIndexer(app);
-  const stopScheduler = startScheduler(app);
+  const stopScheduler = await startScheduler(app);
   const stopEmail = startEmailWorker(app);
   return {
     async stopTimers() {
@@ -69,11 +69,11 @@ export function register(program: Command) {
         const log = createLogger(config.logLevel);
         const app = createApp(config, { batching: true, log });
         const release = acquirePidFile(config.dataDir);
-        const first = bootstrapFirstRealm(app);
-        failInterruptedExports(app);
+        const first = await bootstrapFirstRealm(app);
+        await failInterruptedExports(app);
         const http = listen(app, config.listen.host, config.listen.port);
         const stopControl = startControlSocket(app);
-        const agent = startAgent(app); // before any request: it ends stale runs and hears every message sent
+        const agent = await startAgent(app); // before any request: it ends stale runs and hears every message sent
         // Shutdown: stop accepting, answer held long-polls, let in-flight requests finish (each answers
         // once its batch committed), commit what is left, stop plugins and the agent, exit. Bounded: past
         // SHUTDOWN_MS the process exits anyway (what was answered is committed; the rest never was).
@@ -108,7 +108,7 @@ export function register(program: Command) {
         // What can wait starts a moment after listening, so the first requests are not queued behind it.
         await Bun.sleep(BACKGROUND_DELAY_MS);
         if (stopping) return;
-        background = startBackground(app);
+        background = await startBackground(app);
         if (first) {
           await first.passwordSet;
           printFirstRun(config.externalUrl, first);

@@ -7,8 +7,8 @@ import { listPlugins } from "../store/plugins";
 import { callPluginTool } from "./plugin-tools";
 
 /** GET /ext/agent/tools: the tools of the organization's running plugins the agent may call. */
-export function listAgentTools(app: App, realm: RealmRow) {
-  const tools = listPlugins(app.db, realm.id)
+export async function listAgentTools(app: App, realm: RealmRow) {
+  const tools = (await listPlugins(app.db, realm.id))
     .filter((p) => p.state === "running" && !p.disabled)
     .flatMap((p) =>
       (p.manifest.provides.tools ?? [])

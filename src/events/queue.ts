@@ -137,10 +137,18 @@ export class EventQueue {
   }
 
   /** The pending events as this client sees them (one stored event may become several). */
-  pending() {
+  async pending() {
+    const ids: number[] = [];
+    for (let i = 0; i < this.events.length; i++) {
+      const e = this.events.event(i);
+      if (e.type === "message") ids.push((e as unknown as { message_id: number }).message_id);
+    }
+    const read = await this.messages.read(ids);
+    // Events that arrived during the reads have their message in the cache, just put there.
+    const messages = { get: (id: number) => (read.has(id) ? read.get(id) : this.messages.get(id)) };
     const out: { id: number; [k: string]: unknown }[] = [];
     for (let i = 0; i < this.events.length; i++)
-      for (const e of present(this.events.event(i), this.opts, this.messages, this.events.flagsOf(i))) out.push({ ...e, id: this.firstId + i });
+      for (const e of present(this.events.event(i), this.opts, messages, this.events.flagsOf(i))) out.push({ ...e, id: this.firstId + i });
     return out;
   }
 
@@ -171,6 +179,6 @@ export class EventQueue {
     this.waiter = null;
     clearTimeout(w.timer);
     this.lastActivity = Date.now();
-    w.resolve(this.pending());
+    this.pending().then(w.resolve, () => w.resolve([])); // a failed read answers an empty poll, as a heartbeat would
   }
 }

@@ -5,6 +5,6 @@ export default [
   endpoint("GET", "/server_settings", {
     auth: "none",
     params: {},
-    run: ({ app, realm }) => serverSettings(app, realm),
+    run: async ({ app, realm }) => await serverSettings(app, realm),
   }),
 ];
