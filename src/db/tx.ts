@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, fdatasync, openSync } from "node:fs";
 import type { Db } from "./client";
 import type { Audience, Emitted, ServerEvent } from "../events/types";
@@ -51,6 +52,9 @@ export class Writer {
   private waiting: (() => void)[] = [];
   /** The batch's turn to commit came while an action was running: it commits when that action ends. */
   private commitDue = false;
+  /** Set inside the running action: a change it makes through `run` is part of it (a nested SAVEPOINT). */
+  private readonly inAction = new AsyncLocalStorage<boolean>();
+  private nested = 0;
   private events: Emitted[] = [];
   private hooks: (() => void)[] = [];
   private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
@@ -89,6 +93,7 @@ export class Writer {
 
   /** Runs `fn` as one action once the actions before it are done; a throw rolls back exactly its writes. */
   run<T>(fn: (tx: Tx) => T | Promise<T>, opts: TxOptions = {}): Promise<T> {
+    if (this.busy && this.inAction.getStore()) return this.runNested(fn, opts);
     if (!this.busy) return this.runNow(fn, opts);
     return new Promise<T>((resolve, reject) => this.waiting.push(() => this.runNow(fn, opts).then(resolve, reject)));
   }
@@ -106,7 +111,7 @@ export class Writer {
       const hookMark = this.hooks.length;
       this.sqlite.run("SAVEPOINT action");
       try {
-        const result = await fn({ db: this.db, emit: (event, audience) => this.events.push({ event, audience }), afterCommit: (f) => this.hooks.push(f) });
+        const result = await this.inAction.run(true, () => fn(this.tx()));
         this.sqlite.run("RELEASE action");
         return result;
       } catch (e) {
@@ -127,6 +132,36 @@ export class Writer {
         this.waiting.shift()?.();
       }
     }
+  }
+
+  /** A change made by the running action (an action calling another): its own SAVEPOINT inside the action's. */
+  private async runNested<T>(fn: (tx: Tx) => T | Promise<T>, opts: TxOptions): Promise<T> {
+    const lookups = !opts.keepsLookups;
+    if (lookups) this.batchLookups = true;
+    const name = `nested${++this.nested}`;
+    const mark = this.events.length;
+    const hookMark = this.hooks.length;
+    let rolledBack = false;
+    this.sqlite.run(`SAVEPOINT ${name}`);
+    try {
+      const result = await fn(this.tx());
+      this.sqlite.run(`RELEASE ${name}`);
+      return result;
+    } catch (e) {
+      this.sqlite.run(`ROLLBACK TO ${name}`);
+      this.sqlite.run(`RELEASE ${name}`);
+      this.events.length = mark;
+      this.hooks.length = hookMark;
+      rolledBack = true;
+      throw e;
+    } finally {
+      this.nested--;
+      this.changed({ rolledBack, lookups });
+    }
+  }
+
+  private tx(): Tx {
+    return { db: this.db, emit: (event, audience) => this.events.push({ event, audience }), afterCommit: (f) => this.hooks.push(f) };
   }
 
   /** Whether writes wait for their COMMIT (`settled()` has something to wait for). */

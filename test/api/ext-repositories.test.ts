@@ -99,6 +99,6 @@ describe("repositories", () => {
       { name: "trunk", sha },
     ]);
     expect(got.plugin_paths).toEqual([""]);
-    await expect(await importDir(repository.id, join(scratch, "missing"))).rejects.toThrow("is not a directory");
+    await expect(importDir(repository.id, join(scratch, "missing"))).rejects.toThrow("is not a directory");
   });
 });

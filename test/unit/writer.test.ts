@@ -69,3 +69,20 @@ test("a batch's COMMIT waits for the action running when its turn comes", async 
   expect(rows()).toEqual(["slow 1", "slow 2"]);
   expect(commits()).toBe(1);
 });
+
+test("an action that calls another runs it inside its own SAVEPOINT, not after itself", async () => {
+  const { sqlite, writer, rows } = setUp();
+  const inner = () =>
+    writer.run(async () => {
+      sqlite.run("INSERT INTO t VALUES ('inner')");
+      await yields();
+    });
+  await writer.run(async () => {
+    sqlite.run("INSERT INTO t VALUES ('outer 1')");
+    await inner();
+    await expect(writer.run(async () => Promise.reject(new Error("inner failed")))).rejects.toThrow("inner failed");
+    sqlite.run("INSERT INTO t VALUES ('outer 2')");
+  });
+  await writer.settled();
+  expect(rows()).toEqual(["outer 1", "inner", "outer 2"]);
+});
