@@ -304,7 +304,7 @@ export async function matchesNarrow(app: App, realm: RealmRow, viewer: UserRow, 
   );
   const hl = c.search ? await store.highlightMatches(app.db, c.search.match, messages) : null;
   const out: Record<string, { match_content: string; match_subject: string }> = {};
-  for (const m of messages) out[String(m.id)] = hl?.get(m.id) ?? { match_content: m.renderedContent, match_subject: await store.escapeHtml(m.topic) };
+  for (const m of messages) out[String(m.id)] = hl?.get(m.id) ?? { match_content: m.renderedContent, match_subject: store.escapeHtml(m.topic) };
   return { messages: out };
 }
 

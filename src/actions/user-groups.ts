@@ -264,7 +264,7 @@ async function checkNotInUse(db: Db, realm: RealmRow, g: UserGroupRow) {
   }
   for (const other of await store.listUserGroups(db, realm.id, false)) {
     if (other.id === g.id) continue;
-    const settings = await filterInOrder(USER_GROUP_PERMISSION_NAMES, async (n) => uses(await store.storedGroupSetting(other, n)));
+    const settings = await filterInOrder(USER_GROUP_PERMISSION_NAMES, async (n) => uses(store.storedGroupSetting(other, n)));
     if (settings.length) objections.push({ type: "user_group", group_id: other.id, settings });
   }
   const realmSettings = await filterInOrder(REALM_GROUP_SETTING_NAMES, async (n) => uses(await realmGroupSetting(db, realm, n)));
@@ -383,7 +383,7 @@ export async function announceSettingsNamingUserTx(tx: Tx, realmId: number, user
   for (const g of await store.listUserGroups(tx.db, realmId, true)) {
     const data: Record<string, unknown> = {};
     for (const n of USER_GROUP_PERMISSION_NAMES) {
-      const v = await store.storedGroupSetting(g, n);
+      const v = store.storedGroupSetting(g, n);
       if (v !== undefined && typeof v !== "number" && v.direct_members.includes(userId)) data[n] = presentGroupSetting(v, inactive);
     }
     if (Object.keys(data).length) tx.emit({ type: "user_group", op: "update", group_id: g.id, data }, toRealm(realmId));

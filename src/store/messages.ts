@@ -165,7 +165,7 @@ export interface ApiSubmessage {
   content: string;
 }
 
-export const toApiSubmessage = async (r: SubmessageRow): Promise<ApiSubmessage> => ({
+export const toApiSubmessage = (r: SubmessageRow): ApiSubmessage => ({
   id: r.id,
   message_id: r.messageId,
   sender_id: r.senderId,
@@ -180,7 +180,7 @@ export async function submessagesOf(db: Db, messageIds: number[]): Promise<Map<n
   for (const r of submessagesOfMessages(db).all({ ids: idsValue(messageIds) })) {
     let l = out.get(r.messageId);
     if (!l) out.set(r.messageId, (l = []));
-    l.push(await toApiSubmessage(r));
+    l.push(toApiSubmessage(r));
   }
   return out;
 }
@@ -238,8 +238,7 @@ export const topicParticipants = async (db: Db, recipientId: number, topic: stri
 
 // ---- Search highlights ----
 
-export const escapeHtml = async (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+export const escapeHtml = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
 
 // Markers FTS5 wraps matched tokens in: private-use characters, which neither rendered HTML nor topics carry.
 const START = "\uE000";
@@ -275,12 +274,12 @@ export async function highlightMatches(
   rows: MessageRow[],
 ): Promise<Map<number, { match_content: string; match_subject: string }>> {
   const out = new Map<number, { match_content: string; match_subject: string }>();
-  for (const m of rows) out.set(m.id, { match_content: m.renderedContent, match_subject: await escapeHtml(m.topic) });
+  for (const m of rows) out.set(m.id, { match_content: m.renderedContent, match_subject: escapeHtml(m.topic) });
   if (!match || !rows.length) return out;
   const s = sqliteOf(db);
   s.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_highlight USING fts5(body, topic, tokenize='porter unicode61 remove_diacritics 2')");
   const insert = s.query("INSERT INTO temp.search_highlight (rowid, body, topic) VALUES (?, ?, ?)");
-  for (const m of rows) insert.run(m.id, m.renderedContent, await escapeHtml(m.topic));
+  for (const m of rows) insert.run(m.id, m.renderedContent, escapeHtml(m.topic));
   try {
     const marked = s
       .query<{ id: number; body: string; topic: string }, [string, string, string, string, string]>(

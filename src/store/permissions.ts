@@ -27,7 +27,7 @@ export const hasRealmPermission = async (db: Db, realm: RealmRow, user: UserRow,
 
 /** A user group's setting: stored for user groups; system groups hold their defaults (role:nobody). */
 export async function userGroupSetting(db: Db, group: UserGroupRow, name: UserGroupPermission): Promise<GroupSettingValue> {
-  const stored = await storedGroupSetting(group, name);
+  const stored = storedGroupSetting(group, name);
   if (stored !== undefined) return stored;
   const c = USER_GROUP_PERMISSIONS[name];
   const def = group.isSystemGroup ? (c.defaultForSystemGroups ?? "role:nobody") : c.default;

@@ -189,5 +189,4 @@ export const listActiveSupergroupIds = async (db: Db, groupId: number): Promise<
     .map((r) => r.id);
 
 /** The stored settings value, if any (user groups store all six at creation; system groups none). */
-export const storedGroupSetting = async (g: UserGroupRow, name: string): Promise<GroupSettingValue | undefined> =>
-  g.settings[name] as GroupSettingValue | undefined;
+export const storedGroupSetting = (g: UserGroupRow, name: string): GroupSettingValue | undefined => g.settings[name] as GroupSettingValue | undefined;

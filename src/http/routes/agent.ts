@@ -13,23 +13,23 @@ import { p, t } from "../../domain/params";
 const callerRun = async (app: App, user: UserRow, req: Request) => await requireRun(app, user, parseBasic(req.headers.get("authorization"))?.apiKey);
 
 export default [
-  endpoint("GET", "/ext/agent", { params: {}, run: async ({ app, realm, user }) => await getAgent(app, realm, user) }),
+  endpoint("GET", "/ext/agent", { params: {}, run: ({ app, realm, user }) => getAgent(app, realm, user) }),
   endpoint("GET", "/ext/agent/runs", {
     params: listRunsParams,
-    run: async ({ app, realm, user, args }) => await listRuns(app, realm, user, args),
+    run: ({ app, realm, user, args }) => listRuns(app, realm, user, args),
   }),
   endpoint("GET", "/ext/agent/runs/{run_id}", {
     params: { run_id: p.path.int() },
-    run: async ({ app, user, args }) => await getRun(app, user, args.run_id),
+    run: ({ app, user, args }) => getRun(app, user, args.run_id),
   }),
   endpoint("POST", "/ext/agent/runs/{run_id}/cancel", {
     params: { run_id: p.path.int() },
-    run: async ({ app, user, args }) => await cancelRun(app, user, args.run_id),
+    run: ({ app, user, args }) => cancelRun(app, user, args.run_id),
   }),
   // What the agent's bot does during a run, with the run's key.
   endpoint("POST", "/ext/agent/plugins", {
     params: draftPluginParams,
-    run: async ({ app, realm, user, req, args }) => await makeDraftPlugin(app, realm, await callerRun(app, user, req), args),
+    run: async ({ app, realm, user, req, args }) => makeDraftPlugin(app, realm, await callerRun(app, user, req), args),
   }),
   endpoint("GET", "/ext/agent/tools", {
     params: {},
@@ -45,6 +45,6 @@ export default [
   // The person a draft was made for installs it (discarding it is DELETE /ext/plugins/{install_id}).
   endpoint("POST", "/ext/plugins/{install_id}/install", {
     params: { install_id: p.path.int() },
-    run: async ({ app, realm, user, args }) => await publishDraftPlugin(app, realm, user, args.install_id),
+    run: ({ app, realm, user, args }) => publishDraftPlugin(app, realm, user, args.install_id),
   }),
 ];

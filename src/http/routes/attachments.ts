@@ -14,11 +14,11 @@ export default [
   }),
   endpoint("GET", "/user_uploads/{realm_id_str}/{filename}", {
     params: { realm_id_str: p.path.str(), filename: p.path.rest() },
-    run: async ({ app, realm, user, args }) => await temporaryUploadUrl(app, realm, user, args.realm_id_str, args.filename),
+    run: ({ app, realm, user, args }) => temporaryUploadUrl(app, realm, user, args.realm_id_str, args.filename),
   }),
-  endpoint("GET", "/attachments", { params: {}, run: async ({ app, user }) => await listAttachments(app, user) }),
+  endpoint("GET", "/attachments", { params: {}, run: ({ app, user }) => listAttachments(app, user) }),
   endpoint("DELETE", "/attachments/{attachment_id}", {
     params: { attachment_id: p.path.int() },
-    run: async ({ app, user, args }) => await removeAttachment(app, user, args.attachment_id),
+    run: ({ app, user, args }) => removeAttachment(app, user, args.attachment_id),
   }),
 ];

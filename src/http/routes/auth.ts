@@ -11,6 +11,6 @@ export default [
   endpoint("POST", "/dev_fetch_api_key", {
     auth: "none",
     params: { username: p.str() },
-    run: async ({ app, realm, args, ip }) => await devFetchApiKey(app, realm, args.username, () => ip),
+    run: ({ app, realm, args, ip }) => devFetchApiKey(app, realm, args.username, () => ip),
   }),
 ];

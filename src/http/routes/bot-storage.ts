@@ -5,14 +5,14 @@ import { p, t } from "../../domain/params";
 export default [
   endpoint("GET", "/bot_storage", {
     params: { keys: p.strList().optional() },
-    run: async ({ app, user, args }) => await getStorage(app, user, args.keys),
+    run: ({ app, user, args }) => getStorage(app, user, args.keys),
   }),
   endpoint("PUT", "/bot_storage", {
     params: { storage: p.json(t.dict(t.str())) },
-    run: async ({ app, user, args }) => await updateStorage(app, user, args.storage),
+    run: ({ app, user, args }) => updateStorage(app, user, args.storage),
   }),
   endpoint("DELETE", "/bot_storage", {
     params: { keys: p.strList().optional() },
-    run: async ({ app, user, args }) => await removeStorage(app, user, args.keys),
+    run: ({ app, user, args }) => removeStorage(app, user, args.keys),
   }),
 ];

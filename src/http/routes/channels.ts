@@ -20,50 +20,50 @@ import { p } from "../../domain/params";
 export default [
   endpoint("POST", "/channels/create", {
     params: createChannelParams,
-    run: async ({ app, realm, user, args }) => await createChannel(app, realm, user, args),
+    run: ({ app, realm, user, args }) => createChannel(app, realm, user, args),
   }),
   endpoint("GET", "/streams", {
     params: getStreamsParams,
-    run: async ({ app, realm, user, args }) => await getStreams(app, realm, user, args),
+    run: ({ app, realm, user, args }) => getStreams(app, realm, user, args),
   }),
   endpoint("GET", "/streams/{stream_id}", {
     params: { stream_id: p.path.int() },
-    run: async ({ app, realm, user, args }) => await getStream(app, realm, user, args.stream_id),
+    run: ({ app, realm, user, args }) => getStream(app, realm, user, args.stream_id),
   }),
   endpoint("PATCH", "/streams/{stream_id}", {
     params: { stream_id: p.path.int(), ...updateChannelParams },
-    run: async ({ app, realm, user, args }) => await updateChannel(app, realm, user, args.stream_id, args),
+    run: ({ app, realm, user, args }) => updateChannel(app, realm, user, args.stream_id, args),
   }),
   endpoint("DELETE", "/streams/{stream_id}", {
     params: { stream_id: p.path.int() },
-    run: async ({ app, realm, user, args }) => await archiveChannel(app, realm, user, args.stream_id),
+    run: ({ app, realm, user, args }) => archiveChannel(app, realm, user, args.stream_id),
   }),
   endpoint("GET", "/get_stream_id", {
     params: { stream: p.str() },
-    run: async ({ app, user, args }) => await getStreamId(app, user, args.stream),
+    run: ({ app, user, args }) => getStreamId(app, user, args.stream),
   }),
   endpoint("GET", "/streams/{stream_id}/email_address", {
     params: { stream_id: p.path.int(), sender_id: p.int({ min: 0 }).optional() },
-    run: async ({ app, user, args }) => await channelEmailAddress(app, user, args.stream_id, args.sender_id),
+    run: ({ app, user, args }) => channelEmailAddress(app, user, args.stream_id, args.sender_id),
   }),
   endpoint("GET", "/streams/{stream_id}/members", {
     params: { stream_id: p.path.int() },
-    run: async ({ app, user, args }) => await getSubscribers(app, user, args.stream_id),
+    run: ({ app, user, args }) => getSubscribers(app, user, args.stream_id),
   }),
   endpoint("GET", "/users/me/{stream_id}/topics", {
     params: { stream_id: p.path.int(), allow_empty_topic_name: p.bool().optional(false) },
-    run: async ({ app, user, args }) => await listTopics(app, user, args.stream_id, args.allow_empty_topic_name),
+    run: ({ app, user, args }) => listTopics(app, user, args.stream_id, args.allow_empty_topic_name),
   }),
   endpoint("POST", "/streams/{stream_id}/delete_topic", {
     params: { stream_id: p.path.int(), topic_name: p.str() },
-    run: async ({ app, realm, user, args }) => await deleteTopic(app, realm, user, args.stream_id, args.topic_name),
+    run: ({ app, realm, user, args }) => deleteTopic(app, realm, user, args.stream_id, args.topic_name),
   }),
   endpoint("POST", "/default_streams", {
     params: { stream_id: p.int() },
-    run: async ({ app, realm, user, args }) => await addDefaultStream(app, realm, user, args.stream_id),
+    run: ({ app, realm, user, args }) => addDefaultStream(app, realm, user, args.stream_id),
   }),
   endpoint("DELETE", "/default_streams", {
     params: { stream_id: p.int() },
-    run: async ({ app, realm, user, args }) => await removeDefaultStream(app, realm, user, args.stream_id),
+    run: ({ app, realm, user, args }) => removeDefaultStream(app, realm, user, args.stream_id),
   }),
 ];

@@ -3,9 +3,9 @@ import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 
 export default [
-  endpoint("POST", "/register_client_device", { params: {}, run: async ({ app, user }) => await registerDevice(app, user) }),
+  endpoint("POST", "/register_client_device", { params: {}, run: ({ app, user }) => registerDevice(app, user) }),
   endpoint("POST", "/remove_client_device", {
     params: { device_id: p.int() },
-    run: async ({ app, user, args }) => await removeDevice(app, user, args.device_id),
+    run: ({ app, user, args }) => removeDevice(app, user, args.device_id),
   }),
 ];

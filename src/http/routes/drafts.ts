@@ -14,17 +14,17 @@ const draft = t.object({
 });
 
 export default [
-  endpoint("GET", "/drafts", { params: {}, run: async ({ app, user }) => await listDrafts(app, user) }),
+  endpoint("GET", "/drafts", { params: {}, run: ({ app, user }) => listDrafts(app, user) }),
   endpoint("POST", "/drafts", {
     params: { drafts: p.json(t.list(draft)).optional(() => []) },
-    run: async ({ app, user, args }) => await createDrafts(app, user, args.drafts as DraftInput[]),
+    run: ({ app, user, args }) => createDrafts(app, user, args.drafts as DraftInput[]),
   }),
   endpoint("PATCH", "/drafts/{draft_id}", {
     params: { draft_id: p.path.int(), draft: p.json(draft) },
-    run: async ({ app, user, args }) => await editDraft(app, user, args.draft_id, args.draft as DraftInput),
+    run: ({ app, user, args }) => editDraft(app, user, args.draft_id, args.draft as DraftInput),
   }),
   endpoint("DELETE", "/drafts/{draft_id}", {
     params: { draft_id: p.path.int() },
-    run: async ({ app, user, args }) => await deleteDraft(app, user, args.draft_id),
+    run: ({ app, user, args }) => deleteDraft(app, user, args.draft_id),
   }),
 ];

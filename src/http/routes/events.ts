@@ -7,7 +7,7 @@ export default [
     auth: "optional",
     readOnly: true,
     params: registerParams,
-    run: async ({ app, realm, user, args }) => await register(app, realm, user, args),
+    run: ({ app, realm, user, args }) => register(app, realm, user, args),
   }),
   endpoint("GET", "/events", { params: getEventsParams, run: ({ app, user, args }) => getEvents(app, user, args) }),
   endpoint("DELETE", "/events", {

@@ -12,22 +12,22 @@ import { p } from "../../domain/params";
 export default [
   endpoint("POST", "/messages/flags", {
     params: flagsParams,
-    run: async ({ app, realm, user, args }) => await updateMessageFlags(app, realm, user, args),
+    run: ({ app, realm, user, args }) => updateMessageFlags(app, realm, user, args),
   }),
   endpoint("POST", "/messages/flags/narrow", {
     params: flagsForNarrowParams,
-    run: async ({ app, realm, user, args }) => await updateMessageFlagsForNarrow(app, realm, user, args),
+    run: ({ app, realm, user, args }) => updateMessageFlagsForNarrow(app, realm, user, args),
   }),
   endpoint("POST", "/mark_all_as_read", {
     params: {},
-    run: async ({ app, user }) => await markAllAsRead(app, user),
+    run: ({ app, user }) => markAllAsRead(app, user),
   }),
   endpoint("POST", "/mark_stream_as_read", {
     params: { stream_id: p.int() },
-    run: async ({ app, user, args }) => await markChannelAsRead(app, user, args.stream_id),
+    run: ({ app, user, args }) => markChannelAsRead(app, user, args.stream_id),
   }),
   endpoint("POST", "/mark_topic_as_read", {
     params: { stream_id: p.int(), topic_name: p.str() },
-    run: async ({ app, user, args }) => await markChannelAsRead(app, user, args.stream_id, args.topic_name),
+    run: ({ app, user, args }) => markChannelAsRead(app, user, args.stream_id, args.topic_name),
   }),
 ];

@@ -5,6 +5,6 @@ import { p } from "../../domain/params";
 export default [
   endpoint("POST", "/messages/{message_id}/report", {
     params: { message_id: p.path.int(), ...reportParams },
-    run: async ({ app, realm, user, args }) => await reportMessage(app, realm, user, args.message_id, args),
+    run: ({ app, realm, user, args }) => reportMessage(app, realm, user, args.message_id, args),
   }),
 ];

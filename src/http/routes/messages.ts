@@ -10,48 +10,48 @@ import { p } from "../../domain/params";
 export default [
   endpoint("POST", "/messages", {
     params: sendParams,
-    run: async ({ app, realm, user, args }) => await sendMessage(app, realm, user, args),
+    run: ({ app, realm, user, args }) => sendMessage(app, realm, user, args),
   }),
   endpoint("GET", "/messages", {
     auth: "optional",
     params: fetchParams,
-    run: async ({ app, realm, user, args }) => await getMessages(app, realm, user, args),
+    run: ({ app, realm, user, args }) => getMessages(app, realm, user, args),
   }),
   endpoint("GET", "/messages/{message_id}", {
     auth: "optional",
     params: { message_id: p.path.int(), ...getMessageParams },
-    run: async ({ app, realm, user, args }) => await getMessage(app, realm, user, args.message_id, args),
+    run: ({ app, realm, user, args }) => getMessage(app, realm, user, args.message_id, args),
   }),
   endpoint("GET", "/messages/matches_narrow", {
     params: { msg_ids: p.intList(), narrow: narrowParam() },
-    run: async ({ app, realm, user, args }) => await matchesNarrow(app, realm, user, args.msg_ids, args.narrow),
+    run: ({ app, realm, user, args }) => matchesNarrow(app, realm, user, args.msg_ids, args.narrow),
   }),
   endpoint("POST", "/messages/render", {
     params: { content: p.str() },
-    run: async ({ app, realm, user, args }) => await renderPreview(app, realm, user, args.content),
+    run: ({ app, realm, user, args }) => renderPreview(app, realm, user, args.content),
   }),
   endpoint("PATCH", "/messages/{message_id}", {
     params: { message_id: p.path.int(), ...editParams },
-    run: async ({ app, realm, user, args }) => await editMessage(app, realm, user, args.message_id, args),
+    run: ({ app, realm, user, args }) => editMessage(app, realm, user, args.message_id, args),
   }),
   endpoint("DELETE", "/messages/{message_id}", {
     params: { message_id: p.path.int() },
-    run: async ({ app, realm, user, args }) => await deleteMessage(app, realm, user, args.message_id),
+    run: ({ app, realm, user, args }) => deleteMessage(app, realm, user, args.message_id),
   }),
   endpoint("GET", "/messages/{message_id}/history", {
     params: { message_id: p.path.int(), allow_empty_topic_name: p.bool().optional(false) },
-    run: async ({ app, realm, user, args }) => await messageHistory(app, realm, user, args.message_id, args.allow_empty_topic_name),
+    run: ({ app, realm, user, args }) => messageHistory(app, realm, user, args.message_id, args.allow_empty_topic_name),
   }),
   endpoint("POST", "/messages/{message_id}/reactions", {
     params: { message_id: p.path.int(), ...addReactionParams },
-    run: async ({ app, realm, user, args }) => await addReaction(app, realm, user, args.message_id, args),
+    run: ({ app, realm, user, args }) => addReaction(app, realm, user, args.message_id, args),
   }),
   endpoint("DELETE", "/messages/{message_id}/reactions", {
     params: { message_id: p.path.int(), ...removeReactionParams },
-    run: async ({ app, realm, user, args }) => await removeReaction(app, realm, user, args.message_id, args),
+    run: ({ app, realm, user, args }) => removeReaction(app, realm, user, args.message_id, args),
   }),
   endpoint("GET", "/messages/{message_id}/read_receipts", {
     params: { message_id: p.path.int() },
-    run: async ({ app, realm, user, args }) => await readReceipts(app, realm, user, args.message_id),
+    run: ({ app, realm, user, args }) => readReceipts(app, realm, user, args.message_id),
   }),
 ];

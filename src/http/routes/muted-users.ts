@@ -5,10 +5,10 @@ import { p } from "../../domain/params";
 export default [
   endpoint("POST", "/users/me/muted_users/{muted_user_id}", {
     params: { muted_user_id: p.path.int() },
-    run: async ({ app, user, args }) => await muteUser(app, user, args.muted_user_id),
+    run: ({ app, user, args }) => muteUser(app, user, args.muted_user_id),
   }),
   endpoint("DELETE", "/users/me/muted_users/{muted_user_id}", {
     params: { muted_user_id: p.path.int() },
-    run: async ({ app, user, args }) => await unmuteUser(app, user, args.muted_user_id),
+    run: ({ app, user, args }) => unmuteUser(app, user, args.muted_user_id),
   }),
 ];

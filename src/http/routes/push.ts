@@ -5,23 +5,23 @@ import { p } from "../../domain/params";
 export default [
   endpoint("POST", "/users/me/apns_device_token", {
     params: { token: p.str(), appid: p.str() },
-    run: async ({ app, user, args }) => await addPushToken(app, user, "apns", args.token, args.appid),
+    run: ({ app, user, args }) => addPushToken(app, user, "apns", args.token, args.appid),
   }),
   endpoint("DELETE", "/users/me/apns_device_token", {
     params: { token: p.str() },
-    run: async ({ app, user, args }) => await removePushToken(app, user, "apns", args.token),
+    run: ({ app, user, args }) => removePushToken(app, user, "apns", args.token),
   }),
   endpoint("POST", "/users/me/android_gcm_reg_id", {
     params: { token: p.str() },
-    run: async ({ app, user, args }) => await addPushToken(app, user, "fcm", args.token),
+    run: ({ app, user, args }) => addPushToken(app, user, "fcm", args.token),
   }),
   endpoint("DELETE", "/users/me/android_gcm_reg_id", {
     params: { token: p.str() },
-    run: async ({ app, user, args }) => await removePushToken(app, user, "fcm", args.token),
+    run: ({ app, user, args }) => removePushToken(app, user, "fcm", args.token),
   }),
   endpoint("POST", "/mobile_push/test_notification", {
     params: { token: p.str().optional() },
-    run: async ({ app, user, args }) => await testPushNotification(app, user, args.token),
+    run: ({ app, user, args }) => testPushNotification(app, user, args.token),
   }),
   endpoint("POST", "/mobile_push/register", {
     params: {

@@ -5,14 +5,14 @@ import { p } from "../../domain/params";
 export default [
   endpoint("POST", "/ext/workspaces/{workspace_uuid}/readme", {
     params: { workspace_uuid: p.path.str(), ...openReadmeParams },
-    run: async ({ app, user, args }) => await openReadme(app, user, args.workspace_uuid, args),
+    run: ({ app, user, args }) => openReadme(app, user, args.workspace_uuid, args),
   }),
   endpoint("PATCH", "/ext/workspaces/{workspace_uuid}/readme", {
     params: { workspace_uuid: p.path.str(), ...editReadmeParams },
-    run: async ({ app, user, args }) => await editReadme(app, user, args.workspace_uuid, args),
+    run: ({ app, user, args }) => editReadme(app, user, args.workspace_uuid, args),
   }),
   endpoint("DELETE", "/ext/workspaces/{workspace_uuid}/readme", {
     params: { workspace_uuid: p.path.str(), ...closeReadmeParams },
-    run: async ({ app, user, args }) => await closeReadme(app, user, args.workspace_uuid, args),
+    run: ({ app, user, args }) => closeReadme(app, user, args.workspace_uuid, args),
   }),
 ];

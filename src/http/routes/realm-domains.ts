@@ -3,17 +3,17 @@ import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 
 export default [
-  endpoint("GET", "/realm/domains", { params: {}, run: async ({ app, realm }) => await listDomains(app, realm) }),
+  endpoint("GET", "/realm/domains", { params: {}, run: ({ app, realm }) => listDomains(app, realm) }),
   endpoint("POST", "/realm/domains", {
     params: { domain: p.str(), allow_subdomains: p.bool() },
-    run: async ({ app, realm, user, args }) => await addDomain(app, realm, user, args.domain, args.allow_subdomains),
+    run: ({ app, realm, user, args }) => addDomain(app, realm, user, args.domain, args.allow_subdomains),
   }),
   endpoint("PATCH", "/realm/domains/{domain}", {
     params: { domain: p.path.str(), allow_subdomains: p.bool() },
-    run: async ({ app, realm, user, args }) => await changeDomain(app, realm, user, args.domain, args.allow_subdomains),
+    run: ({ app, realm, user, args }) => changeDomain(app, realm, user, args.domain, args.allow_subdomains),
   }),
   endpoint("DELETE", "/realm/domains/{domain}", {
     params: { domain: p.path.str() },
-    run: async ({ app, realm, user, args }) => await removeDomain(app, realm, user, args.domain),
+    run: ({ app, realm, user, args }) => removeDomain(app, realm, user, args.domain),
   }),
 ];

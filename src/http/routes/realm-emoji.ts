@@ -5,7 +5,7 @@ import { p } from "../../domain/params";
 export default [
   endpoint("GET", "/realm/emoji", {
     params: {},
-    run: async ({ app, user }) => await listRealmEmoji(app, user),
+    run: ({ app, user }) => listRealmEmoji(app, user),
   }),
   endpoint("POST", "/realm/emoji/{emoji_name}", {
     body: "upload",
@@ -14,6 +14,6 @@ export default [
   }),
   endpoint("DELETE", "/realm/emoji/{emoji_name}", {
     params: { emoji_name: p.path.str() },
-    run: async ({ app, realm, user, args }) => await removeRealmEmoji(app, realm, user, args.emoji_name),
+    run: ({ app, realm, user, args }) => removeRealmEmoji(app, realm, user, args.emoji_name),
   }),
 ];

@@ -3,10 +3,10 @@ import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 
 export default [
-  endpoint("GET", "/export/realm", { params: {}, run: async ({ app, realm, user }) => await listRealmExports(app, realm, user) }),
+  endpoint("GET", "/export/realm", { params: {}, run: ({ app, realm, user }) => listRealmExports(app, realm, user) }),
   endpoint("POST", "/export/realm", {
     params: { export_type: p.intEnum([EXPORT_PUBLIC, EXPORT_STANDARD] as const).optional(EXPORT_PUBLIC) },
-    run: async ({ app, realm, user, args }) => await requestRealmExport(app, realm, user, args.export_type),
+    run: ({ app, realm, user, args }) => requestRealmExport(app, realm, user, args.export_type),
   }),
-  endpoint("GET", "/export/realm/consents", { params: {}, run: async ({ app, realm, user }) => await listExportConsents(app, realm, user) }),
+  endpoint("GET", "/export/realm/consents", { params: {}, run: ({ app, realm, user }) => listExportConsents(app, realm, user) }),
 ];

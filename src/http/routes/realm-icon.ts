@@ -3,5 +3,5 @@ import { endpoint } from "../endpoint";
 
 export default [
   endpoint("POST", "/realm/icon", { body: "upload", params: {}, run: ({ app, realm, user, files }) => uploadRealmIcon(app, realm, user, files) }),
-  endpoint("DELETE", "/realm/icon", { params: {}, run: async ({ app, realm, user }) => await deleteRealmIcon(app, realm, user) }),
+  endpoint("DELETE", "/realm/icon", { params: {}, run: ({ app, realm, user }) => deleteRealmIcon(app, realm, user) }),
 ];

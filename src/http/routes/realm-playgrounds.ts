@@ -5,10 +5,10 @@ import { p } from "../../domain/params";
 export default [
   endpoint("POST", "/realm/playgrounds", {
     params: addPlaygroundParams,
-    run: async ({ app, user, args }) => await addPlayground(app, user, args),
+    run: ({ app, user, args }) => addPlayground(app, user, args),
   }),
   endpoint("DELETE", "/realm/playgrounds/{playground_id}", {
     params: { playground_id: p.path.int() },
-    run: async ({ app, user, args }) => await removePlayground(app, user, args.playground_id),
+    run: ({ app, user, args }) => removePlayground(app, user, args.playground_id),
   }),
 ];

@@ -4,6 +4,6 @@ import { endpoint } from "../endpoint";
 export default [
   endpoint("PATCH", "/realm", {
     params: realmSettingsParams,
-    run: async ({ app, realm, user, args }) => await updateRealmSettings(app, realm, user, args),
+    run: ({ app, realm, user, args }) => updateRealmSettings(app, realm, user, args),
   }),
 ];

@@ -3,7 +3,7 @@ import { endpoint } from "../endpoint";
 import { p } from "../../domain/params";
 
 export default [
-  endpoint("GET", "/ext/repositories", { params: {}, run: async ({ app, realm, user }) => await listRepositories(app, realm, user) }),
+  endpoint("GET", "/ext/repositories", { params: {}, run: ({ app, realm, user }) => listRepositories(app, realm, user) }),
   endpoint("POST", "/ext/repositories", {
     params: createRepositoryParams,
     run: ({ app, realm, user, args }) => createRepository(app, realm, user, args),

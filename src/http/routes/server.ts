@@ -5,6 +5,6 @@ export default [
   endpoint("GET", "/server_settings", {
     auth: "none",
     params: {},
-    run: async ({ app, realm }) => await serverSettings(app, realm),
+    run: ({ app, realm }) => serverSettings(app, realm),
   }),
 ];

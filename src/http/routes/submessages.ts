@@ -4,6 +4,6 @@ import { endpoint } from "../endpoint";
 export default [
   endpoint("POST", "/submessage", {
     params: submessageParams,
-    run: async ({ app, realm, user, args }) => await addSubmessage(app, realm, user, args),
+    run: ({ app, realm, user, args }) => addSubmessage(app, realm, user, args),
   }),
 ];

@@ -29,34 +29,34 @@ const includeSubscribers = () =>
 export default [
   endpoint("GET", "/users/me/subscriptions", {
     params: { include_subscribers: includeSubscribers().optional(false) },
-    run: async ({ app, realm, user, args }) => await listSubscriptions(app, realm, user, args.include_subscribers !== false),
+    run: ({ app, realm, user, args }) => listSubscriptions(app, realm, user, args.include_subscribers !== false),
   }),
   endpoint("POST", "/users/me/subscriptions", {
     params: subscribeParams,
-    run: async ({ app, realm, user, args }) => await subscribe(app, realm, user, args),
+    run: ({ app, realm, user, args }) => subscribe(app, realm, user, args),
   }),
   endpoint("PATCH", "/users/me/subscriptions", {
     params: updateSubscriptionsParams,
-    run: async ({ app, realm, user, args }) => await updateSubscriptions(app, realm, user, args),
+    run: ({ app, realm, user, args }) => updateSubscriptions(app, realm, user, args),
   }),
   endpoint("DELETE", "/users/me/subscriptions", {
     params: unsubscribeParams,
-    run: async ({ app, realm, user, args }) => await unsubscribe(app, realm, user, args),
+    run: ({ app, realm, user, args }) => unsubscribe(app, realm, user, args),
   }),
   endpoint("POST", "/users/me/subscriptions/properties", {
     params: { subscription_data: p.json(t.list(t.object({ stream_id: t.int(), property: t.str(), value: t.any() }))) },
-    run: async ({ app, user, args }) => await setSubscriptionProperties(app, user, args.subscription_data),
+    run: ({ app, user, args }) => setSubscriptionProperties(app, user, args.subscription_data),
   }),
   endpoint("GET", "/users/{user_id}/subscriptions/{stream_id}", {
     params: { user_id: p.path.int(), stream_id: p.path.int() },
-    run: async ({ app, user, args }) => await isUserSubscribed(app, user, args.user_id, args.stream_id),
+    run: ({ app, user, args }) => isUserSubscribed(app, user, args.user_id, args.stream_id),
   }),
   endpoint("PATCH", "/users/me/subscriptions/muted_topics", {
     params: mutedTopicParams,
-    run: async ({ app, user, args }) => await muteTopicLegacy(app, user, args),
+    run: ({ app, user, args }) => muteTopicLegacy(app, user, args),
   }),
   endpoint("POST", "/user_topics", {
     params: topicVisibilityParams,
-    run: async ({ app, user, args }) => await setTopicVisibility(app, user, args),
+    run: ({ app, user, args }) => setTopicVisibility(app, user, args),
   }),
 ];

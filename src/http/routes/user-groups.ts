@@ -19,38 +19,38 @@ import { p } from "../../domain/params";
 export default [
   endpoint("POST", "/user_groups/create", {
     params: createUserGroupParams,
-    run: async ({ app, realm, user, args }) => await createUserGroup(app, realm, user, args),
+    run: ({ app, realm, user, args }) => createUserGroup(app, realm, user, args),
   }),
   endpoint("GET", "/user_groups", {
     params: { include_deactivated_groups: p.bool().optional(false) },
-    run: async ({ app, realm, user, args }) => await listUserGroupsFor(app, realm, user, args.include_deactivated_groups),
+    run: ({ app, realm, user, args }) => listUserGroupsFor(app, realm, user, args.include_deactivated_groups),
   }),
   endpoint("PATCH", "/user_groups/{user_group_id}", {
     params: { user_group_id: p.path.int(), ...updateUserGroupParams },
-    run: async ({ app, realm, user, args }) => await updateUserGroupProps(app, realm, user, args.user_group_id, args),
+    run: ({ app, realm, user, args }) => updateUserGroupProps(app, realm, user, args.user_group_id, args),
   }),
   endpoint("POST", "/user_groups/{user_group_id}/deactivate", {
     params: { user_group_id: p.path.int() },
-    run: async ({ app, realm, user, args }) => await deactivateUserGroup(app, realm, user, args.user_group_id),
+    run: ({ app, realm, user, args }) => deactivateUserGroup(app, realm, user, args.user_group_id),
   }),
   endpoint("POST", "/user_groups/{user_group_id}/members", {
     params: { user_group_id: p.path.int(), ...memberChangeParams },
-    run: async ({ app, realm, user, args }) => await updateGroupMembers(app, realm, user, args.user_group_id, args),
+    run: ({ app, realm, user, args }) => updateGroupMembers(app, realm, user, args.user_group_id, args),
   }),
   endpoint("GET", "/user_groups/{user_group_id}/members", {
     params: { user_group_id: p.path.int(), direct_member_only: p.bool().optional(false) },
-    run: async ({ app, realm, user, args }) => await groupMembers(app, realm, user, args.user_group_id, args.direct_member_only),
+    run: ({ app, realm, user, args }) => groupMembers(app, realm, user, args.user_group_id, args.direct_member_only),
   }),
   endpoint("GET", "/user_groups/{user_group_id}/members/{user_id}", {
     params: { user_group_id: p.path.int(), user_id: p.path.int(), direct_member_only: p.bool().optional(false) },
-    run: async ({ app, realm, user, args }) => await isGroupMember(app, realm, user, args.user_group_id, args.user_id, args.direct_member_only),
+    run: ({ app, realm, user, args }) => isGroupMember(app, realm, user, args.user_group_id, args.user_id, args.direct_member_only),
   }),
   endpoint("POST", "/user_groups/{user_group_id}/subgroups", {
     params: { user_group_id: p.path.int(), ...subgroupsParams },
-    run: async ({ app, realm, user, args }) => await updateSubgroups(app, realm, user, args.user_group_id, args),
+    run: ({ app, realm, user, args }) => updateSubgroups(app, realm, user, args.user_group_id, args),
   }),
   endpoint("GET", "/user_groups/{user_group_id}/subgroups", {
     params: { user_group_id: p.path.int(), direct_subgroup_only: p.bool().optional(false) },
-    run: async ({ app, realm, user, args }) => await groupSubgroups(app, realm, user, args.user_group_id, args.direct_subgroup_only),
+    run: ({ app, realm, user, args }) => groupSubgroups(app, realm, user, args.user_group_id, args.direct_subgroup_only),
   }),
 ];

@@ -17,6 +17,6 @@ export default [
   ownSettings("/settings/display"),
   endpoint("PATCH", "/realm/user_settings_defaults", {
     params: userDefaultsParams,
-    run: async ({ app, realm, user, args }) => await updateRealmUserDefaults(app, realm, user, args),
+    run: ({ app, realm, user, args }) => updateRealmUserDefaults(app, realm, user, args),
   }),
 ];

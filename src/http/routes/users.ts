@@ -20,15 +20,15 @@ import { p } from "../../domain/params";
 export default [
   endpoint("GET", "/users/me", {
     params: {},
-    run: async ({ app, user }) => await ownUser(app, user),
+    run: ({ app, user }) => ownUser(app, user),
   }),
   endpoint("DELETE", "/users/me", {
     params: {},
-    run: async ({ app, user }) => await deactivateOwnAccount(app, user),
+    run: ({ app, user }) => deactivateOwnAccount(app, user),
   }),
   endpoint("GET", "/users", {
     params: listUsersParams,
-    run: async ({ app, user, args }) => await listRealmUsers(app, user, args),
+    run: ({ app, user, args }) => listRealmUsers(app, user, args),
   }),
   endpoint("POST", "/users", {
     params: createUserParams,
@@ -36,26 +36,26 @@ export default [
   }),
   endpoint("GET", "/users/{user_id}", {
     params: { user_id: p.path.int(), ...userViewParams },
-    run: async ({ app, user, args }) => await getUser(app, user, args.user_id, args),
+    run: ({ app, user, args }) => getUser(app, user, args.user_id, args),
   }),
   endpoint("GET", "/users/{email}", {
     params: { email: p.path.str(), ...userViewParams },
-    run: async ({ app, user, args }) => await getUserByEmail(app, user, args.email, args),
+    run: ({ app, user, args }) => getUserByEmail(app, user, args.email, args),
   }),
   endpoint("PATCH", "/users/{user_id}", {
     params: { user_id: p.path.int(), ...userPatchParams },
-    run: async ({ app, realm, user, args }) => await updateUserByAdmin(app, realm, user, args.user_id, args),
+    run: ({ app, realm, user, args }) => updateUserByAdmin(app, realm, user, args.user_id, args),
   }),
   endpoint("PATCH", "/users/{email}", {
     params: { email: p.path.str(), ...userPatchParams },
-    run: async ({ app, realm, user, args }) => await updateUserByEmail(app, realm, user, args.email, args),
+    run: ({ app, realm, user, args }) => updateUserByEmail(app, realm, user, args.email, args),
   }),
   endpoint("DELETE", "/users/{user_id}", {
     params: { user_id: p.path.int(), deactivation_notification_comment: p.str({ max: 2000 }).optional() },
-    run: async ({ app, user, args }) => await deactivateUserByAdmin(app, user, args.user_id),
+    run: ({ app, user, args }) => deactivateUserByAdmin(app, user, args.user_id),
   }),
   endpoint("POST", "/users/{user_id}/reactivate", {
     params: { user_id: p.path.int() },
-    run: async ({ app, user, args }) => await reactivateUser(app, user, args.user_id),
+    run: ({ app, user, args }) => reactivateUser(app, user, args.user_id),
   }),
 ];

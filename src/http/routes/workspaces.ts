@@ -5,7 +5,7 @@ import { p } from "../../domain/params";
 export default [
   endpoint("GET", "/ext/workspaces", {
     params: listWorkspacesParams,
-    run: async ({ app, realm, user, args }) => await listWorkspaces(app, realm, user, args),
+    run: ({ app, realm, user, args }) => listWorkspaces(app, realm, user, args),
   }),
   endpoint("POST", "/ext/workspaces", {
     params: createWorkspaceParams,
@@ -13,7 +13,7 @@ export default [
   }),
   endpoint("GET", "/ext/workspaces/{workspace_uuid}", {
     params: { workspace_uuid: p.path.str() },
-    run: async ({ app, user, args }) => await getWorkspace(app, user, args.workspace_uuid),
+    run: ({ app, user, args }) => getWorkspace(app, user, args.workspace_uuid),
   }),
   endpoint("DELETE", "/ext/workspaces/{workspace_uuid}", {
     params: { workspace_uuid: p.path.str() },
