@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { bootstrapFirstRealm } from "../../src/actions/realms";
+import { addStarterContent, bootstrapFirstRealm } from "../../src/actions/realms";
 import { createApp } from "../../src/app";
 import type { App } from "../../src/context";
 import { listen } from "../../src/http/server";
@@ -65,15 +65,24 @@ export function register(program: Command) {
     .option("--port <port>", "port to listen on")
     .action(
       action(async (opts) => {
+        // Where a start's time goes, in the "listening" line (ms since the process began, per phase).
+        const phases: string[] = [];
+        let mark = 0;
+        const phase = (name: string) => phases.push(`${name} ${(-mark + (mark = performance.now())).toFixed(1)}`);
+        phase("modules");
         const config = configFrom(opts);
         const log = createLogger(config.logLevel);
         const app = createApp(config, { batching: true, log });
         const release = acquirePidFile(config.dataDir);
+        phase("app");
         const first = await bootstrapFirstRealm(app);
         await failInterruptedExports(app);
+        phase("first_realm");
         const http = listen(app, config.listen.host, config.listen.port);
         const stopControl = startControlSocket(app);
+        phase("http");
         const agent = await startAgent(app); // before any request: it ends stale runs and hears every message sent
+        phase("agent");
         // Shutdown: stop accepting, answer held long-polls, let in-flight requests finish (each answers
         // once its batch committed), commit what is left, stop plugins and the agent, exit. Bounded: past
         // SHUTDOWN_MS the process exits anyway (what was answered is committed; the rest never was).
@@ -108,12 +117,13 @@ export function register(program: Command) {
         // What can wait starts a moment after listening, so the first requests are not queued behind it.
         await Bun.sleep(BACKGROUND_DELAY_MS);
         if (stopping) return;
+        if (first) await addStarterContent(app, first.realm, first.owner); // before the owner is told how to log in
         background = await startBackground(app);
         if (first) {
           await first.passwordSet;
           printFirstRun(config.externalUrl, first);
         }
-        log.info("listening", { url: http.url, data_dir: config.dataDir });
+        log.info("listening", { url: http.url, data_dir: config.dataDir, start_ms: phases.join(", ") });
         // `kill -USR2 <pid>`: one log line with memory after a full collection, for operators and benchmarks.
         process.on("SIGUSR2", () => log.warn("memory", memoryReport(app)));
       }),

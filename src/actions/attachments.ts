@@ -1,7 +1,6 @@
 // Uploaded files (POST /user_uploads) and the attachments they become: who may read them, which
 // messages link them (kept on send, edit and delete), temporary URLs, and cleanup of files no message
 // links. The bytes live under <data dir>/uploads/<path_id>; the store keeps the metadata.
-import { createHmac, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { App } from "../context";
@@ -10,7 +9,7 @@ import type { Tx } from "../db/tx";
 import { realmSetting } from "../domain/realm-settings";
 import { safeFileName, toApiAttachment, uploadContentType, uploadUrl } from "../domain/uploads";
 import { toUsers } from "../events/types";
-import { randomToken, safeEqual } from "../lib/random";
+import { randomBytes, randomToken, safeEqual } from "../lib/random";
 import * as store from "../store/attachments";
 import { accessMessage } from "./message-fetch";
 import { fileTooLarge, invalidAttachment, noFile, oneFileOnly, quotaExceeded, uploadForbidden, uploadNotFound } from "../domain/errors";
@@ -149,7 +148,7 @@ export async function accessUpload(app: App, realm: RealmRow, viewer: UserRow | 
 // Temporary URLs are signed, not stored: HMAC over the path id and expiry with a per-process key
 // (a restart invalidates the ones outstanding, which live a minute anyway).
 const TOKEN_KEY = randomBytes(32);
-const sign = (payload: string) => createHmac("sha256", TOKEN_KEY).update(payload).digest("base64url");
+const sign = (payload: string) => new Bun.CryptoHasher("sha256", TOKEN_KEY).update(payload).digest("base64url");
 
 /** GET /api/v1/user_uploads/{realm_id_str}/{filename}: a URL that serves the file without credentials for a minute. */
 export async function temporaryUploadUrl(app: App, realm: RealmRow, user: UserRow, realmIdStr: string, filename: string) {

@@ -1,7 +1,6 @@
 // GET /streams/{stream_id}/email_address: Zulip's channel address, in Zulip's form
 // (<channel>.<token>.show-sender@<host>). confab offers no email gateway, so the address only informs:
 // mail sent to it is not delivered (README, "Email").
-import { createHash } from "node:crypto";
 import type { App } from "../context";
 import type { UserRow } from "../db/schema";
 import { insufficientPermission, invalidChannelId, noSuchBot } from "../domain/errors";
@@ -24,6 +23,6 @@ export async function channelEmailAddress(app: App, user: UserRow, channelId: nu
     .replace(/[^\p{L}\p{N}_]+/gu, "-")
     .toLowerCase()
     .replace(/^-+|-+$/g, "");
-  const token = createHash("sha256").update(`${channel.realmId}:${channel.id}:${sender}`).digest("hex").slice(0, 32);
+  const token = new Bun.CryptoHasher("sha256").update(`${channel.realmId}:${channel.id}:${sender}`).digest("hex").slice(0, 32);
   return { email: `${name}.${token}.show-sender@${new URL(app.config.externalUrl).hostname}` };
 }

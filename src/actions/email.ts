@@ -1,6 +1,5 @@
 // Mail: every message goes into the outbox inside the transaction of the change that causes it, and
 // runtime/email.ts sends it later (never on the request path). Also the single-use links mail carries.
-import { createHash } from "node:crypto";
 import type { App } from "../context";
 import type { EmailTokenRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
@@ -48,7 +47,7 @@ export const listOutbox = async (app: App, o: { status?: string; limit?: number 
 
 // ---- Single-use links ----
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+const hashToken = (token: string) => new Bun.CryptoHasher("sha256").update(token).digest("hex");
 
 /** A new single-use token of `kind` for a user, valid `hours`; only its hash is stored. Returns the secret. */
 export async function newEmailTokenTx(

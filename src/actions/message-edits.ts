@@ -1,6 +1,5 @@
 // Editing, moving and deleting messages: PATCH /messages/{id} (content, topic, channel, propagate_mode,
 // notifications), GET /messages/{id}/history, DELETE /messages/{id}, POST /streams/{id}/delete_topic.
-import { createHash } from "node:crypto";
 import type { App } from "../context";
 import type { ChannelRow, MessageRow, RealmRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
@@ -62,7 +61,7 @@ export const editParams = {
 
 export type EditArgs = Args<typeof editParams>;
 
-const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
+const sha256 = (s: string) => new Bun.CryptoHasher("sha256").update(s).digest("hex");
 const limit = (
   realm: RealmRow,
   name:

@@ -2,7 +2,6 @@
 // concerns (a direct message, a mention, a followed topic, a channel they asked email for), a
 // notification due after their batching period; the email worker then mails, per conversation, what
 // is still unread and arrived after the user was last active.
-import { createHmac } from "node:crypto";
 import type { App } from "../context";
 import type { ChannelRow, MessageRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
@@ -189,7 +188,7 @@ const absoluteLinks = (html: string, base: string) => html.replace(/\b(href|src)
 // ---- Unsubscribing ----
 
 export const unsubscribeMac = (app: App, userId: number, kind: string) =>
-  createHmac("sha256", derivedKey(app, "unsubscribe")).update(`${userId}:${kind}`).digest("base64url");
+  new Bun.CryptoHasher("sha256", derivedKey(app, "unsubscribe")).update(`${userId}:${kind}`).digest("base64url");
 
 /** Zulip's one-click unsubscribe path; the token is a MAC of the user and kind, so links need no table. */
 const unsubscribeLink = (app: App, realmUrl: string, userId: number, kind: UnsubscribeKind) =>

@@ -73,16 +73,23 @@ export async function createRealm(app: App, r: NewRealm, o: NewRealmOptions = {}
 /**
  * First start on an empty database: the first organization and its owner, from the config, written at
  * once so the server can listen while the owner's generated password is hashed (argon2id takes a
- * good part of a start); the password works once `passwordSet` resolves.
+ * good part of a start); the password works once `passwordSet` resolves. Its starter content comes
+ * after, with `addStarterContent`, once the server listens: rendering the welcome note loads the
+ * Markdown renderer, which would otherwise delay the first answer of a first start.
  */
-export async function bootstrapFirstRealm(app: App, o: NewRealmOptions = {}) {
+export async function bootstrapFirstRealm(app: App) {
   if ((await listRealms(app.db)).length) return null;
   const c = app.config.firstRealm;
   const r = { stringId: "", name: c.name, ownerEmail: c.ownerEmail, ownerName: c.ownerName };
   await checkNewRealm(app, r);
-  const { realm, owner } = await insertRealmWithOwner(app, r, null, o);
+  const { realm, owner } = await insertRealmWithOwner(app, r, null, { starterContent: false });
   const password = randomToken(20);
   return { realm, owner, password, passwordSet: setPassword(app, owner, password) };
+}
+
+/** #general, #sandbox and the welcome note for an organization created bare (bootstrapFirstRealm). */
+export async function addStarterContent(app: App, realm: RealmRow, owner: UserRow) {
+  await app.tx((tx) => createStarterContentTx(app, tx, realm, owner));
 }
 
 /**

@@ -1,6 +1,5 @@
 // Organization secrets: added by members, sealed before the store sees them, opened only by
 // runSecretEnv when a plugin process or an agent run starts.
-import { createHmac } from "node:crypto";
 import type { App } from "../context";
 import type { RealmRow, SecretRow, UserRow } from "../db/schema";
 import type { Tx } from "../db/tx";
@@ -47,7 +46,7 @@ function secretsKey(app: App): Buffer {
 }
 
 /** A key for one other purpose (e.g. "unsubscribe"), derived from the secrets key so no second key file is needed. */
-export const derivedKey = (app: App, purpose: string): Buffer => createHmac("sha256", secretsKey(app)).update(`confab:${purpose}`).digest();
+export const derivedKey = (app: App, purpose: string): Buffer => new Bun.CryptoHasher("sha256", secretsKey(app)).update(`confab:${purpose}`).digest();
 
 /** Seals a value for one place (`context`, e.g. "secret:3:GITHUB_TOKEN"); only runSecretEnv opens it. */
 export const sealValue = (app: App, value: string, context: string) => encrypt(secretsKey(app), value, context);

@@ -1,7 +1,7 @@
 // Outgoing webhooks, the pure parts: what the service is sent (Zulip's generic JSON and Slack-compatible
 // form), how its answer is read, where calls may go, and what people are told when a call fails.
-import { BlockList, isIP } from "node:net";
 import type { BotService } from "./bots";
+import { type AddressRange, inRange, ipVersion, parseRange } from "../lib/addresses";
 
 export const INTERFACE = { generic: 1, slack: 2 } as const;
 export type Trigger = "mention" | "direct_message";
@@ -60,31 +60,30 @@ export function replyFrom(iface: number, text: string): { content: string | null
 // ---- Where calls may go ----
 
 export interface AddressPolicy {
-  allow: BlockList;
+  allow: AddressRange[];
   allowHosts: Set<string>;
-  deny: BlockList;
+  deny: AddressRange[];
   denyHosts: Set<string>;
   /** Link-local ranges (cloud metadata services live there). */
-  linkLocal: BlockList;
+  linkLocal: AddressRange[];
   /** This server: its addresses and the port it listens on. */
-  own: { addresses: BlockList; hosts: Set<string>; port: number };
+  own: { addresses: AddressRange[]; hosts: Set<string>; port: number };
 }
 
-const familyOf = (a: string) => (isIP(a) === 6 ? "ipv6" : "ipv4");
+/** Ranges from texts that are addresses or CIDRs; the rest is left out. */
+const rangesOf = (list: readonly string[]) => list.map((t) => parseRange(t)).filter((r): r is AddressRange => r !== null);
+const anyIn = (addresses: string[], ranges: AddressRange[]) => addresses.some((a) => ranges.some((r) => inRange(a, r)));
 
 /** Parses config entries: CIDRs ("10.0.0.0/8"), addresses, or host names. */
-function entries(list: readonly string[]): { block: BlockList; hosts: Set<string> } {
-  const block = new BlockList();
+function entries(list: readonly string[]): { ranges: AddressRange[]; hosts: Set<string> } {
+  const ranges: AddressRange[] = [];
   const hosts = new Set<string>();
   for (const raw of list) {
     const e = raw.trim().toLowerCase();
-    const [addr, bits] = e.split("/");
-    if (isIP(addr!)) {
-      if (bits !== undefined) block.addSubnet(addr!, Number(bits), familyOf(addr!));
-      else block.addAddress(addr!, familyOf(addr!));
-    } else if (e) hosts.add(e);
+    if (ipVersion(e.split("/")[0]!)) ranges.push(...rangesOf([e]));
+    else if (e) hosts.add(e);
   }
-  return { block, hosts };
+  return { ranges, hosts };
 }
 
 /** Checks config entries once, at startup: a CIDR with a bad prefix is a config mistake. */
@@ -92,7 +91,7 @@ export function invalidPolicyEntry(list: readonly string[]): string | null {
   for (const raw of list) {
     const [addr, bits] = raw.trim().split("/");
     if (bits === undefined) continue;
-    const max = isIP(addr!) === 6 ? 128 : isIP(addr!) === 4 ? 32 : -1;
+    const max = ipVersion(addr!) === 6 ? 128 : ipVersion(addr!) === 4 ? 32 : -1;
     if (max < 0 || !/^\d+$/.test(bits) || Number(bits) > max) return raw;
   }
   return null;
@@ -104,30 +103,23 @@ export function addressPolicy(
 ): AddressPolicy {
   const allow = entries(cfg.allow);
   const deny = entries(cfg.deny);
-  const linkLocal = new BlockList();
-  linkLocal.addSubnet("169.254.0.0", 16, "ipv4");
-  linkLocal.addSubnet("fe80::", 10, "ipv6");
-  linkLocal.addAddress("fd00:ec2::254", "ipv6"); // AWS's IPv6 metadata address
-  const ownAddresses = new BlockList();
-  for (const a of own.addresses) if (isIP(a)) ownAddresses.addAddress(a, familyOf(a));
   return {
-    allow: allow.block,
+    allow: allow.ranges,
     allowHosts: allow.hosts,
-    deny: deny.block,
+    deny: deny.ranges,
     denyHosts: deny.hosts,
-    linkLocal,
-    own: { addresses: ownAddresses, hosts: new Set(own.hosts.map((h) => h.toLowerCase())), port: own.port },
+    linkLocal: rangesOf(["169.254.0.0/16", "fe80::/10", "fd00:ec2::254" /* AWS's IPv6 metadata address */]),
+    own: { addresses: rangesOf(own.addresses), hosts: new Set(own.hosts.map((h) => h.toLowerCase())), port: own.port },
   };
 }
 
 /** Why a call to host:port (resolved to `addresses`) is refused, or null when it may go. */
 export function refusal(p: AddressPolicy, host: string, port: number, addresses: string[]): string | null {
   const h = host.toLowerCase().replace(/^\[|\]$/g, "");
-  const matches = (block: BlockList, hosts: Set<string>) => hosts.has(h) || addresses.some((a) => block.check(a, familyOf(a)));
-  if (matches(p.allow, p.allowHosts)) return null;
-  if (matches(p.deny, p.denyHosts)) return "denied by outgoing_webhooks.deny";
-  if (addresses.some((a) => p.linkLocal.check(a, familyOf(a)))) return "a link-local address";
-  if (port === p.own.port && (p.own.hosts.has(h) || addresses.some((a) => p.own.addresses.check(a, familyOf(a))))) return "this server's own address";
+  if (p.allowHosts.has(h) || anyIn(addresses, p.allow)) return null;
+  if (p.denyHosts.has(h) || anyIn(addresses, p.deny)) return "denied by outgoing_webhooks.deny";
+  if (anyIn(addresses, p.linkLocal)) return "a link-local address";
+  if (port === p.own.port && (p.own.hosts.has(h) || anyIn(addresses, p.own.addresses))) return "this server's own address";
   return null;
 }
 

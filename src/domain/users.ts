@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { UserRow } from "../db/schema";
 import { isAdmin, isGuest, isOwner } from "./roles";
 
@@ -26,7 +25,7 @@ const gravatarHashes = new Map<string, string>();
 function gravatarHash(email: string): string {
   let hash = gravatarHashes.get(email);
   if (hash === undefined) {
-    hash = createHash("md5").update(email.toLowerCase()).digest("hex");
+    hash = new Bun.CryptoHasher("md5").update(email.toLowerCase()).digest("hex");
     if (gravatarHashes.size >= 10_000) gravatarHashes.clear();
     gravatarHashes.set(email, hash);
   }

@@ -1,9 +1,13 @@
 // AES-256-GCM for values kept at rest (organization secrets, plugin secret slots). The key never sits
 // in the database: it comes from the environment or from a key file beside it, readable by its owner
 // only, so a copied database file alone reveals nothing.
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import type * as NodeCrypto from "node:crypto";
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { randomBytes } from "./random";
+
+// node:crypto (its ciphers) is loaded by the first secret sealed or opened, not at every start (~3 ms).
+const cipherKit = () => require("node:crypto") as typeof NodeCrypto;
 
 export const KEY_FILE = "secrets.key";
 const VERSION = "v1";
@@ -55,7 +59,7 @@ export function inspectKey(dataDir: string, envKey: string | undefined): string 
  */
 export function encrypt(key: Buffer, plaintext: string, context: string): string {
   const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, iv);
+  const cipher = cipherKit().createCipheriv("aes-256-gcm", key, iv);
   cipher.setAAD(Buffer.from(context));
   const ct = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
   return [VERSION, iv.toString("base64"), cipher.getAuthTag().toString("base64"), ct.toString("base64")].join(":");
@@ -64,7 +68,7 @@ export function encrypt(key: Buffer, plaintext: string, context: string): string
 export function decrypt(key: Buffer, sealed: string, context: string): string {
   const [version, iv, tag, ct] = sealed.split(":");
   if (version !== VERSION || !iv || !tag || ct === undefined) throw new KeyError("unreadable encrypted value");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64"));
+  const decipher = cipherKit().createDecipheriv("aes-256-gcm", key, Buffer.from(iv, "base64"));
   decipher.setAAD(Buffer.from(context));
   decipher.setAuthTag(Buffer.from(tag, "base64"));
   try {

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bootstrapFirstRealm } from "../../src/actions/realms";
+import { addStarterContent, bootstrapFirstRealm } from "../../src/actions/realms";
 import { createUser } from "../../src/actions/users";
 import { findRealmById, listRealms } from "../../src/store/realms";
 import { findUserByEmail } from "../../src/store/users";
@@ -54,7 +54,8 @@ export async function startServer(
   const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...UNLIMITED, ...o.env });
   const clock = new TestClock();
   const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log), now: clock.now });
-  const first = await bootstrapFirstRealm(app, { starterContent: o.starterContent ?? false });
+  const first = await bootstrapFirstRealm(app);
+  if (first && o.starterContent) await addStarterContent(app, first.realm, first.owner);
   await first?.passwordSet;
   const realm = first?.realm ?? (await listRealms(app.db))[0]!;
   const owner = first?.owner ?? (await findUserByEmail(app.db, realm.id, config.firstRealm.ownerEmail))!;

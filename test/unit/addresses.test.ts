@@ -1,6 +1,8 @@
 // trusted_proxies: which address a request comes from, and when X-Forwarded-For is believed.
 import { expect, test } from "bun:test";
-import { clientAddress, inRange, parseRange, type AddressRange } from "../../src/lib/addresses";
+import fc from "fast-check";
+import { isIP } from "node:net";
+import { clientAddress, inRange, ipVersion, parseRange, type AddressRange } from "../../src/lib/addresses";
 
 const ranges = (...t: string[]) => t.map((x) => parseRange(x)!) as AddressRange[];
 
@@ -14,6 +16,21 @@ test("ranges: IPv4, IPv6, single addresses, IPv4-mapped peers; nonsense is refus
   expect(inRange("fe80::1", parseRange("fd00::/8")!)).toBe(false);
   expect(inRange("::1", parseRange("::1")!)).toBe(true);
   for (const bad of ["10.0.0.0/33", "example.com", "10.0.0/8", "::1/129", "1.2.3.4/x"]) expect(parseRange(bad)).toBeNull();
+});
+
+test("ipVersion tells addresses apart exactly as node:net's isIP does", () => {
+  const cases = ["::", "::1", "1::", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7::", "1:2:3:4:5:6:7:8:9", "::ffff:10.0.0.1", "1:2:3:4:5:6:1.2.3.4"];
+  for (const bad of ["01.2.3.4", "1.2.3", "256.1.1.1", "", ":", ":::", "1:::2", "00000::", "1:2:3:4:5:6:7:1.2.3.4", "::1.2.3"]) cases.push(bad);
+  for (const c of cases) expect([c, ipVersion(c) as number]).toEqual([c, isIP(c)]);
+  // Strings made of the pieces addresses are made of, so most are near misses.
+  const piece = fc.constantFrom(..."0123456789abcdefABCDEF:.", "::", "1.2.3.4", "255.255.255.255", "256", "ffff", "fFfF0");
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 18 }), (parts) => {
+      const s = parts.join("");
+      expect([s, ipVersion(s) as number]).toEqual([s, isIP(s)]);
+    }),
+    { numRuns: 20_000 },
+  );
 });
 
 test("X-Forwarded-For counts only from a trusted proxy, read from the right, skipping trusted hops", () => {
