@@ -10,6 +10,7 @@ import { findAgentBot, findMessageSender } from "../store/agent-runs";
 import { findUserByEmail, findUserById } from "../store/users";
 import { botAudience, botEvent } from "../serializers/bots";
 import { installPlugin } from "./plugins";
+import { requireRun } from "./run-keys";
 import { requireHumanMember } from "./secrets";
 import { insertUserTx } from "./users";
 
@@ -61,7 +62,8 @@ export const draftPluginParams = {
  * server (e.g. what it committed in the topic's workspace). It is a `draft` that only the person who
  * asked for the turn sees, recording the run, channel, topic and message; they install or discard it.
  */
-export async function makeDraftPlugin(app: App, realm: RealmRow, run: AgentRunRow, a: Args<typeof draftPluginParams>) {
+export async function makeDraftPlugin(app: App, realm: RealmRow, user: UserRow, key: string | undefined, a: Args<typeof draftPluginParams>) {
+  const run = await requireRun(app, user, key);
   const messageId = run.turnMessageId ?? run.messageId;
   const madeBy =
     (await findUserById(app.db, (await findMessageSender(app.db, messageId)) ?? run.requestedBy ?? 0)) ?? (await findUserById(app.db, run.requestedBy ?? 0))!;
