@@ -4,6 +4,7 @@ import { createApp } from "../../src/app";
 import type { App } from "../../src/context";
 import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
+import { detached } from "../../src/lib/detached";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
 import { failInterruptedExports } from "../../src/actions/realm-exports";
@@ -100,7 +101,10 @@ export function register(program: Command) {
           stopControl();
           const drained = http.stop();
           app.queues.releaseAll();
-          const late = setTimeout(() => void http.stop(true), SHUTDOWN_MS / 2); // requests still running: cut
+          const late = setTimeout(
+            detached(log, "shutdown failed", () => http.stop(true)),
+            SHUTDOWN_MS / 2,
+          ); // requests still running: cut
           await drained;
           clearTimeout(late);
           await app.writer.drain();
@@ -112,8 +116,9 @@ export function register(program: Command) {
           release();
           process.exit(0);
         };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
+        const onSignal = detached(log, "shutdown failed", stop); // the SHUTDOWN_MS timer still ends the process
+        process.on("SIGINT", onSignal);
+        process.on("SIGTERM", onSignal);
         // What can wait starts a moment after listening, so the first requests are not queued behind it.
         await Bun.sleep(BACKGROUND_DELAY_MS);
         if (stopping) return;

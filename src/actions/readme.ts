@@ -7,6 +7,7 @@ import type { UserRow } from "../db/schema";
 import { invalidParam, nothingToChange, readmeClientInUse, readmeNotOpen } from "../domain/errors";
 import { parseBase64, parseClientId, toBase64 } from "../domain/workspaces";
 import { toUsers } from "../events/types";
+import { detached } from "../lib/detached";
 import { checkAwareness, ReadmeDocs, ReadmeError } from "../lib/readme-docs";
 import { readableWorkspace, workspaceDir } from "./workspace-access";
 import { p, type Args } from "../domain/params";
@@ -20,9 +21,10 @@ function docsOf(app: App): ReadmeDocs {
       const payload = body.op === "update" ? { update: toBase64(body.update) } : { awareness: toBase64(body.awareness) };
       await app.tx((tx) => tx.emit({ type: "ext_readme", op: body.op, workspace_uuid: uuid, client: String(client), ...payload }, toUsers(d!.viewers(uuid))));
     };
+    // Called from Yjs's events and timers, which do not wait: a failure (writes off, say) is logged.
     d = new ReadmeDocs(
-      async (uuid, client, awareness) => await emit(uuid, client, { op: "awareness", awareness }),
-      async (uuid, client, update) => await emit(uuid, client, { op: "update", update }),
+      detached(app.log, "README event not sent", (uuid, client, awareness) => emit(uuid, client, { op: "awareness", awareness })),
+      detached(app.log, "README event not sent", (uuid, client, update) => emit(uuid, client, { op: "update", update })),
       (file, e) => app.log.error("README not saved", { file, error: String((e as Error)?.message ?? e) }),
     );
     docs.set(app, d);

@@ -18,6 +18,7 @@ import { catchUpChannels } from "./catch-up";
 import * as store from "../store/realm-exports";
 import { listAdminIds, listUsers } from "../store/users";
 import { findRealmById } from "../store/realms";
+import { detached } from "../lib/detached";
 
 /** Zulip's export_type: 1 public data only, 2 also the private data of users who consented. */
 export const EXPORT_PUBLIC = 1;
@@ -158,7 +159,10 @@ export async function requestRealmExport(app: App, realm: RealmRow, user: UserRo
     tx.emit(e.event, e.audience);
     return r;
   });
-  setTimeout(() => void runRealmExport(app, row), 0);
+  setTimeout(
+    detached(app.log, "realm export failed", () => runRealmExport(app, row)),
+    0,
+  );
   return { id: row.id };
 }
 

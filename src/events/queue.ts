@@ -92,7 +92,12 @@ class Backlog {
   }
 }
 
-type Waiter = { resolve: (events: { id: number; [k: string]: unknown }[]) => void; timer: ReturnType<typeof setTimeout>; since: number };
+type Waiter = {
+  resolve: (events: { id: number; [k: string]: unknown }[]) => void;
+  reject: (e: unknown) => void;
+  timer: ReturnType<typeof setTimeout>;
+  since: number;
+};
 
 /** One client's queue: the shared event objects it has not yet acknowledged, and at most one held poll. */
 export class EventQueue {
@@ -154,9 +159,9 @@ export class EventQueue {
 
   wait(heartbeatMs: number): Promise<{ id: number; [k: string]: unknown }[]> {
     this.cancelWait([]);
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.push({ type: "heartbeat" }), heartbeatMs);
-      this.waiter = { resolve, timer, since: performance.now() };
+      this.waiter = { resolve, reject, timer, since: performance.now() };
     });
   }
 
@@ -179,6 +184,6 @@ export class EventQueue {
     this.waiter = null;
     clearTimeout(w.timer);
     this.lastActivity = Date.now();
-    this.pending().then(w.resolve, () => w.resolve([])); // a failed read answers an empty poll, as a heartbeat would
+    this.pending().then(w.resolve, w.reject); // a failed read fails the held poll, which is logged and answered as any failure
   }
 }

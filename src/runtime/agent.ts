@@ -19,6 +19,7 @@ import { topicWorkspace } from "../actions/workspace-access";
 import { failStaleRuns, findAgentBot, findLiveRun, findRun } from "../store/agent-runs";
 import { listRealms } from "../store/realms";
 import { findUserById } from "../store/users";
+import { detached } from "../lib/detached";
 
 /** How long a stopped turn gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 3000;
@@ -86,8 +87,8 @@ export class AgentRuntime {
     this.groups.endLeftovers();
     await failStaleRuns(this.app.db, this.app.now());
     for (const realm of await listRealms(this.app.db)) if (!realm.deactivated) await agentBot(this.app, realm);
-    this.app.listeners.messageSent = async (m) => await this.onMessage(m);
-    setTurnControl(this.app, { cancel: (id) => this.forget(id) });
+    this.app.listeners.messageSent = (m) => this.safely(() => this.onMessage(m));
+    setTurnControl(this.app, { cancel: (id) => this.safely(() => this.forget(id)) });
   }
 
   /** Stops every turn (SIGTERM, then SIGKILL after a grace period) and ends the runs. */
@@ -133,7 +134,7 @@ export class AgentRuntime {
     }
     if (r.idle) clearTimeout(r.idle);
     r.idle = null;
-    void this.turn(runId, r, messageId);
+    this.safely(() => this.turn(runId, r, messageId));
   }
 
   private async turn(runId: number, r: LiveRun, messageId: number) {
@@ -166,7 +167,7 @@ export class AgentRuntime {
     const active: ActiveTurn = { proc, stopped: false, timedOut: false, timer: undefined as unknown as Timer, exited: proc.exited };
     active.timer = setTimeout(() => {
       active.timedOut = true;
-      void this.stopTurn(active);
+      this.safely(() => this.stopTurn(active));
     }, this.app.config.agent.turnTimeoutSeconds * 1000);
     r.active = active;
     this.recordGroups();
@@ -202,7 +203,7 @@ export class AgentRuntime {
     if (r.pending !== null) {
       const next = r.pending;
       r.pending = null;
-      void this.turn(runId, r, next);
+      this.safely(() => this.turn(runId, r, next));
       return;
     }
     r.idle = setTimeout(() => this.safely(async () => await this.close(runId, "done")), this.app.config.agent.runIdleSeconds * 1000);
@@ -230,7 +231,7 @@ export class AgentRuntime {
   }
 
   private async close(runId: number, state: "done" | "failed", exitStatus?: number | null) {
-    void this.forget(runId);
+    this.safely(() => this.forget(runId));
     return await endRun(this.app, runId, state, exitStatus);
   }
 
@@ -242,9 +243,9 @@ export class AgentRuntime {
     if (failed) this.app.log.warn("agent process groups not recorded", { error: failed.message });
   }
 
-  /** Runs `fn` without letting its failure (a throw or a rejection) escape: it is logged. */
+  /** Starts `fn` without waiting for it and without letting its failure (a throw or a rejection) escape: it is logged. */
   private safely(fn: () => Promise<unknown>) {
-    fn().catch((e) => this.app.log.error("agent runtime", { error: String((e as Error)?.stack ?? e) }));
+    detached(this.app.log, "agent runtime", fn)();
   }
 }
 

@@ -57,7 +57,7 @@ export function startEmailWorker(app: App, pollMs = 1000): () => Promise<void> {
   /** One turn at a time; a wake-up during a turn runs another right after it. */
   const run = () => {
     if (stopped) return;
-    if (running) {
+    if (running !== null) {
       again = true;
       return;
     }

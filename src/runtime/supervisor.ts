@@ -17,6 +17,7 @@ import { findPluginRow, listHostedPlugins, pluginCheckout, pluginDir, pluginOutp
 import { finalizeRemovals } from "../actions/plugin-removal";
 import { confirmStartable, reviewWaitingPlugin, setPluginState } from "../actions/plugin-states";
 import type { App } from "../context";
+import { detached, logFailure } from "../lib/detached";
 import type { PluginRow } from "../db/schema";
 import { FAILURES_BEFORE_FAILED, isLive } from "../domain/plugins";
 
@@ -72,14 +73,20 @@ export class PluginSupervisor {
   async start() {
     mkdirSync(join(this.app.config.dataDir, "plugins"), { recursive: true });
     this.groups.endLeftovers();
-    this.app.listeners.pluginsChanged = async () => await this.reconcile();
+    this.app.listeners.pluginsChanged = this.detached(() => this.reconcile());
     this.app.listeners.botCalled = (botUserId) => {
       const slot = this.byBot.get(botUserId);
-      if (slot?.run && !slot.run.answered && !slot.run.stopping) queueMicrotask(async () => await this.answered(slot, slot.run!));
+      if (slot?.run && !slot.run.answered && !slot.run.stopping) queueMicrotask(this.detached(() => this.answered(slot, slot.run!)));
     };
     await finalizeRemovals(this.app);
-    this.poll = setInterval(async () => await this.reconcile(), this.cfg.pollMs);
-    this.finalize = setInterval(async () => await finalizeRemovals(this.app), FINALIZE_EVERY_MS);
+    this.poll = setInterval(
+      this.detached(() => this.reconcile()),
+      this.cfg.pollMs,
+    );
+    this.finalize = setInterval(
+      this.detached(() => finalizeRemovals(this.app)),
+      FINALIZE_EVERY_MS,
+    );
     await this.reconcile();
   }
 
@@ -134,11 +141,11 @@ export class PluginSupervisor {
             }
             if (slot.run) {
               slot.relaunch = true;
-              void this.end(slot.run);
+              this.unawaited(() => this.end(slot.run!));
             } else await this.launch(slot);
           }
         }
-        for (const slot of this.slots.values()) if (!live.has(slot.id)) void this.drop(slot);
+        for (const slot of this.slots.values()) if (!live.has(slot.id)) this.unawaited(() => this.drop(slot));
       } while (this.again);
     } catch (e) {
       this.app.log.error("plugin host", { error: String((e as Error)?.stack ?? e) });
@@ -178,9 +185,9 @@ export class PluginSupervisor {
     if (this.stopped || this.slots.get(slot.id) !== slot) return;
     slot.retry = null;
     slot.relaunch = false;
-    if (!(await confirmStartable(this.app, slot.id))) return void this.drop(slot);
+    if (!(await confirmStartable(this.app, slot.id))) return this.unawaited(() => this.drop(slot));
     const row = await findPluginRow(this.app, slot.id);
-    if (!row) return void this.drop(slot);
+    if (!row) return this.unawaited(() => this.drop(slot));
     // A restart after a failure, or after a change, is `starting` again until it answers.
     await setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
     if (slot.remote) this.checkHealth(slot, row);
@@ -208,17 +215,22 @@ export class PluginSupervisor {
     this.recordGroups();
     this.note(slot, `[confab] started pid ${proc.pid}`, false);
     const pumped = Promise.all([this.pump(slot, proc.stdout), this.pump(slot, proc.stderr)]);
-    run.exited = proc.exited.then(async (code) => {
-      await pumped;
-      await killGroup(proc.pid, this.cfg.shutdownGraceMs, run.stopping); // what it left behind goes too
-      await this.ended(slot, run, code, proc.signalCode);
-    });
+    run.exited = proc.exited
+      .then(async (code) => {
+        await pumped;
+        await killGroup(proc.pid, this.cfg.shutdownGraceMs, run.stopping); // what it left behind goes too
+        await this.ended(slot, run, code, proc.signalCode);
+      })
+      .catch(logFailure(this.app.log, "plugin host")); // never rejects: end() and stop() wait for it
     run.timers.push(
       setTimeout(() => {
         if (run.answered || run.stopping) return;
         this.note(slot, `[confab] no API call within ${this.cfg.startTimeoutMs} ms`, false);
         run.stopping = true; // ended by the host, but counted: it never answered
-        void this.end(run).then(async () => await this.failed(slot, run));
+        this.unawaited(async () => {
+          await this.end(run);
+          await this.failed(slot, run);
+        });
       }, this.cfg.startTimeoutMs),
     );
   }
@@ -278,13 +290,16 @@ export class PluginSupervisor {
     slot.failures++;
     if (slot.failures >= FAILURES_BEFORE_FAILED) {
       await setPluginState(this.app, slot.id, "failed", slot.lines.slice(-DETAIL_LINES).join("\n"), { from: ["starting", "running"] });
-      void this.drop(slot);
+      this.unawaited(() => this.drop(slot));
       return;
     }
     await setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
     this.app.metrics.pluginRestarts++;
     const delay = Math.min(this.cfg.maxRestartDelayMs, this.cfg.restartDelayMs * 2 ** (slot.failures - 1));
-    slot.retry = setTimeout(async () => await this.launch(slot), delay);
+    slot.retry = setTimeout(
+      this.detached(() => this.launch(slot)),
+      delay,
+    );
   }
 
   /** Ends a run: its process group gets SIGTERM, then SIGKILL after the grace period. */
@@ -325,19 +340,29 @@ export class PluginSupervisor {
         if (slot.failures >= FAILURES_BEFORE_FAILED) {
           run.stopping = true;
           await setPluginState(this.app, slot.id, "failed", slot.lines.slice(-DETAIL_LINES).join("\n"), { from: ["starting", "running"] });
-          return void this.drop(slot);
+          return this.unawaited(() => this.drop(slot));
         }
         if (run.answered) {
           run.answered = false;
           await setPluginState(this.app, slot.id, "starting", "", { from: ["running"] });
         }
       }
-      run.timers.push(setTimeout(check, this.cfg.healthIntervalMs));
+      run.timers.push(setTimeout(this.detached(check), this.cfg.healthIntervalMs));
     };
-    void check();
+    this.unawaited(check);
   }
 
   // ---- Process groups on record ----
+
+  /** `fn` for a timer or a listener: its failure is logged, as the plugin host's. */
+  private detached<A extends unknown[]>(fn: (...args: A) => Promise<unknown>): (...args: A) => void {
+    return detached(this.app.log, "plugin host", fn);
+  }
+
+  /** Starts `fn` without waiting for it; its failure is logged. */
+  private unawaited(fn: () => Promise<unknown>) {
+    this.detached(fn)();
+  }
 
   private recordGroups() {
     const groups: Record<string, number> = {};
