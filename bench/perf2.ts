@@ -1,6 +1,7 @@
 // Performance II (issue 20): every figure side by side with a compiled bare Bun.serve in the same run.
 //  - cold start to the first answer, empty and migrated data directory (median of BENCH_STARTS = 6);
 //  - idle resident memory after start;
+//  - beside both, the stack floor (lib/stack-floor.ts: SQLite + drizzle with our schema + Elysia, no confab);
 //  - GET /users/me at 32 connections with wrk (installed from Debian's packages when missing), as a
 //    ratio to the bare server in neighbouring runs, and the Bun load generator's figure beside it;
 //  - on a BENCH_MESSAGES (default 1,000,000) message database (bench/messages.ts's generator):
@@ -34,6 +35,7 @@ const PACE_MS = 20;
 const ROOT = join(import.meta.dir, "..");
 const LOAD = join(import.meta.dir, "lib", "messages-load.ts");
 const BASELINE_SCRIPT = join(import.meta.dir, "lib", "baseline-server.ts");
+const FLOOR_SCRIPT = join(import.meta.dir, "lib", "stack-floor.ts");
 
 /** A Debian package's tool, installed when missing (as root); null when it cannot be had. */
 function tool(name: string, packages: string[]): string | null {
@@ -58,11 +60,35 @@ function wrk(bin: string, url: string, authorization?: string): { rps: number; p
 }
 
 /** The bare server compiled the way confab is, so both start from the same kind of file. */
-function compileBaseline(tmp: string): string {
-  const exe = join(tmp, "bare-bun");
-  const b = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", BASELINE_SCRIPT, "--outfile", exe], { stdout: "ignore", stderr: "inherit" });
-  if (b.exitCode !== 0) throw new Error("could not compile the baseline server");
+function compileBaseline(tmp: string, script = BASELINE_SCRIPT, flags: string[] = []): string {
+  const exe = join(tmp, script === BASELINE_SCRIPT ? "bare-bun" : "stack-floor");
+  const b = Bun.spawnSync([process.execPath, "build", "--compile", "--minify", ...flags, script, "--outfile", exe], {
+    cwd: ROOT,
+    stdout: "ignore",
+    stderr: "inherit",
+  });
+  if (b.exitCode !== 0) throw new Error(`could not compile ${script}`);
   return exe;
+}
+
+/** The stack floor (lib/stack-floor.ts): its cold starts (median) and its resident memory after 20 answers. */
+async function stackFloor(tmp: string): Promise<{ ms: number; rssMb: number }> {
+  const exe = compileBaseline(tmp, FLOOR_SCRIPT, ["--bytecode"]);
+  const times: number[] = [];
+  let rss = NaN;
+  for (let i = 0; i < STARTS; i++) {
+    const port = await freePort();
+    const t0 = performance.now();
+    const proc = Bun.spawn([exe, String(port), join(tmp, "floor.db")], { stdout: "ignore", stderr: "inherit" });
+    times.push(await firstAnswer(`http://127.0.0.1:${port}/`, t0));
+    if (i === STARTS - 1) {
+      for (let j = 0; j < 20; j++) await (await fetch(`http://127.0.0.1:${port}/`)).arrayBuffer();
+      await Bun.sleep(1000);
+      rss = rssMb(proc.pid);
+    }
+    await stop(proc);
+  }
+  return { ms: median(times), rssMb: rss };
 }
 
 async function startBaseline(exe: string, bodyFile: string) {
@@ -158,6 +184,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       bareCpu.push(b.cpuMs);
       await stop(b.proc);
     }
+    const floor = await stackFloor(ctx.tmp);
     Object.assign(f, {
       cold_start_empty_ms_median: round(median(empty)),
       cold_start_empty_ms_runs: empty.map((x) => round(x)).join(" "),
@@ -168,8 +195,12 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       cold_start_empty_cpu_ms_median: round(median(emptyCpu)),
       cold_start_migrated_cpu_ms_median: round(median(warmCpu)),
       bare_cold_start_cpu_ms_median: round(median(bareCpu)),
+      stack_floor_cold_start_ms_median: round(floor.ms),
+      stack_floor_idle_rss_mb: round(floor.rssMb),
     });
-    ctx.log(`  empty ${f.cold_start_empty_ms_median} ms, migrated ${f.cold_start_migrated_ms_median} ms, bare ${f.bare_cold_start_ms_median} ms`);
+    ctx.log(
+      `  empty ${f.cold_start_empty_ms_median} ms, migrated ${f.cold_start_migrated_ms_median} ms, bare ${f.bare_cold_start_ms_median} ms, stack floor ${f.stack_floor_cold_start_ms_median} ms (${f.stack_floor_idle_rss_mb} MB)`,
+    );
     ctx.log(
       `  CPU to first answer: empty ${f.cold_start_empty_cpu_ms_median} ms, migrated ${f.cold_start_migrated_cpu_ms_median} ms, bare ${f.bare_cold_start_cpu_ms_median} ms`,
     );
@@ -401,13 +432,19 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         limit: 40.01,
       },
       {
-        label: `cold start, migrated data dir (bare ${f.bare_cold_start_ms_median} ms)`,
+        label: `cold start, migrated data dir (bare ${f.bare_cold_start_ms_median} ms; stack floor ${f.stack_floor_cold_start_ms_median} ms)`,
         value: num("cold_start_migrated_ms_median"),
         unit: "ms",
         op: "<",
         limit: 30.01,
       },
-      { label: `idle RSS after start (bare ${f.bare_idle_rss_mb} MB)`, value: num("idle_rss_mb"), unit: "MB", op: "<", limit: 35.01 },
+      {
+        label: `idle RSS after start (bare ${f.bare_idle_rss_mb} MB; stack floor ${f.stack_floor_idle_rss_mb} MB)`,
+        value: num("idle_rss_mb"),
+        unit: "MB",
+        op: "<",
+        limit: 35.01,
+      },
       {
         label: `GET /users/me, wrk 32 connections, ratio to bare (${f.users_me_wrk_rps} vs ${f.bare_wrk_rps} req/s)`,
         value: num("users_me_wrk_ratio"),

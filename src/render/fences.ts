@@ -98,6 +98,9 @@ const CONTAINER_LANGS = new Set(["quote", "quoted", "spoiler"]);
  */
 function containerRule(state: StateBlock, startLine: number, endLine: number, silentMode: boolean): boolean {
   if (state.sCount[startLine]! - state.blkIndent >= 4) return false;
+  // Every line of a paragraph is offered to this rule (it may interrupt one): most start with neither fence character.
+  const first = state.src.charCodeAt(state.bMarks[startLine]! + state.tShift[startLine]!);
+  if (first !== 0x60 /* ` */ && first !== 0x7e /* ~ */) return false;
   const lineText = (line: number) => state.src.slice(state.bMarks[line]! + state.tShift[line]!, state.eMarks[line]!).trimEnd();
   const open = FENCE_LINE_RE.exec(lineText(startLine));
   const lang = open?.[2]?.toLowerCase();

@@ -5,8 +5,10 @@
 const TEXT_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;" };
 const ATTR_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': "&quot;" };
 
-/** Escapes text content. Quotes stay literal, as in Zulip's output (`it's`, `"x"`). */
-export const escapeText = (s: string): string => s.replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]!);
+const TEXT_SPECIAL_RE = /[&<>]/;
+
+/** Escapes text content. Quotes stay literal, as in Zulip's output (`it's`, `"x"`). Most text needs no escape. */
+export const escapeText = (s: string): string => (TEXT_SPECIAL_RE.test(s) ? s.replace(/[&<>]/g, (c) => TEXT_ESCAPES[c]!) : s);
 
 /** Escapes a double-quoted attribute value. */
 export const escapeAttr = (s: string): string => s.replace(/[&<>"]/g, (c) => ATTR_ESCAPES[c]!);

@@ -17,24 +17,28 @@ interface Replacement {
   tokens: Token[];
 }
 
-/** Replaces matches in the still-plain pieces; a finder returns matches in order, without overlaps. */
+/** Replaces matches in the still-plain pieces (a finder returns them in order, without overlaps); `pieces` itself when none. */
 function splitPieces(pieces: Piece[], find: (text: string) => Replacement[]): Piece[] {
-  const out: Piece[] = [];
-  for (const piece of pieces) {
-    if (typeof piece !== "string") {
-      out.push(piece);
+  let out: Piece[] | null = null;
+  for (let p = 0; p < pieces.length; p++) {
+    const piece = pieces[p]!;
+    const found = typeof piece === "string" ? find(piece) : [];
+    if (found.length === 0) {
+      out?.push(piece);
       continue;
     }
+    out ??= pieces.slice(0, p);
+    const text = piece as string;
     let last = 0;
-    for (const r of find(piece)) {
+    for (const r of found) {
       if (r.index < last) continue;
-      if (r.index > last) out.push(piece.slice(last, r.index));
+      if (r.index > last) out.push(text.slice(last, r.index));
       out.push(r.tokens);
       last = r.index + r.length;
     }
-    if (last < piece.length) out.push(piece.slice(last));
+    if (last < text.length) out.push(text.slice(last));
   }
-  return out;
+  return out ?? pieces;
 }
 
 function textToken(state: StateCore, content: string): Token {
@@ -57,20 +61,26 @@ function linkTokens(state: StateCore, url: string, text: string): Token[] | null
   return [open, textToken(state, text), close];
 }
 
-function expandText(state: StateCore, text: string, linkifiers: CompiledLinkifier[]): Token[] {
+/** Link replacements for what a finder found; most text has nothing, so no callback runs for it. */
+function linkReplacements<T>(state: StateCore, found: T[], link: (match: T) => { index: number; length: number; url: string; text: string }): Replacement[] {
+  const out: Replacement[] = [];
+  for (const match of found) {
+    const { index, length, url, text } = link(match);
+    const tokens = linkTokens(state, url, text);
+    if (tokens) out.push({ index, length, tokens });
+  }
+  return out;
+}
+
+/** The tokens `text` becomes, or null when it holds nothing to expand (most text: the token is kept as it is). */
+function expandText(state: StateCore, text: string, linkifiers: CompiledLinkifier[]): Token[] | null {
   let pieces: Piece[] = [text];
   pieces = splitPieces(pieces, (s) =>
-    findBareUrls(s).flatMap((u) => {
-      const tokens = linkTokens(state, u.url, u.text);
-      return tokens ? [{ index: u.index, length: u.lastIndex - u.index, tokens }] : [];
-    }),
+    linkReplacements(state, findBareUrls(s), (u) => ({ index: u.index, length: u.lastIndex - u.index, url: u.url, text: u.text })),
   );
   for (const linkifier of linkifiers) {
     pieces = splitPieces(pieces, (s) =>
-      linkifierMatches(linkifier, s).flatMap((m) => {
-        const tokens = linkTokens(state, m.url, m.text);
-        return tokens ? [{ index: m.index, length: m.text.length, tokens }] : [];
-      }),
+      linkReplacements(state, linkifierMatches(linkifier, s), (m) => ({ index: m.index, length: m.text.length, url: m.url, text: m.text })),
     );
   }
   pieces = splitPieces(pieces, (s) =>
@@ -80,6 +90,7 @@ function expandText(state: StateCore, text: string, linkifiers: CompiledLinkifie
       return { index: e.index, length: e.length, tokens: [token] };
     }),
   );
+  if (pieces.length === 1 && typeof pieces[0] === "string") return null;
   return pieces.flatMap((p) => (typeof p === "string" ? [textToken(state, p)] : p));
 }
 
@@ -87,15 +98,19 @@ function inlineTextPass(state: StateCore): void {
   const linkifiers = compileLinkifiers((state.env as RenderEnv).ctx.linkifiers);
   for (const block of state.tokens) {
     if (block.type !== "inline" || !block.children) continue;
-    const children: Token[] = [];
+    // A new list of children only once some text expands.
+    const children = block.children;
+    let expandedChildren: Token[] | null = null;
     let linkDepth = 0;
-    for (const token of block.children) {
+    for (let i = 0; i < children.length; i++) {
+      const token = children[i]!;
       if (token.type === "link_open") linkDepth++;
       if (token.type === "link_close") linkDepth--;
-      if (token.type === "text" && linkDepth === 0) children.push(...expandText(state, token.content, linkifiers));
-      else children.push(token);
+      const expanded = token.type === "text" && linkDepth === 0 ? expandText(state, token.content, linkifiers) : null;
+      if (expanded) (expandedChildren ??= children.slice(0, i)).push(...expanded);
+      else expandedChildren?.push(token);
     }
-    block.children = children;
+    if (expandedChildren) block.children = expandedChildren;
   }
 }
 

@@ -54,10 +54,16 @@ interface LinkifierMatch {
 
 export function linkifierMatches(linkifier: CompiledLinkifier, text: string): LinkifierMatch[] {
   const found: LinkifierMatch[] = [];
-  for (const m of text.matchAll(linkifier.regex)) {
-    // An empty match would link nothing and loop forever in callers that resume after it.
-    if (m[0] === "") continue;
-    found.push({ index: m.index!, text: m[0], url: expandUrlTemplate(linkifier.urlTemplate, m.groups ?? {}) });
+  // exec() on the shared regex, not matchAll(), which copies the regex on every call (a render makes one call per text).
+  const re = linkifier.regex;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    // An empty match would link nothing and loop forever in callers that resume after it; step over one character.
+    if (m[0] === "") {
+      re.lastIndex += re.unicode && text.codePointAt(re.lastIndex)! > 0xffff ? 2 : 1;
+      continue;
+    }
+    found.push({ index: m.index, text: m[0], url: expandUrlTemplate(linkifier.urlTemplate, m.groups ?? {}) });
   }
   return found;
 }

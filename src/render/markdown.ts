@@ -12,8 +12,10 @@ import { escapeText } from "./html.ts";
 import { inlineTextPlugin } from "./inline-text.ts";
 import { linksPlugin, type Preview } from "./links.ts";
 import { mathPlugin } from "./math.ts";
+import { plainParagraphHtml } from "./plain-text.ts";
 import { type Mention, mentionsPlugin } from "./mentions.ts";
 import { timePlugin } from "./time.ts";
+import { usePlainTokens } from "./tokens.ts";
 import { isSafeHref, sanitizeUrl, uploadPathId } from "./urls.ts";
 
 /** Zulip has no underscore emphasis (`_foo_`, `__foo__` stay literal): underscores are plain text. */
@@ -33,11 +35,14 @@ function createMarkdown(): MarkdownIt {
   // apart; bare host names and e-mail addresses are found in inline-text.ts.
   const MarkdownItCtor = require("markdown-it") as typeof import("markdown-it").default; // its CommonJS build: the constructor itself
   const md = new MarkdownItCtor("default", { html: false, breaks: true, linkify: true, typographer: false });
+  usePlainTokens(md);
   md.core.ruler.disable("linkify");
   // Zulip has no setext headings, reference links or <url> autolinks (its "<"
   // is literal text); its image syntax (Zulip 12) only embeds uploads, which
   // confab does not do, so ![alt](url) stays "!" and a link.
   md.disable(["lheading", "reference", "image", "autolink"]);
+  // Rules that do nothing without `html` or `typographer` but were still called for every line or message.
+  md.disable(["html_block", "html_inline", "replacements", "smartquotes"]);
 
   const encode = md.normalizeLink.bind(md);
   md.normalizeLink = (url) => {
@@ -114,6 +119,12 @@ function summarize(tokens: Token[], ctx: RenderContext, content: string, html: s
 
 /** Renders message (or description) Markdown in Zulip's dialect. Pure: all data comes from `ctx`. */
 export function renderMarkdown(content: string, ctx: RenderContext): Rendered {
+  const plain = plainParagraphHtml(content, ctx);
+  return plain === null ? renderWithMarkdownIt(content, ctx) : summarize([], ctx, content, plain);
+}
+
+/** The whole markdown-it pipeline, which renderMarkdown skips for a plain sentence (its property test compares the two). */
+export function renderWithMarkdownIt(content: string, ctx: RenderContext): Rendered {
   const env: RenderEnv = { ctx };
   const md = (shared ??= createMarkdown());
   const tokens = md.parse(content, env);

@@ -6,13 +6,15 @@ const VOID_TAGS = new Set(["br", "hr", "img", "input", "wbr"]);
 const BLOCK_TAGS = new Set(["p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "table"]);
 
 const decodeEntities = (s: string): string =>
-  s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] === "#") {
-      const cp = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-      return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
-    }
-    return ENTITIES[name.toLowerCase()] ?? whole;
-  });
+  !s.includes("&")
+    ? s
+    : s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {
+        if (name[0] === "#") {
+          const cp = name[1] === "x" || name[1] === "X" ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+          return cp > 0 && cp <= 0x10ffff ? String.fromCodePoint(cp) : whole;
+        }
+        return ENTITIES[name.toLowerCase()] ?? whole;
+      });
 
 /** Text of HTML produced by renderMarkdown (not a general HTML parser). */
 export function textForSearch(html: string): string {
