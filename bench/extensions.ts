@@ -62,7 +62,7 @@ const RUN_SH = 'curl -s -o /dev/null -u "$EXT_EMAIL:$EXT_API_KEY" "$EXT_API_URL/
 async function seed(ctx: BenchContext, dataDir: string): Promise<{ owner: Cred; listener: Cred; bot: Cred }> {
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
-    const first = bootstrapFirstRealm(app)!;
+    const first = (await bootstrapFirstRealm(app))!;
     await first.passwordSet;
     const listener = await createUser(app, first.realm, { email: "listener@example.com", fullName: "Listener" });
     const src = join(ctx.tmp, "plugin");
@@ -76,7 +76,7 @@ async function seed(ctx: BenchContext, dataDir: string): Promise<{ owner: Cred; 
       const { plugin } = await installPlugin(app, first.realm, null, { source_kind: "local", source_repository_id: repository.id });
       botId ||= plugin.bot_user_id;
     }
-    const bot = findUserById(app.db, botId)!;
+    const bot = (await findUserById(app.db, botId))!;
     return {
       owner: { id: first.owner.id, email: first.owner.email, key: first.owner.apiKey },
       listener: { id: listener.id, email: listener.email, key: listener.apiKey },

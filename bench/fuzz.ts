@@ -26,7 +26,7 @@ export async function run({ exe, tmp, log }: BenchContext): Promise<BenchResult>
   // The callers are made through the actions on an App beside the server (as the CLI does), so one
   // that a fuzzed request deactivated or re-keyed can be replaced while the server runs.
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
-  const first = bootstrapFirstRealm(app)!;
+  const first = (await bootstrapFirstRealm(app))!;
   await first.passwordSet;
   const { realm, owner } = first;
   const { auths, userIds } = await seedCallers(app, realm, owner);
@@ -49,12 +49,12 @@ export async function run({ exe, tmp, log }: BenchContext): Promise<BenchResult>
     const worker = async () => {
       while (next < REQUESTS) {
         const r = take(next++);
-        if (refreshing) await refreshing;
+        if (refreshing !== null) await refreshing;
         const a = await sendFuzz(srv.url, r, auths[r.caller], TIMEOUT_MS);
         const key = a.hung ? "hung" : String(a.status);
         statuses[key] = (statuses[key] ?? 0) + 1;
         if (a.hung || a.status >= 500) bad.push(`${key} ${describeFuzz(r)}`);
-        if ((a.status === 401 || a.status === 403) && r.caller !== "anon" && !refreshing)
+        if ((a.status === 401 || a.status === 403) && r.caller !== "anon" && refreshing === null)
           refreshing = refreshCallers(srv.url, app, realm, owner, auths).finally(() => (refreshing = null));
         if (next % 20_000 === 0) log(`${next} requests, ${bad.length} bad`);
       }

@@ -73,7 +73,7 @@ export async function generate(dataDir: string, log: (l: string) => void, o = { 
   const rand = rng(42);
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
-    const first = bootstrapFirstRealm(app)!;
+    const first = (await bootstrapFirstRealm(app))!;
     await first.passwordSet; // the owner's password is hashed in the background: done before the app closes
     const realm = first.realm;
     const users: Cred[] = [];
@@ -88,7 +88,7 @@ export async function generate(dataDir: string, log: (l: string) => void, o = { 
       const size = channelSize(c, o.users);
       const start = (c * 37) % o.users;
       const subs = Array.from({ length: size }, (_, i) => users[(start + i) % o.users]!.id);
-      const { id } = createChannel(app, realm, first.owner, {
+      const { id } = await createChannel(app, realm, first.owner, {
         name: `bench-${c}`,
         description: `Benchmark channel ${c}`,
         subscribers: subs,

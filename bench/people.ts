@@ -13,6 +13,7 @@ import { createLogger } from "../src/lib/log";
 import { median, serveExe, stop } from "./lib/proc";
 import { basic, type Cred } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
+import { mapInOrder } from "../src/lib/in-order";
 
 const NESTED_MEMBERS = 10_000;
 const LEVELS = 5;
@@ -23,15 +24,26 @@ const CHECKS = Number(process.env.BENCH_CHECKS ?? 2000);
 const REGISTERS = Number(process.env.BENCH_REGISTERS ?? 40);
 
 /** A realm of `users` users (one transaction: no passwords, no per-user commit), and its owner's credentials. */
-async function seed(dataDir: string, users: number, groups: (make: (members: number[], subgroups: number[], name: string) => number, ids: number[]) => void) {
+async function seed(
+  dataDir: string,
+  users: number,
+  groups: (make: (members: number[], subgroups: number[], name: string) => Promise<number>, ids: number[]) => Promise<void>,
+) {
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
-    const first = bootstrapFirstRealm(app)!;
+    const first = (await bootstrapFirstRealm(app))!;
     await first.passwordSet; // the owner's password is hashed in the background: done before the app closes
-    const ids = app.tx((tx) =>
-      Array.from({ length: users }, (_, i) => insertUserTx(app, tx, first.realm, { email: `p${i}@example.com`, fullName: `Person ${i}` }, null).id),
+    const ids = await app.tx(
+      async (tx) =>
+        await mapInOrder(
+          Array.from({ length: users }, (_, i) => i),
+          async (i) => (await insertUserTx(app, tx, first.realm, { email: `p${i}@example.com`, fullName: `Person ${i}` }, null)).id,
+        ),
     );
-    groups((members, subgroups, name) => createUserGroup(app, first.realm, first.owner, { name, description: "", members, subgroups }).group_id, ids);
+    await groups(
+      async (members, subgroups, name) => (await createUserGroup(app, first.realm, first.owner, { name, description: "", members, subgroups })).group_id,
+      ids,
+    );
     return { owner: { id: first.owner.id, email: first.owner.email, key: first.owner.apiKey } as Cred, ids };
   } finally {
     app.close();
@@ -65,12 +77,12 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const nestedDir = join(ctx.tmp, "nested");
   let top = 0;
   let deepest = 0;
-  const nested = await seed(nestedDir, NESTED_MEMBERS, (make, ids) => {
+  const nested = await seed(nestedDir, NESTED_MEMBERS, async (make, ids) => {
     const per = NESTED_MEMBERS / LEVELS;
     let inner: number[] = [];
     for (let level = LEVELS; level >= 1; level--) {
       const members = ids.slice((level - 1) * per, level * per);
-      inner = [make(members, inner, `level ${level}`)];
+      inner = [await make(members, inner, `level ${level}`)];
     }
     top = inner[0]!;
     deepest = ids[ids.length - 1]!;
@@ -100,10 +112,10 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   // 2. register for 5,000 users and 500 groups.
   ctx.log(`seeding ${REGISTER_USERS} users and ${REGISTER_GROUPS} groups`);
   const regDir = join(ctx.tmp, "register");
-  const reg = await seed(regDir, REGISTER_USERS, (make, ids) => {
+  const reg = await seed(regDir, REGISTER_USERS, async (make, ids) => {
     for (let g = 0; g < REGISTER_GROUPS; g++) {
       const members = Array.from({ length: GROUP_SIZE }, (_, k) => ids[(g * 37 + k * 101) % ids.length]!);
-      make([...new Set(members)], [], `team ${g}`);
+      await make([...new Set(members)], [], `team ${g}`);
     }
   });
   s = await serve(ctx, regDir);

@@ -24,7 +24,7 @@ const CLIENT = join(import.meta.dir, "lib", "readme-client.ts");
 async function seed(dataDir: string, tmp: string) {
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
-    const first = bootstrapFirstRealm(app)!;
+    const first = (await bootstrapFirstRealm(app))!;
     await first.passwordSet; // before the database closes
     const users: Cred[] = [];
     for (let i = 0; i < CLIENTS; i++) {

@@ -169,7 +169,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const [reader, sender] = g.users;
   {
     const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
-    for (const u of [reader!, sender!]) await setPassword(app, findUserById(app.db, u.id)!, PASSWORD);
+    for (const u of [reader!, sender!]) await setPassword(app, (await findUserById(app.db, u.id))!, PASSWORD);
     app.close();
   }
 

@@ -24,9 +24,9 @@ export function openApp(opts: ConfigOverrides, revoked: Revocation[] = []): App 
   return createApp(config, { batching: false, log: createLogger("warn"), onRevoke: (r) => revoked.push(r) });
 }
 
-export function realmOption(app: App, stringId: string | undefined): RealmRow {
-  if (stringId === undefined) return defaultRealm(app);
-  const realm = findRealmByStringId(app.db, stringId);
+export async function realmOption(app: App, stringId: string | undefined): Promise<RealmRow> {
+  if (stringId === undefined) return await defaultRealm(app);
+  const realm = await findRealmByStringId(app.db, stringId);
   if (!realm) throw new CliError(`no realm with subdomain '${stringId}'`);
   return realm;
 }

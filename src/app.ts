@@ -76,7 +76,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
       endAccess(app, r);
       opts.onRevoke?.(r);
     },
-    tx: (fn, opts) => writer.run(fn, opts),
+    tx: async (fn, opts) => await writer.run(fn, opts),
     now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
     close() {
       writer.flush();
@@ -85,6 +85,6 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
       sqlite.close();
     },
   };
-  queues.messages.load = (id) => messageEventPayload(app, id);
+  queues.messages.load = async (id) => await messageEventPayload(app, id);
   return app;
 }

@@ -66,8 +66,11 @@ export interface App {
    * tells `onRevoke` (the CLI forwards it to the running server).
    */
   revoke(r: Revocation): void;
-  /** Runs one change: checks, writes and emits synchronously; events are delivered after COMMIT. */
-  tx<T>(fn: (tx: Tx) => T, opts?: TxOptions): T;
+  /**
+   * Runs one change (checks, writes, emits) in the writer, after the changes before it; a throw undoes it.
+   * Events are delivered after COMMIT.
+   */
+  tx<T>(fn: (tx: Tx) => T | Promise<T>, opts?: TxOptions): Promise<T>;
   /** The one clock actions read (UNIX seconds); fixed at creation (tests hand in a settable one). */
   readonly now: () => number;
   close(): void;

@@ -15,7 +15,7 @@ export interface Cred {
 export async function seedUsers(dataDir: string, count: number): Promise<{ owner: Cred; users: Cred[] }> {
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
-    const first = bootstrapFirstRealm(app)!;
+    const first = (await bootstrapFirstRealm(app))!;
     await first.passwordSet; // the owner's password is hashed in the background: done before the app closes
     const users: Cred[] = [];
     for (let i = 0; i < count; i++) {

@@ -33,9 +33,9 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(
       action((opts) =>
-        usingApp(opts, (app) => {
+        usingApp(opts, async (app) => {
           if (opts.status && !["pending", "sent", "failed"].includes(opts.status)) throw new CliError("--status: pending, sent or failed");
-          const rows = listOutbox(app, { status: opts.status, limit: Number(opts.limit) || 50 });
+          const rows = await listOutbox(app, { status: opts.status, limit: Number(opts.limit) || 50 });
           if (opts.json) return console.log(JSON.stringify(rows));
           const when = (t: number | null) => (t === null ? "-" : new Date(t * 1000).toISOString());
           for (const m of rows)

@@ -10,7 +10,7 @@ export function register(program: Command) {
     .action(
       action((output: string, opts) =>
         usingApp(opts, async (app) => {
-          const realm = realmOption(app, opts.realm);
+          const realm = await realmOption(app, opts.realm);
           const a = await exportRealmTo(app, realm, output);
           console.log(`exported '${realm.stringId}' to ${output}: ${a.users.length} users, ${a.channels.length} channels, ${a.messages.length} messages`);
         }),
@@ -42,7 +42,7 @@ Imported users have no password: set one with 'confab user set-password', or use
       usingApp(opts, async (app) => {
         const src = await readExport(path, opts.name);
         try {
-          const r = importArchive(app, src, { subdomain: opts.subdomain, name: opts.name });
+          const r = await importArchive(app, src, { subdomain: opts.subdomain, name: opts.name });
           console.log(
             `imported into realm ${r.realm.id} (${realmUrl(app.config.externalUrl, r.realm.stringId)}): ${r.users} users, ${r.channels} channels, ${r.messages} messages, ${r.reactions} reactions, ${r.files} files`,
           );

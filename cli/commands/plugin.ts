@@ -23,8 +23,8 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(
       action((opts) =>
-        usingApp(opts, (app) => {
-          const list = listPlugins(app, realmOption(app, opts.realm), null).plugins;
+        usingApp(opts, async (app) => {
+          const list = (await listPlugins(app, await realmOption(app, opts.realm), null)).plugins;
           if (opts.json) return console.log(JSON.stringify(list));
           for (const p of list) console.log(line(p));
         }),
@@ -42,7 +42,7 @@ export function register(program: Command) {
     .action(
       action((opts) =>
         usingApp(opts, async (app) => {
-          const realm = realmOption(app, opts.realm);
+          const realm = await realmOption(app, opts.realm);
           const sources = [opts.repo, opts.codehost, opts.remote].filter((x) => x !== undefined);
           if (sources.length !== 1) throw new CliError("give exactly one of --repo, --codehost or --remote");
           let settings: Record<string, unknown> | undefined;
@@ -56,7 +56,7 @@ export function register(program: Command) {
           }
           const a: SourceArgs =
             opts.repo !== undefined
-              ? { source_kind: "local", source_repository_id: findRealmRepository(app, realm, opts.repo).id }
+              ? { source_kind: "local", source_repository_id: (await findRealmRepository(app, realm, opts.repo)).id }
               : opts.codehost !== undefined
                 ? { source_kind: "codehost", source: opts.codehost }
                 : { source_kind: "remote", source: opts.remote };
@@ -68,8 +68,8 @@ export function register(program: Command) {
 
   withRealmOption(plugin.command("remove").description("remove a plugin (restore undoes it for a week)").argument("<install_id>")).action(
     action((id: string, opts) =>
-      usingApp(opts, (app) => {
-        removePlugin(app, realmOption(app, opts.realm), null, idArg(id));
+      usingApp(opts, async (app) => {
+        await removePlugin(app, await realmOption(app, opts.realm), null, idArg(id));
         console.log(`plugin ${id} removed`);
       }),
     ),
@@ -77,8 +77,8 @@ export function register(program: Command) {
 
   withRealmOption(plugin.command("restore").description("undo a plugin's removal, within a week").argument("<install_id>")).action(
     action((id: string, opts) =>
-      usingApp(opts, (app) => {
-        const { plugin: p } = restorePlugin(app, realmOption(app, opts.realm), null, idArg(id));
+      usingApp(opts, async (app) => {
+        const { plugin: p } = await restorePlugin(app, await realmOption(app, opts.realm), null, idArg(id));
         console.log(`plugin ${id} restored: ${p.state}${p.detail ? ` (${p.detail})` : ""}`);
       }),
     ),
@@ -88,10 +88,10 @@ export function register(program: Command) {
     .option("--lines <n>", "how many", "100")
     .action(
       action((id: string, opts) =>
-        usingApp(opts, (app) => {
+        usingApp(opts, async (app) => {
           const n = Number(opts.lines);
           if (!Number.isInteger(n) || n < 1) throw new CliError("--lines must be a positive integer");
-          for (const l of pluginLogs(app, realmOption(app, opts.realm), null, idArg(id), n).lines) console.log(l);
+          for (const l of (await pluginLogs(app, await realmOption(app, opts.realm), null, idArg(id), n)).lines) console.log(l);
         }),
       ),
     );

@@ -37,8 +37,8 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(
       action((opts) =>
-        usingApp(opts, (app) => {
-          const rows = listRealms(app.db).map((r) => ({
+        usingApp(opts, async (app) => {
+          const rows = (await listRealms(app.db)).map((r) => ({
             id: r.id,
             subdomain: r.stringId,
             name: r.name,
@@ -61,8 +61,8 @@ export function register(program: Command) {
         .argument("<subdomain>", "the realm's subdomain ('' for the root host)"),
     ).action(
       action((subdomain: string, opts) =>
-        usingApp(opts, (app) => {
-          setRealmDeactivated(app, realmOption(app, subdomain), deactivated);
+        usingApp(opts, async (app) => {
+          await setRealmDeactivated(app, await realmOption(app, subdomain), deactivated);
           console.log(`realm '${subdomain}' ${name}d`);
         }),
       ),

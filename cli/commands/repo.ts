@@ -11,7 +11,7 @@ export function register(program: Command) {
     .action(
       action((name: string, opts) =>
         usingApp(opts, async (app) => {
-          const { repository } = await createRepository(app, realmOption(app, opts.realm), null, { name, description: opts.description ?? "" });
+          const { repository } = await createRepository(app, await realmOption(app, opts.realm), null, { name, description: opts.description ?? "" });
           console.log(`repository ${repository.id} created: ${repository.name}`);
         }),
       ),
@@ -28,7 +28,7 @@ export function register(program: Command) {
     .action(
       action((name: string, path: string, opts) =>
         usingApp(opts, async (app) => {
-          const { repository } = await importIntoRepository(app, realmOption(app, opts.realm), null, name, path, { message: opts.message });
+          const { repository } = await importIntoRepository(app, await realmOption(app, opts.realm), null, name, path, { message: opts.message });
           console.log(`${repository.name} is at ${repository.head || "(empty)"}`);
         }),
       ),
@@ -38,8 +38,8 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(
       action((opts) =>
-        usingApp(opts, (app) => {
-          const list = listRepositories(app, realmOption(app, opts.realm), null).repositories;
+        usingApp(opts, async (app) => {
+          const list = (await listRepositories(app, await realmOption(app, opts.realm), null)).repositories;
           if (opts.json) return console.log(JSON.stringify(list));
           for (const r of list) console.log([r.id, r.name, r.head || "-", r.description].join("\t").trimEnd());
         }),

@@ -15,12 +15,12 @@ export function register(program: Command) {
         usingApp(opts, async (app) => {
           const value = await readStdin();
           if (!value) throw new CliError("no value on standard input");
-          const realm = realmOption(app, opts.realm);
-          if (findSecret(app.db, realm.id, name)) {
-            updateSecret(app, realm, null, name, { secret: value, note: opts.note });
+          const realm = await realmOption(app, opts.realm);
+          if (await findSecret(app.db, realm.id, name)) {
+            await updateSecret(app, realm, null, name, { secret: value, note: opts.note });
             console.log(`secret ${name} replaced`);
           } else {
-            const { secret } = addSecret(app, realm, null, { name, secret: value, note: opts.note ?? "" });
+            const { secret } = await addSecret(app, realm, null, { name, secret: value, note: opts.note ?? "" });
             console.log(`secret ${name} added${secret.hint ? ` (ends in ${secret.hint})` : ""}`);
           }
         }),
@@ -31,8 +31,8 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(
       action((opts) =>
-        usingApp(opts, (app) => {
-          const list = listSecrets(app, realmOption(app, opts.realm), null).secrets;
+        usingApp(opts, async (app) => {
+          const list = (await listSecrets(app, await realmOption(app, opts.realm), null)).secrets;
           if (opts.json) return console.log(JSON.stringify(list));
           for (const s of list) console.log([s.name, s.hint ? `…${s.hint}` : "-", s.note].join("\t").trimEnd());
         }),
@@ -41,8 +41,8 @@ export function register(program: Command) {
 
   withRealmOption(secrets.command("rm").description("delete a secret").argument("<name>")).action(
     action((name: string, opts) =>
-      usingApp(opts, (app) => {
-        deleteSecret(app, realmOption(app, opts.realm), null, name);
+      usingApp(opts, async (app) => {
+        await deleteSecret(app, await realmOption(app, opts.realm), null, name);
         console.log(`secret ${name} deleted`);
       }),
     ),

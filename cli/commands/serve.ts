@@ -4,6 +4,7 @@ import { createApp } from "../../src/app";
 import type { App } from "../../src/context";
 import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
+import { detached } from "../../src/lib/detached";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startAgent } from "../../src/runtime/agent";
 import { failInterruptedExports } from "../../src/actions/realm-exports";
@@ -35,15 +36,15 @@ interface Background {
  * collection, plugin processes, outgoing webhook deliveries, housekeeping, the search indexer, the
  * scheduler and mail. Each catches up on what was queued in the database before it started.
  */
-function startBackground(app: App): Background {
+async function startBackground(app: App): Promise<Background> {
   const stopIntegrity = startIntegrityCheck(app);
   const stopBackups = startBackups(app);
   app.queues.startGc();
-  const plugins = startPluginHost(app);
-  const outgoingWebhooks = startOutgoingWebhooks(app);
+  const plugins = await startPluginHost(app);
+  const outgoingWebhooks = await startOutgoingWebhooks(app);
   const stopHousekeeping = startHousekeeping(app, app.config.housekeeping.intervalSeconds);
   const stopIndexer = startSearchIndexer(app);
-  const stopScheduler = startScheduler(app);
+  const stopScheduler = await startScheduler(app);
   const stopEmail = startEmailWorker(app);
   return {
     async stopTimers() {
@@ -75,13 +76,13 @@ export function register(program: Command) {
         const app = createApp(config, { batching: true, log });
         const release = acquirePidFile(config.dataDir);
         phase("app");
-        const first = bootstrapFirstRealm(app);
-        failInterruptedExports(app);
+        const first = await bootstrapFirstRealm(app);
+        await failInterruptedExports(app);
         phase("first_realm");
         const http = listen(app, config.listen.host, config.listen.port);
         const stopControl = startControlSocket(app);
         phase("http");
-        const agent = startAgent(app); // before any request: it ends stale runs and hears every message sent
+        const agent = await startAgent(app); // before any request: it ends stale runs and hears every message sent
         phase("agent");
         // Shutdown: stop accepting, answer held long-polls, let in-flight requests finish (each answers
         // once its batch committed), commit what is left, stop plugins and the agent, exit. Bounded: past
@@ -100,7 +101,10 @@ export function register(program: Command) {
           stopControl();
           const drained = http.stop();
           app.queues.releaseAll();
-          const late = setTimeout(() => void http.stop(true), SHUTDOWN_MS / 2); // requests still running: cut
+          const late = setTimeout(
+            detached(log, "shutdown failed", () => http.stop(true)),
+            SHUTDOWN_MS / 2,
+          ); // requests still running: cut
           await drained;
           clearTimeout(late);
           await app.writer.drain();
@@ -112,13 +116,14 @@ export function register(program: Command) {
           release();
           process.exit(0);
         };
-        process.on("SIGINT", stop);
-        process.on("SIGTERM", stop);
+        const onSignal = detached(log, "shutdown failed", stop); // the SHUTDOWN_MS timer still ends the process
+        process.on("SIGINT", onSignal);
+        process.on("SIGTERM", onSignal);
         // What can wait starts a moment after listening, so the first requests are not queued behind it.
         await Bun.sleep(BACKGROUND_DELAY_MS);
         if (stopping) return;
-        if (first) addStarterContent(app, first.realm, first.owner); // before the owner is told how to log in
-        background = startBackground(app);
+        if (first) await addStarterContent(app, first.realm, first.owner); // before the owner is told how to log in
+        background = await startBackground(app);
         if (first) {
           await first.passwordSet;
           printFirstRun(config.externalUrl, first);

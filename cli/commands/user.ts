@@ -5,9 +5,9 @@ import { ROLE_NAMES } from "../../src/domain/roles";
 import { findUserByEmail, listUsers } from "../../src/store/users";
 import { action, CliError, readStdin, realmOption, usingApp, withRealmOption } from "../common";
 
-function userOf(app: App, realm: string | undefined, email: string) {
-  const r = realmOption(app, realm);
-  const user = findUserByEmail(app.db, r.id, email);
+async function userOf(app: App, realm: string | undefined, email: string) {
+  const r = await realmOption(app, realm);
+  const user = await findUserByEmail(app.db, r.id, email);
   if (!user) throw new CliError(`no user ${email} in realm '${r.stringId}'`);
   return user;
 }
@@ -25,7 +25,7 @@ export function register(program: Command) {
           const role = ROLE_NAMES[opts.role];
           if (!role) throw new CliError(`unknown role '${opts.role}' (owner, administrator, moderator, member, guest)`);
           const password = opts.passwordStdin ? await readStdin() : null;
-          const u = await createUser(app, realmOption(app, opts.realm), { email, fullName: opts.name, role, password });
+          const u = await createUser(app, await realmOption(app, opts.realm), { email, fullName: opts.name, role, password });
           console.log(`user ${u.id} created: ${u.email}\nAPI key: ${u.apiKey}`);
         }),
       ),
@@ -35,8 +35,8 @@ export function register(program: Command) {
     .option("--json", "print JSON")
     .action(
       action((opts) =>
-        usingApp(opts, (app) => {
-          const rows = listUsers(app.db, realmOption(app, opts.realm).id).map((u) => ({
+        usingApp(opts, async (app) => {
+          const rows = (await listUsers(app.db, (await realmOption(app, opts.realm)).id)).map((u) => ({
             id: u.id,
             email: u.email,
             full_name: u.fullName,
@@ -55,9 +55,9 @@ export function register(program: Command) {
     .option("--regenerate", "replace the key with a new one first (the old one stops working)")
     .action(
       action((email: string, opts) =>
-        usingApp(opts, (app) => {
-          const u = userOf(app, opts.realm, email);
-          console.log(opts.regenerate ? regenerateApiKey(app, u) : u.apiKey);
+        usingApp(opts, async (app) => {
+          const u = await userOf(app, opts.realm, email);
+          console.log(opts.regenerate ? await regenerateApiKey(app, u) : u.apiKey);
         }),
       ),
     );
@@ -67,7 +67,7 @@ export function register(program: Command) {
       usingApp(opts, async (app) => {
         const password = await readStdin();
         if (!password) throw new CliError("no password on standard input");
-        await setPassword(app, userOf(app, opts.realm, email), password);
+        await setPassword(app, await userOf(app, opts.realm, email), password);
         console.log(`password set for ${email}`);
       }),
     ),
@@ -75,8 +75,8 @@ export function register(program: Command) {
 
   withRealmOption(user.command("deactivate").description("deactivate a user").argument("<email>")).action(
     action((email: string, opts) =>
-      usingApp(opts, (app) => {
-        deactivateUser(app, userOf(app, opts.realm, email));
+      usingApp(opts, async (app) => {
+        await deactivateUser(app, await userOf(app, opts.realm, email));
         console.log(`${email} deactivated`);
       }),
     ),

@@ -8,26 +8,20 @@ import { findChannel } from "../store/channels";
 import { findRecipient } from "../store/messages";
 import { findUserById } from "../store/users";
 import { channelAccess } from "../access/channels";
+import { mapInOrder, filterInOrder } from "../lib/in-order";
 
-export function dmParticipants(app: App, run: AgentRunRow): UserRow[] {
-  const key = findRecipient(app.db, run.recipientId)?.dmKey;
-  return key
-    ? dmKeyMembers(key)
-        .map((id) => findUserById(app.db, id)!)
-        .filter(Boolean)
-    : [];
+export async function dmParticipants(app: App, run: AgentRunRow): Promise<UserRow[]> {
+  const key = (await findRecipient(app.db, run.recipientId))?.dmKey;
+  return key ? (await mapInOrder(dmKeyMembers(key), async (id) => (await findUserById(app.db, id))!)).filter(Boolean) : [];
 }
 
-export function canSeeRun(app: App, user: UserRow, run: AgentRunRow): boolean {
+export async function canSeeRun(app: App, user: UserRow, run: AgentRunRow): Promise<boolean> {
   if (run.realmId !== user.realmId) return false;
-  if (run.channelId === null) return dmParticipants(app, run).some((u) => u.id === user.id);
-  const c = findChannel(app.db, run.channelId);
-  return !!c && channelAccess(app, user, c).content;
+  if (run.channelId === null) return (await dmParticipants(app, run)).some((u) => u.id === user.id);
+  const c = await findChannel(app.db, run.channelId);
+  return !!c && (await channelAccess(app, user, c)).content;
 }
 
 /** Register's `ext_agent_runs`: the live runs of conversations the user can read. */
-export const liveRunsFor = (app: App, user: UserRow) =>
-  store
-    .listLiveRuns(app.db, user.realmId)
-    .filter((r) => canSeeRun(app, user, r))
-    .map(toApiRun);
+export const liveRunsFor = async (app: App, user: UserRow) =>
+  (await filterInOrder(await store.listLiveRuns(app.db, user.realmId), async (r) => await canSeeRun(app, user, r))).map(toApiRun);

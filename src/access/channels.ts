@@ -23,58 +23,60 @@ export interface ChannelAccess {
 }
 
 /** Whether the user holds one of the channel's permissions (the one engine, with the setting's rules). */
-export function hasChannelPermission(app: App, user: UserRow, c: ChannelRow, name: ChannelPermission): boolean {
-  const value = store.channelSetting(app.db, c, name);
+export async function hasChannelPermission(app: App, user: UserRow, c: ChannelRow, name: ChannelPermission): Promise<boolean> {
+  const value = await store.channelSetting(app.db, c, name);
   // role:everyone holds every active user: the usual value of the permissions checked on each send.
-  if (value === systemGroupIds(app.db, c.realmId)["role:everyone"] && CHANNEL_PERMISSIONS[name].allowEveryone) return user.isActive;
-  return inGroupSetting(app.db, user, value, CHANNEL_PERMISSIONS[name]);
+  if (value === (await systemGroupIds(app.db, c.realmId))["role:everyone"] && CHANNEL_PERMISSIONS[name].allowEveryone) return user.isActive;
+  return await inGroupSetting(app.db, user, value, CHANNEL_PERMISSIONS[name]);
 }
 
 /** May administer the channel: organization administrators, and members of can_administer_channel_group. */
-export const canAdministerChannel = (app: App, user: UserRow, c: ChannelRow) =>
-  isAdmin(user.role) || hasChannelPermission(app, user, c, "can_administer_channel_group");
+export const canAdministerChannel = async (app: App, user: UserRow, c: ChannelRow) =>
+  isAdmin(user.role) || (await hasChannelPermission(app, user, c, "can_administer_channel_group"));
 
 /**
  * Zulip's access rules: a public channel's content is open to every member (guests only when
  * subscribed, or when it is web-public); a private channel's content to its subscribers and to those
  * who may subscribe themselves. Its metadata is also open to administrators and channel administrators.
  */
-export function channelAccess(app: App, user: UserRow, c: ChannelRow): ChannelAccess {
-  const sub = findSubscription(app.db, user.id, c.id);
+export async function channelAccess(app: App, user: UserRow, c: ChannelRow): Promise<ChannelAccess> {
+  const sub = await findSubscription(app.db, user.id, c.id);
   const subscribed = !!sub?.active;
   let content: boolean;
   if (subscribed) content = true;
   else if (!c.inviteOnly) content = !isGuest(user.role) || c.isWebPublic;
-  else content = hasChannelPermission(app, user, c, "can_subscribe_group");
-  const metadata = content || isAdmin(user.role) || canAdministerChannel(app, user, c) || hasChannelPermission(app, user, c, "can_add_subscribers_group");
+  else content = await hasChannelPermission(app, user, c, "can_subscribe_group");
+  const metadata =
+    content || isAdmin(user.role) || (await canAdministerChannel(app, user, c)) || (await hasChannelPermission(app, user, c, "can_add_subscribers_group"));
   return { channel: c, sub, subscribed, content, metadata };
 }
 
 /** A channel of the user's realm they may at least see, or Zulip's `Invalid channel ID`. */
-export function accessChannelById(app: App, user: UserRow, id: number, o: { content?: boolean; archived?: boolean } = {}): ChannelAccess {
-  const c = store.findChannel(app.db, id);
+export async function accessChannelById(app: App, user: UserRow, id: number, o: { content?: boolean; archived?: boolean } = {}): Promise<ChannelAccess> {
+  const c = await store.findChannel(app.db, id);
   if (!c || c.realmId !== user.realmId) throw invalidChannelId();
-  const a = channelAccess(app, user, c);
+  const a = await channelAccess(app, user, c);
   if (!(o.content ? a.content : a.metadata)) throw invalidChannelId();
   if (c.isArchived && !o.archived) throw invalidChannelId();
   return a;
 }
 
-export function accessChannelByName(app: App, user: UserRow, name: string, o: { content?: boolean } = {}): ChannelAccess {
-  const c = store.findChannelByName(app.db, user.realmId, name);
+export async function accessChannelByName(app: App, user: UserRow, name: string, o: { content?: boolean } = {}): Promise<ChannelAccess> {
+  const c = await store.findChannelByName(app.db, user.realmId, name);
   if (!c || c.isArchived) throw invalidChannelName(name);
-  const a = channelAccess(app, user, c);
+  const a = await channelAccess(app, user, c);
   if (!(o.content ? a.content : a.metadata)) throw invalidChannelName(name);
   return a;
 }
 
 /** Who may see a channel exists: every active member for public channels (guests: subscribed ones), else subscribers and administrators. */
-export function channelAudience(app: App, c: ChannelRow): number[] {
-  const subs = new Set(subscriberIds(app.db, c.id));
-  return listUsers(app.db, c.realmId)
+export async function channelAudience(app: App, c: ChannelRow): Promise<number[]> {
+  const subs = new Set(await subscriberIds(app.db, c.id));
+  return (await listUsers(app.db, c.realmId))
     .filter((u) => u.isActive && (subs.has(u.id) || (!c.inviteOnly && (!isGuest(u.role) || c.isWebPublic)) || isAdmin(u.role)))
     .map((u) => u.id);
 }
 
 /** The audience of a channel's events, with all_public_streams queues for public channels. */
-export const channelEventAudience = (app: App, c: ChannelRow): Audience => toUsers(channelAudience(app, c), c.inviteOnly ? {} : { publicStreamOf: c.realmId });
+export const channelEventAudience = async (app: App, c: ChannelRow): Promise<Audience> =>
+  toUsers(await channelAudience(app, c), c.inviteOnly ? {} : { publicStreamOf: c.realmId });

@@ -12,9 +12,9 @@ import { usersSharingWith } from "../store/user-access";
  * Which users a viewer may see (the realm's can_access_all_users_group): null means everyone. A guest
  * outside that group sees only the people they share a channel or a conversation with.
  */
-export function accessibleUserIds(app: App, realm: RealmRow, viewer: UserRow): Set<number> | null {
-  if (!isGuest(viewer.role) || hasRealmPermission(app.db, realm, viewer, "can_access_all_users_group")) return null;
-  return usersSharingWith(app.db, viewer.id);
+export async function accessibleUserIds(app: App, realm: RealmRow, viewer: UserRow): Promise<Set<number> | null> {
+  if (!isGuest(viewer.role) || (await hasRealmPermission(app.db, realm, viewer, "can_access_all_users_group"))) return null;
+  return await usersSharingWith(app.db, viewer.id);
 }
 
 /** Zulip's stand-in for a user the viewer may not see: same id, no name, no address. */

@@ -9,18 +9,14 @@ import * as store from "../store/widgets";
 import { canSeePlugin } from "./plugins";
 
 /** Readers of a channel's content: its subscribers, and for a public channel every member (guests never see widgets). */
-export function channelReaders(db: Db, realmId: number, streamId: number): Set<number> {
-  const c = findChannel(db, streamId);
+export async function channelReaders(db: Db, realmId: number, streamId: number): Promise<Set<number>> {
+  const c = await findChannel(db, streamId);
   if (!c) return new Set();
-  const subs = new Set(subscriberIds(db, c.id));
-  return new Set(
-    listUsers(db, realmId)
-      .filter((u) => u.isActive && !isGuest(u.role) && (subs.has(u.id) || !c.inviteOnly))
-      .map((u) => u.id),
-  );
+  const subs = new Set(await subscriberIds(db, c.id));
+  return new Set((await listUsers(db, realmId)).filter((u) => u.isActive && !isGuest(u.role) && (subs.has(u.id) || !c.inviteOnly)).map((u) => u.id));
 }
 
-export function canSeeScope(db: Db, user: UserRow, p: PluginRow, link: PluginLinkRow | undefined): boolean {
+export async function canSeeScope(db: Db, user: UserRow, p: PluginRow, link: PluginLinkRow | undefined): Promise<boolean> {
   if (!canSeePlugin(user, p) || p.dateRemoved !== null) return false;
-  return !link || channelReaders(db, p.realmId, link.streamId).has(user.id);
+  return !link || (await channelReaders(db, p.realmId, link.streamId)).has(user.id);
 }

@@ -22,23 +22,21 @@ import { hashKey } from "./run-keys";
 import { requireHumanMember, runSecretEnv } from "./secrets";
 import { channelReaderIds } from "./workspace-access";
 import { canSeeRun, dmParticipants } from "../access/agent-runs";
+import { mapInOrder, filterInOrder } from "../lib/in-order";
 
 // ---- Who sees a run: whoever can read its conversation ----
 
 /** Active human users who can read the run's conversation: they hear of it and may list it. */
-function runAudience(app: App, run: AgentRunRow): number[] {
-  if (run.channelId === null)
-    return dmParticipants(app, run)
-      .filter((u) => u.isActive && !u.isBot)
-      .map((u) => u.id);
-  const c = findChannel(app.db, run.channelId);
-  return c ? channelReaderIds(app, c) : [];
+async function runAudience(app: App, run: AgentRunRow): Promise<number[]> {
+  if (run.channelId === null) return (await dmParticipants(app, run)).filter((u) => u.isActive && !u.isBot).map((u) => u.id);
+  const c = await findChannel(app.db, run.channelId);
+  return c ? await channelReaderIds(app, c) : [];
 }
 
-function changeRun(app: App, id: number, patch: Partial<AgentRunRow>, op: "add" | "update" = "update"): AgentRunRow {
-  return app.tx((tx) => {
-    const run = store.updateRun(tx.db, id, patch);
-    tx.emit({ type: "ext_agent_run", op, run: toApiRun(run) }, toUsers(runAudience(app, run)));
+async function changeRun(app: App, id: number, patch: Partial<AgentRunRow>, op: "add" | "update" = "update"): Promise<AgentRunRow> {
+  return await app.tx(async (tx) => {
+    const run = await store.updateRun(tx.db, id, patch);
+    tx.emit({ type: "ext_agent_run", op, run: toApiRun(run) }, toUsers(await runAudience(app, run)));
     return run;
   });
 }
@@ -56,11 +54,11 @@ export const setTurnControl = (app: App, c: TurnControl | null) => (c ? controls
 // ---- Starting, turns, ending ----
 
 /** A new run for a message that asked the agent; its key lets the agent's bot act while the run lives. */
-export function startRun(app: App, m: SentMessage): { run: AgentRunRow; key: string } {
+export async function startRun(app: App, m: SentMessage): Promise<{ run: AgentRunRow; key: string }> {
   const key = randomToken(40);
   app.metrics.agentRunsStarted++;
-  const run = app.tx((tx) => {
-    const row = store.insertRun(tx.db, {
+  const run = await app.tx(async (tx) => {
+    const row = await store.insertRun(tx.db, {
       realmId: m.realmId,
       requestedBy: m.senderId,
       channelId: m.channelId,
@@ -71,7 +69,7 @@ export function startRun(app: App, m: SentMessage): { run: AgentRunRow; key: str
       dateStarted: app.now(),
       keyHash: hashKey(key),
     });
-    tx.emit({ type: "ext_agent_run", op: "add", run: toApiRun(row) }, toUsers(runAudience(app, row)));
+    tx.emit({ type: "ext_agent_run", op: "add", run: toApiRun(row) }, toUsers(await runAudience(app, row)));
     return row;
   });
   return { run, key };
@@ -92,20 +90,20 @@ export interface Turn {
  * (read now, so one added since the last turn is there), the EXT_ variables and, of the server's own
  * environment, only PATH, HOME and the locale. The secrets it receives get `date_used`.
  */
-export function beginTurn(app: App, runId: number, messageId: number, key: string, workspace: { uuid: string; dir: string } | null): Turn {
-  const before = store.findRun(app.db, runId)!;
-  const realm = findRealmById(app.db, before.realmId)!;
-  const bot = agentBot(app, realm);
-  const asking = findUserById(app.db, store.findMessageSender(app.db, messageId) ?? before.requestedBy ?? 0);
+export async function beginTurn(app: App, runId: number, messageId: number, key: string, workspace: { uuid: string; dir: string } | null): Promise<Turn> {
+  const before = (await store.findRun(app.db, runId))!;
+  const realm = (await findRealmById(app.db, before.realmId))!;
+  const bot = await agentBot(app, realm);
+  const asking = await findUserById(app.db, (await store.findMessageSender(app.db, messageId)) ?? before.requestedBy ?? 0);
   const site = realmUrl(app.config.externalUrl, realm.stringId);
-  const { env: secrets } = runSecretEnv(
+  const { env: secrets } = await runSecretEnv(
     app,
     realm.id,
-    listSecrets(app.db, realm.id).map((s) => s.name),
+    (await listSecrets(app.db, realm.id)).map((s) => s.name),
   );
   const env: Record<string, string> = { ...secrets };
   for (const [name, value] of Object.entries(process.env)) if (value !== undefined && isKeptServerVariable(name)) env[name] = value;
-  const run = changeRun(app, runId, { turns: before.turns + 1, turnMessageId: messageId });
+  const run = await changeRun(app, runId, { turns: before.turns + 1, turnMessageId: messageId });
   Object.assign(env, {
     EXT_SITE: site,
     EXT_API_URL: `${site}/api/v1`,
@@ -118,10 +116,10 @@ export function beginTurn(app: App, runId: number, messageId: number, key: strin
     ...(run.channelId === null ? {} : { EXT_STREAM_ID: String(run.channelId) }),
     ...(workspace ? { EXT_WORKSPACE_UUID: workspace.uuid } : {}),
   });
-  const channel = run.channelId === null ? null : findChannel(app.db, run.channelId);
+  const channel = run.channelId === null ? null : await findChannel(app.db, run.channelId);
   // Where new subscribers do not see older history, the turn reads only what the asker received.
   const reader = channel && !channel.historyPublicToSubscribers ? asking?.id : undefined;
-  if (reader !== undefined) catchUp(app, asking!);
+  if (reader !== undefined) await catchUp(app, asking!);
   const person = (u: UserRow | undefined) => (u ? { user_id: u.id, full_name: u.fullName, email: u.email } : null);
   const input = JSON.stringify({
     run: toApiRun(run),
@@ -132,9 +130,9 @@ export function beginTurn(app: App, runId: number, messageId: number, key: strin
     stream_id: run.channelId,
     stream: channel?.name ?? null,
     topic: run.channelId === null ? null : run.topic,
-    participants: run.channelId === null ? dmParticipants(app, run).map(person) : null,
+    participants: run.channelId === null ? (await dmParticipants(app, run)).map(person) : null,
     workspace: workspace ? { workspace_uuid: workspace.uuid, path: workspace.dir } : null,
-    messages: store.conversationMessages(
+    messages: await store.conversationMessages(
       app.db,
       run.recipientId,
       run.channelId === null ? null : run.topic,
@@ -147,34 +145,36 @@ export function beginTurn(app: App, runId: number, messageId: number, key: strin
 }
 
 /** A turn ended well; the run stays open for the next one. */
-export const recordTurnExit = (app: App, runId: number, exitStatus: number | null) => changeRun(app, runId, { exitStatus });
+export const recordTurnExit = async (app: App, runId: number, exitStatus: number | null) => await changeRun(app, runId, { exitStatus });
 
 /** Ends a live run (its key stops working at once); null when it had already ended. */
-export function endRun(app: App, runId: number, state: Exclude<RunState, "running">, exitStatus?: number | null): AgentRunRow | null {
-  const run = store.findRun(app.db, runId);
+export async function endRun(app: App, runId: number, state: Exclude<RunState, "running">, exitStatus?: number | null): Promise<AgentRunRow | null> {
+  const run = await store.findRun(app.db, runId);
   if (!run || run.state !== "running") return null;
-  return changeRun(app, runId, { state, dateEnded: app.now(), keyHash: null, ...(exitStatus === undefined ? {} : { exitStatus }) });
+  return await changeRun(app, runId, { state, dateEnded: app.now(), keyHash: null, ...(exitStatus === undefined ? {} : { exitStatus }) });
 }
 
 /** Posts in a run's conversation as the agent's bot. */
-export function postInRun(app: App, started: AgentRunRow, texts: string[]) {
-  const run = store.findRun(app.db, started.id) ?? started; // where the conversation is now (its topic may have moved)
-  const realm = findRealmById(app.db, run.realmId)!;
-  const bot = agentBot(app, realm);
-  const channel = run.channelId === null ? null : findChannel(app.db, run.channelId);
-  const to = channel ? { channel, topic: run.topic } : { dmUsers: dmParticipants(app, run) };
+export async function postInRun(app: App, started: AgentRunRow, texts: string[]) {
+  const run = (await store.findRun(app.db, started.id)) ?? started; // where the conversation is now (its topic may have moved)
+  const realm = (await findRealmById(app.db, run.realmId))!;
+  const bot = await agentBot(app, realm);
+  const channel = run.channelId === null ? null : await findChannel(app.db, run.channelId);
+  const to = channel ? { channel, topic: run.topic } : { dmUsers: await dmParticipants(app, run) };
   if (channel?.isArchived) return;
-  app.tx((tx) => texts.forEach((t) => sendBotMessageTx(app, tx, realm, bot, to, t, "Agent")));
+  await app.tx(async (tx) => {
+    for (const t of texts) await sendBotMessageTx(app, tx, realm, bot, to, t, "Agent");
+  });
 }
 
 /** Answers a message that asked the agent, without a run (the agent is off, or the asker may not start one). */
-export function replyAsAgent(app: App, m: SentMessage, text: string) {
-  const realm = findRealmById(app.db, m.realmId)!;
-  const bot = agentBot(app, realm);
-  const channel = m.channelId === null ? null : findChannel(app.db, m.channelId);
+export async function replyAsAgent(app: App, m: SentMessage, text: string) {
+  const realm = (await findRealmById(app.db, m.realmId))!;
+  const bot = await agentBot(app, realm);
+  const channel = m.channelId === null ? null : await findChannel(app.db, m.channelId);
   if (channel?.isArchived) return;
-  const to = channel ? { channel, topic: m.topic } : { dmUsers: m.participantIds.map((id) => findUserById(app.db, id)!) };
-  app.tx((tx) => sendBotMessageTx(app, tx, realm, bot, to, text, "Agent"));
+  const to = channel ? { channel, topic: m.topic } : { dmUsers: await mapInOrder(m.participantIds, async (id) => (await findUserById(app.db, id))!) };
+  await app.tx(async (tx) => await sendBotMessageTx(app, tx, realm, bot, to, text, "Agent"));
 }
 
 // ---- The API ----
@@ -188,42 +188,39 @@ export const listRunsParams = {
 };
 
 /** GET /ext/agent/runs: the runs of conversations the caller can read, newest first. */
-export function listRuns(app: App, realm: RealmRow, user: UserRow, a: Args<typeof listRunsParams>) {
+export async function listRuns(app: App, realm: RealmRow, user: UserRow, a: Args<typeof listRunsParams>) {
   requireHumanMember(user);
-  const rows = store.listRuns(
+  const rows = await store.listRuns(
     app.db,
     realm.id,
     { channelId: a.stream_id, topic: a.topic, requestedBy: a.requested_by, states: a.state ? [a.state] : undefined },
     Math.max(a.limit * 4, 1000),
   );
   return {
-    runs: rows
-      .filter((r) => canSeeRun(app, user, r))
-      .slice(0, a.limit)
-      .map(toApiRun),
+    runs: (await filterInOrder(rows, async (r) => await canSeeRun(app, user, r))).slice(0, a.limit).map(toApiRun),
   };
 }
 
-function visibleRun(app: App, user: UserRow, id: number): AgentRunRow {
-  const run = store.findRun(app.db, id);
-  if (!run || !canSeeRun(app, user, run)) throw noSuchRun();
+async function visibleRun(app: App, user: UserRow, id: number): Promise<AgentRunRow> {
+  const run = await store.findRun(app.db, id);
+  if (!run || !(await canSeeRun(app, user, run))) throw noSuchRun();
   return run;
 }
 
 /** GET /ext/agent/runs/{run_id}. */
-export function getRun(app: App, user: UserRow, id: number) {
+export async function getRun(app: App, user: UserRow, id: number) {
   requireHumanMember(user);
-  return { run: toApiRun(visibleRun(app, user, id)) };
+  return { run: toApiRun(await visibleRun(app, user, id)) };
 }
 
 /** POST /ext/agent/runs/{run_id}/cancel: by the person who asked, or an administrator. */
-export function cancelRun(app: App, user: UserRow, id: number) {
+export async function cancelRun(app: App, user: UserRow, id: number) {
   requireHumanMember(user);
-  const run = visibleRun(app, user, id);
+  const run = await visibleRun(app, user, id);
   if (run.requestedBy !== user.id && !isAdmin(user.role)) throw insufficientPermission();
   if (run.state !== "running") throw runAlreadyEnded();
   controls.get(app)?.cancel(run.id);
-  const ended = endRun(app, run.id, "cancelled") ?? run;
-  postInRun(app, ended, [`Run ${run.id} was cancelled by @_**${user.fullName}|${user.id}**.`]);
+  const ended = (await endRun(app, run.id, "cancelled")) ?? run;
+  await postInRun(app, ended, [`Run ${run.id} was cancelled by @_**${user.fullName}|${user.id}**.`]);
   return { run: toApiRun(ended) };
 }

@@ -10,6 +10,7 @@ import { findAgentBot, findMessageSender } from "../store/agent-runs";
 import { findUserByEmail, findUserById } from "../store/users";
 import { botAudience, botEvent } from "../serializers/bots";
 import { installPlugin } from "./plugins";
+import { requireRun } from "./run-keys";
 import { requireHumanMember } from "./secrets";
 import { insertUserTx } from "./users";
 
@@ -21,21 +22,22 @@ const AGENT_BOT_NAME = "Agent";
 export const agentEnabled = (app: App) => app.config.agent.command.length > 0;
 
 /** The realm's agent bot, made now if the realm has none yet (the bot is a member everyone can mention). */
-export function agentBotTx(app: App, tx: Tx, realm: RealmRow): UserRow {
-  const found = findAgentBot(tx.db, realm.id);
+export async function agentBotTx(app: App, tx: Tx, realm: RealmRow): Promise<UserRow> {
+  const found = await findAgentBot(tx.db, realm.id);
   if (found) return found;
-  const email = findUserByEmail(tx.db, realm.id, AGENT_BOT_EMAIL) ? `agent-bot-${realm.id}@confab.localhost` : AGENT_BOT_EMAIL;
-  const bot = insertUserTx(app, tx, realm, { email, fullName: AGENT_BOT_NAME, isBot: true, botType: BOT_TYPE.embedded, botOwnerId: null }, null);
-  tx.emit(botEvent("add", bot, app.config.externalUrl, tx.db), botAudience(tx, bot));
+  const email = (await findUserByEmail(tx.db, realm.id, AGENT_BOT_EMAIL)) ? `agent-bot-${realm.id}@confab.localhost` : AGENT_BOT_EMAIL;
+  const bot = await insertUserTx(app, tx, realm, { email, fullName: AGENT_BOT_NAME, isBot: true, botType: BOT_TYPE.embedded, botOwnerId: null }, null);
+  tx.emit(await botEvent("add", bot, app.config.externalUrl, tx.db), await botAudience(tx, bot));
   return bot;
 }
 
-export const agentBot = (app: App, realm: RealmRow): UserRow => findAgentBot(app.db, realm.id) ?? app.tx((tx) => agentBotTx(app, tx, realm));
+export const agentBot = async (app: App, realm: RealmRow): Promise<UserRow> =>
+  (await findAgentBot(app.db, realm.id)) ?? (await app.tx(async (tx) => await agentBotTx(app, tx, realm)));
 
 /** GET /ext/agent: the agent's bot (to mention it or write to it) and whether it is on. */
-export function getAgent(app: App, realm: RealmRow, user: UserRow) {
+export async function getAgent(app: App, realm: RealmRow, user: UserRow) {
   requireHumanMember(user);
-  const bot = agentBot(app, realm);
+  const bot = await agentBot(app, realm);
   return {
     agent: {
       user_id: bot.id,
@@ -60,9 +62,11 @@ export const draftPluginParams = {
  * server (e.g. what it committed in the topic's workspace). It is a `draft` that only the person who
  * asked for the turn sees, recording the run, channel, topic and message; they install or discard it.
  */
-export function makeDraftPlugin(app: App, realm: RealmRow, run: AgentRunRow, a: Args<typeof draftPluginParams>) {
+export async function makeDraftPlugin(app: App, realm: RealmRow, user: UserRow, key: string | undefined, a: Args<typeof draftPluginParams>) {
+  const run = await requireRun(app, user, key);
   const messageId = run.turnMessageId ?? run.messageId;
-  const madeBy = findUserById(app.db, findMessageSender(app.db, messageId) ?? run.requestedBy ?? 0) ?? findUserById(app.db, run.requestedBy ?? 0)!;
+  const madeBy =
+    (await findUserById(app.db, (await findMessageSender(app.db, messageId)) ?? run.requestedBy ?? 0)) ?? (await findUserById(app.db, run.requestedBy ?? 0))!;
   return installPlugin(
     app,
     realm,

@@ -16,28 +16,28 @@ function clean(words: string[], existing: string[] = []): string[] {
   return out;
 }
 
-export const getAlertWords = (app: App, user: UserRow) => ({ alert_words: store.listAlertWords(app.db, user.id) });
+export const getAlertWords = async (app: App, user: UserRow) => ({ alert_words: await store.listAlertWords(app.db, user.id) });
 
 /** POST /users/me/alert_words: answers the whole list; the user's clients get it as an event. */
-export function addAlertWords(app: App, user: UserRow, words: string[]) {
-  const add = clean(words, store.listAlertWords(app.db, user.id));
-  return app.tx((tx) => {
-    store.addAlertWords(tx.db, user.id, add);
+export async function addAlertWords(app: App, user: UserRow, words: string[]) {
+  const add = clean(words, await store.listAlertWords(app.db, user.id));
+  return await app.tx(async (tx) => {
+    await store.addAlertWords(tx.db, user.id, add);
     app.reads.forget(ALERT_WORDS);
-    const alert_words = store.listAlertWords(tx.db, user.id);
+    const alert_words = await store.listAlertWords(tx.db, user.id);
     if (add.length) tx.emit({ type: "alert_words", alert_words }, toUsers([user.id]));
     return { alert_words };
   });
 }
 
 /** DELETE /users/me/alert_words: words are matched without regard to case. */
-export function removeAlertWords(app: App, user: UserRow, words: string[]) {
+export async function removeAlertWords(app: App, user: UserRow, words: string[]) {
   const gone = new Set(words.map((w) => w.trim().toLowerCase()));
-  const remove = store.listAlertWords(app.db, user.id).filter((w) => gone.has(w.toLowerCase()));
-  return app.tx((tx) => {
-    store.removeAlertWords(tx.db, user.id, remove);
+  const remove = (await store.listAlertWords(app.db, user.id)).filter((w) => gone.has(w.toLowerCase()));
+  return await app.tx(async (tx) => {
+    await store.removeAlertWords(tx.db, user.id, remove);
     app.reads.forget(ALERT_WORDS);
-    const alert_words = store.listAlertWords(tx.db, user.id);
+    const alert_words = await store.listAlertWords(tx.db, user.id);
     if (remove.length) tx.emit({ type: "alert_words", alert_words }, toUsers([user.id]));
     return { alert_words };
   });

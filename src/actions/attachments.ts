@@ -13,6 +13,7 @@ import { randomBytes, randomToken, safeEqual } from "../lib/random";
 import * as store from "../store/attachments";
 import { accessMessage } from "./message-fetch";
 import { fileTooLarge, invalidAttachment, noFile, oneFileOnly, quotaExceeded, uploadForbidden, uploadNotFound } from "../domain/errors";
+import { filterInOrder } from "../lib/in-order";
 
 const MIB = 1024 * 1024;
 const DAY = 86400;
@@ -24,15 +25,18 @@ const CLEANUP_BATCH = 500;
 export const uploadsDir = (app: App) => join(app.config.dataDir, "uploads");
 export const uploadFilePath = (app: App, pathId: string) => join(uploadsDir(app), ...pathId.split("/"));
 
-const spaceUsed = (app: App, realmId: number) => store.realmUploadBytes(app.db, realmId);
+const spaceUsed = async (app: App, realmId: number) => await store.realmUploadBytes(app.db, realmId);
 
 /** One attachment as the API shows it (with the messages linking it). */
-function apiAttachment(db: App["db"], a: AttachmentRow) {
-  return toApiAttachment(a, store.linkedMessages(db, [a.id]).get(a.id) ?? []);
+async function apiAttachment(db: App["db"], a: AttachmentRow) {
+  return toApiAttachment(a, (await store.linkedMessages(db, [a.id])).get(a.id) ?? []);
 }
 
-function emitAttachment(tx: Tx, a: AttachmentRow, op: "add" | "update") {
-  tx.emit({ type: "attachment", op, attachment: apiAttachment(tx.db, a), upload_space_used: store.realmUploadBytes(tx.db, a.realmId) }, toUsers([a.ownerId]));
+async function emitAttachment(tx: Tx, a: AttachmentRow, op: "add" | "update") {
+  tx.emit(
+    { type: "attachment", op, attachment: await apiAttachment(tx.db, a), upload_space_used: await store.realmUploadBytes(tx.db, a.realmId) },
+    toUsers([a.ownerId]),
+  );
 }
 
 // ---- Upload, list, delete ----
@@ -44,7 +48,7 @@ export async function uploadFile(app: App, realm: RealmRow, user: UserRow, files
   const file = files[0]!;
   const maxMib = app.config.limits.maxFileUploadMib;
   if (file.size > maxMib * MIB) throw fileTooLarge(maxMib);
-  checkQuota(app, realm, file.size);
+  await checkQuota(app, realm, file.size);
   const name = file.name || "uploaded-file";
   const pathId = `${realm.id}/${randomToken(24)}/${safeFileName(name)}`;
   const path = uploadFilePath(app, pathId);
@@ -52,10 +56,10 @@ export async function uploadFile(app: App, realm: RealmRow, user: UserRow, files
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   writeFileSync(path, new Uint8Array(await file.arrayBuffer()), { mode: 0o600 });
   try {
-    app.tx((tx) => {
-      checkQuota(app, realm, file.size, tx);
+    await app.tx(async (tx) => {
+      await checkQuota(app, realm, file.size, tx);
       const now = app.now();
-      const row = store.insertAttachment(tx.db, {
+      const row = await store.insertAttachment(tx.db, {
         realmId: realm.id,
         ownerId: user.id,
         pathId,
@@ -65,7 +69,7 @@ export async function uploadFile(app: App, realm: RealmRow, user: UserRow, files
         createTime: now,
         unreferencedSince: now,
       });
-      emitAttachment(tx, row, "add");
+      await emitAttachment(tx, row, "add");
     });
   } catch (e) {
     removeFile(app, pathId);
@@ -75,29 +79,29 @@ export async function uploadFile(app: App, realm: RealmRow, user: UserRow, files
   return { uri: url, url, filename: name };
 }
 
-function checkQuota(app: App, realm: RealmRow, size: number, tx?: Tx) {
+async function checkQuota(app: App, realm: RealmRow, size: number, tx?: Tx) {
   const quotaMib = realmSetting(realm, "upload_quota_mib") as number | null;
-  if (quotaMib !== null && store.realmUploadBytes(tx?.db ?? app.db, realm.id) + size > quotaMib * MIB) throw quotaExceeded();
+  if (quotaMib !== null && (await store.realmUploadBytes(tx?.db ?? app.db, realm.id)) + size > quotaMib * MIB) throw quotaExceeded();
 }
 
 /** GET /attachments: the caller's uploads and the organization's usage. */
-export function listAttachments(app: App, user: UserRow) {
-  const rows = store.listOwnAttachments(app.db, user.id);
-  const linked = store.linkedMessages(
+export async function listAttachments(app: App, user: UserRow) {
+  const rows = await store.listOwnAttachments(app.db, user.id);
+  const linked = await store.linkedMessages(
     app.db,
     rows.map((r) => r.id),
   );
-  return { attachments: rows.map((r) => toApiAttachment(r, linked.get(r.id) ?? [])), upload_space_used: spaceUsed(app, user.realmId) };
+  return { attachments: rows.map((r) => toApiAttachment(r, linked.get(r.id) ?? [])), upload_space_used: await spaceUsed(app, user.realmId) };
 }
 
 /** DELETE /attachments/{attachment_id}: only its uploader; messages keep their (now dead) links, as in Zulip. */
-export function removeAttachment(app: App, user: UserRow, id: number) {
-  const row = store.findAttachment(app.db, id);
+export async function removeAttachment(app: App, user: UserRow, id: number) {
+  const row = await store.findAttachment(app.db, id);
   if (!row || row.ownerId !== user.id) throw invalidAttachment();
-  app.tx((tx) => {
-    store.deleteAttachments(tx.db, [row.id]);
+  await app.tx(async (tx) => {
+    await store.deleteAttachments(tx.db, [row.id]);
     tx.emit(
-      { type: "attachment", op: "remove", attachment: { id: row.id }, upload_space_used: store.realmUploadBytes(tx.db, row.realmId) },
+      { type: "attachment", op: "remove", attachment: { id: row.id }, upload_space_used: await store.realmUploadBytes(tx.db, row.realmId) },
       toUsers([row.ownerId]),
     );
   });
@@ -117,11 +121,11 @@ function removeFile(app: App, pathId: string) {
  * Zulip's rule: the uploader, or anyone who can read a message that links the file (spectators: a
  * web-public one). null: no such file in this realm (404); false: not allowed (403).
  */
-function mayRead(app: App, realm: RealmRow, viewer: UserRow | null, a: AttachmentRow): boolean {
+async function mayRead(app: App, realm: RealmRow, viewer: UserRow | null, a: AttachmentRow): Promise<boolean> {
   if (viewer && viewer.id === a.ownerId) return true;
-  for (const id of store.linkingMessageIds(app.db, a.id)) {
+  for (const id of await store.linkingMessageIds(app.db, a.id)) {
     try {
-      accessMessage(app, realm, viewer, id);
+      await accessMessage(app, realm, viewer, id);
       return true;
     } catch {
       // not this message; try the next
@@ -133,11 +137,11 @@ function mayRead(app: App, realm: RealmRow, viewer: UserRow | null, a: Attachmen
 export type UploadAccess = { ok: true; attachment: AttachmentRow; path: string } | { ok: false; status: 403 | 404 };
 
 /** The file at /user_uploads/<path_id> if the viewer may read it. */
-export function accessUpload(app: App, realm: RealmRow, viewer: UserRow | null, pathId: string): UploadAccess {
-  const a = store.findAttachmentByPath(app.db, pathId);
+export async function accessUpload(app: App, realm: RealmRow, viewer: UserRow | null, pathId: string): Promise<UploadAccess> {
+  const a = await store.findAttachmentByPath(app.db, pathId);
   const path = a ? uploadFilePath(app, a.pathId) : "";
   if (!a || a.realmId !== realm.id || !existsSync(path)) return { ok: false, status: 404 };
-  if (!mayRead(app, realm, viewer, a)) return { ok: false, status: 403 };
+  if (!(await mayRead(app, realm, viewer, a))) return { ok: false, status: 403 };
   return { ok: true, attachment: a, path };
 }
 
@@ -147,20 +151,20 @@ const TOKEN_KEY = randomBytes(32);
 const sign = (payload: string) => new Bun.CryptoHasher("sha256", TOKEN_KEY).update(payload).digest("base64url");
 
 /** GET /api/v1/user_uploads/{realm_id_str}/{filename}: a URL that serves the file without credentials for a minute. */
-export function temporaryUploadUrl(app: App, realm: RealmRow, user: UserRow, realmIdStr: string, filename: string) {
-  const access = accessUpload(app, realm, user, `${realmIdStr}/${filename}`);
+export async function temporaryUploadUrl(app: App, realm: RealmRow, user: UserRow, realmIdStr: string, filename: string) {
+  const access = await accessUpload(app, realm, user, `${realmIdStr}/${filename}`);
   if (!access.ok) throw access.status === 404 ? uploadNotFound() : uploadForbidden();
   const payload = Buffer.from(`${access.attachment.pathId}\n${app.now() + TEMPORARY_URL_SECONDS}`).toString("base64url");
   return { url: `/user_uploads/temporary/${payload}.${sign(payload)}/${encodeURIComponent(filename.split("/").pop()!)}` };
 }
 
 /** The upload a temporary URL names, or null when the token is forged, expired or for another file. */
-export function uploadFromToken(app: App, token: string, filename: string): AttachmentRow | null {
+export async function uploadFromToken(app: App, token: string, filename: string): Promise<AttachmentRow | null> {
   const [payload, mac] = token.split(".");
   if (!payload || !mac || !safeEqual(mac, sign(payload))) return null;
   const [pathId, expires] = Buffer.from(payload, "base64url").toString().split("\n");
   if (!pathId || Number(expires) < app.now() || pathId.split("/").pop() !== filename) return null;
-  return store.findAttachmentByPath(app.db, pathId) ?? null;
+  return (await store.findAttachmentByPath(app.db, pathId)) ?? null;
 }
 
 // ---- Links from messages ----
@@ -169,26 +173,26 @@ export function uploadFromToken(app: App, token: string, filename: string): Atta
  * Links a message to the uploads its content points at: the sender's own, and others' the sender can
  * already read (so a link cannot widen access to a file one could not see). Each owner hears an update.
  */
-export function claimAttachmentsTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, messageId: number, pathIds: string[]) {
-  const rows = store.findAttachmentsByPaths(tx.db, realm.id, pathIds).filter((a) => mayRead(app, realm, sender, a));
-  store.linkAttachments(
+export async function claimAttachmentsTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, messageId: number, pathIds: string[]) {
+  const rows = await filterInOrder(await store.findAttachmentsByPaths(tx.db, realm.id, pathIds), async (a) => await mayRead(app, realm, sender, a));
+  await store.linkAttachments(
     tx.db,
     messageId,
     rows.map((a) => a.id),
   );
-  for (const a of rows) emitAttachment(tx, a, "update");
+  for (const a of rows) await emitAttachment(tx, a, "update");
 }
 
 /**
  * After an edit: the message links exactly the uploads its new content points at. Returns the editor's
  * uploads that no message links any more (PATCH /messages' detached_uploads).
  */
-export function relinkAttachmentsTx(app: App, tx: Tx, realm: RealmRow, editor: UserRow, messageId: number, pathIds: string[]) {
-  const before = new Set(store.messageAttachmentIds(tx.db, [messageId]));
-  const wanted = store.findAttachmentsByPaths(tx.db, realm.id, pathIds);
+export async function relinkAttachmentsTx(app: App, tx: Tx, realm: RealmRow, editor: UserRow, messageId: number, pathIds: string[]) {
+  const before = new Set(await store.messageAttachmentIds(tx.db, [messageId]));
+  const wanted = await store.findAttachmentsByPaths(tx.db, realm.id, pathIds);
   const removed = [...before].filter((id) => !wanted.some((a) => a.id === id));
-  store.unlinkAttachments(tx.db, [messageId], removed);
-  claimAttachmentsTx(
+  await store.unlinkAttachments(tx.db, [messageId], removed);
+  await claimAttachmentsTx(
     app,
     tx,
     realm,
@@ -196,42 +200,42 @@ export function relinkAttachmentsTx(app: App, tx: Tx, realm: RealmRow, editor: U
     messageId,
     wanted.filter((a) => !before.has(a.id)).map((a) => a.pathId),
   );
-  const orphans = new Set(store.markUnreferenced(tx.db, removed, app.now()));
+  const orphans = new Set(await store.markUnreferenced(tx.db, removed, app.now()));
   const detached = [];
   for (const id of removed) {
-    const a = store.findAttachment(tx.db, id)!;
-    emitAttachment(tx, a, "update");
-    if (orphans.has(id) && a.ownerId === editor.id) detached.push(apiAttachment(tx.db, a));
+    const a = (await store.findAttachment(tx.db, id))!;
+    await emitAttachment(tx, a, "update");
+    if (orphans.has(id) && a.ownerId === editor.id) detached.push(await apiAttachment(tx.db, a));
   }
   return detached;
 }
 
 /** Before messages are deleted: unlink their uploads; ones left unlinked start their grace period. */
-export function detachMessagesTx(app: App, tx: Tx, messageIds: number[]) {
-  const ids = store.messageAttachmentIds(tx.db, messageIds);
+export async function detachMessagesTx(app: App, tx: Tx, messageIds: number[]) {
+  const ids = await store.messageAttachmentIds(tx.db, messageIds);
   if (!ids.length) return;
-  store.unlinkAttachments(tx.db, messageIds);
-  store.markUnreferenced(tx.db, ids, app.now());
-  for (const id of ids) emitAttachment(tx, store.findAttachment(tx.db, id)!, "update");
+  await store.unlinkAttachments(tx.db, messageIds);
+  await store.markUnreferenced(tx.db, ids, app.now());
+  for (const id of ids) await emitAttachment(tx, (await store.findAttachment(tx.db, id))!, "update");
 }
 
 // ---- Cleanup ----
 
 /** Housekeeping: uploads no message has linked for uploads.unreferenced_grace_days go, with their files. */
-export function deleteUnreferencedUploads(app: App, now = app.now()): number {
+export async function deleteUnreferencedUploads(app: App, now = app.now()): Promise<number> {
   const cutoff = now - app.config.uploads.unreferencedGraceDays * DAY;
   let deleted = 0;
   for (;;) {
-    const rows = store.listExpiredAttachments(app.db, cutoff, CLEANUP_BATCH);
+    const rows = await store.listExpiredAttachments(app.db, cutoff, CLEANUP_BATCH);
     if (!rows.length) break;
-    app.tx((tx) => {
-      store.deleteAttachments(
+    await app.tx(async (tx) => {
+      await store.deleteAttachments(
         tx.db,
         rows.map((r) => r.id),
       );
       for (const r of rows)
         tx.emit(
-          { type: "attachment", op: "remove", attachment: { id: r.id }, upload_space_used: store.realmUploadBytes(tx.db, r.realmId) },
+          { type: "attachment", op: "remove", attachment: { id: r.id }, upload_space_used: await store.realmUploadBytes(tx.db, r.realmId) },
           toUsers([r.ownerId]),
         );
     });

@@ -17,8 +17,8 @@ import { noteBotCall } from "./plugin-host";
 /** The client's address, worked out only when needed. */
 export type ClientIp = () => string;
 
-function lookup(app: App, realm: RealmRow, email: string): UserRow | undefined {
-  return app.reads.get(`user:${realm.id}:${email.toLowerCase()}`, () => findUserByEmail(app.db, realm.id, email));
+async function lookup(app: App, realm: RealmRow, email: string): Promise<UserRow | undefined> {
+  return await app.reads.get(`user:${realm.id}:${email.toLowerCase()}`, async () => await findUserByEmail(app.db, realm.id, email));
 }
 
 /** A failed attempt: counted for the address and the account, then 429 if either was already over its limit. */
@@ -45,9 +45,9 @@ export function admit(realm: RealmRow, user: UserRow): UserRow {
  * HTTP Basic with email and API key; keys are compared in constant time. The agent's bot also takes the
  * key of a live run (docs/extensions.md, "Run keys"), which stops working when the run ends.
  */
-export function authenticateApiKey(app: App, realm: RealmRow, email: string, apiKey: string, ip: ClientIp): UserRow {
-  const user = lookup(app, realm, email);
-  if (!user || !(safeEqual(user.apiKey, apiKey) || isLiveRunKey(app, user, apiKey))) throw failed(app, realm, email, ip, invalidApiKey());
+export async function authenticateApiKey(app: App, realm: RealmRow, email: string, apiKey: string, ip: ClientIp): Promise<UserRow> {
+  const user = await lookup(app, realm, email);
+  if (!user || !(safeEqual(user.apiKey, apiKey) || (await isLiveRunKey(app, user, apiKey)))) throw failed(app, realm, email, ip, invalidApiKey());
   admit(realm, user);
   // A plugin's process "answers" with its bot's first authenticated call (docs/extensions.md).
   noteBotCall(app, user);
@@ -58,8 +58,8 @@ export function authenticateApiKey(app: App, realm: RealmRow, email: string, api
  * An incoming webhook's `api_key` URL parameter alone: the key names the user. A wrong key counts as a
  * failure of the address (429 once it is over its limit); a right one is never refused for others' failures.
  */
-export function authenticateWebhookKey(app: App, realm: RealmRow, apiKey: string, ip: ClientIp): UserRow {
-  const user = findUserByApiKey(app.db, realm.id, apiKey.trim());
+export async function authenticateWebhookKey(app: App, realm: RealmRow, apiKey: string, ip: ClientIp): Promise<UserRow> {
+  const user = await findUserByApiKey(app.db, realm.id, apiKey.trim());
   if (!user) {
     app.loginFailures.check(`ip:${ip()}`);
     app.loginFailures.fail(`ip:${ip()}`);
@@ -72,7 +72,7 @@ export function authenticateWebhookKey(app: App, realm: RealmRow, apiKey: string
 export async function authenticatePassword(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp): Promise<UserRow> {
   const address = `ip:${ip()}`;
   app.loginFailures.check(address);
-  const user = lookup(app, realm, email);
+  const user = await lookup(app, realm, email);
   const hash = user?.passwordHash;
   const ok = hash ? await app.loginFailures.pending(address, () => Bun.password.verify(password, hash)) : false;
   if (!user || !ok) throw failed(app, realm, email, ip, badCredentials());
@@ -86,9 +86,9 @@ export async function fetchApiKey(app: App, realm: RealmRow, email: string, pass
 }
 
 /** POST /dev_fetch_api_key: any user's key without a password, on development servers only. */
-export function devFetchApiKey(app: App, realm: RealmRow, email: string, ip: ClientIp) {
+export async function devFetchApiKey(app: App, realm: RealmRow, email: string, ip: ClientIp) {
   if (!app.config.development) throw devOnly();
-  const user = lookup(app, realm, email);
+  const user = await lookup(app, realm, email);
   if (!user) throw failed(app, realm, email, ip, badCredentials());
   admit(realm, user);
   return { api_key: user.apiKey, email: user.email, user_id: user.id };

@@ -18,9 +18,9 @@ function checkMayChange(realm: RealmRow, user: UserRow) {
 }
 
 /** Every client hears of the new picture (realm_user update in Zulip's avatar shape). */
-function setAvatar(app: App, realm: RealmRow, user: UserRow, source: "G" | "U") {
-  return app.tx((tx) => {
-    const row = updateUser(tx.db, user.id, { avatarSource: source, avatarVersion: user.avatarVersion + 1 });
+async function setAvatar(app: App, realm: RealmRow, user: UserRow, source: "G" | "U") {
+  return await app.tx(async (tx) => {
+    const row = await updateUser(tx.db, user.id, { avatarSource: source, avatarVersion: user.avatarVersion + 1 });
     const url = avatarUrl(row, app.config.externalUrl);
     tx.emit(
       {
@@ -45,15 +45,15 @@ export async function uploadAvatar(app: App, realm: RealmRow, user: UserRow, fil
   const path = avatarFile(app, realm.id, user.id);
   mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
   writeFileSync(path, bytes);
-  return setAvatar(app, realm, user, "U");
+  return await setAvatar(app, realm, user, "U");
 }
 
 /** DELETE /users/me/avatar: back to the default (gravatar); with no upload it changes nothing (level 443). */
-export function deleteAvatar(app: App, realm: RealmRow, user: UserRow) {
+export async function deleteAvatar(app: App, realm: RealmRow, user: UserRow) {
   checkMayChange(realm, user);
   if (user.avatarSource !== "U") return { avatar_url: avatarUrl(user, app.config.externalUrl) };
   rmSync(avatarFile(app, realm.id, user.id), { force: true });
-  return setAvatar(app, realm, user, "G");
+  return await setAvatar(app, realm, user, "G");
 }
 
 /** An uploaded avatar's bytes and type, for the file route; null when there is none. */

@@ -8,31 +8,36 @@ import * as store from "../store/bot-storage";
 /** Zulip's USER_STATE_SIZE_LIMIT: characters of keys and values together. */
 export const STORAGE_LIMIT = 10_000_000;
 
-export function getStorage(app: App, user: UserRow, keys?: string[]) {
-  if (!keys?.length) return { storage: Object.fromEntries(store.listStorage(app.db, user.id).map((e) => [e.key, e.value])) };
-  const found = store.storageEntries(app.db, user.id, keys);
+export async function getStorage(app: App, user: UserRow, keys?: string[]) {
+  if (!keys?.length) return { storage: Object.fromEntries((await store.listStorage(app.db, user.id)).map((e) => [e.key, e.value])) };
+  const found = await store.storageEntries(app.db, user.id, keys);
   if (keys.some((k) => !found.has(k))) throw keyMissing();
   return { storage: Object.fromEntries(keys.map((k) => [k, found.get(k)!])) };
 }
 
-export function updateStorage(app: App, user: UserRow, storage: Record<string, string>) {
+export async function updateStorage(app: App, user: UserRow, storage: Record<string, string>) {
   const entries = Object.entries(storage);
-  const old = store.storageEntries(
+  const old = await store.storageEntries(
     app.db,
     user.id,
     entries.map(([k]) => k),
   );
   const growth = entries.reduce((n, [k, v]) => n + k.length + v.length - (old.has(k) ? k.length + old.get(k)!.length : 0), 0);
-  const size = store.storageSize(app.db, user.id) + growth;
+  const size = (await store.storageSize(app.db, user.id)) + growth;
   if (size > STORAGE_LIMIT) throw requestExceedsStorageLimitCharacters(size - STORAGE_LIMIT, STORAGE_LIMIT);
-  app.tx((tx) => entries.forEach(([k, v]) => store.putStorage(tx.db, user.id, k, v)), { keepsLookups: true });
+  await app.tx(
+    async (tx) => {
+      for (const [k, v] of entries) await store.putStorage(tx.db, user.id, k, v);
+    },
+    { keepsLookups: true },
+  );
   return {};
 }
 
 /** Removes the keys (every key when none is named); a missing key removes nothing. */
-export function removeStorage(app: App, user: UserRow, keys?: string[]) {
-  const targets = keys?.length ? [...new Set(keys)] : store.listStorage(app.db, user.id).map((e) => e.key);
-  if (store.storageEntries(app.db, user.id, targets).size < targets.length) throw keyMissing();
-  app.tx((tx) => store.deleteStorage(tx.db, user.id, targets), { keepsLookups: true });
+export async function removeStorage(app: App, user: UserRow, keys?: string[]) {
+  const targets = keys?.length ? [...new Set(keys)] : (await store.listStorage(app.db, user.id)).map((e) => e.key);
+  if ((await store.storageEntries(app.db, user.id, targets)).size < targets.length) throw keyMissing();
+  await app.tx(async (tx) => await store.deleteStorage(tx.db, user.id, targets), { keepsLookups: true });
   return {};
 }

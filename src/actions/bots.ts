@@ -30,8 +30,8 @@ import { botAudience, botEvent } from "../serializers/bots";
 import { p, Param, type Args } from "../domain/params";
 
 /** A bot the actor may administer: its owner or an administrator (Zulip's access_bot_by_id). */
-function botForAdmin(app: App, actor: UserRow, id: number): UserRow {
-  const bot = findUserById(app.db, id);
+async function botForAdmin(app: App, actor: UserRow, id: number): Promise<UserRow> {
+  const bot = await findUserById(app.db, id);
   if (!bot || bot.realmId !== actor.realmId || !bot.isBot) throw noSuchBot();
   if (!isAdmin(actor.role) && bot.botOwnerId !== actor.id) throw insufficientPermission();
   return bot;
@@ -60,12 +60,12 @@ export type NewBot = Args<typeof newBotParams>;
  * POST /bots: generic and outgoing webhook bots need can_create_bots_group; incoming webhook bots
  * either that or can_create_write_only_bots_group. The bot's email is <short_name>-bot@<bot domain>.
  */
-export function createBot(app: App, realm: RealmRow, owner: UserRow, a: NewBot) {
+export async function createBot(app: App, realm: RealmRow, owner: UserRow, a: NewBot) {
   if (isGuest(owner.role)) throw guestsRefused();
   if (![BOT_TYPE.generic, BOT_TYPE.incomingWebhook, BOT_TYPE.outgoingWebhook].includes(a.bot_type as never)) throw invalidBotType();
   const may =
-    hasRealmPermission(app.db, realm, owner, "can_create_bots_group") ||
-    (a.bot_type === BOT_TYPE.incomingWebhook && hasRealmPermission(app.db, realm, owner, "can_create_write_only_bots_group"));
+    (await hasRealmPermission(app.db, realm, owner, "can_create_bots_group")) ||
+    (a.bot_type === BOT_TYPE.incomingWebhook && (await hasRealmPermission(app.db, realm, owner, "can_create_write_only_bots_group")));
   if (!may) throw insufficientPermission();
   const name = checkFullName(a.full_name);
   if (!name.ok) throw invalidParam(name.msg);
@@ -73,17 +73,17 @@ export function createBot(app: App, realm: RealmRow, owner: UserRow, a: NewBot) 
   const domain = new URL(realmUrl(app.config.externalUrl, realm.stringId)).hostname;
   const email = `${short}-bot@${domain}`;
   if (!short || !isValidEmail(email)) throw invalidEmail();
-  if (findUserByEmail(app.db, realm.id, email)) throw usernameAlreadyUse();
+  if (await findUserByEmail(app.db, realm.id, email)) throw usernameAlreadyUse();
   let service: BotService | undefined;
   if (a.bot_type === BOT_TYPE.outgoingWebhook) {
     if (!a.payload_url || !/^https?:\/\/\S+$/i.test(a.payload_url)) throw payloadUrlNotUrl();
     if (![1, 2].includes(a.interface_type)) throw invalidInterfaceType();
     service = { base_url: a.payload_url, token: randomToken(32), interface: a.interface_type };
   }
-  return app.tx((tx) => {
-    const bot = insertUserTx(app, tx, realm, { email, fullName: name.name, isBot: true, botType: a.bot_type, botOwnerId: owner.id }, null);
-    if (service) saveBotService(tx.db, bot.id, service);
-    tx.emit(botEvent("add", bot, app.config.externalUrl, tx.db), botAudience(tx, bot));
+  return await app.tx(async (tx) => {
+    const bot = await insertUserTx(app, tx, realm, { email, fullName: name.name, isBot: true, botType: a.bot_type, botOwnerId: owner.id }, null);
+    if (service) await saveBotService(tx.db, bot.id, service);
+    tx.emit(await botEvent("add", bot, app.config.externalUrl, tx.db), await botAudience(tx, bot));
     return {
       user_id: bot.id,
       api_key: bot.apiKey,
@@ -96,8 +96,8 @@ export function createBot(app: App, realm: RealmRow, owner: UserRow, a: NewBot) 
 }
 
 /** GET /bots: the caller's own active bots. */
-export function listOwnBots(app: App, user: UserRow) {
-  const bots = listUsers(app.db, user.realmId).filter((u) => u.isBot && u.isActive && u.botOwnerId === user.id);
+export async function listOwnBots(app: App, user: UserRow) {
+  const bots = (await listUsers(app.db, user.realmId)).filter((u) => u.isBot && u.isActive && u.botOwnerId === user.id);
   return {
     bots: bots.map((b) => ({
       username: b.email,
@@ -120,8 +120,8 @@ export const botPatchParams = {
 type BotPatch = Args<typeof botPatchParams>;
 
 /** PATCH /bots/{bot_id}: name, owner and outgoing webhook service, by the owner or an administrator. */
-export function updateBot(app: App, realm: RealmRow, actor: UserRow, id: number, a: BotPatch) {
-  const bot = botForAdmin(app, actor, id);
+export async function updateBot(app: App, realm: RealmRow, actor: UserRow, id: number, a: BotPatch) {
+  const bot = await botForAdmin(app, actor, id);
   const patch: Partial<UserRow> = {};
   if (a.full_name !== undefined && a.full_name.trim() !== bot.fullName) {
     const name = checkFullName(a.full_name);
@@ -129,7 +129,7 @@ export function updateBot(app: App, realm: RealmRow, actor: UserRow, id: number,
     patch.fullName = name.name;
   }
   if (a.bot_owner_id !== undefined && a.bot_owner_id !== bot.botOwnerId) {
-    const owner = findUserById(app.db, a.bot_owner_id);
+    const owner = await findUserById(app.db, a.bot_owner_id);
     if (!owner || owner.realmId !== realm.id) throw failedChangeOwnerNoSuch();
     if (!owner.isActive) throw failedChangeOwnerUserDeactivated();
     if (owner.isBot) throw failedChangeOwnerBotsCant();
@@ -137,50 +137,50 @@ export function updateBot(app: App, realm: RealmRow, actor: UserRow, id: number,
   }
   let service: BotService | undefined;
   if (bot.botType === BOT_TYPE.outgoingWebhook && (a.service_payload_url !== undefined || a.service_interface !== undefined)) {
-    const current = findBotService(app.db, bot.id)!;
+    const current = (await findBotService(app.db, bot.id))!;
     if (a.service_payload_url !== undefined && !/^https?:\/\/\S+$/i.test(a.service_payload_url)) throw servicePayloadUrlNotUrl();
     if (a.service_interface !== undefined && ![1, 2].includes(a.service_interface)) throw invalidInterfaceType();
     service = { ...current, base_url: a.service_payload_url ?? current.base_url, interface: a.service_interface ?? current.interface };
   }
   if (!Object.keys(patch).length && !service) return {};
-  app.tx((tx) => {
-    const row = Object.keys(patch).length ? updateUser(tx.db, bot.id, patch) : bot;
+  await app.tx(async (tx) => {
+    const row = Object.keys(patch).length ? await updateUser(tx.db, bot.id, patch) : bot;
     if (patch.botOwnerId !== undefined) {
-      const admins = new Set(listAdminIds(tx.db, realm.id));
+      const admins = new Set(await listAdminIds(tx.db, realm.id));
       // The previous owner stops seeing the bot's key; the new one starts.
       if (bot.botOwnerId !== null && !admins.has(bot.botOwnerId))
         tx.emit({ type: "realm_bot", op: "delete", bot: { user_id: bot.id } }, toUsers([bot.botOwnerId]));
-      if (!admins.has(row.botOwnerId!)) tx.emit(botEvent("add", row, app.config.externalUrl, tx.db), toUsers([row.botOwnerId!]));
+      if (!admins.has(row.botOwnerId!)) tx.emit(await botEvent("add", row, app.config.externalUrl, tx.db), toUsers([row.botOwnerId!]));
       tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, owner_id: row.botOwnerId } }, toUsers([...admins]));
       tx.emit({ type: "realm_user", op: "update", person: { user_id: bot.id, bot_owner_id: row.botOwnerId } }, toRealm(realm.id));
     }
     if (patch.fullName !== undefined) {
-      tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, full_name: row.fullName } }, botAudience(tx, row));
+      tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, full_name: row.fullName } }, await botAudience(tx, row));
       tx.emit({ type: "realm_user", op: "update", person: { user_id: bot.id, full_name: row.fullName } }, toRealm(realm.id));
     }
     if (service) {
-      saveBotService(tx.db, bot.id, service);
-      tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, services: [service] } }, botAudience(tx, row));
+      await saveBotService(tx.db, bot.id, service);
+      tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, services: [service] } }, await botAudience(tx, row));
     }
   });
   return {};
 }
 
 /** DELETE /bots/{bot_id}: deactivates the bot. */
-export function deactivateBot(app: App, actor: UserRow, id: number) {
-  const bot = botForAdmin(app, actor, id);
+export async function deactivateBot(app: App, actor: UserRow, id: number) {
+  const bot = await botForAdmin(app, actor, id);
   if (!bot.isActive) throw targetUserDeactivated();
-  deactivateUser(app, bot);
+  await deactivateUser(app, bot);
   return {};
 }
 
 /** POST /bots/{bot_id}/api_key/regenerate: the old key stops working and the bot's queues are dropped. */
-export function regenerateBotApiKey(app: App, actor: UserRow, id: number) {
-  const bot = botForAdmin(app, actor, id);
+export async function regenerateBotApiKey(app: App, actor: UserRow, id: number) {
+  const bot = await botForAdmin(app, actor, id);
   const apiKey = randomToken(32);
-  app.tx((tx) => {
-    const row = updateUser(tx.db, bot.id, { apiKey });
-    tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, api_key: apiKey } }, botAudience(tx, row));
+  await app.tx(async (tx) => {
+    const row = await updateUser(tx.db, bot.id, { apiKey });
+    tx.emit({ type: "realm_bot", op: "update", bot: { user_id: bot.id, api_key: apiKey } }, await botAudience(tx, row));
   });
   app.revoke({ userId: bot.id });
   return { api_key: apiKey };

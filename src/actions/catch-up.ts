@@ -16,21 +16,21 @@ import { readBacklog, readPendingRows, writePendingRead, writePendingRows } from
 type Where = Parameters<typeof readPendingRows>[1];
 
 /** Reads what `where` lacks outside the writer, then writes it (nothing when nothing is pending). */
-function deliverPending(app: App, where: Where) {
-  const pending = readPendingRows(app.db, where);
+async function deliverPending(app: App, where: Where) {
+  const pending = await readPendingRows(app.db, where);
   if (!pending.length) return;
-  app.tx(
-    (tx) => {
-      if (!writePendingRead(tx.db, pending)) writePendingRows(tx.db, where);
+  await app.tx(
+    async (tx) => {
+      if (!(await writePendingRead(tx.db, pending))) await writePendingRows(tx.db, where);
     },
     { keepsLookups: true },
   );
 }
 
-export function catchUp(app: App, user: UserRow | null) {
+export async function catchUp(app: App, user: UserRow | null) {
   if (!user) return;
   try {
-    deliverPending(app, { userId: user.id });
+    await deliverPending(app, { userId: user.id });
   } catch (e) {
     if (!isStorageFull(e)) throw e;
     app.log.warn("disk full: delivery rows left for later", { user: user.id });
@@ -42,8 +42,8 @@ export function catchUp(app: App, user: UserRow | null) {
  * a change whose audience is whoever holds a message (a reaction, an edit, a deletion), whose
  * transaction makes sure of them again (store/message-flags.ts) and so finds nothing left to read.
  */
-export function catchUpChannels(app: App, channelIds: number[]) {
-  if (channelIds.length) deliverPending(app, { channelIds });
+export async function catchUpChannels(app: App, channelIds: number[]) {
+  if (channelIds.length) await deliverPending(app, { channelIds });
 }
 
 /**
@@ -51,8 +51,8 @@ export function catchUpChannels(app: App, channelIds: number[]) {
  * outside the writer (a subscription that changed in between waits for the next chunk). Returns how
  * many were read.
  */
-export function deliverBacklog(app: App, lag: number, limit: number): number {
-  const pending = readBacklog(app.db, lag, limit);
-  if (pending.length) app.tx((tx) => writePendingRead(tx.db, pending), { keepsLookups: true });
+export async function deliverBacklog(app: App, lag: number, limit: number): Promise<number> {
+  const pending = await readBacklog(app.db, lag, limit);
+  if (pending.length) await app.tx(async (tx) => await writePendingRead(tx.db, pending), { keepsLookups: true });
   return pending.reduce((n, p) => n + p.count, 0);
 }

@@ -8,13 +8,13 @@ import { isAdmin } from "../domain/roles";
 import { findUserById } from "../store/users";
 import { accessChannelById, hasChannelPermission } from "../access/channels";
 
-export function channelEmailAddress(app: App, user: UserRow, channelId: number, senderId?: number) {
-  const { channel } = accessChannelById(app, user, channelId, { content: true });
+export async function channelEmailAddress(app: App, user: UserRow, channelId: number, senderId?: number) {
+  const { channel } = await accessChannelById(app, user, channelId, { content: true });
   // Only those who may post in the channel may learn its address (Zulip 12.0, level 448).
-  if (!hasChannelPermission(app, user, channel, "can_send_message_group")) throw invalidChannelId();
+  if (!(await hasChannelPermission(app, user, channel, "can_send_message_group"))) throw invalidChannelId();
   let sender = "gateway";
   if (senderId !== undefined && senderId !== user.id) {
-    const bot = findUserById(app.db, senderId);
+    const bot = await findUserById(app.db, senderId);
     if (!bot || bot.realmId !== user.realmId || !bot.isBot) throw noSuchBot();
     if (bot.botOwnerId !== user.id && !isAdmin(user.role)) throw insufficientPermission();
     sender = String(bot.id);

@@ -50,6 +50,7 @@ import { activeChannelFolder } from "./channel-folders";
 import { renderPlain } from "./render";
 import { canAdministerChannel, channelAccess, accessChannelById, accessChannelByName, channelEventAudience } from "../access/channels";
 import { streamObjects } from "../serializers/channels";
+import { filterInOrder, mapInOrder } from "../lib/in-order";
 
 // ---- Parameters ----
 
@@ -102,18 +103,14 @@ export const getStreamsParams = {
 };
 
 /** GET /streams: the channels the caller asks for and may see. */
-export function getStreams(app: App, realm: RealmRow, user: UserRow, a: Args<typeof getStreamsParams>) {
+export async function getStreams(app: App, realm: RealmRow, user: UserRow, a: Args<typeof getStreamsParams>) {
   if ((a.include_all_active || a.include_all) && !isAdmin(user.role)) throw notAuthorizedForQuery();
-  const subs = new Map(
-    listUserSubscriptions(app.db, user.id)
-      .filter((s) => s.active)
-      .map((s) => [s.channelId, s]),
-  );
-  const defaults = new Set(store.listDefaultChannelIds(app.db, realm.id));
+  const subs = new Map((await listUserSubscriptions(app.db, user.id)).filter((s) => s.active).map((s) => [s.channelId, s]));
+  const defaults = new Set(await store.listDefaultChannelIds(app.db, realm.id));
   const ownerSubscribed = new Set<number>();
   if (a.include_owner_subscribed && user.isBot && user.botOwnerId !== null)
-    for (const s of listUserSubscriptions(app.db, user.botOwnerId)) if (s.active) ownerSubscribed.add(s.channelId);
-  const list = store.listChannels(app.db, realm.id).filter((c) => {
+    for (const s of await listUserSubscriptions(app.db, user.botOwnerId)) if (s.active) ownerSubscribed.add(s.channelId);
+  const list = await filterInOrder(await store.listChannels(app.db, realm.id), async (c) => {
     if (c.isArchived && a.exclude_archived) return false;
     if (a.include_all || (a.include_all_active && !c.isArchived)) return true;
     if (a.include_public && !c.inviteOnly && (!isGuest(user.role) || c.isWebPublic)) return true;
@@ -121,25 +118,25 @@ export function getStreams(app: App, realm: RealmRow, user: UserRow, a: Args<typ
     if (a.include_subscribed && subs.has(c.id)) return true;
     if (a.include_default && defaults.has(c.id)) return true;
     if (ownerSubscribed.has(c.id)) return true;
-    if (a.include_can_access_content && channelAccess(app, user, c).content) return true;
+    if (a.include_can_access_content && (await channelAccess(app, user, c)).content) return true;
     return false;
   });
-  return { streams: streamObjects(app, realm, list, { includeDefault: true }) };
+  return { streams: await streamObjects(app, realm, list, { includeDefault: true }) };
 }
 
-export function getStream(app: App, realm: RealmRow, user: UserRow, id: number) {
-  const { channel } = accessChannelById(app, user, id, { archived: true });
-  return { stream: streamObjects(app, realm, [channel])[0] };
+export async function getStream(app: App, realm: RealmRow, user: UserRow, id: number) {
+  const { channel } = await accessChannelById(app, user, id, { archived: true });
+  return { stream: (await streamObjects(app, realm, [channel]))[0] };
 }
 
-export function getStreamId(app: App, user: UserRow, name: string) {
-  return { stream_id: accessChannelByName(app, user, name).channel.id };
+export async function getStreamId(app: App, user: UserRow, name: string) {
+  return { stream_id: (await accessChannelByName(app, user, name)).channel.id };
 }
 
 /** GET /streams/{id}/members. */
-export function getSubscribers(app: App, user: UserRow, id: number) {
-  const { channel } = accessChannelById(app, user, id, { archived: true });
-  return { subscribers: subscriberIds(app.db, channel.id) };
+export async function getSubscribers(app: App, user: UserRow, id: number) {
+  const { channel } = await accessChannelById(app, user, id, { archived: true });
+  return { subscribers: await subscriberIds(app.db, channel.id) };
 }
 
 // ---- Creating channels ----
@@ -158,14 +155,14 @@ export interface ChannelSpec {
 }
 
 /** Validates one group-setting value of a channel against its rules and the realm's groups and users. */
-export function checkChannelSetting(app: App, realm: RealmRow, name: ChannelPermission, value: GroupSettingValue): GroupSettingValue {
-  const ids = systemGroupIds(app.db, realm.id);
-  return checkGroupSetting(name, value, CHANNEL_PERMISSIONS[name], {
-    group: (id) => {
-      const g = findUserGroup(app.db, realm.id, id);
+export async function checkChannelSetting(app: App, realm: RealmRow, name: ChannelPermission, value: GroupSettingValue): Promise<GroupSettingValue> {
+  const ids = await systemGroupIds(app.db, realm.id);
+  return await checkGroupSetting(name, value, CHANNEL_PERMISSIONS[name], {
+    group: async (id) => {
+      const g = await findUserGroup(app.db, realm.id, id);
       return g && { id: g.id, name: g.name, isSystemGroup: g.isSystemGroup, deactivated: g.deactivated };
     },
-    activeUser: (id) => activeUserIdsAmong(app.db, realm.id, [id]).has(id),
+    activeUser: async (id) => (await activeUserIdsAmong(app.db, realm.id, [id])).has(id),
     nobodyGroupId: ids["role:nobody"]!,
   });
 }
@@ -179,39 +176,39 @@ export function retentionDays(v: ChannelSpec["messageRetentionDays"]): number | 
 }
 
 /** The checks Zulip makes before creating a channel: permission by kind, web-public conditions, retention, folder. */
-export function checkCanCreate(app: App, realm: RealmRow, user: UserRow, spec: ChannelSpec) {
+export async function checkCanCreate(app: App, realm: RealmRow, user: UserRow, spec: ChannelSpec) {
   if (spec.isWebPublic) {
     if (!realmSetting(realm, "enable_spectator_access")) throw webPublicChannelsNotEnabled();
-    if (!hasRealmPermission(app.db, realm, user, "can_create_web_public_channel_group")) throw insufficientPermission();
+    if (!(await hasRealmPermission(app.db, realm, user, "can_create_web_public_channel_group"))) throw insufficientPermission();
   } else if (spec.inviteOnly) {
-    if (!hasRealmPermission(app.db, realm, user, "can_create_private_channel_group")) throw insufficientPermission();
-  } else if (!hasRealmPermission(app.db, realm, user, "can_create_public_channel_group")) throw insufficientPermission();
+    if (!(await hasRealmPermission(app.db, realm, user, "can_create_private_channel_group"))) throw insufficientPermission();
+  } else if (!(await hasRealmPermission(app.db, realm, user, "can_create_public_channel_group"))) throw insufficientPermission();
   if (spec.messageRetentionDays !== undefined && spec.messageRetentionDays !== "realm_default" && user.role !== 100) throw mustBeOwner();
   if (spec.isDefault && !isAdmin(user.role)) throw mustBeAdmin();
   if (spec.isDefault && spec.inviteOnly) throw defaultChannelCannotBePrivate();
-  if (spec.folderId != null) activeChannelFolder(app, realm.id, spec.folderId);
+  if (spec.folderId != null) await activeChannelFolder(app, realm.id, spec.folderId);
 }
 
 /** Inserts a channel (inside the caller's transaction) and announces it to those who may see it. */
-export function insertChannelTx(app: App, tx: Tx, realm: RealmRow, creator: UserRow | null, spec: ChannelSpec): ChannelRow {
+export async function insertChannelTx(app: App, tx: Tx, realm: RealmRow, creator: UserRow | null, spec: ChannelSpec): Promise<ChannelRow> {
   const name = checkChannelName(spec.name, app.config.limits.maxStreamNameLength);
-  if (store.findChannelByName(tx.db, realm.id, name)) throw channelAlreadyExists(name);
+  if (await store.findChannelByName(tx.db, realm.id, name)) throw channelAlreadyExists(name);
   const description = cleanDescription(spec.description);
   const historyPublic = spec.inviteOnly ? (spec.historyPublicToSubscribers ?? false) : true;
   const settings: Record<string, unknown> = {};
-  for (const [n, v] of Object.entries(spec.settings)) if (v !== undefined) settings[n] = checkChannelSetting(app, realm, n as ChannelPermission, v);
+  for (const [n, v] of Object.entries(spec.settings)) if (v !== undefined) settings[n] = await checkChannelSetting(app, realm, n as ChannelPermission, v);
   if (
     spec.inviteOnly &&
     !historyPublic &&
     settings.can_create_topic_group !== undefined &&
-    settings.can_create_topic_group !== systemGroupIds(tx.db, realm.id)["role:everyone"]
+    settings.can_create_topic_group !== (await systemGroupIds(tx.db, realm.id))["role:everyone"]
   )
     throw canCreateTopicGroupMust();
-  const c = store.insertChannel(tx.db, {
+  const c = await store.insertChannel(tx.db, {
     realmId: realm.id,
     name,
     description,
-    renderedDescription: renderPlain(app, realm, description),
+    renderedDescription: await renderPlain(app, realm, description),
     dateCreated: app.now(),
     creatorId: creator?.id ?? null,
     inviteOnly: spec.inviteOnly,
@@ -222,17 +219,14 @@ export function insertChannelTx(app: App, tx: Tx, realm: RealmRow, creator: User
     folderId: spec.folderId ?? null,
     settings,
   });
-  if (spec.isDefault) store.addDefaultChannel(tx.db, realm.id, c.id);
-  tx.emit({ type: "stream", op: "create", streams: streamObjects(app, realm, [c]) }, channelEventAudience(app, c));
+  if (spec.isDefault) await store.addDefaultChannel(tx.db, realm.id, c.id);
+  tx.emit({ type: "stream", op: "create", streams: await streamObjects(app, realm, [c]) }, await channelEventAudience(app, c));
   if (spec.isDefault)
-    tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
+    tx.emit({ type: "default_streams", default_streams: await store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(await activeRealmUserIds(app, realm.id)));
   return c;
 }
 
-export const activeRealmUserIds = (app: App, realmId: number) =>
-  listUsers(app.db, realmId)
-    .filter((u) => u.isActive)
-    .map((u) => u.id);
+export const activeRealmUserIds = async (app: App, realmId: number) => (await listUsers(app.db, realmId)).filter((u) => u.isActive).map((u) => u.id);
 
 // ---- Changing channels ----
 
@@ -251,43 +245,44 @@ export const updateChannelParams = {
 };
 
 /** PATCH /streams/{id}: every property change is one stream/update event, as Zulip sends them. */
-export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: number, p: Args<typeof updateChannelParams>) {
-  const a = accessChannelById(app, user, id, { archived: true });
+export async function updateChannel(app: App, realm: RealmRow, user: UserRow, id: number, p: Args<typeof updateChannelParams>) {
+  const a = await accessChannelById(app, user, id, { archived: true });
   let c = a.channel;
-  const admin = canAdministerChannel(app, user, c);
+  const admin = await canAdministerChannel(app, user, c);
   if (!admin) throw insufficientPermission();
   if (c.isArchived && p.is_archived !== false) throw channelArchived();
   if (p.message_retention_days !== undefined && user.role !== 100) throw mustBeOwner();
   if (p.is_web_public && !realmSetting(realm, "enable_spectator_access")) throw webPublicChannelsNotEnabled();
-  if (p.is_web_public && !hasRealmPermission(app.db, realm, user, "can_create_web_public_channel_group")) throw insufficientPermission();
+  if (p.is_web_public && !(await hasRealmPermission(app.db, realm, user, "can_create_web_public_channel_group"))) throw insufficientPermission();
   if (p.is_default_stream !== undefined && !isAdmin(user.role)) throw mustBeAdmin();
   // A folder that is not archived, or null: out of its folder.
-  if (p.folder_id != null) activeChannelFolder(app, realm.id, p.folder_id);
+  if (p.folder_id != null) await activeChannelFolder(app, realm.id, p.folder_id);
   const settings: Partial<Record<ChannelPermission, GroupSettingValue>> = {};
-  for (const [n, v] of Object.entries(givenPermissions(p))) settings[n as ChannelPermission] = checkChannelSetting(app, realm, n as ChannelPermission, v.new);
-  if (p.topics_policy === "empty_topic_only" && topicStore.hasNamedTopics(app.db, c.recipientId)) throw enableConfigurationAllMessagesChannel();
+  for (const [n, v] of Object.entries(givenPermissions(p)))
+    settings[n as ChannelPermission] = await checkChannelSetting(app, realm, n as ChannelPermission, v.new);
+  if (p.topics_policy === "empty_topic_only" && (await topicStore.hasNamedTopics(app.db, c.recipientId))) throw enableConfigurationAllMessagesChannel();
   const name = p.new_name !== undefined ? checkChannelName(p.new_name, app.config.limits.maxStreamNameLength) : undefined;
   if (name !== undefined && name !== c.name) {
-    const other = store.findChannelByName(app.db, realm.id, name);
+    const other = await store.findChannelByName(app.db, realm.id, name);
     if (other && other.id !== c.id) throw channelAlreadyExists(name);
   }
-  return app.tx((tx) => {
+  return await app.tx(async (tx) => {
     const before = c;
-    const audience = () => channelEventAudience(app, c);
-    const emit = (property: string, value: unknown, extra: Record<string, unknown> = {}) =>
-      tx.emit({ type: "stream", op: "update", stream_id: c.id, name: before.name, property, value, ...extra }, audience());
+    const audience = async () => await channelEventAudience(app, c);
+    const emit = async (property: string, value: unknown, extra: Record<string, unknown> = {}) =>
+      tx.emit({ type: "stream", op: "update", stream_id: c.id, name: before.name, property, value, ...extra }, await audience());
     if (p.is_archived === false && c.isArchived) {
-      c = store.updateChannel(tx.db, c.id, { isArchived: false });
-      tx.emit({ type: "stream", op: "create", streams: streamObjects(app, realm, [c]) }, audience());
+      c = await store.updateChannel(tx.db, c.id, { isArchived: false });
+      tx.emit({ type: "stream", op: "create", streams: await streamObjects(app, realm, [c]) }, await audience());
     }
     if (name !== undefined && name !== c.name) {
-      c = store.updateChannel(tx.db, c.id, { name });
-      emit("name", name);
+      c = await store.updateChannel(tx.db, c.id, { name });
+      await emit("name", name);
     }
     if (p.description !== undefined) {
       const description = cleanDescription(p.description);
-      c = store.updateChannel(tx.db, c.id, { description, renderedDescription: renderPlain(app, realm, description) });
-      emit("description", description, { rendered_description: c.renderedDescription });
+      c = await store.updateChannel(tx.db, c.id, { description, renderedDescription: await renderPlain(app, realm, description) });
+      await emit("description", description, { rendered_description: c.renderedDescription });
     }
     const privacy: Partial<ChannelRow> = {};
     if (p.is_private !== undefined) privacy.inviteOnly = p.is_private;
@@ -298,74 +293,77 @@ export function updateChannel(app: App, realm: RealmRow, user: UserRow, id: numb
       const isWebPublic = inviteOnly ? false : (privacy.isWebPublic ?? c.isWebPublic);
       const historyPublic = inviteOnly ? (privacy.historyPublicToSubscribers ?? c.historyPublicToSubscribers) : true;
       if (inviteOnly !== c.inviteOnly || isWebPublic !== c.isWebPublic || historyPublic !== c.historyPublicToSubscribers) {
-        c = store.updateChannel(tx.db, c.id, { inviteOnly, isWebPublic, historyPublicToSubscribers: historyPublic });
-        emit("invite_only", inviteOnly, { history_public_to_subscribers: historyPublic, is_web_public: isWebPublic });
-        if (inviteOnly) store.removeDefaultChannel(tx.db, realm.id, c.id);
+        c = await store.updateChannel(tx.db, c.id, { inviteOnly, isWebPublic, historyPublicToSubscribers: historyPublic });
+        await emit("invite_only", inviteOnly, { history_public_to_subscribers: historyPublic, is_web_public: isWebPublic });
+        if (inviteOnly) await store.removeDefaultChannel(tx.db, realm.id, c.id);
       }
     }
     if (p.message_retention_days !== undefined) {
-      c = store.updateChannel(tx.db, c.id, { messageRetentionDays: retentionDays(p.message_retention_days) });
-      emit("message_retention_days", c.messageRetentionDays);
+      c = await store.updateChannel(tx.db, c.id, { messageRetentionDays: retentionDays(p.message_retention_days) });
+      await emit("message_retention_days", c.messageRetentionDays);
     }
     if (p.folder_id !== undefined) {
-      c = store.updateChannel(tx.db, c.id, { folderId: p.folder_id });
-      emit("folder_id", c.folderId);
+      c = await store.updateChannel(tx.db, c.id, { folderId: p.folder_id });
+      await emit("folder_id", c.folderId);
     }
     if (p.topics_policy !== undefined) {
-      c = store.updateChannel(tx.db, c.id, { topicsPolicy: p.topics_policy });
-      emit("topics_policy", c.topicsPolicy);
+      c = await store.updateChannel(tx.db, c.id, { topicsPolicy: p.topics_policy });
+      await emit("topics_policy", c.topicsPolicy);
     }
     for (const [n, v] of Object.entries(settings)) {
-      c = store.updateChannel(tx.db, c.id, { settings: { ...c.settings, [n]: v } });
-      emit(n, v);
+      c = await store.updateChannel(tx.db, c.id, { settings: { ...c.settings, [n]: v } });
+      await emit(n, v);
     }
     if (p.is_default_stream !== undefined) {
       if (p.is_default_stream && c.inviteOnly) throw privateChannelsCannotBeMadeDefault();
-      if (p.is_default_stream) store.addDefaultChannel(tx.db, realm.id, c.id);
-      else store.removeDefaultChannel(tx.db, realm.id, c.id);
-      tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
+      if (p.is_default_stream) await store.addDefaultChannel(tx.db, realm.id, c.id);
+      else await store.removeDefaultChannel(tx.db, realm.id, c.id);
+      tx.emit(
+        { type: "default_streams", default_streams: await store.listDefaultChannelIds(tx.db, realm.id) },
+        toUsers(await activeRealmUserIds(app, realm.id)),
+      );
     }
-    if (p.is_archived === true && !c.isArchived) archiveTx(app, tx, realm, c);
+    if (p.is_archived === true && !c.isArchived) await archiveTx(app, tx, realm, c);
     return {};
   });
 }
 
-function archiveTx(app: App, tx: Tx, realm: RealmRow, c: ChannelRow) {
-  const audience = channelEventAudience(app, c);
-  store.updateChannel(tx.db, c.id, { isArchived: true });
-  store.removeDefaultChannel(tx.db, realm.id, c.id);
+async function archiveTx(app: App, tx: Tx, realm: RealmRow, c: ChannelRow) {
+  const audience = await channelEventAudience(app, c);
+  await store.updateChannel(tx.db, c.id, { isArchived: true });
+  await store.removeDefaultChannel(tx.db, realm.id, c.id);
   // One event; clients without archived_channels get Zulip's `delete` shape (events/present.ts).
   tx.emit({ type: "stream", op: "update", stream_id: c.id, name: c.name, property: "is_archived", value: true }, audience);
 }
 
 /** DELETE /streams/{id}: archives the channel (its messages stay; it can be unarchived). */
-export function archiveChannel(app: App, realm: RealmRow, user: UserRow, id: number) {
-  const { channel } = accessChannelById(app, user, id, { archived: true });
-  if (!canAdministerChannel(app, user, channel)) throw insufficientPermission();
+export async function archiveChannel(app: App, realm: RealmRow, user: UserRow, id: number) {
+  const { channel } = await accessChannelById(app, user, id, { archived: true });
+  if (!(await canAdministerChannel(app, user, channel))) throw insufficientPermission();
   if (channel.isArchived) throw channelArchived();
-  app.tx((tx) => archiveTx(app, tx, realm, channel));
+  await app.tx(async (tx) => await archiveTx(app, tx, realm, channel));
   return {};
 }
 
 // ---- Default channels ----
 
-export function addDefaultStream(app: App, realm: RealmRow, user: UserRow, id: number) {
+export async function addDefaultStream(app: App, realm: RealmRow, user: UserRow, id: number) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
-  const { channel } = accessChannelById(app, user, id);
+  const { channel } = await accessChannelById(app, user, id);
   if (channel.inviteOnly) throw privateChannelsCannotBeMadeDefault();
-  app.tx((tx) => {
-    store.addDefaultChannel(tx.db, realm.id, channel.id);
-    tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
+  await app.tx(async (tx) => {
+    await store.addDefaultChannel(tx.db, realm.id, channel.id);
+    tx.emit({ type: "default_streams", default_streams: await store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(await activeRealmUserIds(app, realm.id)));
   });
   return {};
 }
 
-export function removeDefaultStream(app: App, realm: RealmRow, user: UserRow, id: number) {
+export async function removeDefaultStream(app: App, realm: RealmRow, user: UserRow, id: number) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
-  const { channel } = accessChannelById(app, user, id, { archived: true });
-  app.tx((tx) => {
-    store.removeDefaultChannel(tx.db, realm.id, channel.id);
-    tx.emit({ type: "default_streams", default_streams: store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(activeRealmUserIds(app, realm.id)));
+  const { channel } = await accessChannelById(app, user, id, { archived: true });
+  await app.tx(async (tx) => {
+    await store.removeDefaultChannel(tx.db, realm.id, channel.id);
+    tx.emit({ type: "default_streams", default_streams: await store.listDefaultChannelIds(tx.db, realm.id) }, toUsers(await activeRealmUserIds(app, realm.id)));
   });
   return {};
 }
@@ -373,18 +371,18 @@ export function removeDefaultStream(app: App, realm: RealmRow, user: UserRow, id
 // ---- Topics ----
 
 /** GET /users/me/{stream_id}/topics: each topic's name and latest message id the caller may see. */
-export function listTopics(app: App, user: UserRow, id: number, allowEmptyTopicName: boolean) {
-  const a = accessChannelById(app, user, id, { content: true, archived: true });
+export async function listTopics(app: App, user: UserRow, id: number, allowEmptyTopicName: boolean) {
+  const a = await accessChannelById(app, user, id, { content: true, archived: true });
   const c = a.channel;
-  if (!c.historyPublicToSubscribers) catchUp(app, user);
-  const rows = topicStore.listTopicsOf(app.db, c.recipientId, c.historyPublicToSubscribers ? null : user.id);
-  const workspaces = workspaceUuidsByTopic(app.db, c.realmId);
+  if (!c.historyPublicToSubscribers) await catchUp(app, user);
+  const rows = await topicStore.listTopicsOf(app.db, c.recipientId, c.historyPublicToSubscribers ? null : user.id);
+  const workspaces = await workspaceUuidsByTopic(app.db, c.realmId);
   return {
-    topics: rows.map((r) => {
+    topics: await mapInOrder(rows, async (r) => {
       const workspace = workspaces.get(topicKey(c.id, r.name));
       return {
         max_id: r.max_id,
-        name: topicForClient(topicStore.topicOfMessage(app.db, r.max_id) ?? r.name, allowEmptyTopicName),
+        name: topicForClient((await topicStore.topicOfMessage(app.db, r.max_id)) ?? r.name, allowEmptyTopicName),
         ...(workspace ? { workspace_uuid: workspace } : {}),
       };
     }),

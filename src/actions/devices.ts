@@ -5,9 +5,9 @@ import { toUsers } from "../events/types";
 import * as store from "../store/devices";
 
 /** POST /register_client_device: a mobile client's device record (level 468). */
-export function registerDevice(app: App, user: UserRow) {
-  const row = app.tx((tx) => {
-    const d = store.insertDevice(tx.db, user.id, app.now());
+export async function registerDevice(app: App, user: UserRow) {
+  const row = await app.tx(async (tx) => {
+    const d = await store.insertDevice(tx.db, user.id, app.now());
     tx.emit({ type: "device", op: "add", device_id: d.id }, toUsers([user.id]));
     return d;
   });
@@ -15,11 +15,11 @@ export function registerDevice(app: App, user: UserRow) {
 }
 
 /** POST /remove_client_device: at logout the client removes its record (level 470). */
-export function removeDevice(app: App, user: UserRow, id: number) {
-  const row = store.findDevice(app.db, user.id, id);
+export async function removeDevice(app: App, user: UserRow, id: number) {
+  const row = await store.findDevice(app.db, user.id, id);
   if (!row) throw invalidDeviceId();
-  app.tx((tx) => {
-    store.deleteDevice(tx.db, row.id);
+  await app.tx(async (tx) => {
+    await store.deleteDevice(tx.db, row.id);
     tx.emit({ type: "device", op: "remove", device_id: row.id }, toUsers([user.id]));
   });
   return {};

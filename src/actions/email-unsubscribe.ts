@@ -11,11 +11,16 @@ import { setSubscriptionProperties } from "./subscriptions";
 import { updateOwnSettings } from "./user-settings";
 
 /** The user an unsubscribe link is for, or null when the link is not one confab made. */
-export function unsubscribeTarget(app: App, realm: RealmRow, kind: string, token: string): { user: UserRow; kind: UnsubscribeKind; what: string } | null {
+export async function unsubscribeTarget(
+  app: App,
+  realm: RealmRow,
+  kind: string,
+  token: string,
+): Promise<{ user: UserRow; kind: UnsubscribeKind; what: string } | null> {
   if (!(kind in UNSUBSCRIBE_KINDS)) return null;
   const m = /^(\d+)\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m || !safeEqual(m[2]!, unsubscribeMac(app, Number(m[1]), kind))) return null;
-  const user = findUserById(app.db, Number(m[1]));
+  const user = await findUserById(app.db, Number(m[1]));
   if (!user?.isActive || user.realmId !== realm.id) return null;
   const k = kind as UnsubscribeKind;
   return { user, kind: k, what: UNSUBSCRIBE_KINDS[k].what };
@@ -25,9 +30,9 @@ export function unsubscribeTarget(app: App, realm: RealmRow, kind: string, token
 export async function unsubscribe(app: App, realm: RealmRow, user: UserRow, kind: UnsubscribeKind) {
   await updateOwnSettings(app, realm, user, { [UNSUBSCRIBE_KINDS[kind].setting]: false });
   if (kind === "channels") {
-    const on = listUserSubscriptions(app.db, user.id).filter((s) => s.active && s.emailNotifications === true);
+    const on = (await listUserSubscriptions(app.db, user.id)).filter((s) => s.active && s.emailNotifications === true);
     if (on.length)
-      setSubscriptionProperties(
+      await setSubscriptionProperties(
         app,
         user,
         on.map((s) => ({ stream_id: s.channelId, property: "email_notifications", value: false })),

@@ -15,8 +15,8 @@ export function requireEmail(app: App) {
 }
 
 /** Puts a message in the outbox inside the caller's transaction; the worker is woken after COMMIT. */
-export function queueMailTx(app: App, tx: Tx, realmId: number | null, kind: MailKind, mail: Mail) {
-  store.insertOutbox(tx.db, {
+export async function queueMailTx(app: App, tx: Tx, realmId: number | null, kind: MailKind, mail: Mail) {
+  await store.insertOutbox(tx.db, {
     realmId,
     kind,
     to: mail.to,
@@ -31,8 +31,8 @@ export function queueMailTx(app: App, tx: Tx, realmId: number | null, kind: Mail
 }
 
 /** The outbox as `confab email outbox` shows it: newest first, without bodies (they hold links). */
-export const listOutbox = (app: App, o: { status?: string; limit?: number } = {}) =>
-  store.listOutbox(app.db, o.limit ?? 50, o.status).map(({ id, kind, to, subject, status, attempts, lastError, createdAt, sentAt, nextAttemptAt }) => ({
+export const listOutbox = async (app: App, o: { status?: string; limit?: number } = {}) =>
+  (await store.listOutbox(app.db, o.limit ?? 50, o.status)).map(({ id, kind, to, subject, status, attempts, lastError, createdAt, sentAt, nextAttemptAt }) => ({
     id,
     kind,
     to,
@@ -50,24 +50,24 @@ export const listOutbox = (app: App, o: { status?: string; limit?: number } = {}
 const hashToken = (token: string) => new Bun.CryptoHasher("sha256").update(token).digest("hex");
 
 /** A new single-use token of `kind` for a user, valid `hours`; only its hash is stored. Returns the secret. */
-export function newEmailTokenTx(
+export async function newEmailTokenTx(
   app: App,
   tx: Tx,
   kind: "password_reset" | "email_change",
   userId: number,
   hours: number,
   newEmail: string | null = null,
-): string {
+): Promise<string> {
   const token = randomToken(40);
-  store.insertEmailToken(tx.db, { kind, userId, tokenHash: hashToken(token), newEmail, createdAt: app.now(), expiresAt: app.now() + hours * 3600 });
+  await store.insertEmailToken(tx.db, { kind, userId, tokenHash: hashToken(token), newEmail, createdAt: app.now(), expiresAt: app.now() + hours * 3600 });
   return token;
 }
 
 /** The open token behind a link, with its user, or null when it is unknown, used, expired or its user gone. */
-export function openEmailToken(app: App, kind: string, token: string): { token: EmailTokenRow; user: UserRow } | null {
+export async function openEmailToken(app: App, kind: string, token: string): Promise<{ token: EmailTokenRow; user: UserRow } | null> {
   if (!/^[A-Za-z0-9]{40}$/.test(token)) return null;
-  const row = store.findEmailToken(app.db, hashToken(token));
+  const row = await store.findEmailToken(app.db, hashToken(token));
   if (!row || row.kind !== kind || row.usedAt !== null || row.expiresAt <= app.now()) return null;
-  const user = findUserById(app.db, row.userId);
+  const user = await findUserById(app.db, row.userId);
   return user?.isActive ? { token: row, user } : null;
 }

@@ -39,7 +39,7 @@ const MOBILE_IDLE_QUEUE_TIMEOUT_SECS = 24 * 3600;
  * POST /register: a queue and the initial state, built in one synchronous stretch so no event can
  * fall between the snapshot and the queue.
  */
-export function register(app: App, realm: RealmRow, user: UserRow | null, a: Args<typeof registerParams>) {
+export async function register(app: App, realm: RealmRow, user: UserRow | null, a: Args<typeof registerParams>) {
   if (!user) {
     if (a.client_gravatar === true) throw anonymousParam("client_gravatar");
     if (a.include_subscribers === true) throw anonymousParam("include_subscribers");
@@ -73,8 +73,10 @@ export function register(app: App, realm: RealmRow, user: UserRow | null, a: Arg
     : null;
   const wanted = a.fetch_event_types ?? a.event_types ?? Object.keys(STATE_BUILDERS);
   const state: Record<string, unknown> = {};
-  catchUp(app, user); // the state reads the user's message rows
-  for (const type of new Set(wanted)) Object.assign(state, STATE_BUILDERS[type]?.({ app, realm, user, opts }));
+  await catchUp(app, user); // the state reads the user's message rows
+  // Other requests' changes may land between these reads: the queue exists already, so their events
+  // reach it after COMMIT whatever the state saw (at worst a change is in both, as Zulip allows).
+  for (const type of new Set(wanted)) Object.assign(state, await STATE_BUILDERS[type]?.({ app, realm, user, opts }));
   const l = app.config.limits;
   // The fields every register answers (the contract lists them), then the state of each fetched type.
   return {
@@ -104,7 +106,7 @@ export async function getEvents(app: App, user: UserRow, a: Args<typeof getEvent
   const q = ownQueue(app, user, a.queue_id);
   q.lastActivity = Date.now();
   if (a.last_event_id !== undefined) q.prune(a.last_event_id);
-  const pending = q.pending();
+  const pending = await q.pending();
   if (pending.length || a.dont_block) return { events: pending, queue_id: q.id };
   const events = await app.queues.hold(q);
   q.lastActivity = Date.now();

@@ -39,11 +39,11 @@ const ownerNotices = new WeakMap<App, Map<string, number>>();
  * has the full API). Posts to `stream` (name or id) and `topic` when given, otherwise a direct message
  * to the bot's owner, as Zulip does; `only_events` / `exclude_events` (shell patterns) filter events.
  */
-export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integration: Integration, req: WebhookRequest): void {
+export async function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integration: Integration, req: WebhookRequest): Promise<void> {
   if (!bot.isBot || bot.botType !== BOT_TYPE.incomingWebhook) throw notIncomingWebhookBot();
   if (integration.eventHeader && !req.headers.get(integration.eventHeader)) {
     const h = integration.eventHeader;
-    notifyBotOwner(
+    await notifyBotOwner(
       app,
       realm,
       bot,
@@ -69,11 +69,11 @@ export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integrat
     if (exclude?.some((re) => re.test(event))) continue;
     if (stream === null) {
       if (bot.botOwnerId === null) throw botHasNoOwnerSend();
-      sendMessage(app, realm, bot, { type: "private", to: [bot.botOwnerId], content: m.content }, client);
+      await sendMessage(app, realm, bot, { type: "private", to: [bot.botOwnerId], content: m.content }, client);
       continue;
     }
     try {
-      sendMessage(
+      await sendMessage(
         app,
         realm,
         bot,
@@ -84,7 +84,7 @@ export function receiveWebhook(app: App, realm: RealmRow, bot: UserRow, integrat
       // As in Zulip: the service is not told (it cannot fix it); the bot's owner is.
       if (!(e instanceof ApiError && e.code === "STREAM_DOES_NOT_EXIST")) throw e;
       const what = /^\d+$/.test(stream) ? `the channel with ID ${stream}` : `channel #${stream.replace(/[*`]/g, "")}`;
-      notifyBotOwner(
+      await notifyBotOwner(
         app,
         realm,
         bot,
@@ -172,8 +172,8 @@ function globToRegExp(glob: string): RegExp {
  * channel that does not exist, a missing event header), as Zulip sends; the same notice at most once
  * in a while, so a service retrying every minute does not flood the owner.
  */
-function notifyBotOwner(app: App, realm: RealmRow, bot: UserRow, key: string, content: string) {
-  const owner = bot.botOwnerId === null ? undefined : findUserById(app.db, bot.botOwnerId);
+async function notifyBotOwner(app: App, realm: RealmRow, bot: UserRow, key: string, content: string) {
+  const owner = bot.botOwnerId === null ? undefined : await findUserById(app.db, bot.botOwnerId);
   if (!owner?.isActive) return;
   const sent = ownerNotices.get(app) ?? new Map<string, number>();
   ownerNotices.set(app, sent);
@@ -181,5 +181,5 @@ function notifyBotOwner(app: App, realm: RealmRow, bot: UserRow, key: string, co
   const now = Date.now();
   if ((sent.get(k) ?? 0) > now - OWNER_NOTICE_INTERVAL_MS) return;
   sent.set(k, now);
-  app.tx((tx) => sendNotificationTx(app, tx, realm, { to: owner }, content));
+  await app.tx(async (tx) => await sendNotificationTx(app, tx, realm, { to: owner }, content));
 }

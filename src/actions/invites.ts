@@ -37,6 +37,7 @@ import { groupForUpdate } from "./user-groups";
 import { checkEmailAllowed, hashPassword, insertUserTx } from "./users";
 import { p, t, type Args } from "../domain/params";
 import { accessChannelById } from "../access/channels";
+import { mapInOrder, someInOrder, filterInOrder } from "../lib/in-order";
 
 /** What every invitation may promise the account it creates. */
 const inviteOptionParams = {
@@ -67,23 +68,23 @@ function checkRole(user: UserRow, invitedAs: Role, requireAdmin: boolean) {
  * channel or one the caller may add subscribers to), groups (the caller may add members), then the
  * administrators-only welcome text.
  */
-function checkOptions(app: App, realm: RealmRow, user: UserRow, a: InviteOptions) {
-  const defaults = new Set(listDefaultChannelIds(app.db, realm.id));
-  const channels = a.stream_ids.map((id) => {
+async function checkOptions(app: App, realm: RealmRow, user: UserRow, a: InviteOptions) {
+  const defaults = new Set(await listDefaultChannelIds(app.db, realm.id));
+  const channels = await mapInOrder(a.stream_ids, async (id) => {
     try {
-      return accessChannelById(app, user, id, { content: true }).channel;
+      return (await accessChannelById(app, user, id, { content: true })).channel;
     } catch {
       throw invalidInviteChannel(id);
     }
   });
-  if (channels.some((c) => !defaults.has(c.id) && !canAddSubscribers(app, realm, user, c))) throw cannotSubscribeOthers();
-  for (const id of a.group_ids) groupForUpdate(app.db, realm, user, id, ["can_add_members_group"]);
+  if (await someInOrder(channels, async (c) => !defaults.has(c.id) && !(await canAddSubscribers(app, realm, user, c)))) throw cannotSubscribeOthers();
+  for (const id of a.group_ids) await groupForUpdate(app.db, realm, user, id, ["can_add_members_group"]);
   if (a.welcome_message_custom_text != null && !isAdmin(user.role)) throw mustOrganizationAdministrator();
 }
 
-function newInvite(app: App, tx: Tx, realm: RealmRow, user: UserRow, a: InviteOptions, email: string | null, notify = false): InviteRow {
+async function newInvite(app: App, tx: Tx, realm: RealmRow, user: UserRow, a: InviteOptions, email: string | null, notify = false): Promise<InviteRow> {
   const minutes = a.invite_expires_in_minutes === undefined ? DEFAULT_INVITE_MINUTES : a.invite_expires_in_minutes;
-  return store.insertInvite(tx.db, {
+  return await store.insertInvite(tx.db, {
     realmId: realm.id,
     referredBy: user.id,
     isMultiuse: email === null,
@@ -101,19 +102,19 @@ function newInvite(app: App, tx: Tx, realm: RealmRow, user: UserRow, a: InviteOp
 }
 
 /** Administrators and the inviter hear that the list of invitations changed. */
-const invitesChanged = (tx: Tx, realm: RealmRow, referrerId: number) =>
-  tx.emit({ type: "invites_changed" }, toUsers([...new Set([...listAdminIds(tx.db, realm.id), referrerId])]));
+const invitesChanged = async (tx: Tx, realm: RealmRow, referrerId: number) =>
+  tx.emit({ type: "invites_changed" }, toUsers([...new Set([...(await listAdminIds(tx.db, realm.id)), referrerId])]));
 
 /** POST /invites/multiuse: a reusable link for whoever the caller shares it with. */
-export function createMultiuseInvite(app: App, realm: RealmRow, user: UserRow, a: InviteOptions) {
+export async function createMultiuseInvite(app: App, realm: RealmRow, user: UserRow, a: InviteOptions) {
   checkInviter(user);
-  if (!hasRealmPermission(app.db, realm, user, "create_multiuse_invite_group")) throw insufficientPermission();
+  if (!(await hasRealmPermission(app.db, realm, user, "create_multiuse_invite_group"))) throw insufficientPermission();
   // The contract: a link invites to the caller's own role or a more restricted one.
   checkRole(user, a.invite_as, a.invite_as < user.role);
-  checkOptions(app, realm, user, a);
-  const invite = app.tx((tx) => {
-    const row = newInvite(app, tx, realm, user, a, null);
-    invitesChanged(tx, realm, user.id);
+  await checkOptions(app, realm, user, a);
+  const invite = await app.tx(async (tx) => {
+    const row = await newInvite(app, tx, realm, user, a, null);
+    await invitesChanged(tx, realm, user.id);
     return row;
   });
   return { invite_link: inviteLink(realmUrl(app.config.externalUrl, realm.stringId), invite.key) };
@@ -123,97 +124,97 @@ export function createMultiuseInvite(app: App, realm: RealmRow, user: UserRow, a
  * POST /invites: one invitation per address, mailed. Addresses that do not validate stop everything;
  * addresses that already have an account are skipped and reported (INVITATION_FAILED).
  */
-export function inviteByEmail(app: App, realm: RealmRow, user: UserRow, a: Args<typeof inviteParams>) {
+export async function inviteByEmail(app: App, realm: RealmRow, user: UserRow, a: Args<typeof inviteParams>) {
   checkInviter(user);
-  if (!hasRealmPermission(app.db, realm, user, "can_invite_users_group")) throw insufficientPermission();
+  if (!(await hasRealmPermission(app.db, realm, user, "can_invite_users_group"))) throw insufficientPermission();
   // As Zulip: moderators and above are invited by email only by administrators.
   checkRole(user, a.invite_as, a.invite_as <= ROLE.moderator);
   if (!a.invitee_emails.trim()) throw mustSpecifyLeastOneEmail();
   requireEmail(app);
   const emails = parseInviteeEmails(a.invitee_emails);
-  checkOptions(app, realm, user, a);
+  await checkOptions(app, realm, user, a);
   const invalid: [string, string, boolean][] = [];
   for (const email of emails) {
     if (!isValidEmail(email)) invalid.push([email, "Invalid address.", false]);
     else
       try {
-        checkEmailAllowed(app, realm, email);
+        await checkEmailAllowed(app, realm, email);
       } catch {
         invalid.push([email, "Outside your domain.", false]);
       }
   }
   if (invalid.length) throw invitationFailed("invalid", invalid);
   const skipped: [string, string, boolean][] = [];
-  const fresh = emails.filter((email) => {
-    const existing = findUserByEmail(app.db, realm.id, email);
+  const fresh = await filterInOrder(emails, async (email) => {
+    const existing = await findUserByEmail(app.db, realm.id, email);
     if (existing) skipped.push([email, existing.isActive ? "Already has an account." : "Account has been deactivated.", !existing.isActive]);
     return !existing;
   });
   if (!fresh.length) throw invitationFailed("none", skipped);
-  app.tx((tx) => {
-    for (const email of fresh) mailInvitationTx(app, tx, realm, user, newInvite(app, tx, realm, user, a, email, a.notify_referrer_on_join));
-    invitesChanged(tx, realm, user.id);
+  await app.tx(async (tx) => {
+    for (const email of fresh) await mailInvitationTx(app, tx, realm, user, await newInvite(app, tx, realm, user, a, email, a.notify_referrer_on_join));
+    await invitesChanged(tx, realm, user.id);
   });
   if (skipped.length) throw invitationFailed("some", skipped);
   return {};
 }
 
 /** GET /invites: open invitations; administrators see everyone's, others their own. */
-export function listInvites(app: App, realm: RealmRow, user: UserRow) {
+export async function listInvites(app: App, realm: RealmRow, user: UserRow) {
   checkInviter(user);
   const url = realmUrl(app.config.externalUrl, realm.stringId);
-  return { invites: store.listOpenInvites(app.db, realm.id, app.now(), isAdmin(user.role) ? undefined : user.id).map((i) => toApiInvite(i, url)) };
+  return { invites: (await store.listOpenInvites(app.db, realm.id, app.now(), isAdmin(user.role) ? undefined : user.id)).map((i) => toApiInvite(i, url)) };
 }
 
 /** An invitation the caller controls: their own, or (administrators) anyone's below their role's reach. */
-function controlledInvite(app: App, realm: RealmRow, user: UserRow, id: number, multiuse: boolean): InviteRow {
+async function controlledInvite(app: App, realm: RealmRow, user: UserRow, id: number, multiuse: boolean): Promise<InviteRow> {
   checkInviter(user);
-  const invite = store.findInvite(app.db, realm.id, id, multiuse);
+  const invite = await store.findInvite(app.db, realm.id, id, multiuse);
   if (!invite) throw noSuchInvitation();
   if (invite.referredBy !== user.id) checkRole(user, invite.invitedAs as Role, true);
   return invite;
 }
 
 /** DELETE /invites/{invite_id}. */
-export function revokeInvite(app: App, realm: RealmRow, user: UserRow, id: number) {
-  const invite = controlledInvite(app, realm, user, id, false);
+export async function revokeInvite(app: App, realm: RealmRow, user: UserRow, id: number) {
+  const invite = await controlledInvite(app, realm, user, id, false);
   if (invite.status !== "active") throw noSuchInvitation();
-  app.tx((tx) => {
-    store.setInviteStatus(tx.db, invite.id, "revoked");
-    invitesChanged(tx, realm, invite.referredBy);
+  await app.tx(async (tx) => {
+    await store.setInviteStatus(tx.db, invite.id, "revoked");
+    await invitesChanged(tx, realm, invite.referredBy);
   });
   return {};
 }
 
 /** DELETE /invites/multiuse/{invite_id}. */
-export function revokeMultiuseInvite(app: App, realm: RealmRow, user: UserRow, id: number) {
-  const invite = controlledInvite(app, realm, user, id, true);
+export async function revokeMultiuseInvite(app: App, realm: RealmRow, user: UserRow, id: number) {
+  const invite = await controlledInvite(app, realm, user, id, true);
   if (invite.status === "revoked") throw invitationRevoked();
-  app.tx((tx) => {
-    store.setInviteStatus(tx.db, invite.id, "revoked");
-    invitesChanged(tx, realm, invite.referredBy);
+  await app.tx(async (tx) => {
+    await store.setInviteStatus(tx.db, invite.id, "revoked");
+    await invitesChanged(tx, realm, invite.referredBy);
   });
   return {};
 }
 
 /** POST /invites/{invite_id}/resend: mails it again and restarts its clock. */
-export function resendInvite(app: App, realm: RealmRow, user: UserRow, id: number) {
-  const invite = controlledInvite(app, realm, user, id, false);
+export async function resendInvite(app: App, realm: RealmRow, user: UserRow, id: number) {
+  const invite = await controlledInvite(app, realm, user, id, false);
   if (invite.status !== "active") throw noSuchInvitation();
   requireEmail(app);
-  app.tx((tx) => {
-    store.touchInvite(tx.db, invite.id, app.now());
-    mailInvitationTx(app, tx, realm, user, invite);
-    invitesChanged(tx, realm, invite.referredBy);
+  await app.tx(async (tx) => {
+    await store.touchInvite(tx.db, invite.id, app.now());
+    await mailInvitationTx(app, tx, realm, user, invite);
+    await invitesChanged(tx, realm, invite.referredBy);
   });
   return {};
 }
 
 /** The invitation email, into the outbox inside the caller's transaction. */
-function mailInvitationTx(app: App, tx: Tx, realm: RealmRow, from: UserRow, invite: InviteRow) {
+async function mailInvitationTx(app: App, tx: Tx, realm: RealmRow, from: UserRow, invite: InviteRow) {
   const days = invite.expiresAt === null ? null : Math.max(1, Math.round((invite.expiresAt - app.now()) / 86400));
   const link = inviteLink(realmUrl(app.config.externalUrl, realm.stringId), invite.key);
-  queueMailTx(
+  await queueMailTx(
     app,
     tx,
     realm.id,
@@ -223,8 +224,8 @@ function mailInvitationTx(app: App, tx: Tx, realm: RealmRow, from: UserRow, invi
 }
 
 /** An invitation that can still be used, by its link's key, in the realm the link is for. */
-export function openInvitation(app: App, realm: RealmRow, key: string): InviteRow {
-  const invite = store.findInviteByKey(app.db, key);
+export async function openInvitation(app: App, realm: RealmRow, key: string): Promise<InviteRow> {
+  const invite = await store.findInviteByKey(app.db, key);
   if (!invite || invite.realmId !== realm.id || invite.status !== "active" || (invite.expiresAt !== null && invite.expiresAt <= app.now())) throw linkExpired();
   return invite;
 }
@@ -235,30 +236,32 @@ export function openInvitation(app: App, realm: RealmRow, key: string): InviteRo
  * up; a reusable link stays open.
  */
 export async function acceptInvitation(app: App, realm: RealmRow, key: string, a: { email?: string; full_name: string; password: string }) {
-  const invite = openInvitation(app, realm, key);
+  const invite = await openInvitation(app, realm, key);
   const email = invite.email ?? (a.email ?? "").trim();
   if (!isValidEmail(email)) throw pleaseEnterValidEmailAddress();
-  checkEmailAllowed(app, realm, email);
-  if (findUserByEmail(app.db, realm.id, email)) throw emailInUse(email);
+  await checkEmailAllowed(app, realm, email);
+  if (await findUserByEmail(app.db, realm.id, email)) throw emailInUse(email);
   if (a.password.length < 6) throw passwordTooShort();
   const passwordHash = await hashPassword(a.password);
-  return app.tx((tx) => {
-    const again = openInvitation(app, realm, key); // the hash took a while: still open?
-    const user = insertUserTx(app, tx, realm, { email, fullName: a.full_name, role: again.invitedAs as Role }, passwordHash);
+  return await app.tx(async (tx) => {
+    const again = await openInvitation(app, realm, key); // the hash took a while: still open?
+    const user = await insertUserTx(app, tx, realm, { email, fullName: a.full_name, role: again.invitedAs as Role }, passwordHash);
     const channelIds = new Set(again.streamIds);
-    if (again.includeRealmDefaultSubscriptions) for (const id of listDefaultChannelIds(tx.db, realm.id)) channelIds.add(id);
-    const channels = [...channelIds].map((id) => findChannel(tx.db, id)).filter((c): c is ChannelRow => !!c && c.realmId === realm.id && !c.isArchived);
+    if (again.includeRealmDefaultSubscriptions) for (const id of await listDefaultChannelIds(tx.db, realm.id)) channelIds.add(id);
+    const channels = (await mapInOrder(channelIds, async (id) => await findChannel(tx.db, id))).filter(
+      (c): c is ChannelRow => !!c && c.realmId === realm.id && !c.isArchived,
+    );
     // Subscription itself is messaging's: the same step that announces subscriptions everywhere else.
-    if (channels.length) subscribeUsersTx(app, tx, realm, channels, [user]);
+    if (channels.length) await subscribeUsersTx(app, tx, realm, channels, [user]);
     for (const gid of again.groupIds) {
-      const g = findUserGroup(tx.db, realm.id, gid);
+      const g = await findUserGroup(tx.db, realm.id, gid);
       if (!g || g.deactivated) continue;
-      addGroupMembers(tx.db, g.id, [user.id]);
+      await addGroupMembers(tx.db, g.id, [user.id]);
       tx.emit({ type: "user_group", op: "add_members", group_id: g.id, user_ids: [user.id] }, toRealm(realm.id));
     }
-    if (!again.isMultiuse) store.setInviteStatus(tx.db, again.id, "used");
-    invitesChanged(tx, realm, again.referredBy);
-    sendWelcomeTx(app, tx, realm, user, again.welcomeMessageCustomText);
+    if (!again.isMultiuse) await store.setInviteStatus(tx.db, again.id, "used");
+    await invitesChanged(tx, realm, again.referredBy);
+    await sendWelcomeTx(app, tx, realm, user, again.welcomeMessageCustomText);
     return user;
   });
 }

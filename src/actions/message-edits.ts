@@ -44,6 +44,7 @@ import { checkCanPost, checkTopicAllowed, sendNotificationTx } from "./messages"
 import { realmLinkifiers, renderFor } from "./render";
 import { p, t, type Args } from "../domain/params";
 import { accessChannelById, canAdministerChannel, hasChannelPermission } from "../access/channels";
+import { filterInOrder } from "../lib/in-order";
 
 /** Zulip lets an edit that started just inside the limit through. */
 const EDIT_GRACE_SECONDS = 10;
@@ -76,19 +77,19 @@ const isResolveToggle = (from: string, to: string) =>
   from !== to && stripResolved(from) === stripResolved(to) && (from.startsWith(RESOLVED_TOPIC_PREFIX) || to.startsWith(RESOLVED_TOPIC_PREFIX));
 
 /** Messages of the topic that a move with this propagate_mode takes along (those the editor may read). */
-function messagesToMove(app: App, user: UserRow, m: MessageRow, channel: ChannelRow, mode: EditArgs["propagate_mode"]): number[] {
+async function messagesToMove(app: App, user: UserRow, m: MessageRow, channel: ChannelRow, mode: EditArgs["propagate_mode"]): Promise<number[]> {
   if (mode === "change_one") return [m.id];
-  const history = channel.historyPublicToSubscribers && canReadChannelHistory(app, user, channel);
+  const history = channel.historyPublicToSubscribers && (await canReadChannelHistory(app, user, channel));
   const from = mode === "change_later" ? m.id : 0;
-  if (!history) catchUp(app, user);
-  return store.listTopicMessageIds(app.db, m.recipientId, m.topic, { fromId: from, receivedBy: history ? null : user.id });
+  if (!history) await catchUp(app, user);
+  return await store.listTopicMessageIds(app.db, m.recipientId, m.topic, { fromId: from, receivedBy: history ? null : user.id });
 }
 
 /** Non-moderators may move only messages sent within the realm's limit (Zulip's partial-move error). */
-function checkMoveLimit(app: App, user: UserRow, ids: number[], seconds: number | null, tooOld: () => Error) {
+async function checkMoveLimit(app: App, user: UserRow, ids: number[], seconds: number | null, tooOld: () => Error) {
   if (seconds === null || isModerator(user.role)) return;
   const cutoff = app.now() - seconds - EDIT_GRACE_SECONDS;
-  const dates = store.listMessageDates(app.db, ids);
+  const dates = await store.listMessageDates(app.db, ids);
   const allowed = dates.filter((r) => r.d >= cutoff);
   if (allowed.length === dates.length) return;
   if (dates.length === 1 || !allowed.length) throw tooOld();
@@ -96,15 +97,15 @@ function checkMoveLimit(app: App, user: UserRow, ids: number[], seconds: number 
 }
 
 /** PATCH /messages/{message_id}. */
-export function editMessage(app: App, realm: RealmRow, user: UserRow, id: number, a: EditArgs) {
+export async function editMessage(app: App, realm: RealmRow, user: UserRow, id: number, a: EditArgs) {
   if (a.topic === undefined && a.content === undefined && a.stream_id === undefined) throw nothingToChange();
-  const { message: m, channel } = accessMessage(app, realm, user, id);
+  const { message: m, channel } = await accessMessage(app, realm, user, id);
   if (a.content !== undefined && a.stream_id !== undefined && a.stream_id !== channel?.id) throw contentWhileMoving();
   const now = app.now();
   const limits = app.config.limits;
 
   // Content: only its sender, while the realm allows editing and within its time limit.
-  let content: { text: string; rendered: ReturnType<typeof renderFor> } | null = null;
+  let content: { text: string; rendered: Awaited<ReturnType<typeof renderFor>> } | null = null;
   if (a.content !== undefined) {
     if (!realmSetting(realm, "allow_message_editing")) throw editingDisabled();
     if (m.senderId !== user.id) throw cannotEditMessage();
@@ -113,7 +114,7 @@ export function editMessage(app: App, realm: RealmRow, user: UserRow, id: number
     if (a.prev_content_sha256 !== undefined && a.prev_content_sha256 !== sha256(m.content)) throw contentChanged();
     // Zulip keeps a message emptied by an edit as "(deleted)".
     const text = a.content.trim() ? normalizeContent(a.content, limits.maxMessageLength) : "(deleted)";
-    if (text !== m.content) content = { text, rendered: renderFor(app, realm, user, text) };
+    if (text !== m.content) content = { text, rendered: await renderFor(app, realm, user, text) };
   }
 
   // Topic and channel moves.
@@ -121,7 +122,9 @@ export function editMessage(app: App, realm: RealmRow, user: UserRow, id: number
   if (!channel && a.stream_id !== undefined) throw dmMove();
   const newTopic = channel && a.topic !== undefined ? normalizeTopic(a.topic, limits.maxTopicLength) : undefined;
   const target =
-    channel && a.stream_id !== undefined && a.stream_id !== channel.id ? accessChannelById(app, user, a.stream_id, { content: true }).channel : undefined;
+    channel && a.stream_id !== undefined && a.stream_id !== channel.id
+      ? (await accessChannelById(app, user, a.stream_id, { content: true })).channel
+      : undefined;
   const topicChanged = newTopic !== undefined && newTopic !== m.topic;
   const moving = !!channel && (topicChanged || !!target);
   let moved: number[] = [];
@@ -130,39 +133,49 @@ export function editMessage(app: App, realm: RealmRow, user: UserRow, id: number
     const destTopic = newTopic ?? m.topic;
     if (target) {
       const allowed =
-        hasRealmPermission(app.db, realm, user, "can_move_messages_between_channels_group") ||
-        hasChannelPermission(app, user, channel!, "can_move_messages_out_of_channel_group") ||
-        canAdministerChannel(app, user, channel!);
+        (await hasRealmPermission(app.db, realm, user, "can_move_messages_between_channels_group")) ||
+        (await hasChannelPermission(app, user, channel!, "can_move_messages_out_of_channel_group")) ||
+        (await canAdministerChannel(app, user, channel!));
       if (!allowed) throw cannotMoveMessage();
-      checkCanPost(app, user, target);
+      await checkCanPost(app, user, target);
     }
     if (topicChanged) {
       const resolving = isResolveToggle(m.topic, newTopic!);
       const allowed = resolving
-        ? hasRealmPermission(app.db, realm, user, "can_resolve_topics_group") || hasChannelPermission(app, user, channel!, "can_resolve_topics_group")
+        ? (await hasRealmPermission(app.db, realm, user, "can_resolve_topics_group")) ||
+          (await hasChannelPermission(app, user, channel!, "can_resolve_topics_group"))
         : m.topic === "" ||
-          hasRealmPermission(app.db, realm, user, "can_move_messages_between_topics_group") ||
-          hasChannelPermission(app, user, channel!, "can_move_messages_within_channel_group") ||
-          canAdministerChannel(app, user, channel!);
+          (await hasRealmPermission(app.db, realm, user, "can_move_messages_between_topics_group")) ||
+          (await hasChannelPermission(app, user, channel!, "can_move_messages_within_channel_group")) ||
+          (await canAdministerChannel(app, user, channel!));
       if (!allowed) throw cannotEditMessage();
     }
     checkTopicAllowed(realm, dest, destTopic);
-    moved = messagesToMove(app, user, m, channel!, a.propagate_mode);
-    if (target) checkMoveLimit(app, user, moved, limit(realm, "move_messages_between_streams_limit_seconds"), channelEditTimeLimitPassed);
+    moved = await messagesToMove(app, user, m, channel!, a.propagate_mode);
+    if (target) await checkMoveLimit(app, user, moved, limit(realm, "move_messages_between_streams_limit_seconds"), channelEditTimeLimitPassed);
     else if (!isResolveToggle(m.topic, newTopic!))
-      checkMoveLimit(app, user, moved, limit(realm, "move_messages_within_stream_limit_seconds"), topicEditTimeLimitPassed);
+      await checkMoveLimit(app, user, moved, limit(realm, "move_messages_within_stream_limit_seconds"), topicEditTimeLimitPassed);
   }
   if (!content && !moving) return { detached_uploads: [] };
 
   // Who holds the messages (the events' audience, on both sides of a move), read outside the writer.
-  if (channel) catchUpChannels(app, target ? [channel.id, target.id] : [channel.id]);
-  const detached = app.tx((tx) => {
-    const before = flagStore.messageRecipients(tx.db, m.id);
+  if (channel) await catchUpChannels(app, target ? [channel.id, target.id] : [channel.id]);
+  const detached = await app.tx(async (tx) => {
+    const before = await flagStore.messageRecipients(tx.db, m.id);
     if (content)
-      applyContentEdit(app, tx, user, m, content.text, content.rendered, now, moving ? { channel: channel!, target, topic: newTopic } : null, !!channel);
-    if (moving) applyMove(app, tx, realm, user, m, channel!, target ?? null, newTopic ?? m.topic, moved, now, a, !!content);
-    emitUpdate(app, tx, realm, user, m, channel, { content, moved, target: target ?? null, topic: newTopic ?? m.topic, mode: a.propagate_mode, now }, before);
-    return content ? relinkAttachmentsTx(app, tx, realm, user, m.id, content.rendered.attachmentPathIds) : [];
+      await applyContentEdit(app, tx, user, m, content.text, content.rendered, now, moving ? { channel: channel!, target, topic: newTopic } : null, !!channel);
+    if (moving) await applyMove(app, tx, realm, user, m, channel!, target ?? null, newTopic ?? m.topic, moved, now, a, !!content);
+    await emitUpdate(
+      app,
+      tx,
+      realm,
+      user,
+      m,
+      channel,
+      { content, moved, target: target ?? null, topic: newTopic ?? m.topic, mode: a.propagate_mode, now },
+      before,
+    );
+    return content ? await relinkAttachmentsTx(app, tx, realm, user, m.id, content.rendered.attachmentPathIds) : [];
   });
   return { detached_uploads: detached };
 }
@@ -172,13 +185,13 @@ function withHistory(row: MessageRow, entry: EditHistoryEntry): string {
   return JSON.stringify([entry, ...parseEditHistory(row.editHistory)]);
 }
 
-function applyContentEdit(
+async function applyContentEdit(
   app: App,
   tx: Tx,
   user: UserRow,
   m: MessageRow,
   text: string,
-  rendered: ReturnType<typeof renderFor>,
+  rendered: Awaited<ReturnType<typeof renderFor>>,
   now: number,
   move: { channel: ChannelRow; target?: ChannelRow; topic?: string } | null,
   inChannel: boolean,
@@ -186,7 +199,7 @@ function applyContentEdit(
   const entry: EditHistoryEntry = { user_id: user.id, timestamp: now, prev_content: m.content, prev_rendered_content: m.renderedContent };
   if (move?.topic !== undefined && move.topic !== m.topic) Object.assign(entry, { prev_topic: m.topic, topic: move.topic });
   if (move?.target) Object.assign(entry, { prev_stream: move.channel.id, stream: move.target.id });
-  store.updateMessage(tx.db, m.id, {
+  await store.updateMessage(tx.db, m.id, {
     content: text,
     renderedContent: rendered.html,
     hasLink: rendered.links.length > 0,
@@ -196,19 +209,19 @@ function applyContentEdit(
     editHistory: withHistory(m, entry),
     lastEditTime: now,
   });
-  store.reindexMessage(tx.db, m.id, move?.topic ?? m.topic, textForSearch(rendered.html));
+  await store.reindexMessage(tx.db, m.id, move?.topic ?? m.topic, textForSearch(rendered.html));
   // Mentions follow the new content: newly mentioned users get the flag, users no longer mentioned lose it.
   const mentioned = new Set(rendered.mentionedUserIds);
-  for (const r of flagStore.messageRecipients(tx.db, m.id)) {
+  for (const r of await flagStore.messageRecipients(tx.db, m.id)) {
     let f = r.flags & ~(FLAG.mentioned | FLAG.stream_wildcard_mentioned);
     if (mentioned.has(r.userId)) f |= FLAG.mentioned;
     if (rendered.channelWildcard) f |= inChannel ? FLAG.stream_wildcard_mentioned : FLAG.mentioned;
-    if (f !== r.flags) flagStore.setFlags(tx.db, r.userId, m.id, f);
+    if (f !== r.flags) await flagStore.setFlags(tx.db, r.userId, m.id, f);
   }
 }
 
 /** Moves messages to a topic and/or channel, with recipients, history entries, search index and notifications. */
-function applyMove(
+async function applyMove(
   app: App,
   tx: Tx,
   realm: RealmRow,
@@ -223,24 +236,24 @@ function applyMove(
   contentEdited: boolean,
 ) {
   const dest = target ?? channel;
-  const rows = store.listMessagesByIds(tx.db, ids);
-  const allInTopic = ids.length === store.countTopicMessages(tx.db, m.recipientId, m.topic);
+  const rows = await store.listMessagesByIds(tx.db, ids);
+  const allInTopic = ids.length === (await store.countTopicMessages(tx.db, m.recipientId, m.topic));
   for (const row of rows) {
     // The edited message already has its entry from the content edit.
     const history =
       row.id === m.id && contentEdited
-        ? store.findMessage(tx.db, row.id)!.editHistory
+        ? (await store.findMessage(tx.db, row.id))!.editHistory
         : withHistory(row, moveEntry(user, now, channel, target, row.topic, topic));
-    store.updateMessage(tx.db, row.id, { recipientId: dest.recipientId, topic, editHistory: history, lastMovedTime: now });
-    store.reindexMessage(tx.db, row.id, topic, textForSearch(store.findMessage(tx.db, row.id)!.renderedContent));
+    await store.updateMessage(tx.db, row.id, { recipientId: dest.recipientId, topic, editHistory: history, lastMovedTime: now });
+    await store.reindexMessage(tx.db, row.id, topic, textForSearch((await store.findMessage(tx.db, row.id))!.renderedContent));
   }
-  if (target) moveRecipients(app, tx, { channel, topic: m.topic }, target, ids);
+  if (target) await moveRecipients(app, tx, { channel, topic: m.topic }, target, ids);
   if (allInTopic) {
-    moveUserTopics(tx.db, { channelId: channel.id, topic: m.topic }, { channelId: dest.id, topic });
-    moveTopicWorkspaceTx(app, tx, { channel, topic: m.topic }, { channel: dest, topic });
-    moveLiveRuns(tx.db, { recipientId: channel.recipientId, topic: m.topic }, { channelId: dest.id, recipientId: dest.recipientId, topic });
+    await moveUserTopics(tx.db, { channelId: channel.id, topic: m.topic }, { channelId: dest.id, topic });
+    await moveTopicWorkspaceTx(app, tx, { channel, topic: m.topic }, { channel: dest, topic });
+    await moveLiveRuns(tx.db, { recipientId: channel.recipientId, topic: m.topic }, { channelId: dest.id, recipientId: dest.recipientId, topic });
   }
-  notifyMove(app, tx, realm, user, { channel, topic: m.topic }, { channel: dest, topic }, ids, allInTopic, a);
+  await notifyMove(app, tx, realm, user, { channel, topic: m.topic }, { channel: dest, topic }, ids, allInTopic, a);
 }
 
 function moveEntry(user: UserRow, now: number, channel: ChannelRow, target: ChannelRow | null, fromTopic: string, toTopic: string): EditHistoryEntry {
@@ -254,19 +267,19 @@ function moveEntry(user: UserRow, now: number, channel: ChannelRow, target: Chan
  * Moving to another channel: its subscribers who lacked the messages get them (as read, so a move
  * notifies nobody), and holders who may not read the new channel lose them (with delete events).
  */
-function moveRecipients(app: App, tx: Tx, from: { channel: ChannelRow; topic: string }, target: ChannelRow, ids: number[]) {
-  const subs = subscriberIds(tx.db, target.id);
-  flagStore.addReceived(tx.db, subs, ids, FLAG.read);
+async function moveRecipients(app: App, tx: Tx, from: { channel: ChannelRow; topic: string }, target: ChannelRow, ids: number[]) {
+  const subs = await subscriberIds(tx.db, target.id);
+  await flagStore.addReceived(tx.db, subs, ids, FLAG.read);
   const subSet = new Set(subs);
-  const holders = flagStore.messageHolders(tx.db, ids);
-  const lost = holders.filter((uid) => {
+  const holders = await flagStore.messageHolders(tx.db, ids);
+  const lost = await filterInOrder(holders, async (uid) => {
     if (subSet.has(uid)) return false;
     if (target.inviteOnly) return true;
-    const u = findUserById(tx.db, uid);
+    const u = await findUserById(tx.db, uid);
     return !u || (isGuest(u.role) && !target.isWebPublic);
   });
   if (!lost.length) return;
-  flagStore.removeReceived(tx.db, lost, ids);
+  await flagStore.removeReceived(tx.db, lost, ids);
   tx.emit({ type: "delete_message", message_ids: ids, message_type: "stream", stream_id: from.channel.id, topic: from.topic }, toUsers(lost));
 }
 
@@ -274,7 +287,7 @@ const location = (c: ChannelRow, topic: string) => `#**${c.name}>${topic}**`;
 const messageLink = (c: ChannelRow, topic: string, id: number) => `#narrow/channel/${channelSlug(c.id, c.name)}/topic/${encodeHashComponent(topic)}/near/${id}`;
 
 /** The notification bot's notes in the old and new threads (or, for resolving, in the topic itself). */
-function notifyMove(
+async function notifyMove(
   app: App,
   tx: Tx,
   realm: RealmRow,
@@ -289,7 +302,7 @@ function notifyMove(
   if (from.channel.id === to.channel.id && isResolveToggle(from.topic, to.topic)) {
     if (!a.send_notification_to_new_thread) return;
     const verb = to.topic.startsWith(RESOLVED_TOPIC_PREFIX) ? "resolved" : "unresolved";
-    sendNotificationTx(app, tx, realm, to, `${who} has marked this topic as ${verb}.`);
+    await sendNotificationTx(app, tx, realm, to, `${who} has marked this topic as ${verb}.`);
     return;
   }
   const [oldNote, newNote] = all
@@ -306,12 +319,12 @@ function notifyMove(
           `${ids.length} messages were moved from this topic to ${location(to.channel, to.topic)} by ${who}.`,
           `${ids.length} messages were moved here from ${location(from.channel, from.topic)} by ${who}.`,
         ];
-  if (a.send_notification_to_old_thread) sendNotificationTx(app, tx, realm, from, oldNote);
-  if (a.send_notification_to_new_thread) sendNotificationTx(app, tx, realm, to, newNote);
+  if (a.send_notification_to_old_thread) await sendNotificationTx(app, tx, realm, from, oldNote);
+  if (a.send_notification_to_new_thread) await sendNotificationTx(app, tx, realm, to, newNote);
 }
 
 /** One update_message event for everyone who has (or had) the messages, with each user's flags. */
-function emitUpdate(
+async function emitUpdate(
   app: App,
   tx: Tx,
   realm: RealmRow,
@@ -319,7 +332,7 @@ function emitUpdate(
   m: MessageRow,
   channel: ChannelRow | null,
   e: {
-    content: { text: string; rendered: ReturnType<typeof renderFor> } | null;
+    content: { text: string; rendered: Awaited<ReturnType<typeof renderFor>> } | null;
     moved: number[];
     target: ChannelRow | null;
     topic: string;
@@ -328,7 +341,7 @@ function emitUpdate(
   },
   before: { userId: number; flags: number }[],
 ) {
-  const after = flagStore.messageRecipients(tx.db, m.id);
+  const after = await flagStore.messageRecipients(tx.db, m.id);
   const flags: Record<number, string[]> = {};
   for (const r of after) flags[r.userId] = flagList(r.flags);
   // After a channel move, only those who still have the message hear where it went.
@@ -354,7 +367,8 @@ function emitUpdate(
     Object.assign(ev, { stream_name: channel.name, stream_id: channel.id });
     if (e.moved.length) {
       ev.propagate_mode = e.mode;
-      if (e.topic !== m.topic) Object.assign(ev, { orig_subject: m.topic, subject: e.topic, topic_links: topicLinks(e.topic, realmLinkifiers(app, realm)) });
+      if (e.topic !== m.topic)
+        Object.assign(ev, { orig_subject: m.topic, subject: e.topic, topic_links: topicLinks(e.topic, await realmLinkifiers(app, realm)) });
       if (e.target) ev.new_stream_id = e.target.id;
     }
   }
@@ -364,10 +378,10 @@ function emitUpdate(
 // ---- History ----
 
 /** GET /messages/{message_id}/history: snapshots, oldest first, as the realm's policy allows. */
-export function messageHistory(app: App, realm: RealmRow, user: UserRow, id: number, allowEmptyTopicName: boolean) {
+export async function messageHistory(app: App, realm: RealmRow, user: UserRow, id: number, allowEmptyTopicName: boolean) {
   const policy = String(realmSetting(realm, "message_edit_history_visibility_policy"));
   if (policy === "none") throw editHistoryDisabled();
-  const { message: m, channel } = accessMessage(app, realm, user, id);
+  const { message: m, channel } = await accessMessage(app, realm, user, id);
   const topic = (t: string) => (channel ? topicForClient(t, allowEmptyTopicName) : t);
   let cur = { topic: m.topic, content: m.content, rendered: m.renderedContent, stream: channel?.id };
   const snapshots: Record<string, unknown>[] = [];
@@ -404,38 +418,38 @@ export function messageHistory(app: App, realm: RealmRow, user: UserRow, id: num
 // ---- Deleting ----
 
 /** Zulip's delete rules: "delete any" holders (realm or channel), else the sender within the time limit. */
-function checkCanDelete(app: App, realm: RealmRow, user: UserRow, m: MessageRow, channel: ChannelRow | null) {
+async function checkCanDelete(app: App, realm: RealmRow, user: UserRow, m: MessageRow, channel: ChannelRow | null) {
   const any =
-    hasRealmPermission(app.db, realm, user, "can_delete_any_message_group") ||
-    (channel && hasChannelPermission(app, user, channel, "can_delete_any_message_group"));
+    (await hasRealmPermission(app.db, realm, user, "can_delete_any_message_group")) ||
+    (channel && (await hasChannelPermission(app, user, channel, "can_delete_any_message_group")));
   if (any) return;
   const own =
     m.senderId === user.id &&
-    (hasRealmPermission(app.db, realm, user, "can_delete_own_message_group") ||
-      (channel && hasChannelPermission(app, user, channel, "can_delete_own_message_group")));
+    ((await hasRealmPermission(app.db, realm, user, "can_delete_own_message_group")) ||
+      (channel && (await hasChannelPermission(app, user, channel, "can_delete_own_message_group"))));
   if (!own) throw cannotDeleteMessage();
   const l = limit(realm, "message_content_delete_limit_seconds");
   if (l !== null && app.now() - m.dateSent > l + EDIT_GRACE_SECONDS) throw deleteTimeLimitPassed();
 }
 
 /** Deletes messages of one conversation inside the caller's transaction; one event to everyone who had them. */
-export function deleteMessagesTx(app: App, tx: Tx, realm: RealmRow, channel: ChannelRow | null, rows: MessageRow[]) {
+export async function deleteMessagesTx(app: App, tx: Tx, realm: RealmRow, channel: ChannelRow | null, rows: MessageRow[]) {
   if (!rows.length) return;
   const ids = rows.map((r) => r.id);
-  const holders = flagStore.messageHolders(tx.db, ids);
-  detachMessagesTx(app, tx, ids);
-  store.deleteMessages(tx.db, ids);
+  const holders = await flagStore.messageHolders(tx.db, ids);
+  await detachMessagesTx(app, tx, ids);
+  await store.deleteMessages(tx.db, ids);
   const ev: Record<string, unknown> = { type: "delete_message", message_ids: ids, message_type: channel ? "stream" : "private" };
   if (channel) Object.assign(ev, { stream_id: channel.id, topic: rows[0]!.topic });
   tx.emit(ev as never, toUsers(holders, channel && !channel.inviteOnly ? { publicStreamOf: realm.id } : {}));
 }
 
 /** DELETE /messages/{message_id}. */
-export function deleteMessage(app: App, realm: RealmRow, user: UserRow, id: number) {
-  const { message: m, channel } = accessMessage(app, realm, user, id);
-  checkCanDelete(app, realm, user, m, channel);
-  if (channel) catchUpChannels(app, [channel.id]);
-  app.tx((tx) => deleteMessagesTx(app, tx, realm, channel, [m]));
+export async function deleteMessage(app: App, realm: RealmRow, user: UserRow, id: number) {
+  const { message: m, channel } = await accessMessage(app, realm, user, id);
+  await checkCanDelete(app, realm, user, m, channel);
+  if (channel) await catchUpChannels(app, [channel.id]);
+  await app.tx(async (tx) => await deleteMessagesTx(app, tx, realm, channel, [m]));
   return {};
 }
 
@@ -443,16 +457,17 @@ export function deleteMessage(app: App, realm: RealmRow, user: UserRow, id: numb
 const DELETE_TOPIC_BATCH = 1000;
 
 /** POST /streams/{stream_id}/delete_topic: holders of "delete any" delete the topic's messages they can read. */
-export function deleteTopic(app: App, realm: RealmRow, user: UserRow, channelId: number, topicName: string) {
-  const { channel } = accessChannelById(app, user, channelId, { content: true, archived: true });
+export async function deleteTopic(app: App, realm: RealmRow, user: UserRow, channelId: number, topicName: string) {
+  const { channel } = await accessChannelById(app, user, channelId, { content: true, archived: true });
   const allowed =
-    hasRealmPermission(app.db, realm, user, "can_delete_any_message_group") || hasChannelPermission(app, user, channel, "can_delete_any_message_group");
+    (await hasRealmPermission(app.db, realm, user, "can_delete_any_message_group")) ||
+    (await hasChannelPermission(app, user, channel, "can_delete_any_message_group"));
   if (!allowed) throw insufficientPermission();
-  const history = channel.historyPublicToSubscribers && canReadChannelHistory(app, user, channel);
-  if (!history) catchUp(app, user);
-  const ids = store.listTopicMessageIds(app.db, channel.recipientId, topicName, { receivedBy: history ? null : user.id, limit: DELETE_TOPIC_BATCH + 1 });
+  const history = channel.historyPublicToSubscribers && (await canReadChannelHistory(app, user, channel));
+  if (!history) await catchUp(app, user);
+  const ids = await store.listTopicMessageIds(app.db, channel.recipientId, topicName, { receivedBy: history ? null : user.id, limit: DELETE_TOPIC_BATCH + 1 });
   const batch = ids.slice(0, DELETE_TOPIC_BATCH);
-  catchUpChannels(app, [channel.id]);
-  app.tx((tx) => deleteMessagesTx(app, tx, realm, channel, store.listMessagesByIds(tx.db, batch)));
+  await catchUpChannels(app, [channel.id]);
+  await app.tx(async (tx) => await deleteMessagesTx(app, tx, realm, channel, await store.listMessagesByIds(tx.db, batch)));
   return { complete: ids.length <= DELETE_TOPIC_BATCH };
 }

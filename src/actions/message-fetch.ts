@@ -37,9 +37,9 @@ export const LARGER_THAN_MAX_MESSAGE_ID = 10000000000000000;
 // ---- Who may read a message ----
 
 /** Whether the viewer may read a channel's messages they never received (Zulip's can_access_stream_history). */
-export function canReadChannelHistory(app: App, viewer: UserRow, c: ChannelRow): boolean {
+export async function canReadChannelHistory(app: App, viewer: UserRow, c: ChannelRow): Promise<boolean> {
   if (!c.inviteOnly && (!isGuest(viewer.role) || c.isWebPublic)) return true;
-  return c.historyPublicToSubscribers && isSubscribed(app.db, viewer.id, c.id);
+  return c.historyPublicToSubscribers && (await isSubscribed(app.db, viewer.id, c.id));
 }
 
 export interface MessageAccess {
@@ -50,18 +50,18 @@ export interface MessageAccess {
 }
 
 /** The message if the viewer may read it (received it, or may read its channel's history); else `Invalid message(s)`. */
-export function accessMessage(app: App, realm: RealmRow, viewer: UserRow | null, id: number): MessageAccess {
-  const m = store.findMessage(app.db, id);
+export async function accessMessage(app: App, realm: RealmRow, viewer: UserRow | null, id: number): Promise<MessageAccess> {
+  const m = await store.findMessage(app.db, id);
   if (!m || m.realmId !== realm.id) throw invalidMessage();
-  const channel = channelStore.findChannelByRecipient(app.db, m.recipientId) ?? null;
+  const channel = (await channelStore.findChannelByRecipient(app.db, m.recipientId)) ?? null;
   if (!viewer) {
     if (!channel?.isWebPublic || !spectatorsAllowed(realm)) throw invalidMessage();
     return { message: m, flags: undefined, channel };
   }
-  catchUp(app, viewer);
-  const own = flagsOf(app.db, viewer.id, id);
+  await catchUp(app, viewer);
+  const own = await flagsOf(app.db, viewer.id, id);
   if (own) return { message: m, flags: own.flags, channel };
-  if (channel && channel.historyPublicToSubscribers && canReadChannelHistory(app, viewer, channel)) return { message: m, flags: undefined, channel };
+  if (channel && channel.historyPublicToSubscribers && (await canReadChannelHistory(app, viewer, channel))) return { message: m, flags: undefined, channel };
   throw invalidMessage();
 }
 
@@ -69,62 +69,62 @@ const shownFlags = (flags: number | undefined, spectator: boolean) => (spectator
 
 // ---- Narrow lookups ----
 
-function narrowContext(app: App, realm: RealmRow, viewer: UserRow | null): NarrowContext {
-  catchUp(app, viewer); // narrows read the viewer's rows
+async function narrowContext(app: App, realm: RealmRow, viewer: UserRow | null): Promise<NarrowContext> {
+  await catchUp(app, viewer); // narrows read the viewer's rows
   // Every fetch reads the realm's channels: kept until a change that may touch them (db/read-cache.ts).
-  const { channels, byId } = app.reads.get(`channels:${realm.id}`, () => {
-    const channels = channelStore.listChannels(app.db, realm.id);
+  const { channels, byId } = await app.reads.get(`channels:${realm.id}`, async () => {
+    const channels = await channelStore.listChannels(app.db, realm.id);
     return { channels, byId: new Map(channels.map((c) => [c.id, c])) };
   });
   const asNarrow = (c: ChannelRow): NarrowChannel => ({ id: c.id, recipientId: c.recipientId, isWebPublic: c.isWebPublic });
-  let topics: ReturnType<NarrowContext["topicPolicies"]> | null = null;
+  let topics: Awaited<ReturnType<NarrowContext["topicPolicies"]>> | null = null;
   return {
     viewerId: viewer?.id ?? null,
-    channel(operand) {
-      const c = typeof operand === "number" ? byId.get(operand) : channelStore.findChannelByName(app.db, realm.id, String(operand));
+    async channel(operand) {
+      const c = typeof operand === "number" ? byId.get(operand) : await channelStore.findChannelByName(app.db, realm.id, String(operand));
       return c ? asNarrow(c) : null;
     },
-    canReadHistory: (c) => !!viewer && canReadChannelHistory(app, viewer, byId.get(c.id)!),
+    canReadHistory: async (c) => !!viewer && (await canReadChannelHistory(app, viewer, byId.get(c.id)!)),
     canReadPublicHistory: !!viewer && !isGuest(viewer.role),
     publicChannelRecipients: () => channels.filter((c) => !c.inviteOnly).map((c) => c.recipientId),
     webPublicChannelRecipients: () => (spectatorsAllowed(realm) ? channels.filter((c) => c.isWebPublic).map((c) => c.recipientId) : []),
-    user(operand) {
-      const u = typeof operand === "number" ? findUserById(app.db, operand) : findUserByEmail(app.db, realm.id, String(operand));
+    async user(operand) {
+      const u = typeof operand === "number" ? await findUserById(app.db, operand) : await findUserByEmail(app.db, realm.id, String(operand));
       return u && u.realmId === realm.id ? { id: u.id } : null;
     },
-    dmRecipient: (ids) => store.findDmRecipient(app.db, ids)?.id ?? null,
-    dmRecipientsWith: (userId, groupsOnly) => store.dmRecipientsWith(app.db, viewer!.id, userId, groupsOnly),
-    mutedChannelRecipients: () => mutedChannelRecipientIds(app.db, viewer!.id),
-    topicPolicies: () =>
-      (topics ??= listUserTopics(app.db, viewer!.id)
+    dmRecipient: async (ids) => (await store.findDmRecipient(app.db, ids))?.id ?? null,
+    dmRecipientsWith: async (userId, groupsOnly) => await store.dmRecipientsWith(app.db, viewer!.id, userId, groupsOnly),
+    mutedChannelRecipients: async () => await mutedChannelRecipientIds(app.db, viewer!.id),
+    topicPolicies: async () =>
+      (topics ??= (await listUserTopics(app.db, viewer!.id))
         .filter((t) => byId.has(t.channelId))
         .map((t) => ({ recipientId: byId.get(t.channelId)!.recipientId, topic: t.topic, policy: t.visibilityPolicy }))),
   };
 }
 
 /** The conversation a viewer-visible message belongs to (for the `with` operator). */
-function conversationOf(app: App, realm: RealmRow, viewer: UserRow | null, id: number) {
+async function conversationOf(app: App, realm: RealmRow, viewer: UserRow | null, id: number) {
   let a: MessageAccess;
   try {
-    a = accessMessage(app, realm, viewer, id);
+    a = await accessMessage(app, realm, viewer, id);
   } catch {
     return null;
   }
   if (a.channel) return { channelId: a.channel.id, topic: a.message.topic };
-  const key = store.findRecipient(app.db, a.message.recipientId)?.dmKey ?? "";
+  const key = (await store.findRecipient(app.db, a.message.recipientId))?.dmKey ?? "";
   return { dmUserIds: dmKeyMembers(key).filter((u) => u !== viewer?.id) };
 }
 
 /** Parses, rewrites `with`, and checks what a spectator may ask; returns the terms. */
-function narrowTerms(app: App, realm: RealmRow, viewer: UserRow | null, narrow: unknown): NarrowTerm[] {
-  let terms = applyWith(parseNarrow(narrow ?? []), (id) => conversationOf(app, realm, viewer, id));
+async function narrowTerms(app: App, realm: RealmRow, viewer: UserRow | null, narrow: unknown): Promise<NarrowTerm[]> {
+  let terms = await applyWith(parseNarrow(narrow ?? []), async (id) => await conversationOf(app, realm, viewer, id));
   if (!viewer) {
     // Spectators name web-public channels explicitly (Zulip), and use only spectator operators.
     terms = terms.filter((t) => !(t.operator === "in" && t.operand === "home" && !t.negated));
     const webPublic = terms.some((t) => (t.operator === "channels" || t.operator === "streams") && t.operand === "web-public" && !t.negated);
     if (!spectatorsAllowed(realm) || !webPublic || terms.some((t) => !SPECTATOR_OPERATORS.has(t.operator))) throw notLoggedIn();
   }
-  if (terms.some((t) => t.operator === "search")) catchUpSearch(app);
+  if (terms.some((t) => t.operator === "search")) await catchUpSearch(app);
   return terms;
 }
 
@@ -150,7 +150,7 @@ export const fetchParams = {
 
 export type FetchArgs = Args<typeof fetchParams>;
 
-function parseAnchor(app: App, a: FetchArgs): number | "first_unread" {
+async function parseAnchor(app: App, a: FetchArgs): Promise<number | "first_unread"> {
   if (a.use_first_unread_anchor) return "first_unread";
   if (a.anchor === undefined) throw missingArgument("anchor");
   switch (a.anchor) {
@@ -164,8 +164,8 @@ function parseAnchor(app: App, a: FetchArgs): number | "first_unread" {
       if (a.anchor_date === undefined) throw missingArgument("anchor_date");
       const t = parseAnchorDate(a.anchor_date);
       if (t === null) throw invalidAnchor();
-      const id = channelStore.firstMessageIdSince(app.db, t);
-      return id > store.maxMessageId(app.db) ? LARGER_THAN_MAX_MESSAGE_ID : id;
+      const id = await channelStore.firstMessageIdSince(app.db, t);
+      return id > (await store.maxMessageId(app.db)) ? LARGER_THAN_MAX_MESSAGE_ID : id;
     }
   }
   if (!/^-?\d+$/.test(a.anchor)) throw invalidAnchor();
@@ -183,7 +183,7 @@ export function parseAnchorDate(s: string): number | null {
 }
 
 /** GET /messages. */
-export function getMessages(app: App, realm: RealmRow, viewer: UserRow | null, a: FetchArgs) {
+export async function getMessages(app: App, realm: RealmRow, viewer: UserRow | null, a: FetchArgs) {
   const rangeParams = (["num_before", "num_after", "anchor", "include_anchor", "use_first_unread_anchor"] as const).filter((k) => a[k] !== undefined);
   if (a.message_ids !== undefined && rangeParams.length)
     throw incompatibleParameters(["num_before", "num_after", "anchor", "message_ids", "include_anchor", "use_first_unread_anchor"]);
@@ -194,19 +194,19 @@ export function getMessages(app: App, realm: RealmRow, viewer: UserRow | null, a
   const numBefore = a.num_before ?? 0;
   let numAfter = a.num_after ?? 0;
   const includeAnchor = a.include_anchor ?? true;
-  const anchorValue = a.message_ids === undefined ? parseAnchor(app, a) : 0;
+  const anchorValue = a.message_ids === undefined ? await parseAnchor(app, a) : 0;
   const requested = a.message_ids !== undefined ? a.message_ids.length : numBefore + numAfter;
   if (requested > MAX_MESSAGES_PER_FETCH) throw tooManyMessages(MAX_MESSAGES_PER_FETCH);
   if (numBefore > 0 && numAfter > 0 && !includeAnchor) throw anchorNotAtEnd();
-  const terms = narrowTerms(app, realm, viewer, a.narrow);
-  const ctx = narrowContext(app, realm, viewer);
-  const compiled = compileNarrow(terms, ctx, { realmId: realm.id });
+  const terms = await narrowTerms(app, realm, viewer, a.narrow);
+  const ctx = await narrowContext(app, realm, viewer);
+  const compiled = await compileNarrow(terms, ctx, { realmId: realm.id });
   const view = viewOptions(realm, { ...a, client_gravatar: viewer ? a.client_gravatar : false });
 
   if (a.message_ids !== undefined) {
-    const rows = narrowStore.rowsWithIds(app.db, compiled, a.message_ids);
+    const rows = await narrowStore.rowsWithIds(app.db, compiled, a.message_ids);
     return {
-      messages: present(app, realm, rows, view, compiled, !viewer),
+      messages: await present(app, realm, rows, view, compiled, !viewer),
       found_anchor: false,
       found_oldest: false,
       found_newest: false,
@@ -214,44 +214,44 @@ export function getMessages(app: App, realm: RealmRow, viewer: UserRow | null, a
     };
   }
 
-  const anchor = anchorValue === "first_unread" ? firstUnread(app, realm, viewer, terms, ctx) : anchorValue;
-  const r = fetchRange(app, compiled, anchor, numBefore, numAfter, includeAnchor);
+  const anchor = anchorValue === "first_unread" ? await firstUnread(app, realm, viewer, terms, ctx) : anchorValue;
+  const r = await fetchRange(app, compiled, anchor, numBefore, numAfter, includeAnchor);
   return {
     anchor,
     found_anchor: r.foundAnchor,
     found_oldest: r.foundOldest,
     found_newest: r.foundNewest,
     history_limited: false,
-    messages: present(app, realm, r.rows, view, compiled, !viewer),
+    messages: await present(app, realm, r.rows, view, compiled, !viewer),
   };
 }
 
 /** The oldest unread message matching the narrow (outside muted conversations), else `newest`. */
-function firstUnread(app: App, realm: RealmRow, viewer: UserRow | null, terms: NarrowTerm[], ctx: NarrowContext): number {
+async function firstUnread(app: App, realm: RealmRow, viewer: UserRow | null, terms: NarrowTerm[], ctx: NarrowContext): Promise<number> {
   if (!viewer) return LARGER_THAN_MAX_MESSAGE_ID;
   const channelTerm = terms.some((t) => (t.operator === "channel" || t.operator === "stream") && !t.negated);
   const unreadTerms: NarrowTerm[] = channelTerm ? terms : [...terms, { operator: "in", operand: "home", negated: false }];
-  const u = compileNarrow(unreadTerms, ctx, { realmId: realm.id, forceUserMessages: true });
-  return narrowStore.firstUnreadId(app.db, u) ?? LARGER_THAN_MAX_MESSAGE_ID;
+  const u = await compileNarrow(unreadTerms, ctx, { realmId: realm.id, forceUserMessages: true });
+  return (await narrowStore.firstUnreadId(app.db, u)) ?? LARGER_THAN_MAX_MESSAGE_ID;
 }
 
 /**
  * Zulip's range query: up to num_before messages below the anchor and num_after above it (at most two
  * indexed queries, each with one row of headroom), then trimmed; says whether the ends were reached.
  */
-function fetchRange(app: App, c: CompiledNarrow, anchor: number, numBefore: number, numAfter: number, includeAnchor: boolean) {
+async function fetchRange(app: App, c: CompiledNarrow, anchor: number, numBefore: number, numAfter: number, includeAnchor: boolean) {
   const toLeft = anchor === 0;
   const toRight = anchor >= LARGER_THAN_MAX_MESSAGE_ID;
   if (toRight) numAfter = 0;
   const needBefore = !toLeft && numBefore > 0;
   const needAfter = !toRight && numAfter > 0;
-  const before = (bound: number | null, limit: number) => narrowStore.rowsBefore(app.db, c, bound, limit);
-  const after = (bound: number | null, limit: number) => narrowStore.rowsAfter(app.db, c, bound, limit);
+  const before = async (bound: number | null, limit: number) => await narrowStore.rowsBefore(app.db, c, bound, limit);
+  const after = async (bound: number | null, limit: number) => await narrowStore.rowsAfter(app.db, c, bound, limit);
   let rows: NarrowRow[] = [];
-  if (needBefore && needAfter) rows = [...before(anchor - 1, numBefore), ...after(anchor, numAfter + 1)];
-  else if (needBefore) rows = before(toRight ? null : anchor - (includeAnchor ? 0 : 1), numBefore + (toRight ? 0 : includeAnchor ? 1 : 0));
-  else if (needAfter) rows = after(toLeft ? null : anchor + (includeAnchor ? 0 : 1), numAfter + (includeAnchor ? 1 : 0));
-  else if (includeAnchor) rows = narrowStore.rowsAt(app.db, c, anchor);
+  if (needBefore && needAfter) rows = [...(await before(anchor - 1, numBefore)), ...(await after(anchor, numAfter + 1))];
+  else if (needBefore) rows = await before(toRight ? null : anchor - (includeAnchor ? 0 : 1), numBefore + (toRight ? 0 : includeAnchor ? 1 : 0));
+  else if (needAfter) rows = await after(toLeft ? null : anchor + (includeAnchor ? 0 : 1), numAfter + (includeAnchor ? 1 : 0));
+  else if (includeAnchor) rows = await narrowStore.rowsAt(app.db, c, anchor);
   let beforeRows = toRight ? rows : rows.filter((r) => r.id < anchor);
   const anchorRows = toRight ? [] : rows.filter((r) => r.id === anchor);
   let afterRows = toRight ? [] : rows.filter((r) => r.id > anchor);
@@ -266,15 +266,15 @@ function fetchRange(app: App, c: CompiledNarrow, anchor: number, numBefore: numb
 }
 
 /** Message objects for fetched rows, with search highlights when the narrow searched. */
-function present(app: App, realm: RealmRow, rows: NarrowRow[], view: MessageViewOptions, c: CompiledNarrow, spectator: boolean) {
+async function present(app: App, realm: RealmRow, rows: NarrowRow[], view: MessageViewOptions, c: CompiledNarrow, spectator: boolean) {
   const flags = new Map(rows.map((r) => [r.id, shownFlags(r.flags, spectator)]));
-  const messages = store.listMessagesByIds(
+  const messages = await store.listMessagesByIds(
     app.db,
     rows.map((r) => r.id),
   );
-  const objects = messageObjects(app, realm, messages, view, (id) => flags.get(id));
+  const objects = await messageObjects(app, realm, messages, view, (id) => flags.get(id));
   if (c.search) {
-    const hl = store.highlightMatches(app.db, c.search.match, messages);
+    const hl = await store.highlightMatches(app.db, c.search.match, messages);
     for (const o of objects) Object.assign(o, hl.get(o.id as number));
   }
   return objects;
@@ -286,30 +286,30 @@ export const getMessageParams = {
 };
 
 /** GET /messages/{message_id}. */
-export function getMessage(app: App, realm: RealmRow, viewer: UserRow | null, id: number, a: Args<typeof getMessageParams>) {
-  const access = accessMessage(app, realm, viewer, id);
+export async function getMessage(app: App, realm: RealmRow, viewer: UserRow | null, id: number, a: Args<typeof getMessageParams>) {
+  const access = await accessMessage(app, realm, viewer, id);
   const view = viewOptions(realm, { ...a, client_gravatar: false });
-  const [message] = messageObjects(app, realm, [access.message], view, () => shownFlags(access.flags, !viewer));
+  const [message] = await messageObjects(app, realm, [access.message], view, () => shownFlags(access.flags, !viewer));
   return { raw_content: access.message.content, message };
 }
 
 /** GET /messages/matches_narrow: which of these received messages match, with their search highlights. */
-export function matchesNarrow(app: App, realm: RealmRow, viewer: UserRow, ids: number[], narrow: unknown) {
-  const terms = narrowTerms(app, realm, viewer, narrow);
-  const c = compileNarrow(terms, narrowContext(app, realm, viewer), { realmId: realm.id, forceUserMessages: true });
-  const rows = narrowStore.rowsWithIds(app.db, c, ids);
-  const messages = store.listMessagesByIds(
+export async function matchesNarrow(app: App, realm: RealmRow, viewer: UserRow, ids: number[], narrow: unknown) {
+  const terms = await narrowTerms(app, realm, viewer, narrow);
+  const c = await compileNarrow(terms, await narrowContext(app, realm, viewer), { realmId: realm.id, forceUserMessages: true });
+  const rows = await narrowStore.rowsWithIds(app.db, c, ids);
+  const messages = await store.listMessagesByIds(
     app.db,
     rows.map((r) => r.id),
   );
-  const hl = c.search ? store.highlightMatches(app.db, c.search.match, messages) : null;
+  const hl = c.search ? await store.highlightMatches(app.db, c.search.match, messages) : null;
   const out: Record<string, { match_content: string; match_subject: string }> = {};
   for (const m of messages) out[String(m.id)] = hl?.get(m.id) ?? { match_content: m.renderedContent, match_subject: store.escapeHtml(m.topic) };
   return { messages: out };
 }
 
 /** The viewer's own messages a narrow selects in a range, for POST /messages/flags/narrow. */
-export function narrowRange(
+export async function narrowRange(
   app: App,
   realm: RealmRow,
   viewer: UserRow,
@@ -317,10 +317,10 @@ export function narrowRange(
 ) {
   if (a.num_before + a.num_after > MAX_MESSAGES_PER_FETCH) throw tooManyMessages(MAX_MESSAGES_PER_FETCH);
   if (a.num_before > 0 && a.num_after > 0 && !a.include_anchor) throw anchorNotAtEnd();
-  const terms = narrowTerms(app, realm, viewer, a.narrow);
-  const ctx = narrowContext(app, realm, viewer);
-  const c = compileNarrow(terms, ctx, { realmId: realm.id, forceUserMessages: true });
-  const v = parseAnchor(app, {
+  const terms = await narrowTerms(app, realm, viewer, a.narrow);
+  const ctx = await narrowContext(app, realm, viewer);
+  const c = await compileNarrow(terms, ctx, { realmId: realm.id, forceUserMessages: true });
+  const v = await parseAnchor(app, {
     anchor: a.anchor,
     narrow: [],
     client_gravatar: false,
@@ -328,6 +328,6 @@ export function narrowRange(
     allow_empty_topic_name: true,
     exclude_thread_replies: false,
   });
-  const anchor = v === "first_unread" ? firstUnread(app, realm, viewer, terms, ctx) : v;
-  return fetchRange(app, c, anchor, a.num_before, a.num_after, a.include_anchor);
+  const anchor = v === "first_unread" ? await firstUnread(app, realm, viewer, terms, ctx) : v;
+  return await fetchRange(app, c, anchor, a.num_before, a.num_after, a.include_anchor);
 }

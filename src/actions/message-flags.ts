@@ -25,10 +25,10 @@ function flagBit(flag: string): number {
 }
 
 /** Details clients need to count a message as unread again (Zulip's message_details). */
-function messageDetails(app: App, userId: number, ids: number[]) {
+async function messageDetails(app: App, userId: number, ids: number[]) {
   const out: Record<string, Record<string, unknown>> = {};
-  const rows = store.flagDetails(app.db, userId, ids);
-  const muted = new Set(mutedChannelIds(app.db, userId, { activeOnly: false }));
+  const rows = await store.flagDetails(app.db, userId, ids);
+  const muted = new Set(await mutedChannelIds(app.db, userId, { activeOnly: false }));
   for (const r of rows) {
     const d: Record<string, unknown> =
       r.channel_id !== null
@@ -41,9 +41,9 @@ function messageDetails(app: App, userId: number, ids: number[]) {
 }
 
 /** Sets or clears one flag on messages, inside the caller's transaction, and tells the user's clients. */
-export function changeFlagsTx(app: App, tx: Tx, user: UserRow, ids: number[], flag: string, add: boolean): number[] {
+export async function changeFlagsTx(app: App, tx: Tx, user: UserRow, ids: number[], flag: string, add: boolean): Promise<number[]> {
   const bit = flagBit(flag);
-  const changed = store.changeFlag(tx.db, user.id, ids, bit, add);
+  const changed = await store.changeFlag(tx.db, user.id, ids, bit, add);
   if (!changed.length) return changed;
   const event: Record<string, unknown> = {
     type: "update_message_flags",
@@ -53,18 +53,18 @@ export function changeFlagsTx(app: App, tx: Tx, user: UserRow, ids: number[], fl
     messages: changed,
     all: false,
   };
-  if (!add && flag === "read") event.message_details = messageDetails(app, user.id, changed);
+  if (!add && flag === "read") event.message_details = await messageDetails(app, user.id, changed);
   tx.emit(event as never, toUsers([user.id]));
   return changed;
 }
 
 /** Marking unread in channels the user left is ignored (Zulip, level 355): those messages and channels. */
-function notSubscribed(app: App, user: UserRow, ids: number[]): { keep: number[]; channels: number[] } {
-  const rows = channelsOfMessages(app.db, ids);
+async function notSubscribed(app: App, user: UserRow, ids: number[]): Promise<{ keep: number[]; channels: number[] }> {
+  const rows = await channelsOfMessages(app.db, ids);
   const channels = new Set<number>();
   const keep: number[] = [];
   for (const r of rows) {
-    if (r.c !== null && !isSubscribed(app.db, user.id, r.c)) channels.add(r.c);
+    if (r.c !== null && !(await isSubscribed(app.db, user.id, r.c))) channels.add(r.c);
     else keep.push(r.id);
   }
   return { keep, channels: [...channels].sort((a, b) => a - b) };
@@ -75,20 +75,20 @@ const op = () => p.enum(["add", "remove"] as const);
 export const flagsParams = { messages: p.intList({ max: MAX_MESSAGES_PER_FETCH }), op: op(), flag: p.str() };
 
 /** POST /messages/flags. */
-export function updateMessageFlags(app: App, realm: RealmRow, user: UserRow, a: Args<typeof flagsParams>) {
+export async function updateMessageFlags(app: App, realm: RealmRow, user: UserRow, a: Args<typeof flagsParams>) {
   flagBit(a.flag);
-  catchUp(app, user);
-  const received = store.receivedIds(app.db, user.id, a.messages);
+  await catchUp(app, user);
+  const received = await store.receivedIds(app.db, user.id, a.messages);
   // Messages read from a channel's history get a row of their own (marked historical) when flagged.
   const historical = a.messages.filter((id) => !received.has(id));
-  for (const id of historical) accessMessage(app, realm, user, id);
+  for (const id of historical) await accessMessage(app, realm, user, id);
   let ids = a.messages;
   let ignored: number[] = [];
-  if (a.flag === "read" && a.op === "remove") ({ keep: ids, channels: ignored } = notSubscribed(app, user, ids));
-  return app.tx((tx) => {
+  if (a.flag === "read" && a.op === "remove") ({ keep: ids, channels: ignored } = await notSubscribed(app, user, ids));
+  return await app.tx(async (tx) => {
     // Historical rows start read (the client already shows such messages as read).
-    if (a.op === "add" && historical.length) store.insertHistorical(tx.db, user.id, historical, FLAG.read);
-    const changed = changeFlagsTx(app, tx, user, ids, a.flag, a.op === "add");
+    if (a.op === "add" && historical.length) await store.insertHistorical(tx.db, user.id, historical, FLAG.read);
+    const changed = await changeFlagsTx(app, tx, user, ids, a.flag, a.op === "add");
     return { messages: changed, ignored_because_not_subscribed_channels: ignored };
   });
 }
@@ -104,13 +104,13 @@ export const flagsForNarrowParams = {
 };
 
 /** POST /messages/flags/narrow: the same change over a range of a narrow. */
-export function updateMessageFlagsForNarrow(app: App, realm: RealmRow, user: UserRow, a: Args<typeof flagsForNarrowParams>) {
+export async function updateMessageFlagsForNarrow(app: App, realm: RealmRow, user: UserRow, a: Args<typeof flagsForNarrowParams>) {
   flagBit(a.flag);
-  const r = narrowRange(app, realm, user, a);
+  const r = await narrowRange(app, realm, user, a);
   let ids = r.rows.map((x) => x.id);
   let ignored: number[] = [];
-  if (a.flag === "read" && a.op === "remove") ({ keep: ids, channels: ignored } = notSubscribed(app, user, ids));
-  const changed = app.tx((tx) => changeFlagsTx(app, tx, user, ids, a.flag, a.op === "add"));
+  if (a.flag === "read" && a.op === "remove") ({ keep: ids, channels: ignored } = await notSubscribed(app, user, ids));
+  const changed = await app.tx(async (tx) => await changeFlagsTx(app, tx, user, ids, a.flag, a.op === "add"));
   return {
     processed_count: r.rows.length,
     updated_count: changed.length,
@@ -123,19 +123,19 @@ export function updateMessageFlagsForNarrow(app: App, realm: RealmRow, user: Use
 }
 
 /** POST /mark_all_as_read. */
-export function markAllAsRead(app: App, user: UserRow) {
-  catchUp(app, user);
-  const ids = store.unreadIn(app.db, user.id, null);
-  app.tx((tx) => changeFlagsTx(app, tx, user, ids, "read", true));
+export async function markAllAsRead(app: App, user: UserRow) {
+  await catchUp(app, user);
+  const ids = await store.unreadIn(app.db, user.id, null);
+  await app.tx(async (tx) => await changeFlagsTx(app, tx, user, ids, "read", true));
   return { complete: true };
 }
 
 /** POST /mark_stream_as_read and /mark_topic_as_read. */
-export function markChannelAsRead(app: App, user: UserRow, channelId: number, topic?: string) {
-  const { channel } = accessChannelById(app, user, channelId, { archived: true });
-  catchUp(app, user);
-  const ids = store.unreadIn(app.db, user.id, channel.recipientId, topic);
-  app.tx((tx) => changeFlagsTx(app, tx, user, ids, "read", true));
+export async function markChannelAsRead(app: App, user: UserRow, channelId: number, topic?: string) {
+  const { channel } = await accessChannelById(app, user, channelId, { archived: true });
+  await catchUp(app, user);
+  const ids = await store.unreadIn(app.db, user.id, channel.recipientId, topic);
+  await app.tx(async (tx) => await changeFlagsTx(app, tx, user, ids, "read", true));
   return {};
 }
 

@@ -31,16 +31,16 @@ export const senderOf = (app: App, u: UserRow) => ({
 });
 
 /** Message objects for rows the viewer may see, with four lookups for the whole page. */
-export function messageObjects(
+export async function messageObjects(
   app: App,
   realm: RealmRow,
   rows: MessageRow[],
   v: MessageViewOptions,
   flagsOf: (id: number) => number | undefined,
-): Record<string, unknown>[] {
-  const l = store.messageLookups(app.db, rows);
-  const linkifiers = realmLinkifiers(app, realm);
-  const workspaces = app.reads.get(`workspaces:${realm.id}`, () => workspaceUuidsByTopic(app.db, realm.id));
+): Promise<Record<string, unknown>[]> {
+  const l = await store.messageLookups(app.db, rows);
+  const linkifiers = await realmLinkifiers(app, realm);
+  const workspaces = await app.reads.get(`workspaces:${realm.id}`, async () => await workspaceUuidsByTopic(app.db, realm.id));
   return rows.map((m) => {
     const sender = l.users.get(m.senderId)!;
     const rec = l.recipients.get(m.recipientId)!;

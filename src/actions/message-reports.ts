@@ -28,13 +28,13 @@ export const reportParams = {
   description: p.str({ max: MAX_REPORT_DESCRIPTION }).optional(""),
 };
 
-export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: number, a: Args<typeof reportParams>) {
+export async function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: number, a: Args<typeof reportParams>) {
   if (a.report_type === "other" && a.description === "") throw explanationRequired();
   const channelId = Number(realmSetting(realm, "moderation_request_channel_id"));
-  const moderation = channelId > 0 ? findChannel(app.db, channelId) : undefined;
+  const moderation = channelId > 0 ? await findChannel(app.db, channelId) : undefined;
   if (!moderation || moderation.realmId !== realm.id || moderation.isArchived) throw moderationRequestChannelMustBeSpecified();
-  const { message, channel } = accessMessage(app, realm, reporter, id);
-  const [sender] = listUsersByIds(app.db, [message.senderId]);
+  const { message, channel } = await accessMessage(app, realm, reporter, id);
+  const [sender] = await listUsersByIds(app.db, [message.senderId]);
   const when = globalTime(message.dateSent);
   let header: string;
   let original: string;
@@ -42,8 +42,8 @@ export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: 
     header = `${silentMention(reporter)} reported a message sent by ${silentMention(sender!)} at ${when}.`;
     original = `Original message at #**${channel.name}>${message.topic}@${message.id}**`;
   } else {
-    const ids = findRecipient(app.db, message.recipientId)!.dmKey!.split(",").map(Number);
-    const others = listUsersByIds(
+    const ids = (await findRecipient(app.db, message.recipientId))!.dmKey!.split(",").map(Number);
+    const others = await listUsersByIds(
       app.db,
       ids.filter((u) => u !== sender!.id),
     );
@@ -56,6 +56,6 @@ export function reportMessage(app: App, realm: RealmRow, reporter: UserRow, id: 
   const fence = unusedFence(quoted);
   const content = `${header}\n\`\`\`quote\n**${REPORT_REASONS[a.report_type]}**. ${a.description}\n\`\`\`\n\n${fence} spoiler ${original}\n${quoted}\n${fence}\n`;
   const topic = topicsPolicyOf(realm, moderation) === "empty_topic_only" ? "" : `${sender!.fullName} moderation`;
-  app.tx((tx) => sendNotificationTx(app, tx, realm, { channel: moderation, topic }, content), { keepsLookups: true });
+  await app.tx(async (tx) => await sendNotificationTx(app, tx, realm, { channel: moderation, topic }, content), { keepsLookups: true });
   return {};
 }

@@ -48,6 +48,7 @@ import { queueOutgoingWebhooksTx } from "./outgoing-webhooks";
 import { findTopicWorkspace } from "../store/workspaces";
 import { p, type Args } from "../domain/params";
 import { channelAccess, hasChannelPermission } from "../access/channels";
+import { someInOrder } from "../lib/in-order";
 
 /** Wildcard mentions reaching more users than this need can_mention_many_users_group (Zulip's limit). */
 const WILDCARD_MENTION_THRESHOLD = 15;
@@ -66,7 +67,7 @@ export const sendParams = {
 
 export type SendArgs = Args<typeof sendParams>;
 
-function channelTarget(app: App, realm: RealmRow, raw: unknown): ChannelRow {
+async function channelTarget(app: App, realm: RealmRow, raw: unknown): Promise<ChannelRow> {
   let to = raw;
   if (Array.isArray(to)) {
     if (to.length !== 1) throw to.length ? cannotSendToMultipleChannels() : messageNeedsRecipients();
@@ -74,17 +75,17 @@ function channelTarget(app: App, realm: RealmRow, raw: unknown): ChannelRow {
   }
   if (typeof to === "number" && Number.isInteger(to)) {
     // Every send names its channel: read through the request lookups (sends keep them, db/read-cache.ts).
-    const c = app.reads.get(`channel:${to}`, () => channelStore.findChannel(app.db, to as number));
+    const c = await app.reads.get(`channel:${to}`, async () => await channelStore.findChannel(app.db, to as number));
     if (!c || c.realmId !== realm.id) throw channelIdNotFound(to);
     return c;
   }
   const name = String(to).trim();
-  const c = channelStore.findChannelByName(app.db, realm.id, name);
+  const c = await channelStore.findChannelByName(app.db, realm.id, name);
   if (!c) throw channelNotFound(name);
   return c;
 }
 
-function dmTargets(app: App, realm: RealmRow, to: unknown): UserRow[] {
+async function dmTargets(app: App, realm: RealmRow, to: unknown): Promise<UserRow[]> {
   const list: unknown[] = Array.isArray(to)
     ? to
     : typeof to === "number"
@@ -98,10 +99,10 @@ function dmTargets(app: App, realm: RealmRow, to: unknown): UserRow[] {
   for (const item of list) {
     let u: UserRow | undefined;
     if (typeof item === "number") {
-      u = findUserById(app.db, item);
+      u = await findUserById(app.db, item);
       if (!u || u.realmId !== realm.id) throw invalidRecipientId(item);
     } else {
-      u = findUserByEmail(app.db, realm.id, String(item));
+      u = await findUserByEmail(app.db, realm.id, String(item));
       if (!u) throw invalidRecipientEmail(String(item));
     }
     if (!u.isActive) throw recipientDeactivated(u.email);
@@ -113,15 +114,15 @@ function dmTargets(app: App, realm: RealmRow, to: unknown): UserRow[] {
 // ---- Checks ----
 
 /** Zulip's rules for posting to a channel: access, the channel's sending group, archived channels. */
-export function checkCanPost(app: App, sender: UserRow, c: ChannelRow) {
+export async function checkCanPost(app: App, sender: UserRow, c: ChannelRow) {
   if (c.isArchived) throw notAuthorizedToSend(c.name);
   // A subscriber may post (the memoized recipients say so without a query); others by the access rules,
   // and a bot where its owner is subscribed.
-  const recipients = channelRecipients(app, c.id);
-  const content = recipients.includes(sender.id) || channelAccess(app, sender, c).content;
+  const recipients = await channelRecipients(app, c.id);
+  const content = recipients.includes(sender.id) || (await channelAccess(app, sender, c)).content;
   const ownerSubscribed = sender.isBot && sender.botOwnerId !== null && recipients.includes(sender.botOwnerId);
   if (!content && !ownerSubscribed) throw notAuthorizedToSend(c.name);
-  if (!hasChannelPermission(app, sender, c, "can_send_message_group")) throw noPostPermission();
+  if (!(await hasChannelPermission(app, sender, c, "can_send_message_group"))) throw noPostPermission();
 }
 
 /** The channel's effective policy for the empty ("general chat") topic. */
@@ -146,13 +147,13 @@ export function checkTopicAllowed(realm: RealmRow, c: ChannelRow, topic: string)
   if (topic !== "" && policy === "empty_topic_only") throw onlyEmptyTopicAllowed();
 }
 
-function checkMentions(app: App, realm: RealmRow, sender: UserRow, r: Rendered, recipients: number, topicParticipants: number) {
-  const many = () => hasRealmPermission(app.db, realm, sender, "can_mention_many_users_group");
-  if (r.channelWildcard && recipients > WILDCARD_MENTION_THRESHOLD && !many()) throw channelWildcardNotAllowed();
-  if (r.topicWildcard && topicParticipants > WILDCARD_MENTION_THRESHOLD && !many()) throw topicWildcardNotAllowed();
+async function checkMentions(app: App, realm: RealmRow, sender: UserRow, r: Rendered, recipients: number, topicParticipants: number) {
+  const many = async () => await hasRealmPermission(app.db, realm, sender, "can_mention_many_users_group");
+  if (r.channelWildcard && recipients > WILDCARD_MENTION_THRESHOLD && !(await many())) throw channelWildcardNotAllowed();
+  if (r.topicWildcard && topicParticipants > WILDCARD_MENTION_THRESHOLD && !(await many())) throw topicWildcardNotAllowed();
   for (const gid of r.mentionedGroupIds) {
-    const g = findUserGroup(app.db, realm.id, gid);
-    if (g && !hasGroupPermission(app.db, g, sender, "can_mention_group")) throw groupMentionNotAllowed(g.name);
+    const g = await findUserGroup(app.db, realm.id, gid);
+    if (g && !(await hasGroupPermission(app.db, g, sender, "can_mention_group"))) throw groupMentionNotAllowed(g.name);
   }
 }
 
@@ -173,7 +174,8 @@ interface Outgoing {
 
 /** A channel's recipients: its active subscribers who are active users, memoized (db/read-cache.ts) for
  * the send path; whatever changes them calls `forgetRecipients`. */
-const channelRecipients = (app: App, channelId: number): readonly number[] => app.reads.memo(`recipients:${channelId}`, () => subscriberIds(app.db, channelId));
+const channelRecipients = async (app: App, channelId: number): Promise<readonly number[]> =>
+  await app.reads.memo(`recipients:${channelId}`, async () => await subscriberIds(app.db, channelId));
 export const forgetRecipients = (app: App) => app.reads.forget("recipients:");
 
 /** The memo (db/read-cache.ts) of everyone's alert words; actions/alert-words.ts forgets it on change. */
@@ -184,7 +186,7 @@ export const ALERT_WORDS = "alert-words";
  * users with more (read for the sender, mentions, topic wildcard, alert words). Only those few are
  * visited: a plain subscriber costs nothing here.
  */
-function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: boolean): { base: number; own: Map<number, number> } {
+async function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: boolean): Promise<{ base: number; own: Map<number, number> }> {
   let base = o.channel ? 0 : FLAG.is_private;
   if (o.rendered.channelWildcard) base |= o.channel ? FLAG.stream_wildcard_mentioned : FLAG.mentioned;
   const own = new Map<number, number>();
@@ -195,9 +197,10 @@ function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: bool
   };
   if (o.recipients.includes(sender.id)) add(sender.id, readBySender ? FLAG.read : 0);
   for (const id of o.rendered.mentionedUserIds) add(id, FLAG.mentioned);
-  for (const gid of o.rendered.mentionedGroupIds) for (const id of listRecursiveMemberIds(app.db, gid)) add(id, FLAG.mentioned);
-  if (o.rendered.topicWildcard && o.channel) for (const id of store.topicParticipants(app.db, o.recipientId, o.topic)) add(id, FLAG.topic_wildcard_mentioned);
-  const alertWords = app.reads.memo(ALERT_WORDS, () => store.allAlertWords(app.db));
+  for (const gid of o.rendered.mentionedGroupIds) for (const id of await listRecursiveMemberIds(app.db, gid)) add(id, FLAG.mentioned);
+  if (o.rendered.topicWildcard && o.channel)
+    for (const id of await store.topicParticipants(app.db, o.recipientId, o.topic)) add(id, FLAG.topic_wildcard_mentioned);
+  const alertWords = await app.reads.memo(ALERT_WORDS, async () => await store.allAlertWords(app.db));
   if (alertWords.size) {
     const text = textForSearch(o.rendered.html);
     for (const [id, words] of alertWords) if (id !== sender.id && hasAlertWord(text, words)) add(id, FLAG.has_alert_word);
@@ -206,11 +209,11 @@ function initialFlags(app: App, sender: UserRow, o: Outgoing, readBySender: bool
 }
 
 /** Writes one message and its per-user rows inside the caller's transaction, and emits its event. */
-function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoing, client: string, readBySender: boolean): number {
+async function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoing, client: string, readBySender: boolean): Promise<number> {
   const now = app.now();
-  const { base, own } = initialFlags(app, sender, o, readBySender);
+  const { base, own } = await initialFlags(app, sender, o, readBySender);
   // Who may be mailed about a channel message gets a row now, so reading it before the mail cancels it.
-  const emailed = o.channel ? channelEmailRecipients(app, tx, o.channel, o.topic) : null;
+  const emailed = o.channel ? await channelEmailRecipients(app, tx, o.channel, o.topic) : null;
   if (emailed) for (const id of [...emailed.followers, ...emailed.subscribers]) if (!own.has(id) && o.recipients.includes(id)) own.set(id, base);
   const fields = {
     realmId: realm.id,
@@ -226,21 +229,21 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     hasAttachment: o.rendered.hasAttachment,
     isMeMessage: o.rendered.isMeMessage,
   };
-  const id = store.insertMessage(tx.db, fields);
+  const id = await store.insertMessage(tx.db, fields);
   // A message starting with /poll or /todo carries its widget from the start, as Zulip's server attaches it.
   const widget = widgetOf(o.content);
-  const submessages = widget ? [insertSubmessage(tx.db, { messageId: id, senderId: sender.id, msgType: "widget", content: JSON.stringify(widget) })] : [];
+  const submessages = widget ? [await insertSubmessage(tx.db, { messageId: id, senderId: sender.id, msgType: "widget", content: JSON.stringify(widget) })] : [];
   // A channel's plain subscribers (flags 0) get their rows when they next read (store/lazy-delivery.ts).
-  if (o.channel && base === 0) store.insertUserMessages(tx.db, id, own);
+  if (o.channel && base === 0) await store.insertUserMessages(tx.db, id, own);
   else
-    store.insertUserMessages(
+    await store.insertUserMessages(
       tx.db,
       id,
       o.recipients.map((uid) => [uid, own.get(uid) ?? base] as const),
     );
   // After the rows: the access check may catch the sender's lazy rows up (store/lazy-delivery.ts).
-  if (o.rendered.attachmentPathIds.length) claimAttachmentsTx(app, tx, realm, sender, id, o.rendered.attachmentPathIds);
-  scheduleMissedMessagesTx(
+  if (o.rendered.attachmentPathIds.length) await claimAttachmentsTx(app, tx, realm, sender, id, o.rendered.attachmentPathIds);
+  await scheduleMissedMessagesTx(
     app,
     tx,
     {
@@ -266,12 +269,12 @@ function deliverTx(app: App, tx: Tx, realm: RealmRow, sender: UserRow, o: Outgoi
     realmStr: realm.stringId,
     reactions: [],
     submessages: submessages.map(store.toApiSubmessage),
-    topicLinks: o.channel ? topicLinks(o.topic, realmLinkifiers(app, realm)) : [],
+    topicLinks: o.channel ? topicLinks(o.topic, await realmLinkifiers(app, realm)) : [],
     isAgentMessage: sender.isBot && sender.botType === EMBEDDED_BOT,
-    workspaceUuid: o.channel ? findTopicWorkspace(tx.db, o.channel.id, o.topic)?.uuid : undefined,
+    workspaceUuid: o.channel ? (await findTopicWorkspace(tx.db, o.channel.id, o.topic))?.uuid : undefined,
   };
   const message = toApiMessage(row, parts, EVENT_VIEW(realm));
-  queueOutgoingWebhooksTx(
+  await queueOutgoingWebhooksTx(
     app,
     tx,
     sender,
@@ -306,49 +309,49 @@ export type CheckedSend =
   | { channel: null; topic: ""; content: string; rendered: Rendered; participants: UserRow[] };
 
 /** Every check a send makes (recipients, permissions, topic policy, mentions), and the rendering. */
-export function checkSend(app: App, realm: RealmRow, sender: UserRow, a: Pick<SendArgs, "type" | "to" | "content" | "topic">): CheckedSend {
+export async function checkSend(app: App, realm: RealmRow, sender: UserRow, a: Pick<SendArgs, "type" | "to" | "content" | "topic">): Promise<CheckedSend> {
   const limits = app.config.limits;
   const content = normalizeContent(a.content, limits.maxMessageLength);
   if (a.type === "stream" || a.type === "channel") {
-    const channel = channelTarget(app, realm, a.to);
-    checkCanPost(app, sender, channel);
+    const channel = await channelTarget(app, realm, a.to);
+    await checkCanPost(app, sender, channel);
     const topic = a.topic === undefined ? topicWhenMissing(realm, channel) : normalizeTopic(a.topic, limits.maxTopicLength);
     checkTopicAllowed(realm, channel, topic);
-    if (!hasChannelPermission(app, sender, channel, "can_create_topic_group") && !store.topicExists(app.db, channel.recipientId, topic))
+    if (!(await hasChannelPermission(app, sender, channel, "can_create_topic_group")) && !(await store.topicExists(app.db, channel.recipientId, topic)))
       throw noTopicCreatePermission();
-    const rendered = renderFor(app, realm, sender, content);
-    const subscribers = channelRecipients(app, channel.id);
-    checkMentions(
+    const rendered = await renderFor(app, realm, sender, content);
+    const subscribers = await channelRecipients(app, channel.id);
+    await checkMentions(
       app,
       realm,
       sender,
       rendered,
       subscribers.length + (subscribers.includes(sender.id) ? 0 : 1),
-      rendered.topicWildcard ? store.topicParticipants(app.db, channel.recipientId, topic).length : 0,
+      rendered.topicWildcard ? (await store.topicParticipants(app.db, channel.recipientId, topic)).length : 0,
     );
     return { channel, topic, content, rendered, participants: null };
   }
   // A topic sent with a direct message is ignored, as Zulip does (some clients always send one).
-  const others = dmTargets(app, realm, a.to);
+  const others = await dmTargets(app, realm, a.to);
   const participants = [sender, ...others.filter((u) => u.id !== sender.id)];
-  checkDirectMessage(app, realm, sender, participants);
-  const rendered = renderFor(app, realm, sender, content);
-  checkMentions(app, realm, sender, rendered, 0, 0);
+  await checkDirectMessage(app, realm, sender, participants);
+  const rendered = await renderFor(app, realm, sender, content);
+  await checkMentions(app, realm, sender, rendered, 0, 0);
   return { channel: null, topic: "", content, rendered, participants };
 }
 
 /** POST /messages: checks everything, renders outside the transaction, then writes and emits. */
-export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendArgs, client = "API"): { id: number } {
-  const c = checkSend(app, realm, sender, a);
+export async function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendArgs, client = "API"): Promise<{ id: number }> {
+  const c = await checkSend(app, realm, sender, a);
   const readBySender = a.read_by_sender ?? true;
   const { content, rendered } = c;
   if (c.channel) {
     const { channel, topic } = c;
-    const subscribers = channelRecipients(app, channel.id);
+    const subscribers = await channelRecipients(app, channel.id);
     const recipients = subscribers.includes(sender.id) ? subscribers : [...subscribers, sender.id];
     const o: Outgoing = { recipientId: channel.recipientId, channel, dmUsers: null, topic, content, rendered, recipients, echo: echoOf(a) };
-    const id = app.tx((tx) => {
-      const id = deliverTx(app, tx, realm, sender, o, client, readBySender);
+    const id = await app.tx(async (tx) => {
+      const id = await deliverTx(app, tx, realm, sender, o, client, readBySender);
       const m: SentMessage = {
         realmId: realm.id,
         messageId: id,
@@ -366,10 +369,10 @@ export function sendMessage(app: App, realm: RealmRow, sender: UserRow, a: SendA
   }
   const participants = c.participants;
   const ids = participants.map((u) => u.id);
-  const sent = app.tx((tx) => {
-    const r = store.dmRecipient(tx.db, realm.id, ids);
+  const sent = await app.tx(async (tx) => {
+    const r = await store.dmRecipient(tx.db, realm.id, ids);
     const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: participants, topic: "", content, rendered, recipients: ids, echo: echoOf(a) };
-    const id = deliverTx(app, tx, realm, sender, o, client, readBySender);
+    const id = await deliverTx(app, tx, realm, sender, o, client, readBySender);
     const m: SentMessage = {
       realmId: realm.id,
       messageId: id,
@@ -394,24 +397,24 @@ function messageSent(app: App, m: SentMessage) {
 
 /** The realm's direct-message permissions: some participant must hold direct_message_permission_group,
  * and starting a new conversation needs direct_message_initiator_group. Bots and notes to self are exempt. */
-function checkDirectMessage(app: App, realm: RealmRow, sender: UserRow, participants: UserRow[]) {
+async function checkDirectMessage(app: App, realm: RealmRow, sender: UserRow, participants: UserRow[]) {
   if (participants.length === 1 || participants.some((u) => u.isBot)) return;
-  const allowed = realmGroupSetting(app.db, realm, "direct_message_permission_group");
-  if (!participants.some((u) => inGroupSetting(app.db, u, allowed))) throw dmNotAuthorized();
-  const existing = store.findDmRecipient(
+  const allowed = await realmGroupSetting(app.db, realm, "direct_message_permission_group");
+  if (!(await someInOrder(participants, async (u) => await inGroupSetting(app.db, u, allowed)))) throw dmNotAuthorized();
+  const existing = await store.findDmRecipient(
     app.db,
     participants.map((u) => u.id),
   );
-  if (!existing && !hasRealmPermission(app.db, realm, sender, "direct_message_initiator_group")) throw dmInitiationNotAllowed();
+  if (!existing && !(await hasRealmPermission(app.db, realm, sender, "direct_message_initiator_group"))) throw dmInitiationNotAllowed();
 }
 
 // ---- The realm's internal bots ----
 
 /** One of the realm's own bots (created on first use), e.g. the notification bot or the welcome bot. */
-export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: string; fullName: string }): UserRow {
-  const found = findUserByEmail(tx.db, realm.id, bot.email);
+export async function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: string; fullName: string }): Promise<UserRow> {
+  const found = await findUserByEmail(tx.db, realm.id, bot.email);
   if (found) return found;
-  const row = insertUser(tx.db, {
+  const row = await insertUser(tx.db, {
     realmId: realm.id,
     email: bot.email,
     fullName: bot.fullName,
@@ -422,12 +425,12 @@ export function internalBotTx(app: App, tx: Tx, realm: RealmRow, bot: { email: s
     dateJoined: app.now(),
   });
   // Clients that registered before it existed learn of it with its first message, not as "Unknown user".
-  emitUserAdded(app, tx, realm, row);
+  await emitUserAdded(app, tx, realm, row);
   return row;
 }
 
 /** The realm's notification bot: it announces channels, moves and subscriptions. */
-export const notificationBotTx = (app: App, tx: Tx, realm: RealmRow): UserRow => internalBotTx(app, tx, realm, SYSTEM_BOTS.notification);
+export const notificationBotTx = async (app: App, tx: Tx, realm: RealmRow): Promise<UserRow> => await internalBotTx(app, tx, realm, SYSTEM_BOTS.notification);
 
 /** Where one of the realm's own bots posts: a channel's topic, or a direct-message conversation. With
  * `recipients`, only those participants receive it (the notification bot keeps no copy of its notes). */
@@ -438,21 +441,27 @@ export type BotTarget = { channel: ChannelRow; topic: string } | { dmUsers: User
  * webhook's answer): a message from one of the realm's own bots, inside the caller's transaction. The
  * server or the conversation asked for it, so no permission applies.
  */
-export function sendBotMessageTx(app: App, tx: Tx, realm: RealmRow, bot: UserRow, to: BotTarget, content: string, client: string): number {
-  const rendered = renderFor(app, realm, bot, content);
+export async function sendBotMessageTx(app: App, tx: Tx, realm: RealmRow, bot: UserRow, to: BotTarget, content: string, client: string): Promise<number> {
+  const rendered = await renderFor(app, realm, bot, content);
   if ("channel" in to) {
-    const recipients = subscriberIds(tx.db, to.channel.id);
+    const recipients = await subscriberIds(tx.db, to.channel.id);
     const o: Outgoing = { recipientId: to.channel.recipientId, channel: to.channel, dmUsers: null, topic: to.topic, content, rendered, recipients };
-    return deliverTx(app, tx, realm, bot, o, client, true);
+    return await deliverTx(app, tx, realm, bot, o, client, true);
   }
   const ids = to.dmUsers.map((u) => u.id);
-  const r = store.dmRecipient(tx.db, realm.id, ids);
+  const r = await store.dmRecipient(tx.db, realm.id, ids);
   const o: Outgoing = { recipientId: r.id, channel: null, dmUsers: to.dmUsers, topic: "", content, rendered, recipients: to.recipients ?? ids };
-  return deliverTx(app, tx, realm, bot, o, client, true);
+  return await deliverTx(app, tx, realm, bot, o, client, true);
 }
 
 /** A message from the notification bot to a channel's topic or to one user. */
-export function sendNotificationTx(app: App, tx: Tx, realm: RealmRow, to: { channel: ChannelRow; topic: string } | { to: UserRow }, content: string): number {
-  const bot = notificationBotTx(app, tx, realm);
-  return sendBotMessageTx(app, tx, realm, bot, "to" in to ? { dmUsers: [bot, to.to], recipients: [to.to.id] } : to, content, "Internal");
+export async function sendNotificationTx(
+  app: App,
+  tx: Tx,
+  realm: RealmRow,
+  to: { channel: ChannelRow; topic: string } | { to: UserRow },
+  content: string,
+): Promise<number> {
+  const bot = await notificationBotTx(app, tx, realm);
+  return await sendBotMessageTx(app, tx, realm, bot, "to" in to ? { dmUsers: [bot, to.to], recipients: [to.to.id] } : to, content, "Internal");
 }

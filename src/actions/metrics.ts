@@ -23,7 +23,7 @@ const fileSize = (path: string) => {
   }
 };
 
-export function renderMetrics(app: App): string {
+export async function renderMetrics(app: App): Promise<string> {
   const m = app.metrics;
   const q = app.queues.stats();
   const mem = process.memoryUsage();
@@ -51,9 +51,9 @@ export function renderMetrics(app: App): string {
       ...m.fsyncSeconds.lines("confab_wal_fsync_seconds"),
       ...metric("confab_database_bytes", "gauge", "Size of the database file.", [["", fileSize(db)]]),
       ...metric("confab_wal_bytes", "gauge", "Size of its write-ahead log.", [["", fileSize(`${db}-wal`)]]),
-      ...metric("confab_plugins", "gauge", "Plugin installs by state.", byState(countPluginsByState(app.db))),
+      ...metric("confab_plugins", "gauge", "Plugin installs by state.", byState(await countPluginsByState(app.db))),
       ...metric("confab_plugin_restarts_total", "counter", "Plugin processes restarted after a failure.", [["", m.pluginRestarts]]),
-      ...metric("confab_agent_runs", "gauge", "Agent runs by state.", byState(countAgentRunsByState(app.db))),
+      ...metric("confab_agent_runs", "gauge", "Agent runs by state.", byState(await countAgentRunsByState(app.db))),
       ...metric("confab_agent_runs_started_total", "counter", "Agent runs started since start.", [["", m.agentRunsStarted]]),
       ...metric("process_resident_memory_bytes", "gauge", "Resident set size.", [["", mem.rss]]),
       ...metric("confab_heap_used_bytes", "gauge", "JavaScript heap in use.", [["", mem.heapUsed]]),

@@ -27,6 +27,7 @@ import { findUserGroup, listRecursiveMemberIds } from "../store/user-groups";
 import { findUserById, listUsersByIds } from "../store/users";
 import { queueMailTx } from "./email";
 import { derivedKey } from "./secrets";
+import { mapInOrder } from "../lib/in-order";
 
 /** The message as the send path knows it, with each recipient's initial flags. */
 export interface SentForNotification {
@@ -59,13 +60,21 @@ const triggerAllowed = (u: UserRow, t: Trigger) => {
  * subscribers who want the channel's messages by email. The send path gives them user_messages rows
  * (so their reading is recorded) before calling `scheduleMissedMessagesTx`.
  */
-export function channelEmailRecipients(app: App, tx: Tx, channel: ChannelRow, topic: string): { followers: Set<number>; subscribers: Set<number> } {
+export async function channelEmailRecipients(
+  app: App,
+  tx: Tx,
+  channel: ChannelRow,
+  topic: string,
+): Promise<{ followers: Set<number>; subscribers: Set<number> }> {
   if (!app.config.email.enabled) return { followers: new Set(), subscribers: new Set() };
-  return { followers: new Set(store.topicFollowers(tx.db, channel.id, topic)), subscribers: new Set(store.channelEmailSubscribers(tx.db, channel.id)) };
+  return {
+    followers: new Set(await store.topicFollowers(tx.db, channel.id, topic)),
+    subscribers: new Set(await store.channelEmailSubscribers(tx.db, channel.id)),
+  };
 }
 
 /** Schedules the notifications one sent message calls for, inside the send's transaction. */
-export function scheduleMissedMessagesTx(app: App, tx: Tx, m: SentForNotification, extra: { followers: Set<number>; subscribers: Set<number> } | null) {
+export async function scheduleMissedMessagesTx(app: App, tx: Tx, m: SentForNotification, extra: { followers: Set<number>; subscribers: Set<number> } | null) {
   if (!app.config.email.enabled) return;
   const why = new Map<number, { trigger: Trigger; group: number | null }>();
   const consider = (id: number, trigger: Trigger, group: number | null = null) => {
@@ -76,7 +85,7 @@ export function scheduleMissedMessagesTx(app: App, tx: Tx, m: SentForNotificatio
   else {
     const personal = new Set(m.mentionedUserIds);
     const groupOf = new Map<number, number>();
-    for (const gid of m.mentionedGroupIds) for (const id of listRecursiveMemberIds(tx.db, gid)) if (!groupOf.has(id)) groupOf.set(id, gid);
+    for (const gid of m.mentionedGroupIds) for (const id of await listRecursiveMemberIds(tx.db, gid)) if (!groupOf.has(id)) groupOf.set(id, gid);
     const wildcardForAll = (m.base & FLAG.stream_wildcard_mentioned) !== 0;
     const flagged = wildcardForAll ? m.recipients : [...m.own.keys()];
     for (const id of flagged) {
@@ -88,16 +97,16 @@ export function scheduleMissedMessagesTx(app: App, tx: Tx, m: SentForNotificatio
     for (const id of extra?.subscribers ?? []) consider(id, "channel");
   }
   if (!why.size) return;
-  const muters = new Set(listMuterIds(tx.db, m.sender.id));
+  const muters = new Set(await listMuterIds(tx.db, m.sender.id));
   const wildcardOverride = m.channel
-    ? store.wildcardOverrides(
+    ? await store.wildcardOverrides(
         tx.db,
         m.channel.id,
         [...why].filter(([, w]) => w.trigger === "wildcard_mentioned").map(([id]) => id),
       )
     : new Map();
   const now = app.now();
-  const rows = listUsersByIds(tx.db, [...why.keys()])
+  const rows = (await listUsersByIds(tx.db, [...why.keys()]))
     .filter((u) => u.isActive && !u.isBot && !muters.has(u.id))
     .flatMap((u) => {
       const w = why.get(u.id)!;
@@ -106,23 +115,23 @@ export function scheduleMissedMessagesTx(app: App, tx: Tx, m: SentForNotificatio
       const period = userSetting(u, "email_notifications_batching_period_seconds") as number;
       return [{ userId: u.id, messageId: m.messageId, trigger: w.trigger, mentionedGroupId: w.group, scheduledAt: now + period }];
     });
-  store.insertMissedMessages(tx.db, rows);
+  await store.insertMissedMessages(tx.db, rows);
 }
 
 /**
  * Mails a user's scheduled notifications (called by the email worker once the first is due): the
  * messages still unread and sent since the user was last active, one email per conversation.
  */
-export function mailMissedMessages(app: App, userId: number) {
-  app.tx((tx) => {
-    const scheduled = store.takeMissedMessages(tx.db, userId);
-    const user = findUserById(tx.db, userId);
-    const realm = user && findRealmById(tx.db, user.realmId);
+export async function mailMissedMessages(app: App, userId: number) {
+  await app.tx(async (tx) => {
+    const scheduled = await store.takeMissedMessages(tx.db, userId);
+    const user = await findUserById(tx.db, userId);
+    const realm = user && (await findRealmById(tx.db, user.realmId));
     if (!user?.isActive || !realm || realm.deactivated) return;
     const wanted = new Map(scheduled.filter((s) => triggerAllowed(user, s.trigger as Trigger)).map((s) => [s.messageId, s]));
-    const messages = store.unreadMessagesSince(tx.db, userId, [...wanted.keys()], user.lastActive ?? 0);
+    const messages = await store.unreadMessagesSince(tx.db, userId, [...wanted.keys()], user.lastActive ?? 0);
     if (!messages.length) return;
-    const l = messageLookups(tx.db, messages);
+    const l = await messageLookups(tx.db, messages);
     const url = realmUrl(app.config.externalUrl, realm.stringId);
     const byConversation = new Map<string, MessageRow[]>();
     for (const msg of messages) {
@@ -145,9 +154,9 @@ export function mailMissedMessages(app: App, userId: number) {
                 .filter((id) => id !== user.id)
                 .map((id) => ({ id, name: l.users.get(id)?.fullName ?? "" })),
             };
-      const missed: MissedMessage[] = list.map((msg) => {
+      const missed: MissedMessage[] = await mapInOrder(list, async (msg) => {
         const s = wanted.get(msg.id)!;
-        const group = s.mentionedGroupId === null ? undefined : findUserGroup(tx.db, realm.id, s.mentionedGroupId)?.name;
+        const group = s.mentionedGroupId === null ? undefined : (await findUserGroup(tx.db, realm.id, s.mentionedGroupId))?.name;
         return {
           id: msg.id,
           sender: l.users.get(msg.senderId)?.fullName ?? "",
@@ -168,7 +177,7 @@ export function mailMissedMessages(app: App, userId: number) {
         link: narrowUrl(url, conversation, list[list.length - 1]!.id),
         unsubscribe: { kind, link: unsubscribeLink(app, url, user.id, kind) },
       });
-      queueMailTx(app, tx, realm.id, "missed_messages", mail);
+      await queueMailTx(app, tx, realm.id, "missed_messages", mail);
     }
   });
 }

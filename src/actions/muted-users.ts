@@ -6,33 +6,33 @@ import { toUsers } from "../events/types";
 import * as store from "../store/muted-users";
 import { findUserById } from "../store/users";
 
-function mutable(app: App, user: UserRow, id: number): UserRow {
+async function mutable(app: App, user: UserRow, id: number): Promise<UserRow> {
   if (id === user.id) throw cannotMuteSelf();
-  const target = findUserById(app.db, id);
+  const target = await findUserById(app.db, id);
   if (!target || target.realmId !== user.realmId || target.isBot) throw noSuchUser();
   return target;
 }
 
-const announce = (tx: Tx, user: UserRow) => tx.emit({ type: "muted_users", muted_users: store.listMutedUsers(tx.db, user.id) }, toUsers([user.id]));
+const announce = async (tx: Tx, user: UserRow) => tx.emit({ type: "muted_users", muted_users: await store.listMutedUsers(tx.db, user.id) }, toUsers([user.id]));
 
 /** POST /users/me/muted_users/{muted_user_id}. */
-export function muteUser(app: App, user: UserRow, id: number) {
-  const target = mutable(app, user, id);
-  if (store.isMuted(app.db, user.id, target.id)) throw userAlreadyMuted();
-  app.tx((tx) => {
-    store.insertMute(tx.db, user.id, target.id, app.now());
-    announce(tx, user);
+export async function muteUser(app: App, user: UserRow, id: number) {
+  const target = await mutable(app, user, id);
+  if (await store.isMuted(app.db, user.id, target.id)) throw userAlreadyMuted();
+  await app.tx(async (tx) => {
+    await store.insertMute(tx.db, user.id, target.id, app.now());
+    await announce(tx, user);
   });
   return {};
 }
 
 /** DELETE /users/me/muted_users/{muted_user_id}. */
-export function unmuteUser(app: App, user: UserRow, id: number) {
-  const target = mutable(app, user, id);
-  if (!store.isMuted(app.db, user.id, target.id)) throw userNotMuted();
-  app.tx((tx) => {
-    store.deleteMute(tx.db, user.id, target.id);
-    announce(tx, user);
+export async function unmuteUser(app: App, user: UserRow, id: number) {
+  const target = await mutable(app, user, id);
+  if (!(await store.isMuted(app.db, user.id, target.id))) throw userNotMuted();
+  await app.tx(async (tx) => {
+    await store.deleteMute(tx.db, user.id, target.id);
+    await announce(tx, user);
   });
   return {};
 }

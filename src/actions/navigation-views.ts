@@ -32,7 +32,7 @@ export const BUILT_IN_VIEWS = [
 const isBuiltIn = (fragment: string) => (BUILT_IN_VIEWS as readonly string[]).includes(fragment);
 export const MAX_VIEW_NAME_LENGTH = 100;
 
-function checkName(app: App, user: UserRow, fragment: string, name: string | undefined, current?: NavigationViewRow): string | null {
+async function checkName(app: App, user: UserRow, fragment: string, name: string | undefined, current?: NavigationViewRow): Promise<string | null> {
   if (isBuiltIn(fragment)) {
     if (name !== undefined) throw builtViewsCannotHaveCustom();
     return null;
@@ -44,22 +44,22 @@ function checkName(app: App, user: UserRow, fragment: string, name: string | und
   const n = name.trim();
   if (!n) throw nameCannotBeBlank();
   if ([...n].length > MAX_VIEW_NAME_LENGTH) throw nameTooLongLimitCharacters(MAX_VIEW_NAME_LENGTH);
-  const other = store.findViewByName(app.db, user.id, n);
+  const other = await store.findViewByName(app.db, user.id, n);
   if (other && other.id !== current?.id) throw navigationViewAlreadyExists();
   return n;
 }
 
-export const listNavigationViews = (app: App, user: UserRow) => ({ navigation_views: store.listViews(app.db, user.id).map(toApiView) });
+export const listNavigationViews = async (app: App, user: UserRow) => ({ navigation_views: (await store.listViews(app.db, user.id)).map(toApiView) });
 
 export const addNavigationViewParams = { fragment: p.str(), is_pinned: p.bool(), name: p.str().optional() };
 
-export function addNavigationView(app: App, user: UserRow, a: Args<typeof addNavigationViewParams>) {
+export async function addNavigationView(app: App, user: UserRow, a: Args<typeof addNavigationViewParams>) {
   const fragment = a.fragment.trim();
   if (!fragment) throw fragmentCannotBeBlank();
-  if (store.findView(app.db, user.id, fragment)) throw navigationViewAlreadyExists();
-  const name = checkName(app, user, fragment, a.name);
-  app.tx((tx) => {
-    const row = store.insertView(tx.db, { userId: user.id, fragment, isPinned: a.is_pinned, name });
+  if (await store.findView(app.db, user.id, fragment)) throw navigationViewAlreadyExists();
+  const name = await checkName(app, user, fragment, a.name);
+  await app.tx(async (tx) => {
+    const row = await store.insertView(tx.db, { userId: user.id, fragment, isPinned: a.is_pinned, name });
     tx.emit({ type: "navigation_view", op: "add", navigation_view: toApiView(row) }, toUsers([user.id]));
   });
   return {};
@@ -67,27 +67,27 @@ export function addNavigationView(app: App, user: UserRow, a: Args<typeof addNav
 
 export const editNavigationViewParams = { is_pinned: p.bool().optional(), name: p.str().optional() };
 
-export function editNavigationView(app: App, user: UserRow, fragment: string, a: Args<typeof editNavigationViewParams>) {
-  const row = store.findView(app.db, user.id, fragment);
+export async function editNavigationView(app: App, user: UserRow, fragment: string, a: Args<typeof editNavigationViewParams>) {
+  const row = await store.findView(app.db, user.id, fragment);
   if (!row) throw navigationViewNotFound();
   if (a.is_pinned === undefined && a.name === undefined) throw noNewDataSupplied();
-  const name = checkName(app, user, fragment, a.name, row);
+  const name = await checkName(app, user, fragment, a.name, row);
   const data: Record<string, unknown> = {};
   if (a.is_pinned !== undefined && a.is_pinned !== row.isPinned) data.is_pinned = a.is_pinned;
   if (name !== row.name) data.name = name;
   if (!Object.keys(data).length) return {};
-  app.tx((tx) => {
-    store.updateView(tx.db, row.id, { isPinned: a.is_pinned ?? row.isPinned, name });
+  await app.tx(async (tx) => {
+    await store.updateView(tx.db, row.id, { isPinned: a.is_pinned ?? row.isPinned, name });
     tx.emit({ type: "navigation_view", op: "update", fragment, data }, toUsers([user.id]));
   });
   return {};
 }
 
-export function removeNavigationView(app: App, user: UserRow, fragment: string) {
-  const row = store.findView(app.db, user.id, fragment);
+export async function removeNavigationView(app: App, user: UserRow, fragment: string) {
+  const row = await store.findView(app.db, user.id, fragment);
   if (!row) throw navigationViewDoesNotExist();
-  app.tx((tx) => {
-    store.deleteView(tx.db, row.id);
+  await app.tx(async (tx) => {
+    await store.deleteView(tx.db, row.id);
     tx.emit({ type: "navigation_view", op: "remove", fragment }, toUsers([user.id]));
   });
   return {};

@@ -23,42 +23,42 @@ export type CallOutcome =
   | { kind: "drop" };
 
 /** Records a call's outcome in one transaction: the reply or failure posted, the outbox row done or rescheduled. */
-export function finishOutgoingWebhookCall(app: App, row: OutgoingWebhookCallRow, outcome: CallOutcome) {
+export async function finishOutgoingWebhookCall(app: App, row: OutgoingWebhookCallRow, outcome: CallOutcome) {
   const cfg = app.config.outgoingWebhooks;
   if (outcome.kind === "retry") {
     const attempts = row.attempts + 1;
     if (attempts < cfg.maxAttempts) {
-      app.tx((tx) => rescheduleOutgoingWebhookCall(tx.db, row.id, attempts, Date.now() + cfg.retryDelayMs * 2 ** (attempts - 1)));
+      await app.tx(async (tx) => await rescheduleOutgoingWebhookCall(tx.db, row.id, attempts, Date.now() + cfg.retryDelayMs * 2 ** (attempts - 1)));
       return;
     }
     outcome = { kind: "fail", reply: failureReply("Bot is unavailable"), notice: { failure: outcome.failure } };
   }
-  const bot = findUserById(app.db, row.botId);
-  const realm = bot && findRealmById(app.db, bot.realmId);
-  app.tx((tx) => {
-    deleteOutgoingWebhookCall(tx.db, row.id);
+  const bot = await findUserById(app.db, row.botId);
+  const realm = bot && (await findRealmById(app.db, bot.realmId));
+  await app.tx(async (tx) => {
+    await deleteOutgoingWebhookCall(tx.db, row.id);
     if (!bot || !realm || outcome.kind === "drop") return;
     const m = row.message as Record<string, any>;
     const text = outcome.kind === "reply" ? outcome.content : outcome.reply;
-    const to = conversationOf(tx, m);
-    if (text && to) sendBotMessageTx(app, tx, realm, bot, to, text, "OutgoingWebhookResponse");
+    const to = await conversationOf(tx, m);
+    if (text && to) await sendBotMessageTx(app, tx, realm, bot, to, text, "OutgoingWebhookResponse");
     if (outcome.kind === "fail" && outcome.notice && bot.botOwnerId !== null) {
-      const owner = findUserById(tx.db, bot.botOwnerId);
+      const owner = await findUserById(tx.db, bot.botOwnerId);
       if (owner?.isActive) {
         const content = ownerNotice({ botName: bot.fullName, messageUrl: messageUrl(realmUrl(app.config.externalUrl, realm.stringId), m), ...outcome.notice });
-        sendBotMessageTx(app, tx, realm, bot, { dmUsers: [bot, owner] }, content, "OutgoingWebhookResponse");
+        await sendBotMessageTx(app, tx, realm, bot, { dmUsers: [bot, owner] }, content, "OutgoingWebhookResponse");
       }
     }
   });
 }
 
 /** Where the triggering message was, if it still can be answered there. */
-function conversationOf(tx: Tx, m: Record<string, any>): { channel: ChannelRow; topic: string } | { dmUsers: UserRow[] } | null {
+async function conversationOf(tx: Tx, m: Record<string, any>): Promise<{ channel: ChannelRow; topic: string } | { dmUsers: UserRow[] } | null> {
   if (m.type === "stream") {
-    const channel = findChannel(tx.db, Number(m.stream_id));
+    const channel = await findChannel(tx.db, Number(m.stream_id));
     return channel && !channel.isArchived ? { channel, topic: String(m.subject ?? "") } : null;
   }
-  const users = listUsersByIds(
+  const users = await listUsersByIds(
     tx.db,
     (m.display_recipient as { id: number }[]).map((u) => u.id),
   );

@@ -26,14 +26,14 @@ export interface SentForWebhooks {
  * triggers: "mention" in a channel, "direct_message"). Messages from bots call none, so two bots
  * cannot answer each other forever. `message` is the message event's object (rendered content).
  */
-export function queueOutgoingWebhooksTx(app: App, tx: Tx, sender: UserRow, s: SentForWebhooks, message: Record<string, unknown>) {
+export async function queueOutgoingWebhooksTx(app: App, tx: Tx, sender: UserRow, s: SentForWebhooks, message: Record<string, unknown>) {
   if (sender.isBot) return;
   let bots: UserRow[];
   let trigger: Trigger;
   if (s.channel) {
     if (!s.mentionedUserIds.length) return;
     const channel = s.channel;
-    bots = listUsersByIds(tx.db, s.mentionedUserIds).filter(
+    bots = (await listUsersByIds(tx.db, s.mentionedUserIds)).filter(
       (u) => isOutgoingBot(u) && u.realmId === sender.realmId && (!channel.inviteOnly || s.recipients.includes(u.id)),
     );
     trigger = "mention";
@@ -44,6 +44,7 @@ export function queueOutgoingWebhooksTx(app: App, tx: Tx, sender: UserRow, s: Se
   if (!bots.length) return;
   const payload = { ...message, content: s.content, rendered_content: message.content };
   const now = Date.now();
-  for (const bot of bots) insertOutgoingWebhookCall(tx.db, { botId: bot.id, messageId: Number(message.id), trigger, message: payload, nextAttemptAt: now });
+  for (const bot of bots)
+    await insertOutgoingWebhookCall(tx.db, { botId: bot.id, messageId: Number(message.id), trigger, message: payload, nextAttemptAt: now });
   tx.afterCommit(() => app.listeners.outgoingWebhookQueued?.());
 }

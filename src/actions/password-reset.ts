@@ -28,7 +28,7 @@ const limitsOf = (app: App) => {
  * "Forgot password?": mails a reset link when `email` has an active account in the realm. The answer
  * never says whether it does; only a client sending too many requests hears RATE_LIMIT_HIT.
  */
-export function requestPasswordReset(app: App, realm: RealmRow, email: string, clientIp: string) {
+export async function requestPasswordReset(app: App, realm: RealmRow, email: string, clientIp: string) {
   requireEmail(app);
   const limits = limitsOf(app);
   limits.client.check(`ip:${clientIp}`);
@@ -36,15 +36,15 @@ export function requestPasswordReset(app: App, realm: RealmRow, email: string, c
   const address = `${realm.id}:${email.trim().toLowerCase()}`;
   if (limits.address.waitFor(address)) return app.log.warn("password reset: too many requests for one address", { realm: realm.stringId });
   limits.address.fail(address);
-  const user = findUserByEmail(app.db, realm.id, email.trim());
+  const user = await findUserByEmail(app.db, realm.id, email.trim());
   if (!user || !user.isActive || user.isBot || realm.deactivated) return;
   // Addresses differing only in case reach the same account: it is limited on its own too.
   if (limits.address.waitFor(`user:${user.id}`)) return app.log.warn("password reset: too many requests for one account", { user_id: user.id });
   limits.address.fail(`user:${user.id}`);
-  app.tx((tx) => {
-    const token = newEmailTokenTx(app, tx, "password_reset", user.id, RESET_LINK_HOURS);
+  await app.tx(async (tx) => {
+    const token = await newEmailTokenTx(app, tx, "password_reset", user.id, RESET_LINK_HOURS);
     const link = resetLink(realmUrl(app.config.externalUrl, realm.stringId), user.id, token);
-    queueMailTx(app, tx, realm.id, "password_reset", passwordResetMail({ to: user.email, org: realm.name, link, hours: RESET_LINK_HOURS }));
+    await queueMailTx(app, tx, realm.id, "password_reset", passwordResetMail({ to: user.email, org: realm.name, link, hours: RESET_LINK_HOURS }));
   });
 }
 
@@ -53,23 +53,23 @@ const resetLink = (base: string, userId: number, token: string) =>
   `${base}/accounts/password/reset/${Buffer.from(String(userId)).toString("base64url")}/${token}/`;
 
 /** The account a reset link is for, or null when the link is unknown, used, expired or for another user. */
-export function openResetLink(app: App, realm: RealmRow, uidb64: string, token: string): UserRow | null {
-  const found = openEmailToken(app, "password_reset", token);
+export async function openResetLink(app: App, realm: RealmRow, uidb64: string, token: string): Promise<UserRow | null> {
+  const found = await openEmailToken(app, "password_reset", token);
   if (!found || found.user.realmId !== realm.id || Buffer.from(uidb64, "base64url").toString() !== String(found.user.id)) return null;
   return found.user;
 }
 
 /** Sets the new password from a reset link, uses up the user's reset links and ends their other sessions. */
 export async function resetPassword(app: App, realm: RealmRow, uidb64: string, token: string, password: string, confirm: string) {
-  if (!openResetLink(app, realm, uidb64, token)) throw linkExpired();
+  if (!(await openResetLink(app, realm, uidb64, token))) throw linkExpired();
   if (password !== confirm) throw twoPasswordFieldsDidntMatch();
   checkPassword(password);
   const passwordHash = await hashPassword(password);
-  return app.tx((tx) => {
-    const user = openResetLink(app, realm, uidb64, token); // the hash took a while: still open?
+  return await app.tx(async (tx) => {
+    const user = await openResetLink(app, realm, uidb64, token); // the hash took a while: still open?
     if (!user) throw linkExpired();
-    useEmailTokens(tx.db, user.id, "password_reset", app.now());
-    passwordChangedTx(app, tx, user, passwordHash, { endSessions: true });
+    await useEmailTokens(tx.db, user.id, "password_reset", app.now());
+    await passwordChangedTx(app, tx, user, passwordHash, { endSessions: true });
     return user;
   });
 }

@@ -17,13 +17,9 @@ import { pluginObject } from "../serializers/plugins";
 // ---- Who sees and manages ----
 
 /** Who hears of an install: the draft's person, or the organization's active members and bots (not guests). */
-export function pluginAudience(db: Db, p: PluginRow): Audience {
+export async function pluginAudience(db: Db, p: PluginRow): Promise<Audience> {
   if (p.state === "draft") return toUsers([p.madeBy ?? p.installedBy].filter((x): x is number => x !== null));
-  return toUsers(
-    listUsers(db, p.realmId)
-      .filter((u) => u.isActive && !isGuest(u.role))
-      .map((u) => u.id),
-  );
+  return toUsers((await listUsers(db, p.realmId)).filter((u) => u.isActive && !isGuest(u.role)).map((u) => u.id));
 }
 
 /**
@@ -31,29 +27,29 @@ export function pluginAudience(db: Db, p: PluginRow): Audience {
  * member of the realm's can_manage_plugins_group (administrators by default), or the person a draft is
  * made for.
  */
-export function requireManager(app: App, realm: RealmRow, actor: UserRow | null, p?: PluginRow) {
+export async function requireManager(app: App, realm: RealmRow, actor: UserRow | null, p?: PluginRow) {
   if (!actor) return;
   requireHumanMember(actor);
-  if (!hasRealmPermission(app.db, realm, actor, "can_manage_plugins_group") && !(p && isDraftOwner(actor, p))) throw mustBeAdmin();
+  if (!(await hasRealmPermission(app.db, realm, actor, "can_manage_plugins_group")) && !(p && isDraftOwner(actor, p))) throw mustBeAdmin();
 }
 
 /** An install of the realm the user may see; a removal older than a week is gone. */
-export function pluginFor(app: App, realm: RealmRow, user: UserRow | null, id: number, o: { final?: boolean } = {}): PluginRow {
-  const p = store.findPlugin(app.db, id);
+export async function pluginFor(app: App, realm: RealmRow, user: UserRow | null, id: number, o: { final?: boolean } = {}): Promise<PluginRow> {
+  const p = await store.findPlugin(app.db, id);
   if (!p || p.realmId !== realm.id || (user && !canSeePlugin(user, p)) || isDiscardedDraft(p)) throw noSuchPlugin();
   if (!o.final && removalIsFinal(p, app.now())) throw noSuchPlugin();
   return p;
 }
 
-export function managed(app: App, realm: RealmRow, actor: UserRow | null, id: number): PluginRow {
+export async function managed(app: App, realm: RealmRow, actor: UserRow | null, id: number): Promise<PluginRow> {
   if (actor) requireHumanMember(actor);
-  const p = pluginFor(app, realm, actor, id);
-  requireManager(app, realm, actor, p);
+  const p = await pluginFor(app, realm, actor, id);
+  await requireManager(app, realm, actor, p);
   return p;
 }
 
 // ---- The plugin object ----
 
-export function announcePluginTx(tx: Tx, p: PluginRow) {
-  tx.emit({ type: "ext_plugin", op: "update", plugin: pluginObject(tx.db, p) }, pluginAudience(tx.db, p));
+export async function announcePluginTx(tx: Tx, p: PluginRow) {
+  tx.emit({ type: "ext_plugin", op: "update", plugin: await pluginObject(tx.db, p) }, await pluginAudience(tx.db, p));
 }

@@ -25,9 +25,9 @@ export const pluginToolsSocket = (app: App, id: number) => join(pluginDir(app, i
 // ---- What a process is given ----
 
 /** The host's view of the installs it should know about (every realm). */
-export const listHostedPlugins = (app: App) => store.listAllPlugins(app.db);
+export const listHostedPlugins = async (app: App) => await store.listAllPlugins(app.db);
 
-export const findPluginRow = (app: App, id: number) => store.findPlugin(app.db, id);
+export const findPluginRow = async (app: App, id: number) => await store.findPlugin(app.db, id);
 
 /**
  * The environment a plugin's process gets (besides PATH, HOME and the locale): the API address, its
@@ -35,13 +35,15 @@ export const findPluginRow = (app: App, id: number) => store.findPlugin(app.db, 
  * its secret slots (EXT_SECRET_<NAME>) and the organization secrets its manifest's run.secrets names;
  * and, when it provides tools, the socket to serve them on.
  */
-export function pluginRunEnv(app: App, p: PluginRow): Record<string, string> {
-  const bot = findUserById(app.db, p.botUserId)!;
-  const site = realmUrl(app.config.externalUrl, findRealmById(app.db, p.realmId)!.stringId);
-  const slots: SealedSlot[] = store
-    .listSlots(app.db, [p.id])
-    .map((s) => ({ env: `EXT_SECRET_${s.name}`, sealed: s.sealed, context: slotContext(p.id, s.name) }));
-  const { env } = runSecretEnv(app, p.realmId, p.manifest.run?.secrets ?? [], slots);
+export async function pluginRunEnv(app: App, p: PluginRow): Promise<Record<string, string>> {
+  const bot = (await findUserById(app.db, p.botUserId))!;
+  const site = realmUrl(app.config.externalUrl, (await findRealmById(app.db, p.realmId))!.stringId);
+  const slots: SealedSlot[] = (await store.listSlots(app.db, [p.id])).map((s) => ({
+    env: `EXT_SECRET_${s.name}`,
+    sealed: s.sealed,
+    context: slotContext(p.id, s.name),
+  }));
+  const { env } = await runSecretEnv(app, p.realmId, p.manifest.run?.secrets ?? [], slots);
   return {
     ...env,
     EXT_SITE: site,
@@ -58,8 +60,8 @@ export function pluginRunEnv(app: App, p: PluginRow): Record<string, string> {
 }
 
 /** GET /ext/plugins/{install_id}/logs: the last lines its process wrote (standard output and error); administrators. */
-export function pluginLogs(app: App, realm: RealmRow, actor: UserRow | null, id: number, lines: number) {
-  const p = managed(app, realm, actor, id);
+export async function pluginLogs(app: App, realm: RealmRow, actor: UserRow | null, id: number, lines: number) {
+  const p = await managed(app, realm, actor, id);
   return { lines: readLastLines(pluginOutputFile(app, p.id), lines) };
 }
 

@@ -17,29 +17,29 @@ function declaredSlot(p: PluginRow, name: string) {
 }
 
 /** POST /ext/plugins/{install_id}/secrets/{name}: a value for a secret slot; never shown again. */
-export function setPluginSecret(app: App, realm: RealmRow, actor: UserRow | null, id: number, name: string, value: string) {
-  const p = managed(app, realm, actor, id);
+export async function setPluginSecret(app: App, realm: RealmRow, actor: UserRow | null, id: number, name: string, value: string) {
+  const p = await managed(app, realm, actor, id);
   if (p.state === "removed") throw pluginAlreadyRemoved();
   declaredSlot(p, name);
   checkSecretValue(value);
   const sealed = sealValue(app, value, slotContext(p.id, name));
-  const row = app.tx((tx) => {
-    store.saveSlot(tx.db, { installId: p.id, name, sealed, hint: secretHint(value), setBy: actor?.id ?? null, dateSet: app.now() });
-    return replanTx(tx, p);
+  const row = await app.tx(async (tx) => {
+    await store.saveSlot(tx.db, { installId: p.id, name, sealed, hint: secretHint(value), setBy: actor?.id ?? null, dateSet: app.now() });
+    return await replanTx(tx, p);
   });
   pluginHostChanged(app);
-  return { plugin: pluginObject(app.db, row) };
+  return { plugin: await pluginObject(app.db, row) };
 }
 
 /** DELETE /ext/plugins/{install_id}/secrets/{name}: clears a slot (a required one makes the plugin wait). */
-export function clearPluginSecret(app: App, realm: RealmRow, actor: UserRow | null, id: number, name: string) {
-  const p = managed(app, realm, actor, id);
+export async function clearPluginSecret(app: App, realm: RealmRow, actor: UserRow | null, id: number, name: string) {
+  const p = await managed(app, realm, actor, id);
   if (p.state === "removed") throw pluginAlreadyRemoved();
   declaredSlot(p, name);
-  const row = app.tx((tx) => {
-    store.deleteSlot(tx.db, p.id, name);
-    return replanTx(tx, p);
+  const row = await app.tx(async (tx) => {
+    await store.deleteSlot(tx.db, p.id, name);
+    return await replanTx(tx, p);
   });
   pluginHostChanged(app);
-  return { plugin: pluginObject(app.db, row) };
+  return { plugin: await pluginObject(app.db, row) };
 }

@@ -78,7 +78,7 @@ export async function fetchSource(app: App, realm: RealmRow, a: SourceArgs): Pro
   switch (a.source_kind) {
     case "local": {
       if (a.source_repository_id === undefined) throw missingConditional("source_repository_id");
-      const repo = findRealmRepository(app, realm, a.source_repository_id);
+      const repo = await findRealmRepository(app, realm, a.source_repository_id);
       const f = await fromRepository(repositoryDir(app, repo), a.sha || "HEAD", sourcePath, `repository '${repo.name}'`);
       return { ...f, source: "", sourceRepositoryId: repo.id };
     }
@@ -115,15 +115,15 @@ export async function fetchSource(app: App, realm: RealmRow, a: SourceArgs): Pro
   }
 }
 
-export function checkRequires(app: App, realm: RealmRow, m: Manifest, version: string) {
+export async function checkRequires(app: App, realm: RealmRow, m: Manifest, version: string) {
   for (const [name, range] of Object.entries(m.requires ?? {})) {
     if (name === "confab") {
       if (!Bun.semver.satisfies(version, range)) throw pluginRequiresConfabServer(range, version);
       continue;
     }
-    const ok = store
-      .listPlugins(app.db, realm.id)
-      .some((p) => p.plugin === name && !p.dateRemoved && p.state !== "draft" && Bun.semver.satisfies(p.version, range));
+    const ok = (await store.listPlugins(app.db, realm.id)).some(
+      (p) => p.plugin === name && !p.dateRemoved && p.state !== "draft" && Bun.semver.satisfies(p.version, range),
+    );
     if (!ok) throw pluginRequiresPluginWhichNot(name, range);
   }
 }

@@ -35,7 +35,7 @@ export async function callPluginTool(
   o: { timeoutMs?: number } = {},
 ) {
   if (actor) requireHumanMember(actor);
-  const p = pluginFor(app, realm, actor, id);
+  const p = await pluginFor(app, realm, actor, id);
   const spec = (p.manifest.provides.tools ?? []).find((t) => t.name === tool);
   if (!spec) throw unknownTool(tool);
   if (p.disabledTools.includes(tool)) throw toolTurnedOffAgent(tool);

@@ -29,15 +29,15 @@ import { accessChannelById } from "../access/channels";
 import { visiblePluginObjects } from "../serializers/plugins";
 
 /** GET /ext/plugins: the installs the caller may see (not those removed more than a week ago). */
-export function listPlugins(app: App, realm: RealmRow, user: UserRow | null) {
+export async function listPlugins(app: App, realm: RealmRow, user: UserRow | null) {
   if (user && isGuest(user.role)) throw guestsRefused();
-  return { plugins: visiblePluginObjects(app, realm, user) };
+  return { plugins: await visiblePluginObjects(app, realm, user) };
 }
 
 /** GET /ext/plugins/{install_id}. */
-export function getPlugin(app: App, realm: RealmRow, user: UserRow | null, id: number) {
+export async function getPlugin(app: App, realm: RealmRow, user: UserRow | null, id: number) {
   if (user && isGuest(user.role)) throw guestsRefused();
-  return { plugin: pluginObject(app.db, pluginFor(app, realm, user, id)) };
+  return { plugin: await pluginObject(app.db, await pluginFor(app, realm, user, id)) };
 }
 
 // ---- Install ----
@@ -63,11 +63,11 @@ export interface DraftOrigin {
 }
 
 /** The bot's email: <plugin id>-bot@<the realm's host>, numbered when the plugin is installed again. */
-function botEmail(app: App, tx: Tx, realm: RealmRow, pluginId: string): string {
+async function botEmail(app: App, tx: Tx, realm: RealmRow, pluginId: string): Promise<string> {
   const domain = new URL(realmUrl(app.config.externalUrl, realm.stringId)).hostname;
   for (let n = 1; ; n++) {
     const email = `${pluginId}${n === 1 ? "" : `-${n}`}-bot@${domain}`;
-    if (!findUserByEmail(tx.db, realm.id, email)) return email;
+    if (!(await findUserByEmail(tx.db, realm.id, email))) return email;
   }
 }
 
@@ -77,11 +77,11 @@ function botEmail(app: App, tx: Tx, realm: RealmRow, pluginId: string): string {
  * missing or it is turned off, else starting. With `draft`, the agent's draft for one person.
  */
 export async function installPlugin(app: App, realm: RealmRow, actor: UserRow | null, a: Args<typeof installParams>, draft?: DraftOrigin) {
-  requireManager(app, realm, actor);
+  await requireManager(app, realm, actor);
   const f = await fetchSource(app, realm, a);
   const m = f.manifest;
   if (a.source_kind !== "remote" && !m.run) throw invalidManifestRunMissing();
-  checkRequires(app, realm, m, CONFAB_VERSION);
+  await checkRequires(app, realm, m, CONFAB_VERSION);
   const name = checkFullName(m.name);
   if (!name.ok) throw invalidManifestName(name.msg);
   const settings = applySettings(m, {}, a.settings ?? {});
@@ -97,16 +97,16 @@ export async function installPlugin(app: App, realm: RealmRow, actor: UserRow | 
   }
   let row: PluginRow;
   try {
-    row = app.tx((tx) => {
-      const bot = insertUserTx(
+    row = await app.tx(async (tx) => {
+      const bot = await insertUserTx(
         app,
         tx,
         realm,
-        { email: botEmail(app, tx, realm, m.id), fullName: name.name, isBot: true, botType: BOT_TYPE.generic, botOwnerId: null },
+        { email: await botEmail(app, tx, realm, m.id), fullName: name.name, isBot: true, botType: BOT_TYPE.generic, botOwnerId: null },
         null,
       );
-      tx.emit(botEvent("add", bot, app.config.externalUrl, tx.db), botAudience(tx, bot));
-      let p = store.insertPlugin(tx.db, {
+      tx.emit(await botEvent("add", bot, app.config.externalUrl, tx.db), await botAudience(tx, bot));
+      let p = await store.insertPlugin(tx.db, {
         realmId: realm.id,
         plugin: m.id,
         name: m.name,
@@ -130,10 +130,10 @@ export async function installPlugin(app: App, realm: RealmRow, actor: UserRow | 
         dateInstalled: app.now(),
       });
       if (!draft) {
-        const plan = plannedState(tx.db, p);
-        p = store.updatePlugin(tx.db, p.id, plan);
+        const plan = await plannedState(tx.db, p);
+        p = await store.updatePlugin(tx.db, p.id, plan);
       }
-      tx.emit({ type: "ext_plugin", op: "add", plugin: pluginObject(tx.db, p) }, pluginAudience(tx.db, p));
+      tx.emit({ type: "ext_plugin", op: "add", plugin: await pluginObject(tx.db, p) }, await pluginAudience(tx.db, p));
       return p;
     });
   } catch (e) {
@@ -145,22 +145,22 @@ export async function installPlugin(app: App, realm: RealmRow, actor: UserRow | 
     renameSync(scratch, pluginDir(app, row.id));
   }
   pluginHostChanged(app);
-  return { plugin: pluginObject(app.db, row) };
+  return { plugin: await pluginObject(app.db, row) };
 }
 
 /** The agent's draft becomes an install like any other (waiting or starting): by its person or an administrator. */
-export function publishDraftPlugin(app: App, realm: RealmRow, actor: UserRow | null, id: number) {
-  const p = managed(app, realm, actor, id);
+export async function publishDraftPlugin(app: App, realm: RealmRow, actor: UserRow | null, id: number) {
+  const p = await managed(app, realm, actor, id);
   if (p.state !== "draft") throw pluginNotDraft();
-  const row = app.tx((tx) => {
+  const row = await app.tx(async (tx) => {
     // Everyone who may see it now learns of it; its person already knew.
-    const plan = plannedState(tx.db, p);
-    const next = store.updatePlugin(tx.db, p.id, plan);
-    tx.emit({ type: "ext_plugin", op: "add", plugin: pluginObject(tx.db, next) }, pluginAudience(tx.db, next));
+    const plan = await plannedState(tx.db, p);
+    const next = await store.updatePlugin(tx.db, p.id, plan);
+    tx.emit({ type: "ext_plugin", op: "add", plugin: await pluginObject(tx.db, next) }, await pluginAudience(tx.db, next));
     return next;
   });
   pluginHostChanged(app);
-  return { plugin: pluginObject(app.db, row) };
+  return { plugin: await pluginObject(app.db, row) };
 }
 
 // ---- Changes ----
@@ -173,27 +173,28 @@ export const pluginPatchParams = {
 };
 
 /** PATCH /ext/plugins/{install_id}: settings (null puts one back to its default), turning off and on, tools the agent may not use, widget defaults. */
-export function updatePlugin(app: App, realm: RealmRow, actor: UserRow | null, id: number, a: Args<typeof pluginPatchParams>) {
-  const p = managed(app, realm, actor, id);
+export async function updatePlugin(app: App, realm: RealmRow, actor: UserRow | null, id: number, a: Args<typeof pluginPatchParams>) {
+  const p = await managed(app, realm, actor, id);
   if (p.state === "removed") throw pluginAlreadyRemoved();
   const patch: Partial<PluginRow> = {};
   if (a.settings !== undefined) {
     patch.settings = applySettings(p.manifest, p.settings, a.settings);
     const form = new Map((p.manifest.provides.settings ?? []).map((s) => [s.key, s]));
     // A channel setting names a channel the person changing it can see.
-    for (const [k, v] of Object.entries(a.settings)) if (form.get(k)?.type === "channel" && v !== null && actor) accessChannelById(app, actor, v as number);
+    for (const [k, v] of Object.entries(a.settings))
+      if (form.get(k)?.type === "channel" && v !== null && actor) await accessChannelById(app, actor, v as number);
   }
   if (a.disabled !== undefined) patch.disabled = a.disabled;
   if (a.disabled_tools !== undefined) patch.disabledTools = checkDisabledTools(p.manifest, a.disabled_tools);
   if (a.widget_defaults !== undefined) patch.widgetDefaults = applyWidgetDefaults(p.manifest, p.widgetDefaults, a.widget_defaults);
   const rerun =
     (a.settings !== undefined && JSON.stringify(patch.settings) !== JSON.stringify(p.settings)) || (a.disabled !== undefined && a.disabled !== p.disabled);
-  const row = app.tx((tx) => {
-    const updated = store.updatePlugin(tx.db, p.id, patch);
-    if (rerun) return replanTx(tx, updated);
-    announcePluginTx(tx, updated);
+  const row = await app.tx(async (tx) => {
+    const updated = await store.updatePlugin(tx.db, p.id, patch);
+    if (rerun) return await replanTx(tx, updated);
+    await announcePluginTx(tx, updated);
     return updated;
   });
   if (rerun) pluginHostChanged(app);
-  return { plugin: pluginObject(app.db, row) };
+  return { plugin: await pluginObject(app.db, row) };
 }

@@ -24,11 +24,11 @@ export type PresenceUpdate = Args<typeof presenceParams>;
  * POST /users/me/presence. Every ping records the connection; the realm hears of it (a `presence`
  * event) only when others would see a change: the user comes online, or turns active from idle.
  */
-export function updatePresence(app: App, user: UserRow, u: PresenceUpdate) {
+export async function updatePresence(app: App, user: UserRow, u: PresenceUpdate) {
   if (u.status !== "active" && u.status !== "idle") throw invalidStatus(u.status);
   const now = app.now();
-  app.tx((tx) => {
-    const prev = store.findPresence(tx.db, user.id);
+  await app.tx(async (tx) => {
+    const prev = await store.findPresence(tx.db, user.id);
     const wasOffline = !prev || prev.lastConnectedTime < now - PRESENCE_OFFLINE_THRESHOLD_SECS;
     const wasIdle = !prev?.lastActiveTime || prev.lastActiveTime < now - PRESENCE_OFFLINE_THRESHOLD_SECS;
     const becameActive = u.status === "active" && wasIdle;
@@ -37,10 +37,10 @@ export function updatePresence(app: App, user: UserRow, u: PresenceUpdate) {
       realmId: user.realmId,
       lastConnectedTime: now,
       lastActiveTime: u.status === "active" ? now : (prev?.lastActiveTime ?? null),
-      lastUpdateId: wasOffline || becameActive ? store.maxPresenceUpdateId(tx.db, user.realmId) + 1 : (prev?.lastUpdateId ?? 0),
+      lastUpdateId: wasOffline || becameActive ? (await store.maxPresenceUpdateId(tx.db, user.realmId)) + 1 : (prev?.lastUpdateId ?? 0),
     };
-    store.upsertPresence(tx.db, row);
-    if (u.status === "active") updateUser(tx.db, user.id, { lastActive: now });
+    await store.upsertPresence(tx.db, row);
+    if (u.status === "active") await updateUser(tx.db, user.id, { lastActive: now });
     if (wasOffline || becameActive)
       tx.emit(
         {
@@ -57,20 +57,20 @@ export function updatePresence(app: App, user: UserRow, u: PresenceUpdate) {
   if (u.ping_only) return {};
   const days = u.history_limit_days ?? 14;
   return {
-    ...realmPresences(app, user.realmId, u.slim_presence || u.last_update_id !== undefined, days, u.last_update_id),
+    ...(await realmPresences(app, user.realmId, u.slim_presence || u.last_update_id !== undefined, days, u.last_update_id)),
     server_timestamp: Date.now() / 1000,
   };
 }
 
 /** GET /realm/presence (legacy format, keyed by email). */
-export function getRealmPresence(app: App, realm: RealmRow) {
-  return { presences: realmPresences(app, realm.id, false, 14).presences, server_timestamp: Date.now() / 1000 };
+export async function getRealmPresence(app: App, realm: RealmRow) {
+  return { presences: (await realmPresences(app, realm.id, false, 14)).presences, server_timestamp: Date.now() / 1000 };
 }
 
 /** GET /users/{user_id_or_email}/presence. */
-export function getUserPresence(app: App, viewer: UserRow, idOrEmail: string) {
-  const target = userByIdOrEmail(app, viewer, idOrEmail);
-  const p = store.findPresence(app.db, target.id);
+export async function getUserPresence(app: App, viewer: UserRow, idOrEmail: string) {
+  const target = await userByIdOrEmail(app, viewer, idOrEmail);
+  const p = await store.findPresence(app.db, target.id);
   if (!p) throw noPresenceData(target.email);
   const { website, aggregated } = legacyPresence(p);
   // This endpoint's entries carry only status and timestamp.

@@ -21,24 +21,24 @@ function checkToken(kind: Kind, token: string) {
   if (kind === "apns" && !/^(?:[0-9a-fA-F]{2})+$/.test(token)) throw invalidApnsToken();
 }
 
-export function addPushToken(app: App, user: UserRow, kind: Kind, token: string, appId?: string) {
+export async function addPushToken(app: App, user: UserRow, kind: Kind, token: string, appId?: string) {
   checkToken(kind, token);
   if (appId !== undefined && !/^[.a-zA-Z0-9-]+$/.test(appId)) throw invalidAppId();
-  app.tx((tx) => store.savePushToken(tx.db, user.id, kind, token, appId ?? null, app.now()));
+  await app.tx(async (tx) => await store.savePushToken(tx.db, user.id, kind, token, appId ?? null, app.now()));
   return {};
 }
 
-export function removePushToken(app: App, user: UserRow, kind: Kind, token: string) {
+export async function removePushToken(app: App, user: UserRow, kind: Kind, token: string) {
   checkToken(kind, token);
-  app.tx((tx) => {
-    if (!store.deletePushToken(tx.db, user.id, kind, token)) throw pushTokenMissing();
+  await app.tx(async (tx) => {
+    if (!(await store.deletePushToken(tx.db, user.id, kind, token))) throw pushTokenMissing();
   });
   return {};
 }
 
 /** POST /mobile_push/test_notification: with no push service configured there is nothing to send. */
-export function testPushNotification(app: App, user: UserRow, token?: string) {
-  if (token !== undefined && !store.hasPushToken(app.db, user.id, token)) throw pushDeviceNotRecognized();
+export async function testPushNotification(app: App, user: UserRow, token?: string) {
+  if (token !== undefined && !(await store.hasPushToken(app.db, user.id, token))) throw pushDeviceNotRecognized();
   app.log.info("push notifications are not configured; test notification not sent", { user_id: user.id });
   return {};
 }

@@ -35,9 +35,9 @@ interface Emoji {
  * The emoji a request names: by name alone (the type inferred; the realm's custom emoji first), or
  * by code and type, checked against each other.
  */
-function resolveEmoji(app: App, realm: RealmRow, name: string | undefined, code: string | undefined, type: string | undefined): Emoji {
+async function resolveEmoji(app: App, realm: RealmRow, name: string | undefined, code: string | undefined, type: string | undefined): Promise<Emoji> {
   if (type !== undefined && !REACTION_TYPES.includes(type)) throw invalidEmojiType();
-  const custom = name !== undefined ? findActiveEmoji(app.db, realm.id, name) : undefined;
+  const custom = name !== undefined ? await findActiveEmoji(app.db, realm.id, name) : undefined;
   if (type === "realm_emoji" || (type === undefined && code === undefined && custom)) {
     if (!custom || (code !== undefined && code !== String(custom.id))) throw invalidCustomEmoji();
     return { name: custom.name, code: String(custom.id), type: "realm_emoji" };
@@ -62,7 +62,7 @@ function resolveEmoji(app: App, realm: RealmRow, name: string | undefined, code:
   return { name: name ?? u.emoji_name, code: u.emoji_code, type: t };
 }
 
-function emitReaction(
+async function emitReaction(
   app: App,
   tx: Parameters<Parameters<App["tx"]>[0]>[0],
   realm: RealmRow,
@@ -72,7 +72,7 @@ function emitReaction(
   op: "add" | "remove",
   isPublic: boolean,
 ) {
-  const audience = messageRecipients(tx.db, messageId).map((r) => r.userId);
+  const audience = (await messageRecipients(tx.db, messageId)).map((r) => r.userId);
   tx.emit(
     {
       type: "reaction",
@@ -95,16 +95,16 @@ export const addReactionParams = {
 };
 
 /** POST /messages/{message_id}/reactions. */
-export function addReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof addReactionParams>) {
-  const access = accessMessage(app, realm, user, id);
-  const e = resolveEmoji(app, realm, a.emoji_name, a.emoji_code, a.reaction_type);
-  if (store.findReaction(app.db, id, user.id, e.type, e.code)) throw reactionExists();
-  if (access.channel) catchUpChannels(app, [access.channel.id]); // the event's audience, read outside the writer
-  app.tx((tx) => {
+export async function addReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof addReactionParams>) {
+  const access = await accessMessage(app, realm, user, id);
+  const e = await resolveEmoji(app, realm, a.emoji_name, a.emoji_code, a.reaction_type);
+  if (await store.findReaction(app.db, id, user.id, e.type, e.code)) throw reactionExists();
+  if (access.channel) await catchUpChannels(app, [access.channel.id]); // the event's audience, read outside the writer
+  await app.tx(async (tx) => {
     // Reacting to a message read from a channel's history gives the reader a row of their own.
-    if (access.flags === undefined) insertHistorical(tx.db, user.id, [id], FLAG.read);
-    store.insertReaction(tx.db, { messageId: id, userId: user.id, emojiName: e.name, emojiCode: e.code, reactionType: e.type });
-    emitReaction(app, tx, realm, user, id, e, "add", !!access.channel && !access.channel.inviteOnly);
+    if (access.flags === undefined) await insertHistorical(tx.db, user.id, [id], FLAG.read);
+    await store.insertReaction(tx.db, { messageId: id, userId: user.id, emojiName: e.name, emojiCode: e.code, reactionType: e.type });
+    await emitReaction(app, tx, realm, user, id, e, "add", !!access.channel && !access.channel.inviteOnly);
   });
   return {};
 }
@@ -116,18 +116,18 @@ export const removeReactionParams = {
 };
 
 /** DELETE /messages/{message_id}/reactions. */
-export function removeReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof removeReactionParams>) {
-  const access = accessMessage(app, realm, user, id);
+export async function removeReaction(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof removeReactionParams>) {
+  const access = await accessMessage(app, realm, user, id);
   if (a.emoji_name === undefined && a.emoji_code === undefined) throw emojiArgumentNeeded();
   const row =
     a.emoji_code !== undefined
-      ? store.findReaction(app.db, id, user.id, a.reaction_type ?? (a.emoji_code === ZULIP_EXTRA ? "zulip_extra_emoji" : "unicode_emoji"), a.emoji_code)
-      : store.findReactionByName(app.db, id, user.id, a.emoji_name!);
+      ? await store.findReaction(app.db, id, user.id, a.reaction_type ?? (a.emoji_code === ZULIP_EXTRA ? "zulip_extra_emoji" : "unicode_emoji"), a.emoji_code)
+      : await store.findReactionByName(app.db, id, user.id, a.emoji_name!);
   if (!row) throw reactionMissing();
-  if (access.channel) catchUpChannels(app, [access.channel.id]);
-  app.tx((tx) => {
-    store.deleteReaction(tx.db, row.id);
-    emitReaction(
+  if (access.channel) await catchUpChannels(app, [access.channel.id]);
+  await app.tx(async (tx) => {
+    await store.deleteReaction(tx.db, row.id);
+    await emitReaction(
       app,
       tx,
       realm,

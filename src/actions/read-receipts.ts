@@ -12,10 +12,12 @@ import { accessMessage } from "./message-fetch";
  * The users who read it, as Zulip answers: not its sender, only active users who share read receipts,
  * and neither users the caller muted nor users who muted the caller.
  */
-export function readReceipts(app: App, realm: RealmRow, user: UserRow, id: number) {
+export async function readReceipts(app: App, realm: RealmRow, user: UserRow, id: number) {
   if (!realmSetting(realm, "enable_read_receipts")) throw readReceiptsDisabled();
-  const { message } = accessMessage(app, realm, user, id);
-  const hidden = new Set([...listMutedUsers(app.db, user.id).map((m) => m.id), ...listMuterIds(app.db, user.id)]);
-  const shown = readers(app.db, message.id).filter((u) => u.id !== message.senderId && !hidden.has(u.id) && userSetting(u, "send_read_receipts") !== false);
+  const { message } = await accessMessage(app, realm, user, id);
+  const hidden = new Set([...(await listMutedUsers(app.db, user.id)).map((m) => m.id), ...(await listMuterIds(app.db, user.id))]);
+  const shown = (await readers(app.db, message.id)).filter(
+    (u) => u.id !== message.senderId && !hidden.has(u.id) && userSetting(u, "send_read_receipts") !== false,
+  );
   return { user_ids: shown.map((u) => u.id) };
 }

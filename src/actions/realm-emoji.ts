@@ -27,20 +27,20 @@ const emojiDir = (app: App, realmId: number) => join(app.config.dataDir, "emoji"
  * One event serves both kinds of client: the whole set (Zulip's `update`) and the one change
  * (`add`/`edit`, for individual_emoji_changes); events/present.ts picks.
  */
-function emitChange(tx: Tx, realmId: number, op: "add" | "edit", row: RealmEmojiRow) {
+async function emitChange(tx: Tx, realmId: number, op: "add" | "edit", row: RealmEmojiRow) {
   tx.emit(
-    { type: "realm_emoji", op: "update", realm_emoji: realmEmojiMap(store.listRealmEmoji(tx.db, realmId)), change: { op, emoji: toApiRealmEmoji(row) } },
+    { type: "realm_emoji", op: "update", realm_emoji: realmEmojiMap(await store.listRealmEmoji(tx.db, realmId)), change: { op, emoji: toApiRealmEmoji(row) } },
     toRealm(realmId),
   );
 }
 
-export const listRealmEmoji = (app: App, user: UserRow) => ({ emoji: realmEmojiMap(store.listRealmEmoji(app.db, user.realmId)) });
+export const listRealmEmoji = async (app: App, user: UserRow) => ({ emoji: realmEmojiMap(await store.listRealmEmoji(app.db, user.realmId)) });
 
 /** POST /realm/emoji/{emoji_name}: one image of at most 5 MiB, by members of can_add_custom_emoji_group. */
 export async function addRealmEmoji(app: App, realm: RealmRow, user: UserRow, name: string, files: File[]) {
   checkEmojiName(name);
-  if (!hasRealmPermission(app.db, realm, user, "can_add_custom_emoji_group")) throw insufficientPermission();
-  if (store.findActiveEmoji(app.db, realm.id, name)) throw emojiExists();
+  if (!(await hasRealmPermission(app.db, realm, user, "can_add_custom_emoji_group"))) throw insufficientPermission();
+  if (await store.findActiveEmoji(app.db, realm.id, name)) throw emojiExists();
   if (files.length !== 1) throw mustUploadExactlyOneFile();
   const file = files[0]!;
   if (file.size > MAX_EMOJI_FILE_MIB * 1024 * 1024) throw uploadedFileLargerThanAllowed(MAX_EMOJI_FILE_MIB);
@@ -53,9 +53,9 @@ export async function addRealmEmoji(app: App, realm: RealmRow, user: UserRow, na
   mkdirSync(emojiDir(app, realm.id), { recursive: true, mode: 0o700 });
   writeFileSync(path, bytes);
   try {
-    app.tx((tx) => {
-      if (store.findActiveEmoji(tx.db, realm.id, name)) throw emojiExists();
-      emitChange(tx, realm.id, "add", store.insertRealmEmoji(tx.db, { realmId: realm.id, name, authorId: user.id, fileName }));
+    await app.tx(async (tx) => {
+      if (await store.findActiveEmoji(tx.db, realm.id, name)) throw emojiExists();
+      await emitChange(tx, realm.id, "add", await store.insertRealmEmoji(tx.db, { realmId: realm.id, name, authorId: user.id, fileName }));
     });
   } catch (e) {
     rmSync(path, { force: true });
@@ -65,11 +65,11 @@ export async function addRealmEmoji(app: App, realm: RealmRow, user: UserRow, na
 }
 
 /** DELETE /realm/emoji/{emoji_name}: deactivates it (administrators, or the one who added it). */
-export function removeRealmEmoji(app: App, realm: RealmRow, user: UserRow, name: string) {
-  const row = store.findActiveEmoji(app.db, realm.id, name);
+export async function removeRealmEmoji(app: App, realm: RealmRow, user: UserRow, name: string) {
+  const row = await store.findActiveEmoji(app.db, realm.id, name);
   if (!row) throw emojiMissing(name);
   if (!isAdmin(user.role) && row.authorId !== user.id) throw notEmojiAuthor();
-  app.tx((tx) => emitChange(tx, realm.id, "edit", store.updateRealmEmoji(tx.db, row.id, { deactivated: true })));
+  await app.tx(async (tx) => await emitChange(tx, realm.id, "edit", await store.updateRealmEmoji(tx.db, row.id, { deactivated: true })));
   return {};
 }
 
@@ -83,7 +83,7 @@ export function readRealmEmoji(app: App, realmId: number, fileName: string): { b
 }
 
 /** The renderer's lookup: an emoji of the realm by name (active ones first). */
-export function realmEmojiByName(app: App, realmId: number, name: string) {
-  const row = store.findActiveEmoji(app.db, realmId, name);
+export async function realmEmojiByName(app: App, realmId: number, name: string) {
+  const row = await store.findActiveEmoji(app.db, realmId, name);
   return row ? toApiRealmEmoji(row) : null;
 }

@@ -18,6 +18,7 @@ import { catchUpChannels } from "./catch-up";
 import * as store from "../store/realm-exports";
 import { listAdminIds, listUsers } from "../store/users";
 import { findRealmById } from "../store/realms";
+import { detached } from "../lib/detached";
 
 /** Zulip's export_type: 1 public data only, 2 also the private data of users who consented. */
 export const EXPORT_PUBLIC = 1;
@@ -31,23 +32,19 @@ const exportsDir = (app: App) => join(app.config.dataDir, "exports");
  * The realm's history. Channel messages are first delivered to every subscriber's rows (see
  * store/lazy-delivery.ts), so the export carries each user's read and starred state.
  */
-export function realmArchive(app: App, realm: RealmRow, scope: ExportScope): Archive {
-  const channels = store.archiveChannels(app.db, realm.id);
-  catchUpChannels(
+export async function realmArchive(app: App, realm: RealmRow, scope: ExportScope): Promise<Archive> {
+  const channels = await store.archiveChannels(app.db, realm.id);
+  await catchUpChannels(
     app,
     channels.map((c) => c.id),
   );
-  const users = store.archiveUsers(app.db, realm.id);
-  let messages = store.archiveMessages(app.db, realm.id);
+  const users = await store.archiveUsers(app.db, realm.id);
+  let messages = await store.archiveMessages(app.db, realm.id);
   let kept = channels;
   if (scope !== "full") {
     // Public: public channels only, without anyone's read state. Standard: also private channels and
     // direct messages sent by users who allowed their private data to be exported.
-    const consented = new Set(
-      listUsers(app.db, realm.id)
-        .filter((u) => userSetting(u, "allow_private_data_export") === true)
-        .map((u) => u.id),
-    );
+    const consented = new Set((await listUsers(app.db, realm.id)).filter((u) => userSetting(u, "allow_private_data_export") === true).map((u) => u.id));
     const isPublic = new Set(channels.filter((c) => !c.inviteOnly).map((c) => c.id));
     const privateOk = (senderId: number) => scope === EXPORT_STANDARD && consented.has(senderId);
     messages = messages
@@ -58,8 +55,7 @@ export function realmArchive(app: App, realm: RealmRow, scope: ExportScope): Arc
   }
   const ids = new Set(messages.map((m) => m.id));
   // A file goes with the exported messages that link it (all of them, in a full export).
-  const files = store
-    .archiveFiles(app.db, realm.id)
+  const files = (await store.archiveFiles(app.db, realm.id))
     .map((f) => (scope === "full" ? f : { ...f, messageIds: f.messageIds.filter((id) => ids.has(id)) }))
     .filter((f) => scope === "full" || f.messageIds.length);
   return {
@@ -67,7 +63,7 @@ export function realmArchive(app: App, realm: RealmRow, scope: ExportScope): Arc
     users,
     channels: kept,
     messages,
-    reactions: store.archiveReactions(app.db, realm.id).filter((r) => ids.has(r.messageId)),
+    reactions: (await store.archiveReactions(app.db, realm.id)).filter((r) => ids.has(r.messageId)),
     files,
   };
 }
@@ -94,7 +90,7 @@ export async function writeZulipExport(app: App, archive: Archive, realmId: numb
 /** Writes a realm's export to `output`: a directory, or a .tar.gz holding one (Zulip's own packaging). */
 export async function exportRealmTo(app: App, realm: RealmRow, output: string, scope: ExportScope = "full"): Promise<Archive> {
   if (existsSync(output)) throw new Error(`${output} already exists`);
-  const archive = realmArchive(app, realm, scope);
+  const archive = await realmArchive(app, realm, scope);
   if (!/\.(tar\.gz|tgz)$/.test(output)) {
     await writeZulipExport(app, archive, realm.id, output);
     return archive;
@@ -135,40 +131,43 @@ function toApiRealmExport(app: App, realm: RealmRow, r: RealmExportRow) {
 }
 
 /** The realm_export event: the whole list, to every administrator, as Zulip sends it. */
-function emitExports(app: App, realm: RealmRow) {
-  const exports = store.listRealmExports(app.db, realm.id).map((r) => toApiRealmExport(app, realm, r));
-  return { event: { type: "realm_export", exports }, audience: toUsers(listAdminIds(app.db, realm.id)) };
+async function emitExports(app: App, realm: RealmRow) {
+  const exports = (await store.listRealmExports(app.db, realm.id)).map((r) => toApiRealmExport(app, realm, r));
+  return { event: { type: "realm_export", exports }, audience: toUsers(await listAdminIds(app.db, realm.id)) };
 }
 
-export function listRealmExports(app: App, realm: RealmRow, user: UserRow) {
+export async function listRealmExports(app: App, realm: RealmRow, user: UserRow) {
   checkAdmin(user);
-  return { exports: store.listRealmExports(app.db, realm.id).map((r) => toApiRealmExport(app, realm, r)) };
+  return { exports: (await store.listRealmExports(app.db, realm.id)).map((r) => toApiRealmExport(app, realm, r)) };
 }
 
-export function listExportConsents(app: App, realm: RealmRow, user: UserRow) {
+export async function listExportConsents(app: App, realm: RealmRow, user: UserRow) {
   checkAdmin(user);
   return {
-    export_consents: listUsers(app.db, realm.id)
+    export_consents: (await listUsers(app.db, realm.id))
       .filter((u) => u.isActive && !u.isBot)
       .map((u) => ({ user_id: u.id, consented: userSetting(u, "allow_private_data_export") === true })),
   };
 }
 
 /** POST /export/realm: records the request, answers at once, and writes the archive on a later turn. */
-export function requestRealmExport(app: App, realm: RealmRow, user: UserRow, exportType: number): { id: number } {
+export async function requestRealmExport(app: App, realm: RealmRow, user: UserRow, exportType: number): Promise<{ id: number }> {
   checkAdmin(user);
-  const row = app.tx((tx) => {
-    const r = store.insertRealmExport(tx.db, { realmId: realm.id, actingUserId: user.id, exportType, dateRequested: Date.now() / 1000 });
-    const e = emitExports(app, realm);
+  const row = await app.tx(async (tx) => {
+    const r = await store.insertRealmExport(tx.db, { realmId: realm.id, actingUserId: user.id, exportType, dateRequested: Date.now() / 1000 });
+    const e = await emitExports(app, realm);
     tx.emit(e.event, e.audience);
     return r;
   });
-  setTimeout(() => void runRealmExport(app, row), 0);
+  setTimeout(
+    detached(app.log, "realm export failed", () => runRealmExport(app, row)),
+    0,
+  );
   return { id: row.id };
 }
 
 async function runRealmExport(app: App, row: RealmExportRow) {
-  const realm = findRealmById(app.db, row.realmId)!;
+  const realm = (await findRealmById(app.db, row.realmId))!;
   const path = `${realm.id}/${randomToken(24)}/zulip-export-${randomToken(8).toLowerCase()}.tar.gz`;
   let patch: Partial<RealmExportRow>;
   try {
@@ -179,9 +178,9 @@ async function runRealmExport(app: App, row: RealmExportRow) {
     patch = { dateFailed: Date.now() / 1000 };
   }
   try {
-    app.tx((tx) => {
-      store.updateRealmExport(tx.db, row.id, patch);
-      const e = emitExports(app, realm);
+    await app.tx(async (tx) => {
+      await store.updateRealmExport(tx.db, row.id, patch);
+      const e = await emitExports(app, realm);
       tx.emit(e.event, e.audience);
     });
   } catch {
@@ -190,18 +189,18 @@ async function runRealmExport(app: App, row: RealmExportRow) {
 }
 
 /** At start: exports cut short by a stop will never finish, so they are failed (and announced as such). */
-export function failInterruptedExports(app: App) {
-  const pending = store.listPendingExports(app.db);
+export async function failInterruptedExports(app: App) {
+  const pending = await store.listPendingExports(app.db);
   if (!pending.length) return;
-  app.tx((tx) => {
-    for (const r of pending) store.updateRealmExport(tx.db, r.id, { dateFailed: Date.now() / 1000 });
+  await app.tx(async (tx) => {
+    for (const r of pending) await store.updateRealmExport(tx.db, r.id, { dateFailed: Date.now() / 1000 });
   });
 }
 
 /** The archive at an export URL, for an administrator of its realm; null for anything else. */
-export function readExportFile(app: App, realm: RealmRow, user: UserRow, path: string): string | null {
+export async function readExportFile(app: App, realm: RealmRow, user: UserRow, path: string): Promise<string | null> {
   checkAdmin(user);
-  const row = store.listRealmExports(app.db, realm.id).find((r) => r.path === path && r.dateDeleted === null);
+  const row = (await store.listRealmExports(app.db, realm.id)).find((r) => r.path === path && r.dateDeleted === null);
   if (!row) return null;
   const file = join(exportsDir(app), path);
   return existsSync(file) ? file : null;

@@ -14,10 +14,10 @@ import { updateRealm } from "../store/realms";
 const iconFile = (app: App, realmId: number) => join(app.config.dataDir, "avatars", String(realmId), "realm-icon");
 
 /** Every client hears of the new icon (realm update_dict, property "icon"). */
-function setIcon(app: App, realm: RealmRow, source: "G" | "U") {
-  return app.tx((tx) => {
+async function setIcon(app: App, realm: RealmRow, source: "G" | "U") {
+  return await app.tx(async (tx) => {
     const next = { iconSource: source, iconVersion: realm.iconVersion + 1 };
-    updateRealm(tx.db, realm.id, next);
+    await updateRealm(tx.db, realm.id, next);
     const icon_url = realmIconUrl({ ...realm, ...next }, app.config.externalUrl);
     tx.emit({ type: "realm", op: "update_dict", property: "icon", data: { icon_url, icon_source: source } }, toRealm(realm.id));
     return { icon_url };
@@ -35,15 +35,15 @@ export async function uploadRealmIcon(app: App, realm: RealmRow, user: UserRow, 
   const path = iconFile(app, realm.id);
   mkdirSync(join(path, ".."), { recursive: true, mode: 0o700 });
   writeFileSync(path, bytes);
-  return setIcon(app, realm, "U");
+  return await setIcon(app, realm, "U");
 }
 
 /** DELETE /realm/icon: back to the default; with no upload it changes nothing. */
-export function deleteRealmIcon(app: App, realm: RealmRow, user: UserRow) {
+export async function deleteRealmIcon(app: App, realm: RealmRow, user: UserRow) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
   if (realm.iconSource !== "U") return { icon_url: realmIconUrl(realm, app.config.externalUrl) };
   rmSync(iconFile(app, realm.id), { force: true });
-  return setIcon(app, realm, "G");
+  return await setIcon(app, realm, "G");
 }
 
 /** An uploaded icon's bytes and type, for the file route; null when there is none. */

@@ -29,6 +29,7 @@ import { insertReaction } from "../store/reactions";
 import { updateChannel } from "../store/channels";
 import { activateSubscriptions, subscriberIds, updateSubscription, usedColors } from "../store/subscriptions";
 import { updateUser } from "../store/users";
+import { mapInOrder } from "../lib/in-order";
 
 export interface ImportSource {
   archive: Archive;
@@ -134,27 +135,32 @@ export interface ImportResult {
 }
 
 /** Writes the archive as a new organization on `subdomain`. Users get new API keys and no password. */
-export function importArchive(app: App, src: ImportSource, o: { subdomain: string; name?: string }): ImportResult {
+export async function importArchive(app: App, src: ImportSource, o: { subdomain: string; name?: string }): Promise<ImportResult> {
   const a = src.archive;
   const name = o.name ?? a.realm.name;
-  checkNewRealm(app, { stringId: o.subdomain, name, ownerEmail: "", ownerName: "" });
+  await checkNewRealm(app, { stringId: o.subdomain, name, ownerEmail: "", ownerName: "" });
   const written: string[] = [];
   try {
-    return app.tx((tx) => {
-      const realm = insertRealmTx(app, tx, { stringId: o.subdomain, name, description: a.realm.description, dateCreated: a.realm.dateCreated || app.now() });
+    return await app.tx(async (tx) => {
+      const realm = await insertRealmTx(app, tx, {
+        stringId: o.subdomain,
+        name,
+        description: a.realm.description,
+        dateCreated: a.realm.dateCreated || app.now(),
+      });
       const users = new Map<number, UserRow>();
       for (const u of a.users) {
-        const row = insertUserTx(
+        const row = await insertUserTx(
           app,
           tx,
           realm,
           { email: u.email, fullName: u.fullName, role: isRole(u.role) ? u.role : ROLE.member, isBot: u.isBot, botType: u.botType ?? undefined },
           null,
         );
-        users.set(u.id, updateUser(tx.db, row.id, { isActive: u.isActive, dateJoined: u.dateJoined || app.now(), timezone: u.timezone }));
+        users.set(u.id, await updateUser(tx.db, row.id, { isActive: u.isActive, dateJoined: u.dateJoined || app.now(), timezone: u.timezone }));
       }
       for (const u of a.users)
-        if (u.botOwnerId !== null && users.has(u.botOwnerId)) updateUser(tx.db, users.get(u.id)!.id, { botOwnerId: users.get(u.botOwnerId)!.id });
+        if (u.botOwnerId !== null && users.has(u.botOwnerId)) await updateUser(tx.db, users.get(u.id)!.id, { botOwnerId: users.get(u.botOwnerId)!.id });
       const user = (id: number) => {
         const found = users.get(id);
         if (!found) throw new Error(`the export refers to user ${id}, which it does not contain`);
@@ -163,7 +169,7 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
 
       const channels = new Map<number, ChannelRow>();
       for (const c of a.channels) {
-        const row = insertChannelTx(app, tx, realm, c.creatorId !== null ? (users.get(c.creatorId) ?? null) : null, {
+        const row = await insertChannelTx(app, tx, realm, c.creatorId !== null ? (users.get(c.creatorId) ?? null) : null, {
           name: c.name,
           description: c.description,
           inviteOnly: c.inviteOnly,
@@ -172,18 +178,18 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
           isDefault: c.isDefault,
           settings: {},
         });
-        channels.set(c.id, updateChannel(tx.db, row.id, { dateCreated: c.dateCreated || app.now(), isArchived: c.isArchived }));
+        channels.set(c.id, await updateChannel(tx.db, row.id, { dateCreated: c.dateCreated || app.now(), isArchived: c.isArchived }));
         const subs = c.subscribers.filter((s) => users.has(s.userId));
-        activateSubscriptions(
+        await activateSubscriptions(
           tx.db,
-          subs.map((s) => {
+          await mapInOrder(subs, async (s) => {
             const uid = user(s.userId).id;
-            return { userId: uid, channelId: row.id, color: s.color ?? pickColor(usedColors(tx.db, uid), row.id) };
+            return { userId: uid, channelId: row.id, color: s.color ?? pickColor(await usedColors(tx.db, uid), row.id) };
           }),
         );
         for (const s of subs)
           if (!s.active || s.isMuted || s.pinToTop)
-            updateSubscription(tx.db, user(s.userId).id, row.id, { active: s.active, isMuted: s.isMuted, pinToTop: s.pinToTop });
+            await updateSubscription(tx.db, user(s.userId).id, row.id, { active: s.active, isMuted: s.isMuted, pinToTop: s.pinToTop });
       }
 
       // Uploads first, so messages link them: new path ids under this realm, the bytes written now and
@@ -197,7 +203,7 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
         mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
         writeFileSync(path, bytes, { mode: 0o600 });
         written.push(path);
-        insertAttachment(tx.db, {
+        await insertAttachment(tx.db, {
           realmId: realm.id,
           ownerId: user(f.ownerId).id,
           pathId,
@@ -217,10 +223,10 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
         const channel = m.channelId !== null ? channels.get(m.channelId) : undefined;
         if (m.channelId !== null && !channel) continue; // a channel the export left out
         const dmIds = m.dmUserIds?.map((id) => user(id).id) ?? [];
-        const recipientId = channel ? channel.recipientId : messages.dmRecipient(tx.db, realm.id, dmIds).id;
+        const recipientId = channel ? channel.recipientId : (await messages.dmRecipient(tx.db, realm.id, dmIds)).id;
         const content = rewrite(m.content);
-        const rendered = renderFor(app, realm, sender, content);
-        const id = messages.insertMessage(tx.db, {
+        const rendered = await renderFor(app, realm, sender, content);
+        const id = await messages.insertMessage(tx.db, {
           realmId: realm.id,
           senderId: sender.id,
           recipientId,
@@ -234,21 +240,21 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
           hasAttachment: rendered.hasAttachment,
           isMeMessage: rendered.isMeMessage,
         });
-        linkAttachments(
+        await linkAttachments(
           tx.db,
           id,
-          findAttachmentsByPaths(tx.db, realm.id, rendered.attachmentPathIds).map((x) => x.id),
+          (await findAttachmentsByPaths(tx.db, realm.id, rendered.attachmentPathIds)).map((x) => x.id),
         );
-        if (m.lastEditTime !== null) messages.updateMessage(tx.db, id, { lastEditTime: m.lastEditTime });
+        if (m.lastEditTime !== null) await messages.updateMessage(tx.db, id, { lastEditTime: m.lastEditTime });
         messageIds.set(m.id, id);
         const dm = channel ? 0 : FLAG.is_private;
         // Without the source's read state (Slack), history arrives read for everyone who received it.
         const rows: (readonly [number, number])[] = m.flags
           ? m.flags.filter(([u]) => users.has(u)).map(([u, f]) => [user(u).id, (f & KEPT_FLAGS) | dm] as const)
-          : (channel ? subscriberIds(tx.db, channel.id) : dmIds).map(
+          : (channel ? await subscriberIds(tx.db, channel.id) : dmIds).map(
               (u) => [u, FLAG.read | dm | (rendered.mentionedUserIds.includes(u) ? FLAG.mentioned : 0)] as const,
             );
-        messages.insertUserMessages(tx.db, id, rows);
+        await messages.insertUserMessages(tx.db, id, rows);
       }
 
       let reactions = 0;
@@ -259,11 +265,11 @@ export function importArchive(app: App, src: ImportSource, o: { subdomain: strin
         const key = `${messageId}:${u?.id}:${r.reactionType}:${r.emojiCode}`;
         if (messageId === undefined || !u || seen.has(key)) continue;
         seen.add(key);
-        insertReaction(tx.db, { messageId, userId: u.id, emojiName: r.emojiName, emojiCode: r.emojiCode, reactionType: r.reactionType });
+        await insertReaction(tx.db, { messageId, userId: u.id, emojiName: r.emojiName, emojiCode: r.emojiCode, reactionType: r.reactionType });
         reactions++;
       }
       // Every subscription has the rows it should for the history just written; lazy delivery starts after it.
-      for (const u of users.values()) startDeliveries(tx.db, u.id);
+      for (const u of users.values()) await startDeliveries(tx.db, u.id);
       return { realm, users: users.size, channels: channels.size, messages: messageIds.size, reactions, files: newPaths.size };
     });
   } catch (e) {

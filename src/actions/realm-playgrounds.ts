@@ -10,8 +10,8 @@ import { toRealm } from "../events/types";
 import * as store from "../store/realm-playgrounds";
 import { p, type Args } from "../domain/params";
 
-const emitAll = (tx: Tx, realmId: number) =>
-  tx.emit({ type: "realm_playgrounds", realm_playgrounds: store.listPlaygrounds(tx.db, realmId).map(toApiPlayground) }, toRealm(realmId));
+const emitAll = async (tx: Tx, realmId: number) =>
+  tx.emit({ type: "realm_playgrounds", realm_playgrounds: (await store.listPlaygrounds(tx.db, realmId)).map(toApiPlayground) }, toRealm(realmId));
 
 export const addPlaygroundParams = {
   name: p.str({ max: 50 }),
@@ -19,24 +19,29 @@ export const addPlaygroundParams = {
   url_template: p.str(),
 };
 
-export function addPlayground(app: App, admin: UserRow, a: Args<typeof addPlaygroundParams>) {
+export async function addPlayground(app: App, admin: UserRow, a: Args<typeof addPlaygroundParams>) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
   const bad = checkPlayground(a.name, a.pygments_language, a.url_template);
   if (bad) throw invalidParam(bad);
-  if (store.findPlaygroundByName(app.db, admin.realmId, a.pygments_language, a.name)) throw realmPlaygroundRealmPygmentsLanguage();
-  return app.tx((tx) => {
-    const row = store.insertPlayground(tx.db, { realmId: admin.realmId, name: a.name, pygmentsLanguage: a.pygments_language, urlTemplate: a.url_template });
-    emitAll(tx, admin.realmId);
+  if (await store.findPlaygroundByName(app.db, admin.realmId, a.pygments_language, a.name)) throw realmPlaygroundRealmPygmentsLanguage();
+  return await app.tx(async (tx) => {
+    const row = await store.insertPlayground(tx.db, {
+      realmId: admin.realmId,
+      name: a.name,
+      pygmentsLanguage: a.pygments_language,
+      urlTemplate: a.url_template,
+    });
+    await emitAll(tx, admin.realmId);
     return { id: row.id };
   });
 }
 
-export function removePlayground(app: App, admin: UserRow, id: number) {
+export async function removePlayground(app: App, admin: UserRow, id: number) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
-  if (!store.findPlayground(app.db, admin.realmId, id)) throw invalidPlayground();
-  app.tx((tx) => {
-    store.deletePlayground(tx.db, id);
-    emitAll(tx, admin.realmId);
+  if (!(await store.findPlayground(app.db, admin.realmId, id))) throw invalidPlayground();
+  await app.tx(async (tx) => {
+    await store.deletePlayground(tx.db, id);
+    await emitAll(tx, admin.realmId);
   });
   return {};
 }

@@ -56,23 +56,23 @@ export const realmSettingsParams = Object.fromEntries(REALM_SETTING_NAMES.map((n
   Param<unknown, true>
 >;
 
-export function updateRealmSettings(app: App, realm: RealmRow, user: UserRow, args: Args<typeof realmSettingsParams>) {
+export async function updateRealmSettings(app: App, realm: RealmRow, user: UserRow, args: Args<typeof realmSettingsParams>) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const given = Object.entries(args).filter(([, v]) => v !== undefined) as [RealmSettingName, unknown][];
   if (given.some(([n]) => REALM_SETTINGS[n].who === "owner") && !isOwner(user.role)) throw mustBeOwner();
-  const lookup = groupSettingLookup(app.db, realm);
+  const lookup = await groupSettingLookup(app.db, realm);
   const changed = new Map<RealmSettingName, unknown>();
   for (const [name, raw] of given) {
     const def: RealmSettingDef = REALM_SETTINGS[name];
     if (def.kind.t === "group") {
       const change = raw as Change;
-      const current = realmGroupSetting(app.db, realm, name as never);
+      const current = await realmGroupSetting(app.db, realm, name as never);
       if (change.old !== undefined && !sameGroupSetting(canonicalGroupSetting(change.old, lookup.nobodyGroupId), current)) throw previousValueMismatch();
-      const next = checkGroupSetting(name, change.new, def.kind.config, lookup);
+      const next = await checkGroupSetting(name, change.new, def.kind.config, lookup);
       if (!sameGroupSetting(next, current)) changed.set(name, next);
     } else {
       const value = fromWire(def.kind, raw);
-      if (CHANNEL_SETTINGS.includes(name) && value !== -1) checkChannel(app, realm, value as number);
+      if (CHANNEL_SETTINGS.includes(name) && value !== -1) await checkChannel(app, realm, value as number);
       if (JSON.stringify(value) !== JSON.stringify(realmSetting(realm, name as never))) changed.set(name, value);
     }
   }
@@ -81,12 +81,12 @@ export function updateRealmSettings(app: App, realm: RealmRow, user: UserRow, ar
   const columns: { name?: string; description?: string } = {};
   for (const [name, value] of changed) {
     if (name === "name" || name === "description") columns[name] = value as string;
-    else settings = withSetting(settings, name, value, defaultOf(app, realm, name));
+    else settings = withSetting(settings, name, value, await defaultOf(app, realm, name));
   }
-  const inactive = listInactiveUserIds(app.db, realm.id);
+  const inactive = await listInactiveUserIds(app.db, realm.id);
   const wire = (name: RealmSettingName, v: unknown) => (REALM_SETTINGS[name].kind.t === "group" ? presentGroupSetting(v as GroupSettingValue, inactive) : v);
-  app.tx((tx) => {
-    updateRealm(tx.db, realm.id, { ...columns, settings });
+  await app.tx(async (tx) => {
+    await updateRealm(tx.db, realm.id, { ...columns, settings });
     const dict: Record<string, unknown> = {};
     for (const [name, value] of changed) {
       if (REALM_SETTINGS[name].event === "update_dict") dict[name] = wire(name, value);
@@ -94,7 +94,7 @@ export function updateRealmSettings(app: App, realm: RealmRow, user: UserRow, ar
     }
     if (Object.keys(dict).length) tx.emit({ type: "realm", op: "update_dict", property: "default", data: dict }, toRealm(realm.id));
   });
-  if (changed.has("waiting_period_threshold")) syncFullMembers(app, findRealmById(app.db, realm.id)!);
+  if (changed.has("waiting_period_threshold")) await syncFullMembers(app, (await findRealmById(app.db, realm.id))!);
   return Object.fromEntries([...changed].map(([n, v]) => [n, wire(n, v)]));
 }
 
@@ -106,14 +106,14 @@ const CHANNEL_SETTINGS: RealmSettingName[] = [
   "zulip_update_announcements_stream_id",
 ];
 
-function checkChannel(app: App, realm: RealmRow, id: number) {
-  const c = findChannel(app.db, id);
+async function checkChannel(app: App, realm: RealmRow, id: number) {
+  const c = await findChannel(app.db, id);
   if (!c || c.realmId !== realm.id || c.isArchived) throw invalidChannelId();
 }
 
 /** The stored default: group settings store their default system group's id as absence too. */
-function defaultOf(app: App, realm: RealmRow, name: RealmSettingName): unknown {
+async function defaultOf(app: App, realm: RealmRow, name: RealmSettingName): Promise<unknown> {
   const def = REALM_SETTINGS[name];
   if (def.kind.t !== "group") return def.default;
-  return realmGroupSetting(app.db, { ...realm, settings: {} }, name as never);
+  return await realmGroupSetting(app.db, { ...realm, settings: {} }, name as never);
 }

@@ -20,19 +20,27 @@ export interface NewRealm {
 
 const STRING_ID_RE = /^(?:[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?)?$/;
 
-export function checkNewRealm(app: App, r: NewRealm) {
+export async function checkNewRealm(app: App, r: NewRealm) {
   if (!STRING_ID_RE.test(r.stringId)) throw subdomainMayContainOnlyLowercase();
-  if (findRealmByStringId(app.db, r.stringId)) throw subdomainAlreadyUse(r.stringId);
+  if (await findRealmByStringId(app.db, r.stringId)) throw subdomainAlreadyUse(r.stringId);
   if (!r.name.trim()) throw organizationNameRequired();
 }
 
 /** A realm and its system groups (inside the caller's transaction), without users yet. */
-export function insertRealmTx(app: App, tx: Tx, r: { stringId: string; name: string; description?: string; dateCreated?: number }): RealmRow {
-  const realm = insertRealm(tx.db, { stringId: r.stringId, name: r.name.trim(), description: r.description ?? "", dateCreated: r.dateCreated ?? app.now() });
+export async function insertRealmTx(app: App, tx: Tx, r: { stringId: string; name: string; description?: string; dateCreated?: number }): Promise<RealmRow> {
+  const realm = await insertRealm(tx.db, {
+    stringId: r.stringId,
+    name: r.name.trim(),
+    description: r.description ?? "",
+    dateCreated: r.dateCreated ?? app.now(),
+  });
   const ids = new Map<string, number>();
   for (const g of SYSTEM_GROUPS)
-    ids.set(g.name, insertUserGroup(tx.db, { realmId: realm.id, name: g.name, description: g.description, isSystemGroup: true, dateCreated: app.now() }).id);
-  for (const g of SYSTEM_GROUPS) if (g.sub) addSubgroups(tx.db, ids.get(g.name)!, [ids.get(g.sub)!]);
+    ids.set(
+      g.name,
+      (await insertUserGroup(tx.db, { realmId: realm.id, name: g.name, description: g.description, isSystemGroup: true, dateCreated: app.now() })).id,
+    );
+  for (const g of SYSTEM_GROUPS) if (g.sub) await addSubgroups(tx.db, ids.get(g.name)!, [ids.get(g.sub)!]);
   return realm;
 }
 
@@ -43,23 +51,23 @@ export interface NewRealmOptions {
 }
 
 /** The realm, its system groups and its owner (and its starter content), in one change. */
-function insertRealmWithOwner(app: App, r: NewRealm, passwordHash: string | null, o: NewRealmOptions): { realm: RealmRow; owner: UserRow } {
-  return app.tx((tx) => {
-    const realm = insertRealmTx(app, tx, r);
+async function insertRealmWithOwner(app: App, r: NewRealm, passwordHash: string | null, o: NewRealmOptions): Promise<{ realm: RealmRow; owner: UserRow }> {
+  return await app.tx(async (tx) => {
+    const realm = await insertRealmTx(app, tx, r);
     const u = { email: r.ownerEmail, fullName: r.ownerName, role: ROLE.owner };
-    checkNewUser(app, realm, u);
-    const owner = insertUserTx(app, tx, realm, u, passwordHash);
-    if (o.starterContent ?? true) createStarterContentTx(app, tx, realm, owner);
+    await checkNewUser(app, realm, u);
+    const owner = await insertUserTx(app, tx, realm, u, passwordHash);
+    if (o.starterContent ?? true) await createStarterContentTx(app, tx, realm, owner);
     return { realm, owner };
   });
 }
 
 /** A realm with its system groups and its owner. Returns the owner's password so it can be shown once. */
 export async function createRealm(app: App, r: NewRealm, o: NewRealmOptions = {}): Promise<{ realm: RealmRow; owner: UserRow; password: string }> {
-  checkNewRealm(app, r);
+  await checkNewRealm(app, r);
   const password = r.ownerPassword ?? randomToken(20);
   const passwordHash = await hashPassword(password);
-  return { ...insertRealmWithOwner(app, r, passwordHash, o), password };
+  return { ...(await insertRealmWithOwner(app, r, passwordHash, o)), password };
 }
 
 /**
@@ -69,28 +77,30 @@ export async function createRealm(app: App, r: NewRealm, o: NewRealmOptions = {}
  * after, with `addStarterContent`, once the server listens: rendering the welcome note loads the
  * Markdown renderer, which would otherwise delay the first answer of a first start.
  */
-export function bootstrapFirstRealm(app: App) {
-  if (listRealms(app.db).length) return null;
+export async function bootstrapFirstRealm(app: App) {
+  if ((await listRealms(app.db)).length) return null;
   const c = app.config.firstRealm;
   const r = { stringId: "", name: c.name, ownerEmail: c.ownerEmail, ownerName: c.ownerName };
-  checkNewRealm(app, r);
-  const { realm, owner } = insertRealmWithOwner(app, r, null, { starterContent: false });
+  await checkNewRealm(app, r);
+  const { realm, owner } = await insertRealmWithOwner(app, r, null, { starterContent: false });
   const password = randomToken(20);
   return { realm, owner, password, passwordSet: setPassword(app, owner, password) };
 }
 
 /** #general, #sandbox and the welcome note for an organization created bare (bootstrapFirstRealm). */
-export const addStarterContent = (app: App, realm: RealmRow, owner: UserRow) => app.tx((tx) => createStarterContentTx(app, tx, realm, owner));
+export async function addStarterContent(app: App, realm: RealmRow, owner: UserRow) {
+  await app.tx((tx) => createStarterContentTx(app, tx, realm, owner));
+}
 
 /**
  * Deactivates (or reactivates) a realm. Its users' requests are refused from the next one on
  * (REALM_DEACTIVATED), and its event queues are dropped so no client keeps polling a closed realm.
  */
-export function setRealmDeactivated(app: App, realm: RealmRow, deactivated: boolean) {
+export async function setRealmDeactivated(app: App, realm: RealmRow, deactivated: boolean) {
   if (realm.deactivated === deactivated) throw invalidParam(deactivated ? "The organization is already deactivated" : "The organization is not deactivated");
-  app.tx((tx) => {
-    updateRealm(tx.db, realm.id, { deactivated });
-    if (deactivated) revokeRealmSessionsTx(tx, realm.id); // in the database, so every process sees it at once
+  await app.tx(async (tx) => {
+    await updateRealm(tx.db, realm.id, { deactivated });
+    if (deactivated) await revokeRealmSessionsTx(tx, realm.id); // in the database, so every process sees it at once
   });
   if (deactivated) app.revoke({ realmId: realm.id });
 }

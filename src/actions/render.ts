@@ -9,30 +9,41 @@ import { renderMarkdown, type Linkifier, type RenderContext, type Rendered } fro
 import { listLinkifiers } from "../store/linkifiers";
 import { renderLookups } from "../store/render-lookups";
 
-/** The lookups a render needs, for messages and descriptions written by `sender` (null: the system). */
-export function renderContext(app: App, realm: RealmRow, sender: UserRow | null): RenderContext {
+/** Every `:name:` that the renderer's emoji rule (render/emoji.ts) may meet, overlapping ones included. */
+const COLON_NAMES_RE = /(?=:([\p{L}\p{N}_+-]+):)/gu;
+
+/**
+ * The lookups a render of `content` needs, written by `sender` (null: the system). The renderer asks
+ * for custom emoji mid-parse, synchronously, so the names the text can name are read before it runs.
+ */
+async function renderContext(app: App, realm: RealmRow, sender: UserRow | null, content: string): Promise<RenderContext> {
+  const emoji = new Map<string, Awaited<ReturnType<typeof realmEmojiByName>>>();
+  for (const [, name] of content.matchAll(COLON_NAMES_RE)) if (!emoji.has(name!)) emoji.set(name!, await realmEmojiByName(app, realm.id, name!));
   return {
-    ...renderLookups(app.db, realm.id, sender?.id ?? null),
+    ...(await renderLookups(app.db, realm.id, sender?.id ?? null)),
     realmUrl: realmUrl(app.config.externalUrl, realm.stringId),
-    realmEmoji: (name) => realmEmojiByName(app, realm.id, name),
-    linkifiers: realmLinkifiers(app, realm),
+    realmEmoji: (name) => emoji.get(name) ?? null,
+    linkifiers: await realmLinkifiers(app, realm),
   };
 }
 
 /** The realm's linkifiers as the renderer takes them (for message text and topic links alike), memoized:
  * actions/linkifiers.ts forgets them on every change. */
-export const realmLinkifiers = (app: App, realm: RealmRow): readonly Linkifier[] =>
-  app.reads.memo(`linkifiers:${realm.id}`, () => listLinkifiers(app.db, realm.id).map((l) => ({ pattern: l.pattern, url_template: l.urlTemplate })));
+export const realmLinkifiers = async (app: App, realm: RealmRow): Promise<readonly Linkifier[]> =>
+  await app.reads.memo(`linkifiers:${realm.id}`, async () =>
+    (await listLinkifiers(app.db, realm.id)).map((l) => ({ pattern: l.pattern, url_template: l.urlTemplate })),
+  );
 export const forgetLinkifiers = (app: App, realmId: number) => app.reads.forget(`linkifiers:${realmId}`);
 
-export const renderFor = (app: App, realm: RealmRow, sender: UserRow | null, content: string): Rendered =>
-  renderMarkdown(content, renderContext(app, realm, sender));
+export const renderFor = async (app: App, realm: RealmRow, sender: UserRow | null, content: string): Promise<Rendered> =>
+  renderMarkdown(content, await renderContext(app, realm, sender, content));
 
 /** HTML of a description or other system text. */
-export const renderPlain = (app: App, realm: RealmRow, content: string): string => (content ? renderFor(app, realm, null, content).html : "");
+export const renderPlain = async (app: App, realm: RealmRow, content: string): Promise<string> =>
+  content ? (await renderFor(app, realm, null, content)).html : "";
 
 /** POST /messages/render. */
-export function renderPreview(app: App, realm: RealmRow, user: UserRow, content: string) {
+export async function renderPreview(app: App, realm: RealmRow, user: UserRow, content: string) {
   if (!content.trim()) throw messageMustNotBeEmpty();
-  return { rendered: renderFor(app, realm, user, content).html };
+  return { rendered: (await renderFor(app, realm, user, content)).html };
 }

@@ -34,22 +34,22 @@ function requireAdmin(actor: UserRow | null) {
 }
 
 /** A repository of the realm, by id or name. */
-export function findRealmRepository(app: App, realm: RealmRow, ref: number | string): RepositoryRow {
-  const repo = typeof ref === "number" ? store.findRepository(app.db, ref) : store.findRepositoryByName(app.db, realm.id, ref);
+export async function findRealmRepository(app: App, realm: RealmRow, ref: number | string): Promise<RepositoryRow> {
+  const repo = typeof ref === "number" ? await store.findRepository(app.db, ref) : await store.findRepositoryByName(app.db, realm.id, ref);
   if (!repo || repo.realmId !== realm.id) throw noSuchRepository();
   return repo;
 }
 
 /** GET /ext/repositories. */
-export function listRepositories(app: App, realm: RealmRow, actor: UserRow | null) {
+export async function listRepositories(app: App, realm: RealmRow, actor: UserRow | null) {
   requireReader(actor);
-  return { repositories: store.listRepositories(app.db, realm.id).map(toApiRepository) };
+  return { repositories: (await store.listRepositories(app.db, realm.id)).map(toApiRepository) };
 }
 
 /** GET /ext/repositories/{repository_id}: with its branches and the plugin directories at its head. */
 export async function getRepository(app: App, realm: RealmRow, actor: UserRow | null, id: number) {
   requireReader(actor);
-  const repo = findRealmRepository(app, realm, id);
+  const repo = await findRealmRepository(app, realm, id);
   const dir = repositoryDir(app, repo);
   const branches = await gitOps.listBranches(dir);
   const manifests = repo.head ? await gitOps.findFiles(dir, repo.head, MANIFEST_FILE) : [];
@@ -69,17 +69,17 @@ export async function createRepository(app: App, realm: RealmRow, actor: UserRow
   if (problem) throw invalidParam(problem);
   const description = a.description;
   if ([...description].length > REPOSITORY_LIMITS.description) throw descriptionTooLongLimitCharacters(REPOSITORY_LIMITS.description);
-  if (store.findRepositoryByName(app.db, realm.id, a.name)) throw repositoryNameInUse(a.name);
-  const row = app.tx((tx) => {
-    if (store.findRepositoryByName(tx.db, realm.id, a.name)) throw repositoryNameInUse(a.name);
-    return store.insertRepository(tx.db, { realmId: realm.id, name: a.name, description, createdBy: actor?.id ?? null, dateCreated: app.now() });
+  if (await store.findRepositoryByName(app.db, realm.id, a.name)) throw repositoryNameInUse(a.name);
+  const row = await app.tx(async (tx) => {
+    if (await store.findRepositoryByName(tx.db, realm.id, a.name)) throw repositoryNameInUse(a.name);
+    return await store.insertRepository(tx.db, { realmId: realm.id, name: a.name, description, createdBy: actor?.id ?? null, dateCreated: app.now() });
   });
   const dir = repositoryDir(app, row);
   try {
     rmSync(dir, { recursive: true, force: true }); // left by a create that failed half-way
     await gitOps.initBare(dir);
   } catch (e) {
-    app.tx((tx) => store.deleteRepository(tx.db, row.id));
+    await app.tx(async (tx) => await store.deleteRepository(tx.db, row.id));
     throw e;
   }
   return { repository: toApiRepository(row) };
@@ -90,7 +90,7 @@ export async function refreshRepositoryHead(app: App, repo: RepositoryRow): Prom
   const dir = repositoryDir(app, repo);
   const head = (await gitOps.resolveCommit(dir, "HEAD")) ?? "";
   if (head === repo.head) return repo;
-  return app.tx((tx) => store.updateRepository(tx.db, repo.id, { head, dateUpdated: app.now() }));
+  return await app.tx(async (tx) => await store.updateRepository(tx.db, repo.id, { head, dateUpdated: app.now() }));
 }
 
 /**
@@ -99,7 +99,7 @@ export async function refreshRepositoryHead(app: App, repo: RepositoryRow): Prom
  */
 export async function importIntoRepository(app: App, realm: RealmRow, actor: UserRow | null, ref: number | string, path: string, o: { message?: string } = {}) {
   requireAdmin(actor);
-  const repo = findRealmRepository(app, realm, ref);
+  const repo = await findRealmRepository(app, realm, ref);
   const source = resolve(path);
   if (!existsSync(source) || !statSync(source).isDirectory()) throw notDirectory(path);
   const dir = repositoryDir(app, repo);

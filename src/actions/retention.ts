@@ -14,23 +14,23 @@ const BATCH = 1000;
 const DAY = 86400;
 
 /** Deletes what the retention policies say is too old; returns how many messages went. */
-export function applyRetention(app: App, now = app.now()): number {
+export async function applyRetention(app: App, now = app.now()): Promise<number> {
   let deleted = 0;
-  for (const realm of listRealms(app.db)) {
+  for (const realm of await listRealms(app.db)) {
     const realmDays = realmSetting(realm, "message_retention_days") as number;
     const targets: { recipientId: number; channel: ChannelRow | null; days: number }[] = [];
-    for (const c of listChannels(app.db, realm.id)) {
+    for (const c of await listChannels(app.db, realm.id)) {
       const days = c.messageRetentionDays ?? realmDays;
       if (days > 0) targets.push({ recipientId: c.recipientId, channel: c, days });
     }
-    if (realmDays > 0) for (const id of dmRecipientIds(app.db, realm.id)) targets.push({ recipientId: id, channel: null, days: realmDays });
+    if (realmDays > 0) for (const id of await dmRecipientIds(app.db, realm.id)) targets.push({ recipientId: id, channel: null, days: realmDays });
     for (const t of targets) {
       for (;;) {
-        const rows = messagesSentBefore(app.db, t.recipientId, now - t.days * DAY, BATCH);
+        const rows = await messagesSentBefore(app.db, t.recipientId, now - t.days * DAY, BATCH);
         if (!rows.length) break;
         // delete_message events name one topic each: one deletion per topic.
-        app.tx((tx) => {
-          for (const group of byTopic(rows)) deleteMessagesTx(app, tx, realm, t.channel, group);
+        await app.tx(async (tx) => {
+          for (const group of byTopic(rows)) await deleteMessagesTx(app, tx, realm, t.channel, group);
         });
         deleted += rows.length;
         if (rows.length < BATCH) break;

@@ -9,13 +9,13 @@ import * as store from "../store/agent-runs";
 export const hashKey = (key: string) => new Bun.CryptoHasher("sha256").update(key).digest("hex");
 
 /** Whether `key` is the key of a live run of this (agent) bot: the auth path accepts it as the bot's API key. */
-export function isLiveRunKey(app: App, user: UserRow, key: string): boolean {
-  return user.isBot && user.botType === BOT_TYPE.embedded && !!store.findRunByKeyHash(app.db, user.realmId, hashKey(key));
+export async function isLiveRunKey(app: App, user: UserRow, key: string): Promise<boolean> {
+  return user.isBot && user.botType === BOT_TYPE.embedded && !!(await store.findRunByKeyHash(app.db, user.realmId, hashKey(key)));
 }
 
 /** The live run a request authenticated with a run key acts for; anyone else (the bot's own key included) is refused. */
-export function requireRun(app: App, user: UserRow, key: string | undefined): AgentRunRow {
-  const run = key !== undefined && isLiveRunKey(app, user, key) ? store.findRunByKeyHash(app.db, user.realmId, hashKey(key)) : undefined;
+export async function requireRun(app: App, user: UserRow, key: string | undefined): Promise<AgentRunRow> {
+  const run = key !== undefined && (await isLiveRunKey(app, user, key)) ? await store.findRunByKeyHash(app.db, user.realmId, hashKey(key)) : undefined;
   if (!run) throw agentRunOnly();
   return run;
 }

@@ -28,15 +28,15 @@ function checkContent(content: string) {
   return content;
 }
 
-export const listSavedSnippets = (app: App, user: UserRow) => ({ saved_snippets: store.listSnippets(app.db, user.id).map(toApiSnippet) });
+export const listSavedSnippets = async (app: App, user: UserRow) => ({ saved_snippets: (await store.listSnippets(app.db, user.id)).map(toApiSnippet) });
 
 export const createSavedSnippetParams = { title: p.str(), content: p.str() };
 
-export function createSavedSnippet(app: App, user: UserRow, a: Args<typeof createSavedSnippetParams>) {
+export async function createSavedSnippet(app: App, user: UserRow, a: Args<typeof createSavedSnippetParams>) {
   const title = checkTitle(a.title);
   const content = checkContent(a.content);
-  return app.tx((tx) => {
-    const row = store.insertSnippet(tx.db, { userId: user.id, title, content, dateCreated: app.now() });
+  return await app.tx(async (tx) => {
+    const row = await store.insertSnippet(tx.db, { userId: user.id, title, content, dateCreated: app.now() });
     tx.emit({ type: "saved_snippets", op: "add", saved_snippet: toApiSnippet(row) }, toUsers([user.id]));
     return { saved_snippet_id: row.id };
   });
@@ -44,23 +44,23 @@ export function createSavedSnippet(app: App, user: UserRow, a: Args<typeof creat
 
 export const editSavedSnippetParams = { title: p.str().optional(), content: p.str().optional() };
 
-export function editSavedSnippet(app: App, user: UserRow, id: number, a: Args<typeof editSavedSnippetParams>) {
-  const row = store.findSnippet(app.db, user.id, id);
+export async function editSavedSnippet(app: App, user: UserRow, id: number, a: Args<typeof editSavedSnippetParams>) {
+  const row = await store.findSnippet(app.db, user.id, id);
   if (!row) throw savedSnippetNotFound();
   if (a.title === undefined && a.content === undefined) throw noNewDataSupplied();
   const patch = { ...(a.title !== undefined && { title: checkTitle(a.title) }), ...(a.content !== undefined && { content: checkContent(a.content) }) };
-  app.tx((tx) => {
-    const updated = store.updateSnippet(tx.db, row.id, patch);
+  await app.tx(async (tx) => {
+    const updated = await store.updateSnippet(tx.db, row.id, patch);
     tx.emit({ type: "saved_snippets", op: "update", saved_snippet: toApiSnippet(updated) }, toUsers([user.id]));
   });
   return {};
 }
 
-export function deleteSavedSnippet(app: App, user: UserRow, id: number) {
-  const row = store.findSnippet(app.db, user.id, id);
+export async function deleteSavedSnippet(app: App, user: UserRow, id: number) {
+  const row = await store.findSnippet(app.db, user.id, id);
   if (!row) throw savedSnippetNotFound();
-  app.tx((tx) => {
-    store.deleteSnippet(tx.db, row.id);
+  await app.tx(async (tx) => {
+    await store.deleteSnippet(tx.db, row.id);
     tx.emit({ type: "saved_snippets", op: "remove", saved_snippet_id: row.id }, toUsers([user.id]));
   });
   return {};

@@ -52,10 +52,18 @@ function checkFuture(app: App, at: number) {
 }
 
 /** The send checks of POST /messages for this audience; `to` as stored: [channel id], or the recipients. */
-function checkAudience(app: App, realm: RealmRow, sender: UserRow, type: "stream" | "private", to: Recipient, topic: string | undefined, content: string) {
+async function checkAudience(
+  app: App,
+  realm: RealmRow,
+  sender: UserRow,
+  type: "stream" | "private",
+  to: Recipient,
+  topic: string | undefined,
+  content: string,
+) {
   const ids = Array.isArray(to) ? to : [to];
   if (type === "stream" && ids.length !== 1) throw invalidDataTypeChannel();
-  const c: CheckedSend = checkSend(app, realm, sender, { type, to: type === "stream" ? ids[0] : ids, content, topic });
+  const c: CheckedSend = await checkSend(app, realm, sender, { type, to: type === "stream" ? ids[0] : ids, content, topic });
   const stored = c.channel ? [c.channel.id] : c.participants.filter((u) => u.id !== sender.id).map((u) => u.id);
   return { c, to: stored.length ? stored : [sender.id] };
 }
@@ -64,18 +72,18 @@ const emitScheduled = (tx: Tx, user: UserRow, event: Record<string, unknown>) =>
 
 // ---- Scheduled messages ----
 
-export const listScheduledMessages = (app: App, user: UserRow) => ({
-  scheduled_messages: store.listUndelivered(app.db, user.id, "send_later").map(toApiScheduledMessage),
+export const listScheduledMessages = async (app: App, user: UserRow) => ({
+  scheduled_messages: (await store.listUndelivered(app.db, user.id, "send_later")).map(toApiScheduledMessage),
 });
 
 /** POST /scheduled_messages: checked now as a send would be, and again when it is sent. */
-export function createScheduledMessage(app: App, realm: RealmRow, user: UserRow, a: ScheduleArgs, client = "API") {
+export async function createScheduledMessage(app: App, realm: RealmRow, user: UserRow, a: ScheduleArgs, client = "API") {
   checkFuture(app, a.scheduled_delivery_timestamp);
   const type = apiType(a.type);
-  const { c, to } = checkAudience(app, realm, user, type, a.to, a.topic, a.content);
+  const { c, to } = await checkAudience(app, realm, user, type, a.to, a.topic, a.content);
   const toSelf = type === "private" && to.length === 1 && to[0] === user.id;
-  return app.tx((tx) => {
-    const row = store.insertScheduledMessage(tx.db, {
+  return await app.tx(async (tx) => {
+    const row = await store.insertScheduledMessage(tx.db, {
       realmId: realm.id,
       senderId: user.id,
       kind: "send_later",
@@ -104,13 +112,13 @@ export const editScheduleParams = {
 };
 
 /** PATCH /scheduled_messages/{id}: any of audience, topic, content and time; a failed one needs a new time. */
-export function editScheduledMessage(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof editScheduleParams>, client = "API") {
+export async function editScheduledMessage(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof editScheduleParams>, client = "API") {
   if (a.type === undefined && a.to === undefined && a.topic === undefined && a.content === undefined && a.scheduled_delivery_timestamp === undefined)
     throw nothingToChange();
   if (a.type !== undefined && a.to === undefined) throw recipientRequiredWhenUpdatingType();
   if (a.type !== undefined && apiType(a.type) === "stream" && a.topic === undefined) throw topicRequiredWhenUpdatingScheduled();
   if (a.scheduled_delivery_timestamp !== undefined) checkFuture(app, a.scheduled_delivery_timestamp);
-  const row = store.findScheduledMessage(app.db, user.id, "send_later", id);
+  const row = await store.findScheduledMessage(app.db, user.id, "send_later", id);
   if (!row) throw scheduledMessageNotFound();
   if (row.delivered) throw scheduledMessageAlreadySent();
   if (row.failed && a.scheduled_delivery_timestamp === undefined) throw deliveryTimeNotInFuture();
@@ -119,26 +127,26 @@ export function editScheduledMessage(app: App, realm: RealmRow, user: UserRow, i
     const type = a.type !== undefined ? apiType(a.type) : row.type;
     const to = a.to ?? (type === "stream" ? row.to[0]! : row.to);
     const topic = type === "stream" ? (a.topic ?? row.topic) : undefined;
-    const checked = checkAudience(app, realm, user, type, to, topic, a.content ?? row.content);
+    const checked = await checkAudience(app, realm, user, type, to, topic, a.content ?? row.content);
     Object.assign(patch, { type, to: checked.to, topic: checked.c.topic, content: checked.c.content, renderedContent: checked.c.rendered.html });
   } else if (a.topic !== undefined && row.type === "stream") {
     // A new topic alone: checked against the same channel.
-    const checked = checkAudience(app, realm, user, "stream", row.to[0]!, a.topic, row.content);
+    const checked = await checkAudience(app, realm, user, "stream", row.to[0]!, a.topic, row.content);
     patch.topic = checked.c.topic;
   }
   if (a.scheduled_delivery_timestamp !== undefined) patch.scheduledAt = a.scheduled_delivery_timestamp;
-  app.tx((tx) => {
-    const updated = store.updateScheduledMessage(tx.db, row.id, patch);
+  await app.tx(async (tx) => {
+    const updated = await store.updateScheduledMessage(tx.db, row.id, patch);
     emitScheduled(tx, user, { op: "update", scheduled_message: toApiScheduledMessage(updated) });
   });
   return {};
 }
 
-export function deleteScheduledMessage(app: App, user: UserRow, id: number) {
-  const row = store.findScheduledMessage(app.db, user.id, "send_later", id);
+export async function deleteScheduledMessage(app: App, user: UserRow, id: number) {
+  const row = await store.findScheduledMessage(app.db, user.id, "send_later", id);
   if (!row) throw scheduledMessageNotFound();
-  app.tx((tx) => {
-    store.deleteScheduledMessage(tx.db, row.id);
+  await app.tx(async (tx) => {
+    await store.deleteScheduledMessage(tx.db, row.id);
     emitScheduled(tx, user, { op: "remove", scheduled_message_id: row.id });
   });
   return {};
@@ -148,20 +156,20 @@ export function deleteScheduledMessage(app: App, user: UserRow, id: number) {
 
 const emitReminder = (tx: Tx, user: UserRow, event: Record<string, unknown>) => tx.emit({ type: "reminders", ...event }, toUsers([user.id]));
 
-export const listReminders = (app: App, user: UserRow) => ({ reminders: store.listUndelivered(app.db, user.id, "remind").map(toApiReminder) });
+export const listReminders = async (app: App, user: UserRow) => ({ reminders: (await store.listUndelivered(app.db, user.id, "remind")).map(toApiReminder) });
 
 /** The reminder's text for a message the user can read now (throws `Invalid message(s)` otherwise). */
-function reminderText(app: App, realm: RealmRow, user: UserRow, messageId: number, note: string | null): string {
-  const { message, channel } = accessMessage(app, realm, user, messageId);
-  const sender = findUserById(app.db, message.senderId)!;
+async function reminderText(app: App, realm: RealmRow, user: UserRow, messageId: number, note: string | null): Promise<string> {
+  const { message, channel } = await accessMessage(app, realm, user, messageId);
+  const sender = (await findUserById(app.db, message.senderId))!;
   let where: Parameters<typeof reminderContent>[0]["where"];
   let url: string;
   if (channel) {
     where = { link: `#**${channel.name}>${message.topic}@${message.id}**` };
     url = messageNarrowUrl(message.id, { channel, topic: message.topic });
   } else {
-    const ids = findRecipient(app.db, message.recipientId)!.dmKey!.split(",").map(Number);
-    const others = listUsersByIds(
+    const ids = (await findRecipient(app.db, message.recipientId))!.dmKey!.split(",").map(Number);
+    const others = await listUsersByIds(
       app.db,
       ids.filter((id) => id !== sender.id),
     );
@@ -178,14 +186,14 @@ export const reminderParams = {
 };
 
 /** POST /reminders: the notification bot reminds the user of a message they can read, at the given time. */
-export function createReminder(app: App, realm: RealmRow, user: UserRow, a: Args<typeof reminderParams>, client = "API") {
+export async function createReminder(app: App, realm: RealmRow, user: UserRow, a: Args<typeof reminderParams>, client = "API") {
   checkFuture(app, a.scheduled_delivery_timestamp);
   const note = a.note === undefined ? null : a.note.replace(/^\n+/, "").trimEnd();
   if (note !== null && [...note].length > MAX_REMINDER_NOTE_LENGTH) throw maximumReminderNoteLengthCharacters(MAX_REMINDER_NOTE_LENGTH);
-  const content = reminderText(app, realm, user, a.message_id, note || null);
-  const rendered = renderFor(app, realm, user, content);
-  return app.tx((tx) => {
-    const row = store.insertScheduledMessage(tx.db, {
+  const content = await reminderText(app, realm, user, a.message_id, note || null);
+  const rendered = await renderFor(app, realm, user, content);
+  return await app.tx(async (tx) => {
+    const row = await store.insertScheduledMessage(tx.db, {
       realmId: realm.id,
       senderId: user.id,
       kind: "remind",
@@ -205,11 +213,11 @@ export function createReminder(app: App, realm: RealmRow, user: UserRow, a: Args
   });
 }
 
-export function deleteReminder(app: App, user: UserRow, id: number) {
-  const row = store.findScheduledMessage(app.db, user.id, "remind", id);
+export async function deleteReminder(app: App, user: UserRow, id: number) {
+  const row = await store.findScheduledMessage(app.db, user.id, "remind", id);
   if (!row || row.delivered) throw reminderNotFound();
-  app.tx((tx) => {
-    store.deleteScheduledMessage(tx.db, row.id);
+  await app.tx(async (tx) => {
+    await store.deleteScheduledMessage(tx.db, row.id);
     emitReminder(tx, user, { op: "remove", reminder_id: row.id });
   });
   return {};
@@ -218,59 +226,61 @@ export function deleteReminder(app: App, user: UserRow, id: number) {
 // ---- Delivery ----
 
 /** Sends one due row: the message (re-checked as if sent now) or the reminder, marked sent in the same transaction. */
-function deliverOne(app: App, row: ScheduledMessageRow, realm: RealmRow | undefined, sender: UserRow | undefined) {
+async function deliverOne(app: App, row: ScheduledMessageRow, realm: RealmRow | undefined, sender: UserRow | undefined) {
   if (!realm || realm.deactivated) throw realmDeactivated();
   if (!sender || !sender.isActive) throw userDeactivated();
-  app.tx((tx) => {
+  await app.tx(async (tx) => {
     let messageId: number;
     if (row.kind === "remind") {
       // The reminder quotes the message as it is now, if the user can still read it.
       let content = row.content;
       try {
-        content = reminderText(app, realm, sender, row.reminderTargetMessageId!, row.reminderNote);
+        content = await reminderText(app, realm, sender, row.reminderTargetMessageId!, row.reminderNote);
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
       }
-      messageId = sendNotificationTx(app, tx, realm, { to: sender }, content);
+      messageId = await sendNotificationTx(app, tx, realm, { to: sender }, content);
       emitReminder(tx, sender, { op: "remove", reminder_id: row.id });
     } else {
       const to = row.type === "stream" ? row.to[0] : row.to;
-      messageId = sendMessage(
-        app,
-        realm,
-        sender,
-        { type: row.type, to, content: row.content, topic: row.type === "stream" ? row.topic : undefined, read_by_sender: row.readBySender },
-        row.client,
+      messageId = (
+        await sendMessage(
+          app,
+          realm,
+          sender,
+          { type: row.type, to, content: row.content, topic: row.type === "stream" ? row.topic : undefined, read_by_sender: row.readBySender },
+          row.client,
+        )
       ).id;
       emitScheduled(tx, sender, { op: "remove", scheduled_message_id: row.id });
     }
-    store.updateScheduledMessage(tx.db, row.id, { delivered: true, deliveredMessageId: messageId });
+    await store.updateScheduledMessage(tx.db, row.id, { delivered: true, deliveredMessageId: messageId });
   });
 }
 
 /** Marks a row failed as Zulip does: the sender's clients hear of it and the notification bot says why. */
-function markFailed(app: App, row: ScheduledMessageRow, realm: RealmRow | undefined, sender: UserRow | undefined, e: unknown) {
+async function markFailed(app: App, row: ScheduledMessageRow, realm: RealmRow | undefined, sender: UserRow | undefined, e: unknown) {
   const message = e instanceof ApiError ? e.message : "Internal server error";
   if (!(e instanceof ApiError)) app.log.error("scheduled message failed", { id: row.id, error: String((e as Error)?.stack ?? e) });
-  app.tx((tx) => {
-    const failed = store.updateScheduledMessage(tx.db, row.id, { failed: true, failureMessage: message });
+  await app.tx(async (tx) => {
+    const failed = await store.updateScheduledMessage(tx.db, row.id, { failed: true, failureMessage: message });
     // Reminders only show the flag; nobody is told on behalf of a deactivated sender or organization.
     if (!realm || realm.deactivated || !sender || !sender.isActive || row.kind === "remind") return;
     emitScheduled(tx, sender, { op: "update", scheduled_message: toApiScheduledMessage(failed) });
-    sendNotificationTx(app, tx, realm, { to: sender }, scheduledFailureContent(row.scheduledAt, message));
+    await sendNotificationTx(app, tx, realm, { to: sender }, scheduledFailureContent(row.scheduledAt, message));
   });
 }
 
 /** Sends (or marks failed) every row due by now, oldest first; each exactly once. Returns how many. */
-export function deliverDue(app: App): number {
+export async function deliverDue(app: App): Promise<number> {
   let n = 0;
-  for (let row = store.nextDue(app.db, app.now()); row; row = store.nextDue(app.db, app.now()), n++) {
-    const realm = findRealmById(app.db, row.realmId);
-    const sender = findUserById(app.db, row.senderId);
+  for (let row = await store.nextDue(app.db, app.now()); row; row = await store.nextDue(app.db, app.now()), n++) {
+    const realm = await findRealmById(app.db, row.realmId);
+    const sender = await findUserById(app.db, row.senderId);
     try {
-      deliverOne(app, row, realm, sender);
+      await deliverOne(app, row, realm, sender);
     } catch (e) {
-      markFailed(app, row, realm, sender, e); // a throw here stops this round; the row is retried next round
+      await markFailed(app, row, realm, sender, e); // a throw here stops this round; the row is retried next round
     }
   }
   return n;

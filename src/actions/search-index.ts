@@ -11,12 +11,12 @@ import * as store from "../store/messages";
 const INDEX_BATCH = 1000;
 
 /** Indexes one batch of waiting messages (no transaction when none wait); true when more may wait. */
-export function indexBatch(app: App, size = INDEX_BATCH): boolean {
-  const rows = store.unindexedMessages(app.db, size);
+export async function indexBatch(app: App, size = INDEX_BATCH): Promise<boolean> {
+  const rows = await store.unindexedMessages(app.db, size);
   if (!rows.length) return false;
-  app.tx(
-    (tx) =>
-      store.indexMessages(
+  await app.tx(
+    async (tx) =>
+      await store.indexMessages(
         tx.db,
         rows.map((r) => ({ id: r.id, topic: r.topic, text: textForSearch(r.html) })),
       ),
@@ -26,6 +26,6 @@ export function indexBatch(app: App, size = INDEX_BATCH): boolean {
 }
 
 /** Before a search: everything sent so far is indexed. */
-export function catchUpSearch(app: App) {
-  while (indexBatch(app));
+export async function catchUpSearch(app: App) {
+  while (await indexBatch(app));
 }

@@ -30,12 +30,10 @@ export function requireHumanMember(user: UserRow) {
 }
 
 /** The organization's active members, neither guests nor bots: who hears of secrets and plugins. */
-export const humanMemberIds = (tx: Tx | App, realmId: number): number[] =>
-  listUsers(tx.db, realmId)
-    .filter((u) => u.isActive && !u.isBot && !isGuest(u.role))
-    .map((u) => u.id);
+export const humanMemberIds = async (tx: Tx | App, realmId: number): Promise<number[]> =>
+  (await listUsers(tx.db, realmId)).filter((u) => u.isActive && !u.isBot && !isGuest(u.role)).map((u) => u.id);
 
-const membersOf = (tx: Tx, realmId: number): Audience => toUsers(humanMemberIds(tx, realmId));
+const membersOf = async (tx: Tx, realmId: number): Promise<Audience> => toUsers(await humanMemberIds(tx, realmId));
 
 // ---- Sealing ----
 
@@ -67,20 +65,20 @@ export interface SealedSlot {
  * run). Gives the named organization secrets that exist, and the sealed slots; the secrets used get
  * `date_used`, and members hear of it.
  */
-export function runSecretEnv(app: App, realmId: number, names: readonly string[], slots: readonly SealedSlot[] = []) {
+export async function runSecretEnv(app: App, realmId: number, names: readonly string[], slots: readonly SealedSlot[] = []) {
   const key = secretsKey(app);
   const env: Record<string, string> = {};
   for (const s of slots) env[s.env] = decrypt(key, s.sealed, s.context);
-  const rows = store.findSecretsByName(app.db, realmId, names);
+  const rows = await store.findSecretsByName(app.db, realmId, names);
   for (const r of rows) env[r.name] = decrypt(key, r.sealed, secretContext(realmId, r.name));
   if (rows.length)
-    app.tx((tx) => {
-      store.markSecretsUsed(
+    await app.tx(async (tx) => {
+      await store.markSecretsUsed(
         tx.db,
         rows.map((r) => r.id),
         app.now(),
       );
-      const audience = membersOf(tx, realmId);
+      const audience = await membersOf(tx, realmId);
       for (const r of rows) tx.emit({ type: "ext_secret", op: "update", secret: toApiSecret({ ...r, dateUsed: app.now() }) }, audience);
     });
   return { env, missing: names.filter((n) => !rows.some((r) => r.name === n)) };
@@ -96,34 +94,34 @@ function checkNote(note: string) {
  * `actor` null is the server's operator (the CLI), who may change anything; a user must be a human
  * member, and change only secrets they added unless they administer the organization.
  */
-function secretForChange(app: App, realm: RealmRow, actor: UserRow | null, name: string): SecretRow {
+async function secretForChange(app: App, realm: RealmRow, actor: UserRow | null, name: string): Promise<SecretRow> {
   if (actor) requireHumanMember(actor);
-  const row = store.findSecret(app.db, realm.id, name);
+  const row = await store.findSecret(app.db, realm.id, name);
   if (!row) throw noSuchSecret(name);
   if (actor && !isAdmin(actor.role) && row.addedBy !== actor.id) throw insufficientPermission();
   return row;
 }
 
 /** GET /ext/secrets: every secret of the organization, without values. */
-export function listSecrets(app: App, realm: RealmRow, user: UserRow | null) {
+export async function listSecrets(app: App, realm: RealmRow, user: UserRow | null) {
   if (user) requireHumanMember(user);
-  return { secrets: store.listSecrets(app.db, realm.id).map(toApiSecret) };
+  return { secrets: (await store.listSecrets(app.db, realm.id)).map(toApiSecret) };
 }
 
 export const addSecretParams = { name: p.str(), secret: p.str(), note: p.str().optional("") };
 
 /** POST /ext/secrets: a new secret; its value is never shown again. */
-export function addSecret(app: App, realm: RealmRow, actor: UserRow | null, a: Args<typeof addSecretParams>) {
+export async function addSecret(app: App, realm: RealmRow, actor: UserRow | null, a: Args<typeof addSecretParams>) {
   if (actor) requireHumanMember(actor);
   const problem = secretNameProblem(a.name);
   if (problem) throw invalidParam(problem);
-  if (store.findSecret(app.db, realm.id, a.name)) throw secretNameInUse(a.name);
+  if (await store.findSecret(app.db, realm.id, a.name)) throw secretNameInUse(a.name);
   checkSecretValue(a.secret);
   checkNote(a.note);
   const sealed = sealValue(app, a.secret, secretContext(realm.id, a.name));
-  return app.tx((tx) => {
-    if (store.findSecret(tx.db, realm.id, a.name)) throw secretNameInUse(a.name);
-    const row = store.insertSecret(tx.db, {
+  return await app.tx(async (tx) => {
+    if (await store.findSecret(tx.db, realm.id, a.name)) throw secretNameInUse(a.name);
+    const row = await store.insertSecret(tx.db, {
       realmId: realm.id,
       name: a.name,
       sealed,
@@ -133,7 +131,7 @@ export function addSecret(app: App, realm: RealmRow, actor: UserRow | null, a: A
       dateAdded: app.now(),
     });
     const secret = toApiSecret(row);
-    tx.emit({ type: "ext_secret", op: "add", secret }, membersOf(tx, realm.id));
+    tx.emit({ type: "ext_secret", op: "add", secret }, await membersOf(tx, realm.id));
     return { secret };
   });
 }
@@ -141,8 +139,8 @@ export function addSecret(app: App, realm: RealmRow, actor: UserRow | null, a: A
 export const updateSecretParams = { secret: p.str().optional(), note: p.str().optional() };
 
 /** PATCH /ext/secrets/{name}: a new value (recording who replaced it and when) and/or a new note; by administrators or the one who added it. */
-export function updateSecret(app: App, realm: RealmRow, actor: UserRow | null, name: string, a: Args<typeof updateSecretParams>) {
-  const row = secretForChange(app, realm, actor, name);
+export async function updateSecret(app: App, realm: RealmRow, actor: UserRow | null, name: string, a: Args<typeof updateSecretParams>) {
+  const row = await secretForChange(app, realm, actor, name);
   if (a.secret === undefined && a.note === undefined) throw nothingToChange();
   if (a.secret !== undefined) checkSecretValue(a.secret);
   if (a.note !== undefined) checkNote(a.note);
@@ -155,19 +153,19 @@ export function updateSecret(app: App, realm: RealmRow, actor: UserRow | null, n
       replacedBy: actor?.id ?? null,
       dateReplaced: app.now(),
     });
-  return app.tx((tx) => {
-    const secret = toApiSecret(store.updateSecret(tx.db, row.id, patch));
-    tx.emit({ type: "ext_secret", op: "update", secret }, membersOf(tx, row.realmId));
+  return await app.tx(async (tx) => {
+    const secret = toApiSecret(await store.updateSecret(tx.db, row.id, patch));
+    tx.emit({ type: "ext_secret", op: "update", secret }, await membersOf(tx, row.realmId));
     return { secret };
   });
 }
 
 /** DELETE /ext/secrets/{name}: by administrators or the one who added it. */
-export function deleteSecret(app: App, realm: RealmRow, actor: UserRow | null, name: string) {
-  const row = secretForChange(app, realm, actor, name);
-  app.tx((tx) => {
-    store.deleteSecret(tx.db, row.id);
-    tx.emit({ type: "ext_secret", op: "remove", name }, membersOf(tx, row.realmId));
+export async function deleteSecret(app: App, realm: RealmRow, actor: UserRow | null, name: string) {
+  const row = await secretForChange(app, realm, actor, name);
+  await app.tx(async (tx) => {
+    await store.deleteSecret(tx.db, row.id);
+    tx.emit({ type: "ext_secret", op: "remove", name }, await membersOf(tx, row.realmId));
   });
   return {};
 }

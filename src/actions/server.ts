@@ -7,7 +7,7 @@ import { renderPlain } from "./render";
 import { versionFields } from "../version";
 
 /** GET /server_settings: what a client needs before it logs in. */
-export function serverSettings(app: App, realm: RealmRow) {
+export async function serverSettings(app: App, realm: RealmRow) {
   const url = realmUrl(app.config.externalUrl, realm.stringId);
   return {
     authentication_methods: {
@@ -34,8 +34,8 @@ export function serverSettings(app: App, realm: RealmRow) {
     realm_url: url,
     realm_name: realm.name,
     realm_icon: realmIconUrl(realm, app.config.externalUrl),
-    realm_description: renderPlain(app, realm, realm.description),
+    realm_description: await renderPlain(app, realm, realm.description),
     // Web-public channels are on and at least one exists (level 116).
-    realm_web_public_access_enabled: spectatorsAllowed(realm) && listChannels(app.db, realm.id).some((c) => c.isWebPublic && !c.isArchived),
+    realm_web_public_access_enabled: spectatorsAllowed(realm) && (await listChannels(app.db, realm.id)).some((c) => c.isWebPublic && !c.isArchived),
   };
 }

@@ -21,13 +21,14 @@ export interface NewSession {
 }
 
 /** A new session for a user already authenticated (sign-in, or an account just created). */
-export function startSession(app: App, user: UserRow): NewSession {
+export async function startSession(app: App, user: UserRow): Promise<NewSession> {
   const token = randomToken(43);
   const csrfToken = randomToken(32);
   const maxAgeSeconds = app.config.web.sessionDays * 86400;
   const now = app.now();
-  app.tx(
-    (tx) => store.insertSession(tx.db, { userId: user.id, tokenHash: sessionTokenHash(token), csrfToken, dateCreated: now, expiresAt: now + maxAgeSeconds }),
+  await app.tx(
+    async (tx) =>
+      await store.insertSession(tx.db, { userId: user.id, tokenHash: sessionTokenHash(token), csrfToken, dateCreated: now, expiresAt: now + maxAgeSeconds }),
     {
       keepsLookups: true,
     },
@@ -38,30 +39,31 @@ export function startSession(app: App, user: UserRow): NewSession {
 /** POST /accounts/login: email and password, under the same failure limits as every login. */
 export async function signIn(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp) {
   const user = await authenticatePassword(app, realm, email, password, ip);
-  return { user, session: startSession(app, user) };
+  return { user, session: await startSession(app, user) };
 }
 
 /** The user behind a session cookie, for /json requests; anything stale answers like no cookie at all. */
-export function authenticateSession(app: App, realm: RealmRow, token: string): { user: UserRow; session: SessionRow } {
+export async function authenticateSession(app: App, realm: RealmRow, token: string): Promise<{ user: UserRow; session: SessionRow }> {
   const hash = sessionTokenHash(token);
-  const session = app.reads.get(`session:${hash}`, () => store.findSessionByHash(app.db, hash));
+  const session = await app.reads.get(`session:${hash}`, async () => await store.findSessionByHash(app.db, hash));
   if (!session || session.expiresAt <= app.now()) throw notLoggedIn();
-  const user = app.reads.get(`user-id:${session.userId}`, () => findUserById(app.db, session.userId));
+  const user = await app.reads.get(`user-id:${session.userId}`, async () => await findUserById(app.db, session.userId));
   if (!user || user.realmId !== realm.id) throw notLoggedIn();
   return { user: admit(realm, user), session };
 }
 
 /** POST /accounts/logout. */
-export function signOut(app: App, session: SessionRow) {
-  app.tx((tx) => store.deleteSession(tx.db, session.id));
+export async function signOut(app: App, session: SessionRow) {
+  await app.tx(async (tx) => await store.deleteSession(tx.db, session.id));
 }
 
 /** Signs users out everywhere (but for the session `keep`), inside the change that requires it. */
-export const revokeSessionsTx = (tx: Tx, userIds: number[], keep: number | null = null) => {
-  if (userIds.length) store.deleteUserSessions(tx.db, userIds, keep);
+export const revokeSessionsTx = async (tx: Tx, userIds: number[], keep: number | null = null) => {
+  if (userIds.length) await store.deleteUserSessions(tx.db, userIds, keep);
 };
 
-export const revokeRealmSessionsTx = (tx: Tx, realmId: number) => store.deleteRealmSessions(tx.db, realmId);
+export const revokeRealmSessionsTx = async (tx: Tx, realmId: number) => await store.deleteRealmSessions(tx.db, realmId);
 
 /** Housekeeping: expired rows go (they already fail authentication). */
-export const deleteExpiredSessions = (app: App) => app.tx((tx) => store.deleteExpiredSessions(tx.db, app.now()), { keepsLookups: true });
+export const deleteExpiredSessions = async (app: App) =>
+  await app.tx(async (tx) => await store.deleteExpiredSessions(tx.db, app.now()), { keepsLookups: true });

@@ -35,25 +35,26 @@ import { forgetRecipients, sendNotificationTx } from "./messages";
 import { p, t, type Args } from "../domain/params";
 import { accessChannelById, accessChannelByName, channelAccess, channelAudience, hasChannelPermission } from "../access/channels";
 import { statsOf, streamObjects } from "../serializers/channels";
+import { mapInOrder } from "../lib/in-order";
 
 /** May this user add others to the channel? Realm-wide permission, the channel's group, or channel administration. */
-export function canAddSubscribers(app: App, realm: RealmRow, user: UserRow, c: ChannelRow): boolean {
+export async function canAddSubscribers(app: App, realm: RealmRow, user: UserRow, c: ChannelRow): Promise<boolean> {
   if (isGuest(user.role)) return false;
   if (
     isAdmin(user.role) ||
-    hasChannelPermission(app, user, c, "can_add_subscribers_group") ||
-    hasChannelPermission(app, user, c, "can_administer_channel_group")
+    (await hasChannelPermission(app, user, c, "can_add_subscribers_group")) ||
+    (await hasChannelPermission(app, user, c, "can_administer_channel_group"))
   )
     return true;
   // Realm members with the realm permission may add to channels whose content they can access.
-  return hasRealmPermission(app.db, realm, user, "can_add_subscribers_group") && channelAccess(app, user, c).content;
+  return (await hasRealmPermission(app.db, realm, user, "can_add_subscribers_group")) && (await channelAccess(app, user, c)).content;
 }
 
-export function canRemoveSubscribers(app: App, user: UserRow, c: ChannelRow): boolean {
+export async function canRemoveSubscribers(app: App, user: UserRow, c: ChannelRow): Promise<boolean> {
   return (
     isAdmin(user.role) ||
-    hasChannelPermission(app, user, c, "can_remove_subscribers_group") ||
-    hasChannelPermission(app, user, c, "can_administer_channel_group")
+    (await hasChannelPermission(app, user, c, "can_remove_subscribers_group")) ||
+    (await hasChannelPermission(app, user, c, "can_administer_channel_group"))
   );
 }
 
@@ -62,43 +63,54 @@ export function canRemoveSubscribers(app: App, user: UserRow, c: ChannelRow): bo
  * subscriber gets the channel (and, for a private channel, its creation), everyone else who can see
  * the subscriber list a peer_add. Returns, per channel, who was newly subscribed and who already was.
  */
-export function subscribeUsersTx(app: App, tx: Tx, realm: RealmRow, channels: ChannelRow[], users: UserRow[], colors: ReadonlyMap<string, string> = new Map()) {
+export async function subscribeUsersTx(
+  app: App,
+  tx: Tx,
+  realm: RealmRow,
+  channels: ChannelRow[],
+  users: UserRow[],
+  colors: ReadonlyMap<string, string> = new Map(),
+) {
   const result: { channel: ChannelRow; added: UserRow[]; already: UserRow[] }[] = [];
   for (const c of channels) {
-    const current = new Set(store.subscriberIds(tx.db, c.id));
+    const current = new Set(await store.subscriberIds(tx.db, c.id));
     const added = users.filter((u) => !current.has(u.id) && u.isActive);
     const already = users.filter((u) => current.has(u.id));
     result.push({ channel: c, added, already });
     if (!added.length) continue;
-    const visibleBefore = new Set(channelAudience(app, c));
+    const visibleBefore = new Set(await channelAudience(app, c));
     forgetRecipients(app);
-    store.activateSubscriptions(
+    await store.activateSubscriptions(
       tx.db,
-      added.map((u) => ({ userId: u.id, channelId: c.id, color: colors.get(c.name.toLowerCase()) ?? pickColor(store.usedColors(tx.db, u.id), c.id) })),
+      await mapInOrder(added, async (u) => ({
+        userId: u.id,
+        channelId: c.id,
+        color: colors.get(c.name.toLowerCase()) ?? pickColor(await store.usedColors(tx.db, u.id), c.id),
+      })),
     );
     const newcomers = added.filter((u) => !visibleBefore.has(u.id)).map((u) => u.id);
-    if (newcomers.length) tx.emit({ type: "stream", op: "create", streams: streamObjects(app, realm, [c]) }, toUsers(newcomers));
+    if (newcomers.length) tx.emit({ type: "stream", op: "create", streams: await streamObjects(app, realm, [c]) }, toUsers(newcomers));
     // The channel's counts and subscriber list once, not once per new subscriber.
-    const stats = statsOf(app, c);
-    const members = { subscribers: store.subscriberIds(tx.db, c.id) };
+    const stats = await statsOf(app, c);
+    const members = { subscribers: await store.subscriberIds(tx.db, c.id) };
     for (const u of added) {
-      const sub = store.findSubscription(tx.db, u.id, c.id)!;
+      const sub = (await store.findSubscription(tx.db, u.id, c.id))!;
       tx.emit({ type: "subscription", op: "add", subscriptions: [toApiSubscription(c, sub, stats, members)], inherit: inheritedBy(u) }, toUsers([u.id]));
     }
     const addedIds = new Set(added.map((u) => u.id));
-    const peers = channelAudience(app, c).filter((id) => !addedIds.has(id));
+    const peers = (await channelAudience(app, c)).filter((id) => !addedIds.has(id));
     if (peers.length) tx.emit({ type: "subscription", op: "peer_add", stream_ids: [c.id], user_ids: [...addedIds] }, toUsers(peers));
   }
   return result;
 }
 
-export function unsubscribeUsersTx(app: App, tx: Tx, c: ChannelRow, users: UserRow[]) {
-  const current = new Set(store.subscriberIds(tx.db, c.id));
+export async function unsubscribeUsersTx(app: App, tx: Tx, c: ChannelRow, users: UserRow[]) {
+  const current = new Set(await store.subscriberIds(tx.db, c.id));
   const removed = users.filter((u) => current.has(u.id));
   if (!removed.length) return removed;
-  const peersBefore = channelAudience(app, c);
+  const peersBefore = await channelAudience(app, c);
   forgetRecipients(app);
-  store.deactivateSubscriptions(
+  await store.deactivateSubscriptions(
     tx.db,
     c.id,
     removed.map((u) => u.id),
@@ -111,10 +123,10 @@ export function unsubscribeUsersTx(app: App, tx: Tx, c: ChannelRow, users: UserR
 }
 
 /** Users named by `principals` (emails or ids), or the caller alone. */
-function principalsOf(app: App, actor: UserRow, principals: (string | number)[] | undefined): UserRow[] {
+async function principalsOf(app: App, actor: UserRow, principals: (string | number)[] | undefined): Promise<UserRow[]> {
   if (!principals) return [actor];
-  return principals.map((p) => {
-    const u = typeof p === "number" ? findUserById(app.db, p) : findUserByEmail(app.db, actor.realmId, p);
+  return await mapInOrder(principals, async (p) => {
+    const u = typeof p === "number" ? await findUserById(app.db, p) : await findUserByEmail(app.db, actor.realmId, p);
     if (!u || u.realmId !== actor.realmId || !u.isActive) throw typeof p === "number" ? noSuchUser() : unauthorizedPrincipal(p);
     return u;
   });
@@ -147,8 +159,8 @@ const channelSpec = (name: string, description: string, a: CreationArgs): Channe
 });
 
 /** POST /users/me/subscriptions: subscribes the caller (or principals) to channels, creating missing ones. */
-export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof subscribeParams>) {
-  const users = principalsOf(app, actor, a.principals);
+export async function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof subscribeParams>) {
+  const users = await principalsOf(app, actor, a.principals);
   const others = users.some((u) => u.id !== actor.id);
   const existing: ChannelRow[] = [];
   const toCreate: ChannelSpec[] = [];
@@ -163,10 +175,10 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Args<typ
     }
     if (seen.has(name.toLowerCase())) continue;
     seen.add(name.toLowerCase());
-    const c = channelStore.findChannelByName(app.db, realm.id, name);
+    const c = await channelStore.findChannelByName(app.db, realm.id, name);
     if (c && !c.isArchived) {
-      const access = channelAccess(app, actor, c);
-      if (others && access.metadata && !canAddSubscribers(app, realm, actor, c)) throw cannotSubscribeOthers();
+      const access = await channelAccess(app, actor, c);
+      if (others && access.metadata && !(await canAddSubscribers(app, realm, actor, c))) throw cannotSubscribeOthers();
       if (!(others ? access.metadata : access.content)) {
         if (a.authorization_errors_fatal) throw unableAccessChannel(c.name);
         unauthorized.push(c.name);
@@ -177,22 +189,22 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Args<typ
       throw channelAlreadyExists(c.name);
     } else {
       const spec = channelSpec(name, s.description ?? "", a);
-      checkCanCreate(app, realm, actor, spec);
+      await checkCanCreate(app, realm, actor, spec);
       toCreate.push(spec);
     }
   }
-  if (others && toCreate.length && !hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group") && !isAdmin(actor.role))
+  if (others && toCreate.length && !(await hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group")) && !isAdmin(actor.role))
     throw cannotSubscribeOthers();
-  return app.tx((tx) => {
-    const created = toCreate.map((spec) => insertChannelTx(app, tx, realm, actor, spec));
-    const results = subscribeUsersTx(app, tx, realm, [...created, ...existing], users, colors);
+  return await app.tx(async (tx) => {
+    const created = await mapInOrder(toCreate, async (spec) => await insertChannelTx(app, tx, realm, actor, spec));
+    const results = await subscribeUsersTx(app, tx, realm, [...created, ...existing], users, colors);
     const subscribed: Record<string, string[]> = {};
     const already: Record<string, string[]> = {};
     for (const r of results) {
       for (const u of r.added) (subscribed[String(u.id)] ??= []).push(r.channel.name);
       for (const u of r.already) (already[String(u.id)] ??= []).push(r.channel.name);
     }
-    for (const c of created) announceChannelTx(app, tx, realm, actor, c, a.announce);
+    for (const c of created) await announceChannelTx(app, tx, realm, actor, c, a.announce);
     let sent = false;
     if (a.send_new_subscription_messages)
       for (const u of users) {
@@ -204,7 +216,7 @@ export function subscribe(app: App, realm: RealmRow, actor: UserRow, a: Args<typ
           names.length === 1
             ? `${who} subscribed you to the channel #**${names[0]}**.`
             : `${who} subscribed you to the following channels:\n\n${names.map((n) => `* #**${n}**`).join("\n")}`;
-        sendNotificationTx(app, tx, realm, { to: u }, content);
+        await sendNotificationTx(app, tx, realm, { to: u }, content);
         sent = true;
       }
     const out: Record<string, unknown> = { subscribed, already_subscribed: already, new_subscription_messages_sent: sent };
@@ -217,10 +229,10 @@ const POLICY_NAMES = (c: ChannelRow) =>
   c.isWebPublic ? "Web-public" : !c.inviteOnly ? "Public" : c.historyPublicToSubscribers ? "Private, shared history" : "Private, protected history";
 
 /** The notification bot's notes on a new channel: in its "channel events" topic, and (announce) in the realm's announcements channel. */
-export function announceChannelTx(app: App, tx: Tx, realm: RealmRow, creator: UserRow, c: ChannelRow, announce: boolean) {
+export async function announceChannelTx(app: App, tx: Tx, realm: RealmRow, creator: UserRow, c: ChannelRow, announce: boolean) {
   const who = `@_**${creator.fullName}|${creator.id}**`;
   const description = c.description ? `\n\`\`\`\` quote\n${c.description}\n\`\`\`\`` : " *No description.*";
-  sendNotificationTx(
+  await sendNotificationTx(
     app,
     tx,
     realm,
@@ -229,28 +241,28 @@ export function announceChannelTx(app: App, tx: Tx, realm: RealmRow, creator: Us
   );
   if (!announce || c.inviteOnly) return;
   const target = Number(realm.settings.new_stream_announcements_stream_id ?? -1);
-  const ann = target > 0 ? channelStore.findChannel(tx.db, target) : undefined;
+  const ann = target > 0 ? await channelStore.findChannel(tx.db, target) : undefined;
   if (ann && ann.realmId === realm.id && !ann.isArchived)
-    sendNotificationTx(app, tx, realm, { channel: ann, topic: "new channels" }, `${who} created a new channel #**${c.name}**.`);
+    await sendNotificationTx(app, tx, realm, { channel: ann, topic: "new channels" }, `${who} created a new channel #**${c.name}**.`);
 }
 
 export const createChannelParams = { name: p.str(), description: p.str().optional(""), subscribers: p.intList(), ...creationParams() };
 
 /** POST /channels/create: a new channel with its first subscribers; answers its id. */
-export function createChannel(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof createChannelParams>) {
+export async function createChannel(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof createChannelParams>) {
   const spec = channelSpec(a.name, a.description, a);
-  checkCanCreate(app, realm, actor, spec);
-  const users = a.subscribers.map((id) => {
-    const u = findUserById(app.db, id);
+  await checkCanCreate(app, realm, actor, spec);
+  const users = await mapInOrder(a.subscribers, async (id) => {
+    const u = await findUserById(app.db, id);
     if (!u || u.realmId !== realm.id || !u.isActive) throw invalidUserId(id);
     return u;
   });
-  if (users.some((u) => u.id !== actor.id) && !isAdmin(actor.role) && !hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group"))
+  if (users.some((u) => u.id !== actor.id) && !isAdmin(actor.role) && !(await hasRealmPermission(app.db, realm, actor, "can_add_subscribers_group")))
     throw cannotSubscribeOthers();
-  return app.tx((tx) => {
-    const c = insertChannelTx(app, tx, realm, actor, spec);
-    subscribeUsersTx(app, tx, realm, [c], users);
-    announceChannelTx(app, tx, realm, actor, c, a.announce);
+  return await app.tx(async (tx) => {
+    const c = await insertChannelTx(app, tx, realm, actor, spec);
+    await subscribeUsersTx(app, tx, realm, [c], users);
+    await announceChannelTx(app, tx, realm, actor, c, a.announce);
     return { id: c.id };
   });
 }
@@ -258,21 +270,21 @@ export function createChannel(app: App, realm: RealmRow, actor: UserRow, a: Args
 /** DELETE /users/me/subscriptions. */
 export const unsubscribeParams = { subscriptions: p.strList(), principals: principals() };
 
-export function unsubscribe(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof unsubscribeParams>) {
-  const users = principalsOf(app, actor, a.principals);
+export async function unsubscribe(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof unsubscribeParams>) {
+  const users = await principalsOf(app, actor, a.principals);
   const others = users.some((u) => u.id !== actor.id);
   const channels: ChannelRow[] = [];
   const notRemoved: string[] = [];
   for (const name of a.subscriptions) {
-    const c = channelStore.findChannelByName(app.db, realm.id, name);
-    if (!c || !channelAccess(app, actor, c).metadata) throw channelsDoNotExist(name);
-    if (others && !canRemoveSubscribers(app, actor, c)) throw insufficientPermission();
+    const c = await channelStore.findChannelByName(app.db, realm.id, name);
+    if (!c || !(await channelAccess(app, actor, c)).metadata) throw channelsDoNotExist(name);
+    if (others && !(await canRemoveSubscribers(app, actor, c))) throw insufficientPermission();
     channels.push(c);
   }
-  return app.tx((tx) => {
+  return await app.tx(async (tx) => {
     const removed: string[] = [];
     for (const c of channels) {
-      const done = unsubscribeUsersTx(app, tx, c, users);
+      const done = await unsubscribeUsersTx(app, tx, c, users);
       if (done.length) removed.push(c.name);
       else notRemoved.push(c.name);
     }
@@ -283,9 +295,9 @@ export function unsubscribe(app: App, realm: RealmRow, actor: UserRow, a: Args<t
 /** PATCH /users/me/subscriptions: a subscribe and an unsubscribe in one call. */
 export const updateSubscriptionsParams = { add: p.json(channelRequests).optional(() => []), delete: p.strList().optional(() => []) };
 
-export function updateSubscriptions(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof updateSubscriptionsParams>) {
+export async function updateSubscriptions(app: App, realm: RealmRow, actor: UserRow, a: Args<typeof updateSubscriptionsParams>) {
   const added = a.add.length
-    ? subscribe(app, realm, actor, {
+    ? await subscribe(app, realm, actor, {
         subscriptions: a.add,
         authorization_errors_fatal: true,
         announce: false,
@@ -295,23 +307,23 @@ export function updateSubscriptions(app: App, realm: RealmRow, actor: UserRow, a
         send_new_subscription_messages: true,
       })
     : { subscribed: {}, already_subscribed: {} };
-  const removed = a.delete.length ? unsubscribe(app, realm, actor, { subscriptions: a.delete }) : { removed: [], not_removed: [] };
+  const removed = a.delete.length ? await unsubscribe(app, realm, actor, { subscriptions: a.delete }) : { removed: [], not_removed: [] };
   return { subscribed: added.subscribed, already_subscribed: added.already_subscribed, removed: removed.removed, not_removed: removed.not_removed };
 }
 
 /** GET /users/me/subscriptions. */
-export function listSubscriptions(app: App, realm: RealmRow, user: UserRow, includeSubscribers: boolean) {
-  const subs = store.listUserSubscriptions(app.db, user.id).filter((s) => s.active);
-  const channels = channelStore.listChannels(app.db, realm.id).filter((c) => !c.isArchived);
+export async function listSubscriptions(app: App, realm: RealmRow, user: UserRow, includeSubscribers: boolean) {
+  const subs = (await store.listUserSubscriptions(app.db, user.id)).filter((s) => s.active);
+  const channels = (await channelStore.listChannels(app.db, realm.id)).filter((c) => !c.isArchived);
   const byId = new Map(channels.map((c) => [c.id, c]));
   const mine = subs.filter((s) => byId.has(s.channelId));
-  const stats = channelStore.channelStats(
+  const stats = await channelStore.channelStats(
     app.db,
     realm.id,
     mine.map((s) => byId.get(s.channelId)!),
     app.now(),
   );
-  const members = includeSubscribers ? store.realmSubscribers(app.db, realm.id) : null;
+  const members = includeSubscribers ? await store.realmSubscribers(app.db, realm.id) : null;
   return {
     subscriptions: mine.map((s) => {
       const c = byId.get(s.channelId)!;
@@ -321,11 +333,11 @@ export function listSubscriptions(app: App, realm: RealmRow, user: UserRow, incl
 }
 
 /** GET /users/{user_id}/subscriptions/{stream_id}. */
-export function isUserSubscribed(app: App, actor: UserRow, userId: number, channelId: number) {
-  const u = findUserById(app.db, userId);
+export async function isUserSubscribed(app: App, actor: UserRow, userId: number, channelId: number) {
+  const u = await findUserById(app.db, userId);
   if (!u || u.realmId !== actor.realmId) throw noSuchUser();
-  const { channel } = accessChannelById(app, actor, channelId, { archived: true });
-  return { is_subscribed: store.isSubscribed(app.db, u.id, channel.id) };
+  const { channel } = await accessChannelById(app, actor, channelId, { archived: true });
+  return { is_subscribed: await store.isSubscribed(app.db, u.id, channel.id) };
 }
 
 // ---- Personal properties ----
@@ -333,20 +345,20 @@ export function isUserSubscribed(app: App, actor: UserRow, userId: number, chann
 const HEX_COLOR = /^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /** POST /users/me/subscriptions/properties: all changes are checked first, then applied in one transaction. */
-export function setSubscriptionProperties(app: App, user: UserRow, data: { stream_id: number; property: string; value: unknown }[]) {
-  const changes = data.map((d) => {
+export async function setSubscriptionProperties(app: App, user: UserRow, data: { stream_id: number; property: string; value: unknown }[]) {
+  const changes = await mapInOrder(data, async (d) => {
     const kind = (SUBSCRIPTION_PROPERTIES as Record<string, string>)[d.property];
     if (!kind) throw unknownSubscriptionProperty(d.property);
-    const c = channelStore.findChannel(app.db, d.stream_id);
+    const c = await channelStore.findChannel(app.db, d.stream_id);
     if (!c || c.realmId !== user.realmId) throw invalidChannelId();
-    if (!store.isSubscribed(app.db, user.id, c.id)) throw notSubscribedChannelId(c.id);
+    if (!(await store.isSubscribed(app.db, user.id, c.id))) throw notSubscribedChannelId(c.id);
     const v = d.value;
     if (kind === "color" && (typeof v !== "string" || !HEX_COLOR.test(v))) throw colorNotValidHexColor();
     if (kind === "bool" && typeof v !== "boolean") throw notBoolean(d.property);
     if (kind === "nullableBool" && v !== null && typeof v !== "boolean") throw notBoolean(d.property);
     return { c, property: d.property as SubscriptionProperty, value: v };
   });
-  app.tx((tx) => {
+  await app.tx(async (tx) => {
     for (const { c, property, value } of changes) {
       const column: Record<string, string> = {
         color: "color",
@@ -360,7 +372,7 @@ export function setSubscriptionProperties(app: App, user: UserRow, data: { strea
         wildcard_mentions_notify: "wildcardMentionsNotify",
       };
       const stored = property === "in_home_view" ? !value : value;
-      store.updateSubscription(tx.db, user.id, c.id, { [column[property]!]: stored });
+      await store.updateSubscription(tx.db, user.id, c.id, { [column[property]!]: stored });
       const emit = (p: string, v: unknown) =>
         tx.emit({ type: "subscription", op: "update", stream_id: c.id, property: p, value: v, inherit: inheritedBy(user) }, toUsers([user.id]));
       // Old clients read in_home_view, new ones is_muted: both hear of either change.
@@ -382,12 +394,12 @@ export const topicVisibilityParams = {
 };
 
 /** POST /user_topics: mute, unmute, follow or reset a topic for the caller. */
-export function setTopicVisibility(app: App, user: UserRow, a: Args<typeof topicVisibilityParams>) {
-  const { channel } = accessChannelById(app, user, a.stream_id, { content: true, archived: true });
+export async function setTopicVisibility(app: App, user: UserRow, a: Args<typeof topicVisibilityParams>) {
+  const { channel } = await accessChannelById(app, user, a.stream_id, { content: true, archived: true });
   const topic = normalizeTopic(a.topic, app.config.limits.maxTopicLength);
   const now = app.now();
-  app.tx((tx) => {
-    setUserTopic(tx.db, user.id, channel.id, topic, a.visibility_policy, now);
+  await app.tx(async (tx) => {
+    await setUserTopic(tx.db, user.id, channel.id, topic, a.visibility_policy, now);
     tx.emit({ type: "user_topic", stream_id: channel.id, topic_name: topic, last_updated: now, visibility_policy: a.visibility_policy }, toUsers([user.id]));
   });
   return {};
@@ -405,10 +417,10 @@ export const mutedTopicParams = {
 };
 
 /** PATCH /users/me/subscriptions/muted_topics: Zulip's older form, a channel by id or name; "remove" resets the topic. */
-export function muteTopicLegacy(app: App, user: UserRow, a: Args<typeof mutedTopicParams>) {
+export async function muteTopicLegacy(app: App, user: UserRow, a: Args<typeof mutedTopicParams>) {
   if ((a.stream_id === undefined) === (a.stream === undefined)) throw incompatibleParameters(["stream_id", "stream"]);
-  const channelId = a.stream_id ?? accessChannelByName(app, user, a.stream!).channel.id;
-  return setTopicVisibility(app, user, { stream_id: channelId, topic: a.topic, visibility_policy: a.op === "add" ? MUTED : INHERIT });
+  const channelId = a.stream_id ?? (await accessChannelByName(app, user, a.stream!)).channel.id;
+  return await setTopicVisibility(app, user, { stream_id: channelId, topic: a.topic, visibility_policy: a.op === "add" ? MUTED : INHERIT });
 }
 
 /** What a user's null notification settings stand for; events carry it for clients without notification_settings_null. */

@@ -7,16 +7,17 @@ import type { Tx } from "../db/tx";
 import { toApiUser } from "../domain/users";
 import { toUsers } from "../events/types";
 import * as store from "../store/users";
+import { filterInOrder } from "../lib/in-order";
 
 /**
  * Announces a new user: everyone who may see them gets the real `realm_user` add; a guest limited by
  * can_access_all_users_group gets a stand-in instead, which events/present.ts drops for clients with
  * user_list_incomplete.
  */
-export function emitUserAdded(app: App, tx: Tx, realm: RealmRow, row: UserRow) {
+export async function emitUserAdded(app: App, tx: Tx, realm: RealmRow, row: UserRow) {
   const person = toApiUser(row, { externalUrl: app.config.externalUrl });
-  const users = store.listUsers(tx.db, realm.id).filter((u) => u.isActive || u.id === row.id);
-  const limited = users.filter((u) => u.id !== row.id && accessibleUserIds(app, realm, u) !== null).map((u) => u.id);
+  const users = (await store.listUsers(tx.db, realm.id)).filter((u) => u.isActive || u.id === row.id);
+  const limited = (await filterInOrder(users, async (u) => u.id !== row.id && (await accessibleUserIds(app, realm, u)) !== null)).map((u) => u.id);
   const barred = new Set(limited);
   tx.emit({ type: "realm_user", op: "add", person }, toUsers(users.filter((u) => !barred.has(u.id)).map((u) => u.id)));
   if (limited.length) tx.emit({ type: "realm_user", op: "add", person: inaccessibleUser(app, realm, row.id), stand_in: true }, toUsers(limited));

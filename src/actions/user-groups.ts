@@ -45,6 +45,7 @@ import * as store from "../store/user-groups";
 import { activeUserIdsAmong, findUserById, listInactiveUserIds } from "../store/users";
 import { p, t, type Args, type Param } from "../domain/params";
 import { realmGroupObjects, userGroupObject } from "../serializers/user-groups";
+import { filterInOrder } from "../lib/in-order";
 
 /** A group-setting value in either form (contract: "Group-setting value"). */
 export const groupSettingValue = t.union<GroupSettingValue>(t.int(), t.object({ direct_members: t.list(t.int()), direct_subgroups: t.list(t.int()) }));
@@ -57,11 +58,11 @@ const permissionParams = <T>(param: () => Param<T>) =>
   Object.fromEntries(USER_GROUP_PERMISSION_NAMES.map((n) => [n, param().optional()])) as Record<UserGroupPermission, Param<T | undefined, true>>;
 
 /** Lookups group-setting validation needs, within one realm. */
-export function groupSettingLookup(db: Db, realm: RealmRow): GroupSettingLookup {
+export async function groupSettingLookup(db: Db, realm: RealmRow): Promise<GroupSettingLookup> {
   return {
-    group: (id) => store.findUserGroup(db, realm.id, id),
-    activeUser: (id) => activeUserIdsAmong(db, realm.id, [id]).has(id),
-    nobodyGroupId: store.systemGroupIds(db, realm.id)["role:nobody"]!,
+    group: async (id) => await store.findUserGroup(db, realm.id, id),
+    activeUser: async (id) => (await activeUserIdsAmong(db, realm.id, [id])).has(id),
+    nobodyGroupId: (await store.systemGroupIds(db, realm.id))["role:nobody"]!,
   };
 }
 
@@ -70,8 +71,8 @@ function checkMember(user: UserRow) {
   if (isGuest(user.role)) throw notForGuests();
 }
 
-function groupInRealm(db: Db, realm: RealmRow, id: number, allowDeactivated = false): UserGroupRow {
-  const g = store.findUserGroup(db, realm.id, id);
+async function groupInRealm(db: Db, realm: RealmRow, id: number, allowDeactivated = false): Promise<UserGroupRow> {
+  const g = await store.findUserGroup(db, realm.id, id);
   if (!g) throw invalidUserGroup();
   if (g.deactivated && !allowDeactivated) throw groupDeactivated();
   return g;
@@ -81,31 +82,38 @@ function groupInRealm(db: Db, realm: RealmRow, id: number, allowDeactivated = fa
  * A group the user may change for this purpose: never a system group; anyone in the realm's
  * can_manage_all_groups or the group's can_manage_group may do anything; otherwise the named setting.
  */
-export function groupForUpdate(db: Db, realm: RealmRow, user: UserRow, id: number, purpose: UserGroupPermission[], allowDeactivated = false): UserGroupRow {
+export async function groupForUpdate(
+  db: Db,
+  realm: RealmRow,
+  user: UserRow,
+  id: number,
+  purpose: UserGroupPermission[],
+  allowDeactivated = false,
+): Promise<UserGroupRow> {
   checkMember(user);
-  const g = groupInRealm(db, realm, id, allowDeactivated);
+  const g = await groupInRealm(db, realm, id, allowDeactivated);
   if (g.isSystemGroup) throw insufficientPermission();
-  if (canManage(db, realm, user, g)) return g;
-  for (const p of purpose) if (inGroupSetting(db, user, userGroupSetting(db, g, p), USER_GROUP_PERMISSIONS[p])) return g;
+  if (await canManage(db, realm, user, g)) return g;
+  for (const p of purpose) if (await inGroupSetting(db, user, await userGroupSetting(db, g, p), USER_GROUP_PERMISSIONS[p])) return g;
   throw insufficientPermission();
 }
 
-const canManage = (db: Db, realm: RealmRow, user: UserRow, g: UserGroupRow) =>
-  hasRealmPermission(db, realm, user, "can_manage_all_groups") ||
-  inGroupSetting(db, user, userGroupSetting(db, g, "can_manage_group"), USER_GROUP_PERMISSIONS.can_manage_group);
+const canManage = async (db: Db, realm: RealmRow, user: UserRow, g: UserGroupRow) =>
+  (await hasRealmPermission(db, realm, user, "can_manage_all_groups")) ||
+  (await inGroupSetting(db, user, await userGroupSetting(db, g, "can_manage_group"), USER_GROUP_PERMISSIONS.can_manage_group));
 
 /** The given user ids, each an active user of the realm, or `Invalid user ID: <id>`. */
-function checkUserIds(db: Db, realm: RealmRow, ids: number[]): number[] {
-  const found = activeUserIdsAmong(db, realm.id, ids);
+async function checkUserIds(db: Db, realm: RealmRow, ids: number[]): Promise<number[]> {
+  const found = await activeUserIdsAmong(db, realm.id, ids);
   const missing = ids.find((id) => !found.has(id));
   if (missing !== undefined) throw invalidUserId(missing);
   return [...new Set(ids)];
 }
 
 /** Groups that may become subgroups: in the realm and active. */
-function checkSubgroupIds(db: Db, realm: RealmRow, ids: number[]): number[] {
+async function checkSubgroupIds(db: Db, realm: RealmRow, ids: number[]): Promise<number[]> {
   for (const id of ids) {
-    const g = store.findUserGroup(db, realm.id, id);
+    const g = await store.findUserGroup(db, realm.id, id);
     if (!g) throw invalidUserGroupId(id);
     if (g.deactivated) throw groupDeactivated();
   }
@@ -113,8 +121,8 @@ function checkSubgroupIds(db: Db, realm: RealmRow, ids: number[]): number[] {
 }
 
 /** Refuses subgroups that would make a cycle: the group must not be reachable from any of them. */
-function checkNoCycle(db: Db, groupId: number, subgroupIds: number[]) {
-  if (store.groupClosure(db, subgroupIds).includes(groupId)) throw subgroupCycle(groupId);
+async function checkNoCycle(db: Db, groupId: number, subgroupIds: number[]) {
+  if ((await store.groupClosure(db, subgroupIds)).includes(groupId)) throw subgroupCycle(groupId);
 }
 
 export const createUserGroupParams = {
@@ -126,29 +134,29 @@ export const createUserGroupParams = {
 };
 
 /** POST /user_groups/create. */
-export function createUserGroup(app: App, realm: RealmRow, user: UserRow, a: Args<typeof createUserGroupParams>): { group_id: number } {
+export async function createUserGroup(app: App, realm: RealmRow, user: UserRow, a: Args<typeof createUserGroupParams>): Promise<{ group_id: number }> {
   const db = app.db;
   checkMember(user);
-  if (!hasRealmPermission(db, realm, user, "can_create_groups")) throw insufficientPermission();
+  if (!(await hasRealmPermission(db, realm, user, "can_create_groups"))) throw insufficientPermission();
   const name = checkGroupName(a.name);
-  if (store.findUserGroupByName(db, realm.id, name)) throw groupExists(name);
-  const members = checkUserIds(db, realm, a.members);
-  const subgroups = checkSubgroupIds(db, realm, a.subgroups ?? []);
-  const lookup = groupSettingLookup(db, realm);
-  const ids = store.systemGroupIds(db, realm.id);
+  if (await store.findUserGroupByName(db, realm.id, name)) throw groupExists(name);
+  const members = await checkUserIds(db, realm, a.members);
+  const subgroups = await checkSubgroupIds(db, realm, a.subgroups ?? []);
+  const lookup = await groupSettingLookup(db, realm);
+  const ids = await store.systemGroupIds(db, realm.id);
   const settings: Record<string, GroupSettingValue> = {};
   for (const n of USER_GROUP_PERMISSION_NAMES) {
     const given = a[n];
     const def = USER_GROUP_PERMISSIONS[n].default;
     settings[n] =
       given !== undefined
-        ? checkGroupSetting(n, given, USER_GROUP_PERMISSIONS[n], lookup)
+        ? await checkGroupSetting(n, given, USER_GROUP_PERMISSIONS[n], lookup)
         : def === "creator"
           ? { direct_members: [user.id], direct_subgroups: [] }
           : ids[def]!;
   }
-  return app.tx((tx) => {
-    const g = store.insertUserGroup(tx.db, {
+  return await app.tx(async (tx) => {
+    const g = await store.insertUserGroup(tx.db, {
       realmId: realm.id,
       name,
       description: a.description,
@@ -156,17 +164,17 @@ export function createUserGroup(app: App, realm: RealmRow, user: UserRow, a: Arg
       dateCreated: app.now(),
       settings,
     });
-    store.addGroupMembers(tx.db, g.id, members);
-    store.addSubgroups(tx.db, g.id, subgroups);
-    tx.emit({ type: "user_group", op: "add", group: userGroupObject(tx.db, g) }, toRealm(realm.id));
+    await store.addGroupMembers(tx.db, g.id, members);
+    await store.addSubgroups(tx.db, g.id, subgroups);
+    tx.emit({ type: "user_group", op: "add", group: await userGroupObject(tx.db, g) }, toRealm(realm.id));
     return { group_id: g.id };
   });
 }
 
 /** GET /user_groups. */
-export function listUserGroupsFor(app: App, realm: RealmRow, user: UserRow, includeDeactivated: boolean) {
+export async function listUserGroupsFor(app: App, realm: RealmRow, user: UserRow, includeDeactivated: boolean) {
   checkMember(user);
-  return { user_groups: realmGroupObjects(app.db, realm.id, includeDeactivated) };
+  return { user_groups: await realmGroupObjects(app.db, realm.id, includeDeactivated) };
 }
 
 export const updateUserGroupParams = {
@@ -177,29 +185,29 @@ export const updateUserGroupParams = {
 };
 
 /** PATCH /user_groups/{id}: name, description, permission settings, reactivation. */
-export function updateUserGroupProps(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof updateUserGroupParams>) {
+export async function updateUserGroupProps(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof updateUserGroupParams>) {
   const db = app.db;
   const changes = USER_GROUP_PERMISSION_NAMES.flatMap((n) => (a[n] === undefined ? [] : [[n, a[n]] as [UserGroupPermission, SettingChange]]));
   if (a.name === undefined && a.description === undefined && a.deactivated === undefined && !changes.length) throw noNewDataSupplied();
-  const g = groupForUpdate(db, realm, user, id, ["can_manage_group"], true);
-  if (a.deactivated === true && !g.deactivated) checkNotInUse(db, realm, g);
+  const g = await groupForUpdate(db, realm, user, id, ["can_manage_group"], true);
+  if (a.deactivated === true && !g.deactivated) await checkNotInUse(db, realm, g);
   const deactivatedAfter = a.deactivated ?? g.deactivated;
   if (deactivatedAfter && (a.description !== undefined || changes.length)) throw canOnlyChangeNameDeactivated();
   const data: Record<string, unknown> = {};
   const patch: Partial<UserGroupRow> = {};
   if (a.name !== undefined && a.name !== g.name) {
     const name = checkGroupName(a.name);
-    if (store.findUserGroupByName(db, realm.id, name)) throw groupExists(name);
+    if (await store.findUserGroupByName(db, realm.id, name)) throw groupExists(name);
     patch.name = data.name = name;
   }
   if (a.description !== undefined && a.description !== g.description) patch.description = data.description = a.description;
   if (changes.length) {
-    const lookup = groupSettingLookup(db, realm);
+    const lookup = await groupSettingLookup(db, realm);
     const settings = { ...g.settings };
     for (const [n, change] of changes) {
-      const current = userGroupSetting(db, g, n);
+      const current = await userGroupSetting(db, g, n);
       if (change.old !== undefined && !sameGroupSetting(canonicalGroupSetting(change.old, lookup.nobodyGroupId), current)) throw previousValueMismatch();
-      const next = checkGroupSetting(n, change.new, USER_GROUP_PERMISSIONS[n], lookup);
+      const next = await checkGroupSetting(n, change.new, USER_GROUP_PERMISSIONS[n], lookup);
       if (sameGroupSetting(next, current)) continue;
       settings[n] = next;
       data[n] = next;
@@ -208,20 +216,20 @@ export function updateUserGroupProps(app: App, realm: RealmRow, user: UserRow, i
   }
   if (a.deactivated !== undefined && a.deactivated !== g.deactivated) patch.deactivated = data.deactivated = a.deactivated;
   if (!Object.keys(data).length) return {};
-  app.tx((tx) => {
-    const row = store.updateUserGroup(tx.db, g.id, patch);
-    const event: Record<string, unknown> = { type: "user_group", op: "update", group_id: g.id, data: presentData(tx.db, realm, data) };
+  await app.tx(async (tx) => {
+    const row = await store.updateUserGroup(tx.db, g.id, patch);
+    const event: Record<string, unknown> = { type: "user_group", op: "update", group_id: g.id, data: await presentData(tx.db, realm, data) };
     // Clients that do not handle deactivated groups learn of a reactivation as a new group (present.ts).
-    if (data.deactivated === false) event.group = userGroupObject(tx.db, row);
+    if (data.deactivated === false) event.group = await userGroupObject(tx.db, row);
     tx.emit(event as never, toRealm(realm.id));
   });
   return {};
 }
 
 /** Settings in an event's data are shown as clients see them (no deactivated direct members). */
-function presentData(db: Db, realm: RealmRow, data: Record<string, unknown>) {
+async function presentData(db: Db, realm: RealmRow, data: Record<string, unknown>) {
   if (!USER_GROUP_PERMISSION_NAMES.some((n) => n in data)) return data;
-  const inactive = listInactiveUserIds(db, realm.id);
+  const inactive = await listInactiveUserIds(db, realm.id);
   const out = { ...data };
   for (const n of USER_GROUP_PERMISSION_NAMES)
     if (n in out) {
@@ -232,34 +240,34 @@ function presentData(db: Db, realm: RealmRow, data: Record<string, unknown>) {
 }
 
 /** POST /user_groups/{id}/deactivate. */
-export function deactivateUserGroup(app: App, realm: RealmRow, user: UserRow, id: number) {
-  const g = groupForUpdate(app.db, realm, user, id, ["can_manage_group"]);
-  checkNotInUse(app.db, realm, g);
-  app.tx((tx) => {
-    store.updateUserGroup(tx.db, g.id, { deactivated: true });
+export async function deactivateUserGroup(app: App, realm: RealmRow, user: UserRow, id: number) {
+  const g = await groupForUpdate(app.db, realm, user, id, ["can_manage_group"]);
+  await checkNotInUse(app.db, realm, g);
+  await app.tx(async (tx) => {
+    await store.updateUserGroup(tx.db, g.id, { deactivated: true });
     tx.emit({ type: "user_group", op: "update", group_id: g.id, data: { deactivated: true } }, toRealm(realm.id));
   });
   return {};
 }
 
-function checkNotInUse(db: Db, realm: RealmRow, g: UserGroupRow) {
+async function checkNotInUse(db: Db, realm: RealmRow, g: UserGroupRow) {
   const uses = (v: GroupSettingValue | undefined) => v !== undefined && (v === g.id || (typeof v !== "number" && v.direct_subgroups.includes(g.id)));
   const objections: Record<string, unknown>[] = [];
-  const supergroups = store.listActiveSupergroupIds(db, g.id);
+  const supergroups = await store.listActiveSupergroupIds(db, g.id);
   if (supergroups.length) objections.push({ type: "subgroup", supergroup_ids: supergroups });
-  for (const c of listChannels(db, realm.id)) {
+  for (const c of await listChannels(db, realm.id)) {
     if (c.isArchived) continue;
-    const settings = Object.entries(channelSettings(db, c))
+    const settings = Object.entries(await channelSettings(db, c))
       .filter(([, v]) => uses(v))
       .map(([n]) => n);
     if (settings.length) objections.push({ type: "channel", channel_id: c.id, settings });
   }
-  for (const other of store.listUserGroups(db, realm.id, false)) {
+  for (const other of await store.listUserGroups(db, realm.id, false)) {
     if (other.id === g.id) continue;
-    const settings = USER_GROUP_PERMISSION_NAMES.filter((n) => uses(store.storedGroupSetting(other, n)));
+    const settings = await filterInOrder(USER_GROUP_PERMISSION_NAMES, async (n) => uses(store.storedGroupSetting(other, n)));
     if (settings.length) objections.push({ type: "user_group", group_id: other.id, settings });
   }
-  const realmSettings = REALM_GROUP_SETTING_NAMES.filter((n) => uses(realmGroupSetting(db, realm, n)));
+  const realmSettings = await filterInOrder(REALM_GROUP_SETTING_NAMES, async (n) => uses(await realmGroupSetting(db, realm, n)));
   if (realmSettings.length) objections.push({ type: "realm", settings: realmSettings });
   if (objections.length) throw groupInUse(objections);
 }
@@ -272,30 +280,31 @@ export const memberChangeParams = {
 };
 
 /** POST /user_groups/{id}/members: users (and, since level 311, subgroups) in and out. */
-export function updateGroupMembers(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof memberChangeParams>) {
+export async function updateGroupMembers(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof memberChangeParams>) {
   const db = app.db;
   const addSubs = a.add_subgroups ?? [];
   const delSubs = a.delete_subgroups ?? [];
   if (!a.add.length && !a.delete.length && !addSubs.length && !delSubs.length) throw nothingToDoForMembers();
   const self = (ids: number[]) => ids.length === 1 && ids[0] === user.id;
-  if (a.add.length) groupForUpdate(db, realm, user, id, self(a.add) ? ["can_join_group", "can_add_members_group"] : ["can_add_members_group"]);
-  if (a.delete.length) groupForUpdate(db, realm, user, id, self(a.delete) ? ["can_leave_group", "can_remove_members_group"] : ["can_remove_members_group"]);
-  const add = checkUserIds(db, realm, a.add);
-  const current = new Set(store.listDirectMemberIds(db, id, false));
+  if (a.add.length) await groupForUpdate(db, realm, user, id, self(a.add) ? ["can_join_group", "can_add_members_group"] : ["can_add_members_group"]);
+  if (a.delete.length)
+    await groupForUpdate(db, realm, user, id, self(a.delete) ? ["can_leave_group", "can_remove_members_group"] : ["can_remove_members_group"]);
+  const add = await checkUserIds(db, realm, a.add);
+  const current = new Set(await store.listDirectMemberIds(db, id, false));
   for (const uid of add) if (current.has(uid)) throw alreadyMember(uid);
   for (const uid of a.delete) if (!current.has(uid)) throw notMember(uid);
-  const subs = planSubgroups(db, realm, user, id, addSubs, delSubs);
+  const subs = await planSubgroups(db, realm, user, id, addSubs, delSubs);
   const del = [...new Set(a.delete)];
-  app.tx((tx) => {
+  await app.tx(async (tx) => {
     if (add.length) {
-      store.addGroupMembers(tx.db, id, add);
+      await store.addGroupMembers(tx.db, id, add);
       tx.emit({ type: "user_group", op: "add_members", group_id: id, user_ids: add }, toRealm(realm.id));
     }
     if (del.length) {
-      store.removeGroupMembers(tx.db, id, del);
+      await store.removeGroupMembers(tx.db, id, del);
       tx.emit({ type: "user_group", op: "remove_members", group_id: id, user_ids: del }, toRealm(realm.id));
     }
-    applySubgroups(tx, realm, id, subs);
+    await applySubgroups(tx, realm, id, subs);
   });
   return {};
 }
@@ -303,10 +312,10 @@ export function updateGroupMembers(app: App, realm: RealmRow, user: UserRow, id:
 export const subgroupsParams = { add: p.intList().optional(() => []), delete: p.intList().optional(() => []) };
 
 /** POST /user_groups/{id}/subgroups: allowed on deactivated groups too (level 391). */
-export function updateSubgroups(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof subgroupsParams>) {
+export async function updateSubgroups(app: App, realm: RealmRow, user: UserRow, id: number, a: Args<typeof subgroupsParams>) {
   if (!a.add.length && !a.delete.length) throw nothingToDoForSubgroups();
-  const subs = planSubgroups(app.db, realm, user, id, a.add, a.delete);
-  app.tx((tx) => applySubgroups(tx, realm, id, subs));
+  const subs = await planSubgroups(app.db, realm, user, id, a.add, a.delete);
+  await app.tx(async (tx) => await applySubgroups(tx, realm, id, subs));
   return {};
 }
 
@@ -315,63 +324,63 @@ interface SubgroupPlan {
   remove: number[];
 }
 
-function planSubgroups(db: Db, realm: RealmRow, user: UserRow, id: number, add: number[], remove: number[]): SubgroupPlan {
+async function planSubgroups(db: Db, realm: RealmRow, user: UserRow, id: number, add: number[], remove: number[]): Promise<SubgroupPlan> {
   if (!add.length && !remove.length) return { add: [], remove: [] };
-  if (add.length) groupForUpdate(db, realm, user, id, ["can_add_members_group"], true);
-  if (remove.length) groupForUpdate(db, realm, user, id, ["can_remove_members_group"], true);
-  const direct = new Set(store.listDirectSubgroupIds(db, id));
-  const toAdd = checkSubgroupIds(db, realm, add);
+  if (add.length) await groupForUpdate(db, realm, user, id, ["can_add_members_group"], true);
+  if (remove.length) await groupForUpdate(db, realm, user, id, ["can_remove_members_group"], true);
+  const direct = new Set(await store.listDirectSubgroupIds(db, id));
+  const toAdd = await checkSubgroupIds(db, realm, add);
   for (const s of toAdd) if (direct.has(s)) throw alreadySubgroup(s);
-  if (toAdd.length) checkNoCycle(db, id, toAdd);
+  if (toAdd.length) await checkNoCycle(db, id, toAdd);
   const toRemove = [...new Set(remove)];
   for (const s of toRemove) {
-    if (!store.findUserGroup(db, realm.id, s)) throw invalidUserGroupId(s);
+    if (!(await store.findUserGroup(db, realm.id, s))) throw invalidUserGroupId(s);
     if (!direct.has(s)) throw notSubgroup(s);
   }
   return { add: toAdd, remove: toRemove };
 }
 
-function applySubgroups(tx: Tx, realm: RealmRow, id: number, p: SubgroupPlan) {
+async function applySubgroups(tx: Tx, realm: RealmRow, id: number, p: SubgroupPlan) {
   if (p.add.length) {
-    store.addSubgroups(tx.db, id, p.add);
+    await store.addSubgroups(tx.db, id, p.add);
     tx.emit({ type: "user_group", op: "add_subgroups", group_id: id, direct_subgroup_ids: p.add }, toRealm(realm.id));
   }
   if (p.remove.length) {
-    store.removeSubgroups(tx.db, id, p.remove);
+    await store.removeSubgroups(tx.db, id, p.remove);
     tx.emit({ type: "user_group", op: "remove_subgroups", group_id: id, direct_subgroup_ids: p.remove }, toRealm(realm.id));
   }
 }
 
 /** GET /user_groups/{id}/members: active members, through nested subgroups unless direct only. */
-export function groupMembers(app: App, realm: RealmRow, user: UserRow, id: number, directOnly: boolean) {
+export async function groupMembers(app: App, realm: RealmRow, user: UserRow, id: number, directOnly: boolean) {
   checkMember(user);
-  const g = groupInRealm(app.db, realm, id, true);
-  return { members: directOnly ? store.listDirectMemberIds(app.db, g.id, true) : store.listRecursiveMemberIds(app.db, g.id) };
+  const g = await groupInRealm(app.db, realm, id, true);
+  return { members: directOnly ? await store.listDirectMemberIds(app.db, g.id, true) : await store.listRecursiveMemberIds(app.db, g.id) };
 }
 
 /** GET /user_groups/{id}/subgroups. */
-export function groupSubgroups(app: App, realm: RealmRow, user: UserRow, id: number, directOnly: boolean) {
+export async function groupSubgroups(app: App, realm: RealmRow, user: UserRow, id: number, directOnly: boolean) {
   checkMember(user);
-  const g = groupInRealm(app.db, realm, id, true);
-  return { subgroups: directOnly ? store.listDirectSubgroupIds(app.db, g.id) : store.listRecursiveSubgroupIds(app.db, g.id) };
+  const g = await groupInRealm(app.db, realm, id, true);
+  return { subgroups: directOnly ? await store.listDirectSubgroupIds(app.db, g.id) : await store.listRecursiveSubgroupIds(app.db, g.id) };
 }
 
 /** GET /user_groups/{id}/members/{user_id}: deactivated users are members of nothing (level 303). */
-export function isGroupMember(app: App, realm: RealmRow, user: UserRow, id: number, userId: number, directOnly: boolean) {
+export async function isGroupMember(app: App, realm: RealmRow, user: UserRow, id: number, userId: number, directOnly: boolean) {
   checkMember(user);
-  const g = groupInRealm(app.db, realm, id, true);
-  const target = findUserById(app.db, userId);
+  const g = await groupInRealm(app.db, realm, id, true);
+  const target = await findUserById(app.db, userId);
   if (!target || target.realmId !== realm.id) throw noSuchUser();
-  return { is_user_group_member: target.isActive && store.isUserInGroup(app.db, target.id, g.id, directOnly) };
+  return { is_user_group_member: target.isActive && (await store.isUserInGroup(app.db, target.id, g.id, directOnly)) };
 }
 
 /**
  * A user's deactivation or reactivation changes how anonymous settings naming them read (deactivated
  * users are not listed, level 303): each group whose setting names the user is re-announced.
  */
-export function announceSettingsNamingUserTx(tx: Tx, realmId: number, userId: number) {
-  const inactive = listInactiveUserIds(tx.db, realmId);
-  for (const g of store.listUserGroups(tx.db, realmId, true)) {
+export async function announceSettingsNamingUserTx(tx: Tx, realmId: number, userId: number) {
+  const inactive = await listInactiveUserIds(tx.db, realmId);
+  for (const g of await store.listUserGroups(tx.db, realmId, true)) {
     const data: Record<string, unknown> = {};
     for (const n of USER_GROUP_PERMISSION_NAMES) {
       const v = store.storedGroupSetting(g, n);

@@ -94,7 +94,7 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
   if (a.email !== undefined && a.email.toLowerCase() !== user.email.toLowerCase()) {
     if (realmSetting(realm, "email_changes_disabled") && !isAdmin(user.role)) throw emailAddressChangesDisabledOrganization();
     if (!isValidEmail(a.email)) throw invalidAddress();
-    if (findUserByEmail(app.db, realm.id, a.email)) throw emailInUse(a.email);
+    if (await findUserByEmail(app.db, realm.id, a.email)) throw emailInUse(a.email);
     // With email, the new address is confirmed by a link mailed to it (as Zulip); without, it changes at once.
     if (app.config.email.enabled) newEmail = a.email;
     else {
@@ -118,19 +118,19 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
   if (changed.length) patch.settings = settings;
   if (!Object.keys(patch).length && !newEmail) return {};
   const { passwordHash, ...rest } = patch;
-  app.tx((tx) => {
-    if (Object.keys(rest).length) updateUser(tx.db, user.id, rest);
-    if (passwordHash) passwordChangedTx(app, tx, user, passwordHash, { endSessions: false, keepSession: currentSession });
-    if (newEmail) mailEmailChangeTx(app, tx, realm, user, newEmail);
+  await app.tx(async (tx) => {
+    if (Object.keys(rest).length) await updateUser(tx.db, user.id, rest);
+    if (passwordHash) await passwordChangedTx(app, tx, user, passwordHash, { endSessions: false, keepSession: currentSession });
+    if (newEmail) await mailEmailChangeTx(app, tx, realm, user, newEmail);
     for (const [property, value] of changed) {
       const ev: Record<string, unknown> = { type: "user_settings", op: "update", property, value };
       if (property === "default_language") ev.language_name = languageName(String(value));
       tx.emit(ev as never, toUsers([user.id]));
-      if (property === "enable_drafts_synchronization" && value === false) deleteAllDrafts(tx.db, user.id);
+      if (property === "enable_drafts_synchronization" && value === false) await deleteAllDrafts(tx.db, user.id);
       if (property === "timezone") people.push({ email: patch.email ?? user.email, timezone: value });
       // Administrators see who allows their private data in a standard export (GET /export/realm/consents).
       if (property === "allow_private_data_export")
-        tx.emit({ type: "realm_export_consent", user_id: user.id, consented: value === true }, toUsers(listAdminIds(tx.db, realm.id)));
+        tx.emit({ type: "realm_export_consent", user_id: user.id, consented: value === true }, toUsers(await listAdminIds(tx.db, realm.id)));
     }
     for (const person of people) tx.emit({ type: "realm_user", op: "update", person: { user_id: user.id, ...person } }, toRealm(realm.id));
   });
@@ -140,18 +140,18 @@ export async function updateOwnSettings(app: App, realm: RealmRow, user: UserRow
 /** PATCH /realm/user_settings_defaults: administrators set what new users start with. */
 export const userDefaultsParams = settingParams(PATCHABLE_DEFAULT_NAMES);
 
-export function updateRealmUserDefaults(app: App, realm: RealmRow, user: UserRow, args: Args<typeof userDefaultsParams>) {
+export async function updateRealmUserDefaults(app: App, realm: RealmRow, user: UserRow, args: Args<typeof userDefaultsParams>) {
   if (!isAdmin(user.role)) throw mustBeAdmin();
   const values = given(args, PATCHABLE_DEFAULT_NAMES);
   checkSettingValues(values);
-  const stored = findRealmUserDefaults(app.db, realm.id);
+  const stored = await findRealmUserDefaults(app.db, realm.id);
   const current = allSettings(stored, REALM_DEFAULT_NAMES);
   const changed = values.filter(([n, v]) => JSON.stringify(current[n]) !== JSON.stringify(v));
   if (!changed.length) return {};
   let settings = stored;
   for (const [n, v] of changed) settings = withSetting(settings, n, v, USER_SETTINGS[n].default);
-  app.tx((tx) => {
-    saveRealmUserDefaults(tx.db, realm.id, settings);
+  await app.tx(async (tx) => {
+    await saveRealmUserDefaults(tx.db, realm.id, settings);
     for (const [property, value] of changed) tx.emit({ type: "realm_user_settings_defaults", op: "update", property, value }, toRealm(realm.id));
   });
   return {};

@@ -26,7 +26,7 @@ export const statusParams = {
 export type StatusChange = Args<typeof statusParams>;
 
 /** POST /users/me/status (and, by administrators, /users/{user_id}/status): only what is passed changes. */
-export function updateStatus(app: App, realm: RealmRow, user: UserRow, a: StatusChange) {
+export async function updateStatus(app: App, realm: RealmRow, user: UserRow, a: StatusChange) {
   const text = a.status_text?.trim();
   if (a.away === undefined && text === undefined && a.emoji_name === undefined && a.emoji_code === undefined && a.reaction_type === undefined)
     throw clientDidNotPassAny();
@@ -46,9 +46,9 @@ export function updateStatus(app: App, realm: RealmRow, user: UserRow, a: Status
       emoji = { emoji_name: a.emoji_name, emoji_code: a.emoji_code, reaction_type: type };
     }
   }
-  const old = findUserStatus(app.db, user.id);
-  app.tx((tx) => {
-    saveUserStatus(tx.db, {
+  const old = await findUserStatus(app.db, user.id);
+  await app.tx(async (tx) => {
+    await saveUserStatus(tx.db, {
       userId: user.id,
       away: a.away ?? old?.away ?? false,
       statusText: text ?? old?.statusText ?? "",
@@ -67,11 +67,13 @@ export function updateStatus(app: App, realm: RealmRow, user: UserRow, a: Status
 }
 
 /** POST /users/{user_id}/status: administrators set another user's (e.g. a bot's) status. */
-export function updateStatusOf(app: App, realm: RealmRow, actor: UserRow, id: number, a: StatusChange) {
-  const target = userInRealm(app, actor, id);
+export async function updateStatusOf(app: App, realm: RealmRow, actor: UserRow, id: number, a: StatusChange) {
+  const target = await userInRealm(app, actor, id);
   if (target.id !== actor.id && !isAdmin(actor.role)) throw insufficientPermission();
-  return updateStatus(app, realm, target, a);
+  return await updateStatus(app, realm, target, a);
 }
 
 /** GET /users/{user_id}/status. */
-export const getStatus = (app: App, viewer: UserRow, id: number) => ({ status: toApiUserStatus(findUserStatus(app.db, userInRealm(app, viewer, id).id)) });
+export const getStatus = async (app: App, viewer: UserRow, id: number) => ({
+  status: toApiUserStatus(await findUserStatus(app.db, (await userInRealm(app, viewer, id)).id)),
+});

@@ -11,22 +11,23 @@ import { internalBotTx, sendBotMessageTx } from "./messages";
 import { customWelcomeMessageCannotBeEmpty, mustBeAdmin } from "../domain/errors";
 import { isAdmin } from "../domain/roles";
 import { subscribeUsersTx } from "./subscriptions";
+import { mapInOrder } from "../lib/in-order";
 
-const welcomeBotTx = (app: App, tx: Tx, realm: RealmRow) => internalBotTx(app, tx, realm, SYSTEM_BOTS.welcome);
+const welcomeBotTx = async (app: App, tx: Tx, realm: RealmRow) => await internalBotTx(app, tx, realm, SYSTEM_BOTS.welcome);
 
-export function sendWelcomeTx(app: App, tx: Tx, realm: RealmRow, user: UserRow, inviteText: string | null): number {
-  const bot = welcomeBotTx(app, tx, realm);
+export async function sendWelcomeTx(app: App, tx: Tx, realm: RealmRow, user: UserRow, inviteText: string | null): Promise<number> {
+  const bot = await welcomeBotTx(app, tx, realm);
   const custom = inviteText ?? (realmSetting(realm, "welcome_message_custom_text") as string);
   const greeting = `Hello, and welcome to ${realm.name}! 👋 Say hi in a channel, or reply here with any question.`;
   const content = custom ? `${greeting}\n\n**A message from your organization:**\n\n${custom}` : greeting;
-  return sendBotMessageTx(app, tx, realm, bot, { dmUsers: [bot, user] }, content, "Internal");
+  return await sendBotMessageTx(app, tx, realm, bot, { dmUsers: [bot, user] }, content, "Internal");
 }
 
 /** POST /realm/test_welcome_bot_custom_message: an administrator sees the greeting with this text, as a newcomer would. */
-export function sendTestWelcome(app: App, realm: RealmRow, admin: UserRow, text: string) {
+export async function sendTestWelcome(app: App, realm: RealmRow, admin: UserRow, text: string) {
   if (!isAdmin(admin.role)) throw mustBeAdmin();
   if (!text.trim()) throw customWelcomeMessageCannotBeEmpty();
-  return { message_id: app.tx((tx) => sendWelcomeTx(app, tx, realm, admin, text)) };
+  return { message_id: await app.tx(async (tx) => await sendWelcomeTx(app, tx, realm, admin, text)) };
 }
 
 const STARTER_CHANNELS = [
@@ -48,11 +49,20 @@ Try things out in #**sandbox**: a new topic, **bold** text, an emoji reaction, a
  * A new organization's first content, as Zulip starts one: #general and #sandbox (default channels,
  * so everyone who joins is subscribed), the owner in both, and the welcome bot's note in #general.
  */
-export function createStarterContentTx(app: App, tx: Tx, realm: RealmRow, owner: UserRow): { general: ChannelRow; sandbox: ChannelRow } {
-  const [general, sandbox] = STARTER_CHANNELS.map((c) =>
-    insertChannelTx(app, tx, realm, owner, { ...c, inviteOnly: false, isWebPublic: false, isDefault: true, settings: {} }),
-  ) as [ChannelRow, ChannelRow];
-  subscribeUsersTx(app, tx, realm, [general, sandbox], [owner]);
-  sendBotMessageTx(app, tx, realm, welcomeBotTx(app, tx, realm), { channel: general, topic: "welcome to confab" }, starterMessage(realm), "Internal");
+export async function createStarterContentTx(app: App, tx: Tx, realm: RealmRow, owner: UserRow): Promise<{ general: ChannelRow; sandbox: ChannelRow }> {
+  const [general, sandbox] = (await mapInOrder(
+    STARTER_CHANNELS,
+    async (c) => await insertChannelTx(app, tx, realm, owner, { ...c, inviteOnly: false, isWebPublic: false, isDefault: true, settings: {} }),
+  )) as [ChannelRow, ChannelRow];
+  await subscribeUsersTx(app, tx, realm, [general, sandbox], [owner]);
+  await sendBotMessageTx(
+    app,
+    tx,
+    realm,
+    await welcomeBotTx(app, tx, realm),
+    { channel: general, topic: "welcome to confab" },
+    starterMessage(realm),
+    "Internal",
+  );
   return { general, sandbox };
 }

@@ -34,25 +34,23 @@ export const WIDGET_EVENT_INTERVAL_MS = 2000;
 // ---- Who sees a scope ----
 
 /** Who sees a widget's scope: for a link, those who read its channel; else the organization's members (not guests); a draft's widgets, its person. */
-function scopeAudience(db: Db, p: PluginRow, link: PluginLinkRow | undefined): number[] {
+async function scopeAudience(db: Db, p: PluginRow, link: PluginLinkRow | undefined): Promise<number[]> {
   if (p.state === "draft") return [p.madeBy ?? p.installedBy].filter((x): x is number => x !== null);
-  if (link) return [...channelReaders(db, p.realmId, link.streamId)];
-  return listUsers(db, p.realmId)
-    .filter((u) => u.isActive && !isGuest(u.role))
-    .map((u) => u.id);
+  if (link) return [...(await channelReaders(db, p.realmId, link.streamId))];
+  return (await listUsers(db, p.realmId)).filter((u) => u.isActive && !isGuest(u.role)).map((u) => u.id);
 }
 
 // ---- Events, at most one per scope per interval ----
 
 const scopeKey = (s: store.WidgetScope) => JSON.stringify([s.installId, s.widget, s.linkId, s.item]);
 
-function widgetEvent(db: Db, scope: store.WidgetScope): { event: Record<string, unknown> & { type: string }; audience: Audience } | null {
-  const doc = store.findDocument(db, scope);
-  const p = findPlugin(db, scope.installId);
+async function widgetEvent(db: Db, scope: store.WidgetScope): Promise<{ event: Record<string, unknown> & { type: string }; audience: Audience } | null> {
+  const doc = await store.findDocument(db, scope);
+  const p = await findPlugin(db, scope.installId);
   if (!doc || !p) return null;
-  const link = scope.linkId ? findLink(db, scope.linkId) : undefined;
+  const link = scope.linkId ? await findLink(db, scope.linkId) : undefined;
   if (scope.linkId && !link) return null;
-  return { event: { type: "ext_widget", ...toApiWidgetDocument(doc) }, audience: toUsers(scopeAudience(db, p, link)) };
+  return { event: { type: "ext_widget", ...toApiWidgetDocument(doc) }, audience: toUsers(await scopeAudience(db, p, link)) };
 }
 
 const throttles = new WeakMap<App, Throttle>();
@@ -60,11 +58,11 @@ function throttleOf(app: App): Throttle {
   let t = throttles.get(app);
   if (!t) {
     // The trailing event reads the document as it is by then: the latest wins.
-    const trailing = (key: string) => {
+    const trailing = async (key: string) => {
       const [installId, widget, linkId, item] = JSON.parse(key) as [number, string, number, string];
       try {
-        app.tx((tx) => {
-          const e = widgetEvent(tx.db, { installId, widget, linkId, item });
+        await app.tx(async (tx) => {
+          const e = await widgetEvent(tx.db, { installId, widget, linkId, item });
           if (e) tx.emit(e.event, e.audience);
           tx.afterCommit(() => t!.sent(key));
         });
@@ -91,14 +89,14 @@ export const pushWidgetParams = {
  * POST /ext/widgets: only a plugin's own bot, for its own widgets and links. Keeps the latest document
  * per widget and scope; `version` counts its changes (a push that changes nothing is not one).
  */
-export function pushWidget(app: App, bot: UserRow, a: Args<typeof pushWidgetParams>) {
-  const p = bot.isBot ? findPluginByBot(app.db, bot.id) : undefined;
+export async function pushWidget(app: App, bot: UserRow, a: Args<typeof pushWidgetParams>) {
+  const p = bot.isBot ? await findPluginByBot(app.db, bot.id) : undefined;
   if (!p || p.realmId !== bot.realmId) throw pluginBotsOnly();
   const spec = widgetSpec(p.manifest, a.widget);
   let link: PluginLinkRow | undefined;
   if (spec.scope === "link") {
     if (a.link_id === undefined) throw missingConditional("link_id");
-    link = findLink(app.db, a.link_id);
+    link = await findLink(app.db, a.link_id);
     if (!link || link.installId !== p.id) throw noSuchLink();
     if (spec.link_kinds && !spec.link_kinds.includes(link.kind)) throw widgetNotLinksKind(a.widget, link.kind);
   } else if (a.link_id !== undefined) throw widgetBelongsOrganizationNotLink(a.widget);
@@ -108,14 +106,14 @@ export function pushWidget(app: App, bot: UserRow, a: Args<typeof pushWidgetPara
   const scope: store.WidgetScope = { installId: p.id, widget: a.widget, linkId: link?.id ?? 0, item: a.item };
   const throttle = throttleOf(app);
   const key = scopeKey(scope);
-  return app.tx((tx) => {
-    const current = store.findDocument(tx.db, scope);
+  return await app.tx(async (tx) => {
+    const current = await store.findDocument(tx.db, scope);
     const next = checkDocument(spec, a.widget, applyPush(current?.document ?? null, a.document, a.data));
     if (current && JSON.stringify(current.document) === JSON.stringify(next)) return { version: current.version };
     const version = (current?.version ?? 0) + 1;
-    store.saveDocument(tx.db, { ...scope, document: next, version, dateUpdated: app.now() });
+    await store.saveDocument(tx.db, { ...scope, document: next, version, dateUpdated: app.now() });
     if (throttle.take(key)) {
-      const e = widgetEvent(tx.db, scope)!;
+      const e = (await widgetEvent(tx.db, scope))!;
       tx.emit(e.event, e.audience);
       tx.afterCommit(() => throttle.sent(key));
     }
@@ -125,8 +123,8 @@ export function pushWidget(app: App, bot: UserRow, a: Args<typeof pushWidgetPara
 
 // ---- Reading ----
 
-function visiblePlugin(app: App, realm: RealmRow, user: UserRow, id: number): PluginRow {
-  const p = findPlugin(app.db, id);
+async function visiblePlugin(app: App, realm: RealmRow, user: UserRow, id: number): Promise<PluginRow> {
+  const p = await findPlugin(app.db, id);
   if (!p || p.realmId !== realm.id || !canSeePlugin(user, p) || p.dateRemoved !== null) throw noSuchPlugin();
   return p;
 }
@@ -134,17 +132,17 @@ function visiblePlugin(app: App, realm: RealmRow, user: UserRow, id: number): Pl
 export const getWidgetParams = { link_id: p.int().optional(), item: p.str().optional("") };
 
 /** GET /ext/widgets/{install_id}/{widget}: the latest document of one scope (null before the first push) and the caller's preference. */
-export function getWidget(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: Args<typeof getWidgetParams>) {
+export async function getWidget(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: Args<typeof getWidgetParams>) {
   if (isGuest(user.role)) throw guestsRefused();
-  const p = visiblePlugin(app, realm, user, installId);
+  const p = await visiblePlugin(app, realm, user, installId);
   const spec = widgetSpec(p.manifest, widget);
   let link: PluginLinkRow | undefined;
   if (a.link_id !== undefined) {
-    link = findLink(app.db, a.link_id);
-    if (!link || link.installId !== p.id || !canSeeScope(app.db, user, p, link)) throw noSuchLink();
+    link = await findLink(app.db, a.link_id);
+    if (!link || link.installId !== p.id || !(await canSeeScope(app.db, user, p, link))) throw noSuchLink();
   } else if (spec.scope === "link") throw missingConditional("link_id");
-  const doc = store.findDocument(app.db, { installId: p.id, widget, linkId: link?.id ?? 0, item: a.item });
-  return { document: doc?.document ?? null, version: doc?.version ?? 0, preference: preferenceOf(app.db, user, p, widget) };
+  const doc = await store.findDocument(app.db, { installId: p.id, widget, linkId: link?.id ?? 0, item: a.item });
+  return { document: doc?.document ?? null, version: doc?.version ?? 0, preference: await preferenceOf(app.db, user, p, widget) };
 }
 
 // ---- Preferences ----
@@ -163,15 +161,15 @@ export const preferenceParams = {
   rest_figure: p.str().optional(),
 };
 
-export function updateWidgetPreference(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: Args<typeof preferenceParams>) {
+export async function updateWidgetPreference(app: App, realm: RealmRow, user: UserRow, installId: number, widget: string, a: Args<typeof preferenceParams>) {
   requireHumanMember(user);
-  const p = visiblePlugin(app, realm, user, installId);
+  const p = await visiblePlugin(app, realm, user, installId);
   const spec = widgetSpec(p.manifest, widget);
-  const row = store.findPreference(app.db, user.id, p.id, widget);
+  const row = await store.findPreference(app.db, user.id, p.id, widget);
   const next = applyPreference(spec, widget, row ?? EMPTY_PREFERENCE, a, app.now());
-  app.tx((tx) => {
-    store.savePreference(tx.db, { userId: user.id, installId: p.id, widget, ...next });
-    tx.emit({ type: "ext_widget_preference", install_id: p.id, widget, preference: preferenceOf(tx.db, user, p, widget) }, toUsers([user.id]));
+  await app.tx(async (tx) => {
+    await store.savePreference(tx.db, { userId: user.id, installId: p.id, widget, ...next });
+    tx.emit({ type: "ext_widget_preference", install_id: p.id, widget, preference: await preferenceOf(tx.db, user, p, widget) }, toUsers([user.id]));
   });
   return {};
 }

@@ -20,16 +20,17 @@ import { findRealmRepository, repositoryDir } from "./repositories";
 import { requireHumanMember } from "./secrets";
 import { p, type Args } from "../domain/params";
 import { accessChannelById, channelAccess } from "../access/channels";
+import { filterInOrder } from "../lib/in-order";
 
 /**
  * A whole topic moved (renamed, or to another channel): its workspace goes with it, unless the
  * destination topic has one of its own. Inside the move's transaction.
  */
-export function moveTopicWorkspaceTx(app: App, tx: Tx, from: { channel: ChannelRow; topic: string }, to: { channel: ChannelRow; topic: string }) {
-  const w = store.findTopicWorkspace(tx.db, from.channel.id, from.topic);
-  if (!w || store.findTopicWorkspace(tx.db, to.channel.id, to.topic)) return;
-  const moved = store.updateWorkspace(tx.db, w.id, { channelId: to.channel.id, topic: to.topic });
-  const readers = new Set([...channelReaderIds(app, from.channel), ...channelReaderIds(app, to.channel)]);
+export async function moveTopicWorkspaceTx(app: App, tx: Tx, from: { channel: ChannelRow; topic: string }, to: { channel: ChannelRow; topic: string }) {
+  const w = await store.findTopicWorkspace(tx.db, from.channel.id, from.topic);
+  if (!w || (await store.findTopicWorkspace(tx.db, to.channel.id, to.topic))) return;
+  const moved = await store.updateWorkspace(tx.db, w.id, { channelId: to.channel.id, topic: to.topic });
+  const readers = new Set([...(await channelReaderIds(app, from.channel)), ...(await channelReaderIds(app, to.channel))]);
   tx.emit({ type: "ext_workspace", op: "update", workspace: toApiWorkspace(moved) }, toUsers([...readers]));
 }
 
@@ -41,10 +42,10 @@ export const createWorkspaceParams = { stream_id: p.int(), topic: p.str(), repos
  */
 export async function createWorkspace(app: App, realm: RealmRow, user: UserRow, a: Args<typeof createWorkspaceParams>) {
   requireHumanMember(user);
-  const { channel } = accessChannelById(app, user, a.stream_id, { content: true });
+  const { channel } = await accessChannelById(app, user, a.stream_id, { content: true });
   const topic = normalizeTopic(a.topic, app.config.limits.maxTopicLength);
-  const repo = findRealmRepository(app, realm, a.repository_id);
-  if (store.findTopicWorkspace(app.db, channel.id, topic)) throw topicHasWorkspace();
+  const repo = await findRealmRepository(app, realm, a.repository_id);
+  if (await store.findTopicWorkspace(app.db, channel.id, topic)) throw topicHasWorkspace();
   const repoDir = repositoryDir(app, repo);
   const start = a.start ?? (await gitOps.headBranch(repoDir));
   const sha = await gitOps.resolveCommit(repoDir, start);
@@ -54,9 +55,9 @@ export async function createWorkspace(app: App, realm: RealmRow, user: UserRow, 
   const dir = join(app.config.dataDir, "workspaces", uuid);
   await gitOps.addWorktree(repoDir, dir, branch, sha);
   try {
-    return app.tx((tx) => {
-      if (store.findTopicWorkspace(tx.db, channel.id, topic)) throw topicHasWorkspace(); // made while git ran
-      const row = store.insertWorkspace(tx.db, {
+    return await app.tx(async (tx) => {
+      if (await store.findTopicWorkspace(tx.db, channel.id, topic)) throw topicHasWorkspace(); // made while git ran
+      const row = await store.insertWorkspace(tx.db, {
         uuid,
         realmId: realm.id,
         repositoryId: repo.id,
@@ -67,7 +68,7 @@ export async function createWorkspace(app: App, realm: RealmRow, user: UserRow, 
         dateCreated: app.now(),
       });
       const workspace = toApiWorkspace(row);
-      tx.emit({ type: "ext_workspace", op: "add", workspace }, toUsers(channelReaderIds(app, channel)));
+      tx.emit({ type: "ext_workspace", op: "add", workspace }, toUsers(await channelReaderIds(app, channel)));
       return { workspace };
     });
   } catch (e) {
@@ -79,24 +80,24 @@ export async function createWorkspace(app: App, realm: RealmRow, user: UserRow, 
 export const listWorkspacesParams = { stream_id: p.int().optional(), topic: p.str().optional() };
 
 /** GET /ext/workspaces: the workspaces of channels the user can read. */
-export function listWorkspaces(app: App, realm: RealmRow, user: UserRow, a: Args<typeof listWorkspacesParams>) {
+export async function listWorkspaces(app: App, realm: RealmRow, user: UserRow, a: Args<typeof listWorkspacesParams>) {
   requireHumanMember(user);
   const readable = new Map<number, boolean>();
-  const canRead = (channelId: number) => {
+  const canRead = async (channelId: number) => {
     if (!readable.has(channelId)) {
-      const c = findChannel(app.db, channelId);
-      readable.set(channelId, !!c && channelAccess(app, user, c).content);
+      const c = await findChannel(app.db, channelId);
+      readable.set(channelId, !!c && (await channelAccess(app, user, c)).content);
     }
     return readable.get(channelId)!;
   };
-  const rows = store.listWorkspaces(app.db, realm.id, { channelId: a.stream_id, topic: a.topic });
-  return { workspaces: rows.filter((w) => canRead(w.channelId)).map(toApiWorkspace) };
+  const rows = await store.listWorkspaces(app.db, realm.id, { channelId: a.stream_id, topic: a.topic });
+  return { workspaces: (await filterInOrder(rows, async (w) => await canRead(w.channelId))).map(toApiWorkspace) };
 }
 
 /** GET /ext/workspaces/{workspace_uuid}. */
-export function getWorkspace(app: App, user: UserRow, uuid: string) {
+export async function getWorkspace(app: App, user: UserRow, uuid: string) {
   requireHumanMember(user);
-  return { workspace: toApiWorkspace(readableWorkspace(app, user, uuid)) };
+  return { workspace: toApiWorkspace(await readableWorkspace(app, user, uuid)) };
 }
 
 /**
@@ -105,19 +106,22 @@ export function getWorkspace(app: App, user: UserRow, uuid: string) {
  */
 export async function removeWorkspace(app: App, realm: RealmRow, user: UserRow, uuid: string) {
   requireHumanMember(user);
-  const w = readableWorkspace(app, user, uuid);
+  const w = await readableWorkspace(app, user, uuid);
   if (w.createdBy !== user.id && !isAdmin(user.role)) throw insufficientPermission();
-  const repo = findRealmRepository(app, realm, w.repositoryId);
+  const repo = await findRealmRepository(app, realm, w.repositoryId);
   const repoDir = repositoryDir(app, repo);
   const dir = workspaceDir(app, w);
   unloadReadme(app, uuid);
   await gitOps.commitDirectory(repoDir, dir, w.branch, `Workspace of "${w.topic}" removed`, { name: user.fullName, email: user.email });
   await gitOps.removeWorktree(repoDir, dir).catch(() => rmSync(dir, { recursive: true, force: true }));
-  app.tx((tx) => {
-    if (!store.findWorkspace(tx.db, uuid)) return; // removed by a concurrent request
-    store.deleteWorkspace(tx.db, w.id);
-    const c = findChannel(tx.db, w.channelId);
-    tx.emit({ type: "ext_workspace", op: "remove", workspace_uuid: uuid, stream_id: w.channelId, topic: w.topic }, toUsers(c ? channelReaderIds(app, c) : []));
+  await app.tx(async (tx) => {
+    if (!(await store.findWorkspace(tx.db, uuid))) return; // removed by a concurrent request
+    await store.deleteWorkspace(tx.db, w.id);
+    const c = await findChannel(tx.db, w.channelId);
+    tx.emit(
+      { type: "ext_workspace", op: "remove", workspace_uuid: uuid, stream_id: w.channelId, topic: w.topic },
+      toUsers(c ? await channelReaderIds(app, c) : []),
+    );
   });
   return {};
 }

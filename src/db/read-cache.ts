@@ -15,6 +15,8 @@ export class ReadCache {
   private entries = new Map<string, unknown>();
   /** Longer-lived entries (`memo`): kept across changes that do not touch them. */
   private memos = new Map<string, unknown>();
+  /** Bumped by every change, forget and clear: a load that straddled one is answered but not kept. */
+  private generation = 0;
   private dataVersion = -1;
   private checkedAt = -Infinity;
   private readonly version: { get(): { data_version: number } | null };
@@ -27,12 +29,14 @@ export class ReadCache {
   }
 
   /** The cached value for `key`, or `load()`'s (remembered unless it is undefined). */
-  get<T>(key: string, load: () => T): T {
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
     this.revalidate();
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit as T;
-    const value = load();
-    if (value !== undefined) {
+    const generation = this.generation;
+    const value = await load();
+    // A change that ended while the load was awaited may have made it stale: answer it, keep nothing.
+    if (value !== undefined && generation === this.generation) {
       if (this.entries.size >= this.maxEntries) this.entries.clear(); // bounded, whatever keys clients send
       this.entries.set(key, value);
     }
@@ -44,10 +48,12 @@ export class ReadCache {
    * realm's alert words): their writers `forget` them; every rollback and another process's change
    * drop them all.
    */
-  memo<T>(key: string, load: () => T): T {
+  async memo<T>(key: string, load: () => Promise<T>): Promise<T> {
     this.revalidate();
     if (this.memos.has(key)) return this.memos.get(key) as T;
-    const value = load();
+    const generation = this.generation;
+    const value = await load();
+    if (generation !== this.generation) return value;
     if (this.memos.size >= this.maxEntries) this.memos.clear();
     this.memos.set(key, value);
     return value;
@@ -55,16 +61,19 @@ export class ReadCache {
 
   /** Drops the memos whose keys start with `prefix` (called by the change that makes them stale). */
   forget(prefix: string) {
+    this.generation++;
     for (const k of this.memos.keys()) if (k.startsWith(prefix)) this.memos.delete(k);
   }
 
   /** After a change (db/tx.ts): lookups go unless the change left them alone; a rollback drops everything. */
   changed(c: Changed) {
+    this.generation++;
     if (c.lookups || c.rolledBack) this.entries.clear();
     if (c.rolledBack) this.memos.clear();
   }
 
   clear() {
+    this.generation++;
     this.entries.clear();
     this.memos.clear();
   }

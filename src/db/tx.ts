@@ -1,4 +1,5 @@
 import type { Database } from "bun:sqlite";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { closeSync, fdatasync, openSync } from "node:fs";
 import type { Db } from "./client";
 import type { Audience, Emitted, ServerEvent } from "../events/types";
@@ -30,10 +31,13 @@ export interface Tx {
 }
 
 /**
- * The one writer. Every change runs synchronously inside `run`, in its own SAVEPOINT, so a throw undoes
- * exactly that action. With batching on, the first write of an event-loop turn opens a transaction that
- * commits on the next turn: concurrent sends share one COMMIT (one fsync) instead of paying one each.
- * Events wait for that COMMIT and are dropped if it fails; HTTP answers wait for `settled()`.
+ * The one writer. Every change runs inside `run`, in its own SAVEPOINT, so a throw undoes exactly that
+ * action. Actions are asynchronous (the store is awaited, so that a store answering over the network can
+ * serve the same code) but run **one at a time**: an action waits for the one before it to finish, so
+ * its SAVEPOINT holds only its own writes. With batching on, the first write of an event-loop turn opens
+ * a transaction that commits on a later turn, once no action is running: concurrent sends share one
+ * COMMIT (one fsync) instead of paying one each. Events wait for that COMMIT and are dropped if it fails;
+ * HTTP answers wait for `settled()`.
  *
  * Durability without blocking: with `walSync`, SQLite commits without fsync (synchronous=NORMAL) and the
  * writer syncs the WAL file (fdatasync) on a worker thread instead. The event loop keeps serving requests (they
@@ -43,7 +47,14 @@ export interface Tx {
  */
 export class Writer {
   private open = false;
-  private depth = 0;
+  /** An action is running: the next one waits in `waiting`, and COMMIT waits for it to end. */
+  private busy = false;
+  private waiting: (() => void)[] = [];
+  /** The batch's turn to commit came while an action was running: it commits when that action ends. */
+  private commitDue = false;
+  /** Set inside the running action: a change it makes through `run` is part of it (a nested SAVEPOINT). */
+  private readonly inAction = new AsyncLocalStorage<boolean>();
+  private nested = 0;
   private events: Emitted[] = [];
   private hooks: (() => void)[] = [];
   private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
@@ -80,19 +91,60 @@ export class Writer {
     return this.refusal !== null;
   }
 
-  run<T>(fn: (tx: Tx) => T, opts: TxOptions = {}): T {
-    if (this.refusal) throw this.refusal();
-    if (!this.open) this.begin();
-    if (this.depth === 0) this.batchActions++;
-    const name = `a${++this.depth}`;
-    const mark = this.events.length;
-    const hookMark = this.hooks.length;
+  /** Runs `fn` as one action once the actions before it are done; a throw rolls back exactly its writes. */
+  run<T>(fn: (tx: Tx) => T | Promise<T>, opts: TxOptions = {}): Promise<T> {
+    if (this.busy && this.inAction.getStore()) return this.runNested(fn, opts);
+    if (!this.busy) return this.runNow(fn, opts);
+    return new Promise<T>((resolve, reject) => this.waiting.push(() => this.runNow(fn, opts).then(resolve, reject)));
+  }
+
+  private async runNow<T>(fn: (tx: Tx) => T | Promise<T>, opts: TxOptions): Promise<T> {
+    this.busy = true;
+    const lookups = !opts.keepsLookups;
+    let rolledBack = false;
+    try {
+      if (this.refusal) throw this.refusal();
+      if (!this.open) this.begin();
+      this.batchActions++;
+      if (lookups) this.batchLookups = true;
+      const mark = this.events.length;
+      const hookMark = this.hooks.length;
+      this.sqlite.run("SAVEPOINT action");
+      try {
+        const result = await this.inAction.run(true, () => fn(this.tx()));
+        this.sqlite.run("RELEASE action");
+        return result;
+      } catch (e) {
+        this.sqlite.run("ROLLBACK TO action");
+        this.sqlite.run("RELEASE action");
+        this.events.length = mark;
+        this.hooks.length = hookMark;
+        rolledBack = true;
+        throw e;
+      } finally {
+        this.changed({ rolledBack, lookups });
+      }
+    } finally {
+      this.busy = false;
+      try {
+        if (!this.batching || this.commitDue) this.commit();
+      } finally {
+        this.waiting.shift()?.();
+      }
+    }
+  }
+
+  /** A change made by the running action (an action calling another): its own SAVEPOINT inside the action's. */
+  private async runNested<T>(fn: (tx: Tx) => T | Promise<T>, opts: TxOptions): Promise<T> {
     const lookups = !opts.keepsLookups;
     if (lookups) this.batchLookups = true;
+    const name = `nested${++this.nested}`;
+    const mark = this.events.length;
+    const hookMark = this.hooks.length;
     let rolledBack = false;
     this.sqlite.run(`SAVEPOINT ${name}`);
     try {
-      const result = fn({ db: this.db, emit: (event, audience) => this.events.push({ event, audience }), afterCommit: (f) => this.hooks.push(f) });
+      const result = await fn(this.tx());
       this.sqlite.run(`RELEASE ${name}`);
       return result;
     } catch (e) {
@@ -103,10 +155,13 @@ export class Writer {
       rolledBack = true;
       throw e;
     } finally {
+      this.nested--;
       this.changed({ rolledBack, lookups });
-      this.depth--;
-      if (this.depth === 0 && !this.batching) this.commit();
     }
+  }
+
+  private tx(): Tx {
+    return { db: this.db, emit: (event, audience) => this.events.push({ event, audience }), afterCommit: (f) => this.hooks.push(f) };
   }
 
   /** Whether writes wait for their COMMIT (`settled()` has something to wait for). */
@@ -121,7 +176,7 @@ export class Writer {
 
   /** Commits now; used at shutdown and by the CLI. */
   flush() {
-    if (this.open && this.depth === 0) this.commit();
+    if (this.open && !this.busy) this.commit();
   }
 
   /** Waits until everything committed is durable (at shutdown, before closing the database). */
@@ -143,11 +198,12 @@ export class Writer {
       const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
       promise.catch(() => {}); // a failed batch is reported to each waiter, never as an unhandled rejection
       this.batch = { promise, resolve, reject };
-      setImmediate(() => this.commit());
+      setImmediate(() => (this.busy ? (this.commitDue = true) : this.commit()));
     }
   }
 
   private commit() {
+    this.commitDue = false;
     if (!this.open) return;
     const events = this.events;
     const hooks = this.hooks;

@@ -69,9 +69,9 @@ export const USER_GROUP_PERMISSION_NAMES = Object.keys(USER_GROUP_PERMISSIONS) a
 
 /** What validation needs to know about the groups and users a value names. */
 export interface GroupSettingLookup {
-  group(id: number): { id: number; name: string; isSystemGroup: boolean; deactivated: boolean } | undefined;
+  group(id: number): Promise<{ id: number; name: string; isSystemGroup: boolean; deactivated: boolean } | undefined>;
   /** Whether the id is an active user of the realm. */
-  activeUser(id: number): boolean;
+  activeUser(id: number): Promise<boolean>;
   nobodyGroupId: number;
 }
 
@@ -92,19 +92,24 @@ export function canonicalGroupSetting(v: GroupSettingValue, nobodyGroupId: numbe
  * Checks a value for one setting and returns its canonical form, or throws Zulip's error: unknown or
  * deactivated groups, users who are not active in the realm, and the system groups the setting refuses.
  */
-export function checkGroupSetting(setting: string, value: GroupSettingValue, config: PermissionConfig, lookup: GroupSettingLookup): GroupSettingValue {
+export async function checkGroupSetting(
+  setting: string,
+  value: GroupSettingValue,
+  config: PermissionConfig,
+  lookup: GroupSettingLookup,
+): Promise<GroupSettingValue> {
   const v = canonicalGroupSetting(value, lookup.nobodyGroupId);
   if (typeof v === "number") {
-    const g = lookup.group(v);
+    const g = await lookup.group(v);
     if (!g) throw invalidUserGroup();
     if (g.deactivated) throw groupDeactivated();
     checkSystemGroupRules(setting, g, config);
     return v;
   }
   if (config.requireSystemGroup) throw mustBeSystemUserGroup(setting);
-  for (const id of v.direct_members) if (!lookup.activeUser(id)) throw invalidUserId(id);
+  for (const id of v.direct_members) if (!(await lookup.activeUser(id))) throw invalidUserId(id);
   for (const id of v.direct_subgroups) {
-    const g = lookup.group(id);
+    const g = await lookup.group(id);
     if (!g) throw invalidUserGroupId(id);
     if (g.deactivated) throw groupDeactivated();
   }

@@ -23,22 +23,22 @@ export interface NarrowContext {
   /** null: a spectator reading web-public channels. */
   viewerId: number | null;
   /** A channel of the realm by name or id, whatever the viewer's access (terms only ever remove messages). */
-  channel(operand: string | number): NarrowChannel | null;
+  channel(operand: string | number): Promise<NarrowChannel | null>;
   /** Whether the viewer may read this channel's whole history (not only what they received). */
-  canReadHistory(c: NarrowChannel): boolean;
+  canReadHistory(c: NarrowChannel): Promise<boolean>;
   /** Whether the viewer may read every public channel's history (not a guest). */
   canReadPublicHistory: boolean;
   publicChannelRecipients(): number[];
   webPublicChannelRecipients(): number[];
   /** A user of the realm by email or id. */
-  user(operand: string | number): { id: number } | null;
+  user(operand: string | number): Promise<{ id: number } | null>;
   /** The conversation of exactly these participants (the viewer included), if it exists. */
-  dmRecipient(userIds: number[]): number | null;
+  dmRecipient(userIds: number[]): Promise<number | null>;
   /** Conversations of the viewer that include this user; `groupsOnly` leaves out one-to-one ones. */
-  dmRecipientsWith(userId: number, groupsOnly: boolean): number[];
+  dmRecipientsWith(userId: number, groupsOnly: boolean): Promise<number[]>;
   /** The viewer's muted channels (recipient ids) and topic policies, for in:home, is:muted and is:followed. */
-  mutedChannelRecipients(): number[];
-  topicPolicies(): { recipientId: number; topic: string; policy: number }[];
+  mutedChannelRecipients(): Promise<number[]>;
+  topicPolicies(): Promise<{ recipientId: number; topic: string; policy: number }[]>;
 }
 
 export interface CompiledNarrow {
@@ -134,17 +134,17 @@ export function searchQuery(text: string): SearchQuery {
 }
 
 /** Terms after `with`: the conversation of that message replaces channel, topic and dm terms. */
-export function applyWith(
+export async function applyWith(
   terms: NarrowTerm[],
-  messageConversation: (id: number) => { channelId: number; topic: string } | { dmUserIds: number[] } | null,
-): NarrowTerm[] {
+  messageConversation: (id: number) => Promise<{ channelId: number; topic: string } | { dmUserIds: number[] } | null>,
+): Promise<NarrowTerm[]> {
   const withs = terms.filter((t) => t.operator === "with");
   if (!withs.length) return terms;
   if (withs.length > 1) throw badNarrow("Duplicate 'with' operators.");
   const rest = terms.filter((t) => t.operator !== "with");
   const id = Number(withs[0]!.operand);
   if (!Number.isInteger(id)) throw badNarrow("Invalid 'with' operator");
-  const conv = messageConversation(id);
+  const conv = await messageConversation(id);
   if (!conv) return rest;
   const others = rest.filter((t) => !["stream", "channel", "topic", "subject", "dm", "pm-with"].includes(t.operator));
   if ("channelId" in conv)
@@ -153,14 +153,14 @@ export function applyWith(
 }
 
 /** Whether Zulip would include messages the viewer never received: a channel whose history they may read. */
-function includesHistory(terms: NarrowTerm[], ctx: NarrowContext): boolean {
+async function includesHistory(terms: NarrowTerm[], ctx: NarrowContext): Promise<boolean> {
   if (ctx.viewerId === null) return true;
   let include = false;
   for (const t of terms) {
     if (t.negated) continue;
     if (CHANNEL_OPS.has(t.operator)) {
-      const c = ctx.channel(t.operand as string | number);
-      include = !!c && ctx.canReadHistory(c);
+      const c = await ctx.channel(t.operand as string | number);
+      include = !!c && (await ctx.canReadHistory(c));
     } else if (CHANNELS_OPS.has(t.operator) && t.operand === "public" && ctx.canReadPublicHistory) include = true;
   }
   // Flags live on user_messages: an is: term never matches a message the viewer did not receive.
@@ -174,9 +174,13 @@ const inList = (col: string, ids: number[]) => (ids.length ? `${col} IN (${ids.j
  * Compiles terms (after applyWith) for the viewer. `forceUserMessages` compiles against user_messages
  * even where history could be included (the first_unread anchor needs the unread flag).
  */
-export function compileNarrow(terms: NarrowTerm[], ctx: NarrowContext, o: { realmId: number; forceUserMessages?: boolean } = { realmId: 0 }): CompiledNarrow {
+export async function compileNarrow(
+  terms: NarrowTerm[],
+  ctx: NarrowContext,
+  o: { realmId: number; forceUserMessages?: boolean } = { realmId: 0 },
+): Promise<CompiledNarrow> {
   const spectator = ctx.viewerId === null;
-  const includeHistory = !o.forceUserMessages && includesHistory(terms, ctx);
+  const includeHistory = !o.forceUserMessages && (await includesHistory(terms, ctx));
   const where: string[] = [];
   const params: unknown[] = [];
   const searches: string[] = [];
@@ -198,7 +202,7 @@ export function compileNarrow(terms: NarrowTerm[], ctx: NarrowContext, o: { real
     if (CHANNEL_OPS.has(op)) {
       channelNarrow = true;
       both();
-      const c = ctx.channel(t.operand as string | number);
+      const c = await ctx.channel(t.operand as string | number);
       if (!c) throw badNarrow(`unknown channel ${t.operand}`);
       if (spectator && !c.isWebPublic) throw badNarrow(`unknown web-public channel ${t.operand}`);
       add(t, "m.recipient_id = ?", c.recipientId);
@@ -213,7 +217,7 @@ export function compileNarrow(terms: NarrowTerm[], ctx: NarrowContext, o: { real
       both();
       add(t, "m.topic = ?", normalizeTopicOperand(String(t.operand)));
     } else if (op === "sender") {
-      const u = ctx.user(t.operand as string | number);
+      const u = await ctx.user(t.operand as string | number);
       if (!u) throw badNarrow(`unknown user ${t.operand}`);
       add(t, "m.sender_id = ?", u.id);
     } else if (DM_OPS.has(op)) {
@@ -227,21 +231,21 @@ export function compileNarrow(terms: NarrowTerm[], ctx: NarrowContext, o: { real
             .split(",")
             .map((s) => s.trim())
             .filter(Boolean)) {
-        const u = ctx.user(x);
+        const u = await ctx.user(x);
         if (!u) throw badNarrow(`unknown user in ${t.operand}`);
         ids.push(u.id);
       }
       if (!ids.length) throw badNarrow(`unknown user in ${t.operand}`);
-      const r = ctx.dmRecipient([...new Set([...ids, ctx.viewerId!])]);
+      const r = await ctx.dmRecipient([...new Set([...ids, ctx.viewerId!])]);
       add(t, r === null ? "0" : "m.recipient_id = ?", ...(r === null ? [] : [r]));
     } else if (op === "dm-including" || op === "group-pm-with" || op === "group_pm_with") {
       userOnly(t);
       dmNarrow = true;
       both();
-      const u = ctx.user(t.operand as string | number);
+      const u = await ctx.user(t.operand as string | number);
       if (!u) throw badNarrow(`unknown user ${t.operand}`);
       if (op === "dm-including" && u.id === ctx.viewerId) add(t, flag(FLAG.is_private, true));
-      else add(t, inList("m.recipient_id", ctx.dmRecipientsWith(u.id, op !== "dm-including")));
+      else add(t, inList("m.recipient_id", await ctx.dmRecipientsWith(u.id, op !== "dm-including")));
     } else if (op === "is") {
       userOnly(t);
       switch (t.operand) {
@@ -267,12 +271,12 @@ export function compileNarrow(terms: NarrowTerm[], ctx: NarrowContext, o: { real
           add(t, "m.topic LIKE ?", `${RESOLVED_TOPIC_PREFIX}%`);
           break;
         case "followed": {
-          const followed = ctx.topicPolicies().filter((p) => p.policy === 3);
+          const followed = (await ctx.topicPolicies()).filter((p) => p.policy === 3);
           add(t, topicIn(followed), ...followed.flatMap((p) => [p.recipientId, p.topic]));
           break;
         }
         case "muted": {
-          const { cond, p } = mutedCondition(ctx);
+          const { cond, p } = await mutedCondition(ctx);
           add(t, cond, ...p);
           break;
         }
@@ -282,7 +286,7 @@ export function compileNarrow(terms: NarrowTerm[], ctx: NarrowContext, o: { real
     } else if (op === "in") {
       userOnly(t);
       if (t.operand === "home") {
-        const { cond, p } = mutedCondition(ctx);
+        const { cond, p } = await mutedCondition(ctx);
         where.push(t.negated ? cond : `NOT (${cond})`);
         params.push(...p);
       } else if (t.operand !== "all") throw badNarrow(`unknown 'in' operand ${t.operand}`);
@@ -325,9 +329,9 @@ function topicIn(list: { recipientId: number; topic: string }[]): string {
 }
 
 /** Messages Zulip hides from combined feeds: muted channels (except unmuted or followed topics) and muted topics. */
-function mutedCondition(ctx: NarrowContext): { cond: string; p: unknown[] } {
-  const channels = ctx.mutedChannelRecipients();
-  const policies = ctx.topicPolicies();
+async function mutedCondition(ctx: NarrowContext): Promise<{ cond: string; p: unknown[] }> {
+  const channels = await ctx.mutedChannelRecipients();
+  const policies = await ctx.topicPolicies();
   const muted = policies.filter((x) => x.policy === 1);
   const visible = policies.filter((x) => x.policy === 2 || x.policy === 3);
   const inMutedChannel = channels.length ? `(${inList("m.recipient_id", channels)} AND NOT ${topicIn(visible)})` : "0";

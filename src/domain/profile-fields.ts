@@ -56,11 +56,11 @@ export function checkFieldData(type: number, data: Record<string, unknown> | und
  * A user's value for a field, as stored (a string; user fields store a JSON list of ids), or Zulip's
  * error. `userExists` says whether an id is a user of the realm.
  */
-export function checkFieldValue(f: ProfileFieldRow, value: unknown, userExists: (id: number) => boolean): string {
+export async function checkFieldValue(f: ProfileFieldRow, value: unknown, userExists: (id: number) => Promise<boolean>): Promise<string> {
   const bad = (why: string) => invalidParam(why);
   if (f.type === T.USER) {
     if (!Array.isArray(value) || value.some((v) => !Number.isInteger(v))) throw bad(`'${f.name}' is not a list`);
-    for (const id of value as number[]) if (!userExists(id)) throw bad(`Invalid user ID: ${id}`);
+    for (const id of value as number[]) if (!(await userExists(id))) throw bad(`Invalid user ID: ${id}`);
     return JSON.stringify([...new Set(value as number[])]);
   }
   if (typeof value !== "string") throw bad(`'${f.name}' is not a string`);

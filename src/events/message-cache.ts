@@ -10,11 +10,11 @@ export interface MessagePayload {
   avatar_gravatar: boolean;
 }
 
-export type MessageLoader = (id: number) => MessagePayload | null;
+export type MessageLoader = (id: number) => Promise<MessagePayload | null>;
 
 export class MessageCache {
   private entries = new Map<number, MessagePayload>();
-  load: MessageLoader = () => null;
+  load: MessageLoader = async () => null;
 
   constructor(private readonly capacity: number) {}
 
@@ -24,12 +24,26 @@ export class MessageCache {
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 
-  /** The payload, from memory or (when evicted) from the database; null if the message is gone. */
+  /** The payload in memory, if it was not evicted. */
   get(id: number): MessagePayload | null {
-    const hit = this.entries.get(id);
-    if (hit) return hit;
-    const loaded = this.load(id);
-    if (loaded) this.put(loaded);
-    return loaded;
+    return this.entries.get(id) ?? null;
+  }
+
+  /**
+   * These messages' payloads, those evicted read back from the database (null: the message is gone):
+   * read before a queue's events are shaped, which happens without awaiting.
+   */
+  async read(ids: Iterable<number>): Promise<Map<number, MessagePayload | null>> {
+    const out = new Map<number, MessagePayload | null>();
+    for (const id of ids) {
+      if (out.has(id)) continue;
+      let p = this.entries.get(id) ?? null;
+      if (!p) {
+        p = await this.load(id);
+        if (p) this.put(p);
+      }
+      out.set(id, p);
+    }
+    return out;
   }
 }

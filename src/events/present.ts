@@ -1,11 +1,14 @@
 // Per-client shapes, applied when a queue is read: the shared event object stays as the action emitted
 // it, and each queue sees it shaped by its own options (apply_markdown, client_gravatar, capabilities).
-import type { MessageCache } from "./message-cache";
+import type { MessagePayload } from "./message-cache";
 import type { QueueOptions, ServerEvent } from "./types";
 import { resolveNotificationSettings } from "../domain/channels";
 import { EMPTY_TOPIC_DISPLAY_NAME } from "../domain/messages";
 
-type Presenter = (event: ServerEvent, q: QueueOptions, messages: MessageCache, flags?: readonly string[]) => ServerEvent | ServerEvent[];
+/** The payloads of the message events being shaped (read beforehand: shaping does not await). */
+export type Messages = { get(id: number): MessagePayload | null | undefined };
+
+type Presenter = (event: ServerEvent, q: QueueOptions, messages: Messages, flags?: readonly string[]) => ServerEvent | ServerEvent[];
 
 /**
  * Message events are emitted once for every recipient as
@@ -17,7 +20,7 @@ type Presenter = (event: ServerEvent, q: QueueOptions, messages: MessageCache, f
  */
 const message: Presenter = (ev, q, messages, flags = []) => {
   const { message_id, local_echo, ...rest } = ev as any;
-  const payload = messages.get(message_id);
+  const payload = messages.get(message_id) ?? null;
   if (!payload) return [];
   const { raw_content, avatar_gravatar, message: m } = payload as any;
   const content = q.applyMarkdown ? m.content : (raw_content ?? m.content);
@@ -139,7 +142,7 @@ export const PRESENTERS: Record<string, Presenter> = {
 };
 
 /** The events a queue's client receives for one stored event (usually one, sometimes several). */
-export function present(event: ServerEvent, q: QueueOptions, messages: MessageCache, flags?: readonly string[]): ServerEvent[] {
+export function present(event: ServerEvent, q: QueueOptions, messages: Messages, flags?: readonly string[]): ServerEvent[] {
   const p = PRESENTERS[event.type];
   const out = p ? p(event, q, messages, flags) : event;
   return Array.isArray(out) ? out : [out];

@@ -92,7 +92,12 @@ class Backlog {
   }
 }
 
-type Waiter = { resolve: (events: { id: number; [k: string]: unknown }[]) => void; timer: ReturnType<typeof setTimeout>; since: number };
+type Waiter = {
+  resolve: (events: { id: number; [k: string]: unknown }[]) => void;
+  reject: (e: unknown) => void;
+  timer: ReturnType<typeof setTimeout>;
+  since: number;
+};
 
 /** One client's queue: the shared event objects it has not yet acknowledged, and at most one held poll. */
 export class EventQueue {
@@ -137,18 +142,26 @@ export class EventQueue {
   }
 
   /** The pending events as this client sees them (one stored event may become several). */
-  pending() {
+  async pending() {
+    const ids: number[] = [];
+    for (let i = 0; i < this.events.length; i++) {
+      const e = this.events.event(i);
+      if (e.type === "message") ids.push((e as unknown as { message_id: number }).message_id);
+    }
+    const read = await this.messages.read(ids);
+    // Events that arrived during the reads have their message in the cache, just put there.
+    const messages = { get: (id: number) => (read.has(id) ? read.get(id) : this.messages.get(id)) };
     const out: { id: number; [k: string]: unknown }[] = [];
     for (let i = 0; i < this.events.length; i++)
-      for (const e of present(this.events.event(i), this.opts, this.messages, this.events.flagsOf(i))) out.push({ ...e, id: this.firstId + i });
+      for (const e of present(this.events.event(i), this.opts, messages, this.events.flagsOf(i))) out.push({ ...e, id: this.firstId + i });
     return out;
   }
 
   wait(heartbeatMs: number): Promise<{ id: number; [k: string]: unknown }[]> {
     this.cancelWait([]);
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       const timer = setTimeout(() => this.push({ type: "heartbeat" }), heartbeatMs);
-      this.waiter = { resolve, timer, since: performance.now() };
+      this.waiter = { resolve, reject, timer, since: performance.now() };
     });
   }
 
@@ -171,6 +184,6 @@ export class EventQueue {
     this.waiter = null;
     clearTimeout(w.timer);
     this.lastActivity = Date.now();
-    w.resolve(this.pending());
+    this.pending().then(w.resolve, w.reject); // a failed read fails the held poll, which is logged and answered as any failure
   }
 }

@@ -30,10 +30,10 @@ function decodeBasic(header: string): Credentials {
   return { email: text.slice(0, i), apiKey: text.slice(i + 1) };
 }
 
-export function requestUser(app: App, realm: RealmRow, header: string | null, ip: ClientIp): UserRow {
+export async function requestUser(app: App, realm: RealmRow, header: string | null, ip: ClientIp): Promise<UserRow> {
   const creds = parseBasic(header);
   if (!creds) throw notLoggedIn();
-  return authenticateApiKey(app, realm, creds.email, creds.apiKey, ip);
+  return await authenticateApiKey(app, realm, creds.email, creds.apiKey, ip);
 }
 
 /**
@@ -41,9 +41,9 @@ export function requestUser(app: App, realm: RealmRow, header: string | null, ip
  * else the web client's session cookie (these pages only answer GET, so no CSRF token is needed); null
  * for neither.
  */
-export function pageViewer(app: App, realm: RealmRow, request: Request, ip: ClientIp): UserRow | null {
+export async function pageViewer(app: App, realm: RealmRow, request: Request, ip: ClientIp): Promise<UserRow | null> {
   const header = request.headers.get("authorization");
-  if (header) return requestUser(app, realm, header, ip);
+  if (header) return await requestUser(app, realm, header, ip);
   const token = readCookies(request).get(SESSION_COOKIE);
-  return token ? authenticateSession(app, realm, token).user : null;
+  return token ? (await authenticateSession(app, realm, token)).user : null;
 }

@@ -7,27 +7,29 @@ import { findRealmByStringId, listRealms } from "../store/realms";
  * The realm a request is for, from its Host header: a subdomain of the external URL's host names a
  * realm by string_id; the external host itself, an IP address or any other name gets the default realm.
  */
-export function realmForHost(app: App, hostHeader: string | null): RealmRow {
-  const realm = app.reads.get(`host:${hostHeader ?? ""}`, () => lookupHost(app, hostHeader));
+export async function realmForHost(app: App, hostHeader: string | null): Promise<RealmRow> {
+  const realm = await app.reads.get(`host:${hostHeader ?? ""}`, async () => await lookupHost(app, hostHeader));
   if (!realm) throw invalidRealm();
   return realm;
 }
 
-function lookupHost(app: App, hostHeader: string | null): RealmRow | undefined {
+async function lookupHost(app: App, hostHeader: string | null): Promise<RealmRow | undefined> {
   const host = (hostHeader ?? "")
     .toLowerCase()
     .replace(/:\d+$/, "")
     .replace(/^\[|\]$/g, "");
   const base = new URL(app.config.externalUrl).hostname.toLowerCase();
-  if (host && host !== base && host.endsWith("." + base)) return findRealmByStringId(app.db, host.slice(0, -(base.length + 1)));
-  return findDefaultRealm(app);
+  if (host && host !== base && host.endsWith("." + base)) return await findRealmByStringId(app.db, host.slice(0, -(base.length + 1)));
+  return await findDefaultRealm(app);
 }
 
-export function defaultRealm(app: App): RealmRow {
-  const realm = findDefaultRealm(app);
+export async function defaultRealm(app: App): Promise<RealmRow> {
+  const realm = await findDefaultRealm(app);
   if (!realm) throw invalidRealm();
   return realm;
 }
 
-const findDefaultRealm = (app: App): RealmRow | undefined =>
-  (app.config.defaultRealm ? findRealmByStringId(app.db, app.config.defaultRealm) : undefined) ?? findRealmByStringId(app.db, "") ?? listRealms(app.db)[0];
+const findDefaultRealm = async (app: App): Promise<RealmRow | undefined> =>
+  (app.config.defaultRealm ? await findRealmByStringId(app.db, app.config.defaultRealm) : undefined) ??
+  (await findRealmByStringId(app.db, "")) ??
+  (await listRealms(app.db))[0];

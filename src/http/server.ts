@@ -54,12 +54,12 @@ const isRest = (ep: Endpoint, name: string) => ep.params[name]?.describe === PAT
  * Under /json the user is the session's (no session: 401, also where the API would take a spectator),
  * and unsafe methods need the CSRF token. Endpoints open to anyone use no session, so need no token.
  */
-function sessionUser(app: App, realm: RealmRow, request: Request, ep: Endpoint) {
+async function sessionUser(app: App, realm: RealmRow, request: Request, ep: Endpoint) {
   if (ep.auth === "none") return null;
   const cookies = readCookies(request);
   const token = cookies.get(SESSION_COOKIE);
   if (!token) throw notLoggedIn();
-  const found = authenticateSession(app, realm, token);
+  const found = await authenticateSession(app, realm, token);
   checkCsrf(request, cookies, found.session);
   return found;
 }
@@ -122,16 +122,16 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       rateReset = 0;
     let res: Response;
     try {
-      const realm = realmForHost(app, request.headers.get("host"));
+      const realm = await realmForHost(app, request.headers.get("host"));
       if (!chosen) throw notFoundEndpoint();
       const ep = chosen.c.ep;
       slot = chosen.c.slot;
       let user: UserRow | null = null;
       let session: SessionRow | null = null;
-      if (surface === "/json") ({ user, session } = sessionUser(app, realm, request, ep) ?? { user: null, session: null });
+      if (surface === "/json") ({ user, session } = (await sessionUser(app, realm, request, ep)) ?? { user: null, session: null });
       else {
         const header = request.headers.get("authorization");
-        if (ep.auth === "user" || (ep.auth === "optional" && header)) user = requestUser(app, realm, header, ip);
+        if (ep.auth === "user" || (ep.auth === "optional" && header)) user = await requestUser(app, realm, header, ip);
       }
       userId = user?.id ?? null;
       const rate = gate.limit(userId, ip);

@@ -19,6 +19,7 @@ import { topicWorkspace } from "../actions/workspace-access";
 import { failStaleRuns, findAgentBot, findLiveRun, findRun } from "../store/agent-runs";
 import { listRealms } from "../store/realms";
 import { findUserById } from "../store/users";
+import { detached } from "../lib/detached";
 
 /** How long a stopped turn gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 3000;
@@ -81,13 +82,13 @@ export class AgentRuntime {
   }
 
   /** Ends what a stopped server left (processes, open runs), gives every realm its agent bot, and starts listening. */
-  start() {
+  async start() {
     mkdirSync(join(this.app.config.dataDir, "agent"), { recursive: true, mode: 0o700 });
     this.groups.endLeftovers();
-    failStaleRuns(this.app.db, this.app.now());
-    for (const realm of listRealms(this.app.db)) if (!realm.deactivated) agentBot(this.app, realm);
-    this.app.listeners.messageSent = (m) => this.onMessage(m);
-    setTurnControl(this.app, { cancel: (id) => this.forget(id) });
+    await failStaleRuns(this.app.db, this.app.now());
+    for (const realm of await listRealms(this.app.db)) if (!realm.deactivated) await agentBot(this.app, realm);
+    this.app.listeners.messageSent = (m) => this.safely(() => this.onMessage(m));
+    setTurnControl(this.app, { cancel: (id) => this.safely(() => this.forget(id)) });
   }
 
   /** Stops every turn (SIGTERM, then SIGKILL after a grace period) and ends the runs. */
@@ -99,26 +100,26 @@ export class AgentRuntime {
     for (const [id, r] of [...this.runs]) {
       const state = r.active ? "failed" : "done";
       waits.push(this.forget(id));
-      this.safely(() => endRun(this.app, id, state));
+      this.safely(async () => await endRun(this.app, id, state));
     }
     await Promise.all(waits);
   }
 
-  private onMessage(m: SentMessage) {
+  private async onMessage(m: SentMessage) {
     if (this.stopping) return;
     // Only a mention (in a channel) or a direct message with others can address the agent.
     if (m.channelId !== null ? !m.mentionedUserIds.length : m.participantIds.length < 2) return;
-    const bot = findAgentBot(this.app.db, m.realmId);
+    const bot = await findAgentBot(this.app.db, m.realmId);
     if (!bot?.isActive || m.senderId === bot.id) return;
     const addressed = m.channelId === null ? m.participantIds.includes(bot.id) : m.mentionedUserIds.includes(bot.id);
-    const sender = addressed ? findUserById(this.app.db, m.senderId) : undefined;
+    const sender = addressed ? await findUserById(this.app.db, m.senderId) : undefined;
     if (!sender || sender.isBot) return; // bots do not start runs: two bots could answer each other forever
-    if (!agentEnabled(this.app)) return this.safely(() => replyAsAgent(this.app, m, OFF_TEXT));
-    if (isGuest(sender.role)) return this.safely(() => replyAsAgent(this.app, m, GUEST_TEXT));
-    const live = findLiveRun(this.app.db, m.recipientId, m.topic);
+    if (!agentEnabled(this.app)) return this.safely(async () => await replyAsAgent(this.app, m, OFF_TEXT));
+    if (isGuest(sender.role)) return this.safely(async () => await replyAsAgent(this.app, m, GUEST_TEXT));
+    const live = await findLiveRun(this.app.db, m.recipientId, m.topic);
     if (live && this.runs.has(live.id)) return this.request(live.id, m.messageId);
-    if (live) endRun(this.app, live.id, "failed"); // a record no process of this server holds
-    const { run, key } = startRun(this.app, m);
+    if (live) await endRun(this.app, live.id, "failed"); // a record no process of this server holds
+    const { run, key } = await startRun(this.app, m);
     const scratch = join(this.app.config.dataDir, "agent", "runs", String(run.id));
     mkdirSync(scratch, { recursive: true, mode: 0o700 });
     this.runs.set(run.id, { key, scratch, active: null, pending: null, idle: null });
@@ -133,7 +134,7 @@ export class AgentRuntime {
     }
     if (r.idle) clearTimeout(r.idle);
     r.idle = null;
-    void this.turn(runId, r, messageId);
+    this.safely(() => this.turn(runId, r, messageId));
   }
 
   private async turn(runId: number, r: LiveRun, messageId: number) {
@@ -141,12 +142,12 @@ export class AgentRuntime {
     if (this.runs.get(runId) !== r) return; // cancelled meanwhile
     let t: Turn;
     let proc: ActiveTurn["proc"];
-    const run = findRun(this.app.db, runId)!;
+    const run = (await findRun(this.app.db, runId))!;
     // A topic's workspace is where its runs work; the README's pending edits are written there first.
-    const workspace = run.channelId === null ? null : topicWorkspace(this.app, run.channelId, run.topic);
+    const workspace = run.channelId === null ? null : await topicWorkspace(this.app, run.channelId, run.topic);
     if (workspace) flushReadme(this.app, workspace.uuid);
     try {
-      t = beginTurn(this.app, runId, messageId, r.key, workspace);
+      t = await beginTurn(this.app, runId, messageId, r.key, workspace);
       proc = Bun.spawn(this.app.config.agent.command, {
         cwd: workspace?.dir ?? r.scratch,
         env: t.env,
@@ -157,8 +158,8 @@ export class AgentRuntime {
       });
     } catch (e) {
       this.app.log.warn("agent turn could not start", { run: runId, error: String((e as Error).message ?? e) });
-      const run = this.close(runId, "failed");
-      if (run) this.safely(() => postInRun(this.app, run, [`The agent could not start: ${(e as Error).message ?? e}`]));
+      const run = await this.close(runId, "failed");
+      if (run) this.safely(async () => await postInRun(this.app, run, [`The agent could not start: ${(e as Error).message ?? e}`]));
       return;
     }
     const out = readStream(proc.stdout, MAX_OUTPUT_BYTES);
@@ -166,7 +167,7 @@ export class AgentRuntime {
     const active: ActiveTurn = { proc, stopped: false, timedOut: false, timer: undefined as unknown as Timer, exited: proc.exited };
     active.timer = setTimeout(() => {
       active.timedOut = true;
-      void this.stopTurn(active);
+      this.safely(() => this.stopTurn(active));
     }, this.app.config.agent.turnTimeoutSeconds * 1000);
     r.active = active;
     this.recordGroups();
@@ -176,36 +177,36 @@ export class AgentRuntime {
     const [stdout, stderr] = await Promise.all([out, err]);
     r.active = null;
     this.recordGroups();
-    if (workspace) this.safely(() => syncReadmeFromFile(this.app, workspace.uuid)); // what the turn wrote reaches the editors
+    if (workspace) this.safely(async () => syncReadmeFromFile(this.app, workspace.uuid)); // what the turn wrote reaches the editors
     if (active.stopped && !active.timedOut) return; // cancelled, or the server is stopping
-    this.safely(() => this.report(runId, r, t, active, code, mask(stdout, t.secretValues), mask(stderr, t.secretValues)));
+    this.safely(async () => await this.report(runId, r, t, active, code, mask(stdout, t.secretValues), mask(stderr, t.secretValues)));
   }
 
   /** After a turn: its output in the conversation, then the next turn, the idle wait, or the run's end. */
-  private report(runId: number, r: LiveRun, t: Turn, active: ActiveTurn, code: number, stdout: string, stderr: string) {
+  private async report(runId: number, r: LiveRun, t: Turn, active: ActiveTurn, code: number, stdout: string, stderr: string) {
     const texts = stdout.trim() ? outputMessages(stdout, this.app.config.limits.maxMessageLength, MAX_OUTPUT_MESSAGES) : [];
     if (active.timedOut) {
       texts.push(`The agent's turn took longer than ${this.app.config.agent.turnTimeoutSeconds} seconds and was stopped.`);
-      postInRun(this.app, t.run, texts);
-      this.close(runId, "failed", null);
+      await postInRun(this.app, t.run, texts);
+      await this.close(runId, "failed", null);
       return;
     }
     if (code !== 0) {
       const tail = stderr.trim() ? `\n\`\`\`text\n${stderr.trim().replaceAll("```", "'''")}\n\`\`\`` : "";
       texts.push(`The agent's turn failed (exit status ${code}).${tail}`);
-      postInRun(this.app, t.run, texts);
-      this.close(runId, "failed", code);
+      await postInRun(this.app, t.run, texts);
+      await this.close(runId, "failed", code);
       return;
     }
-    if (texts.length) postInRun(this.app, t.run, texts);
-    recordTurnExit(this.app, runId, 0);
+    if (texts.length) await postInRun(this.app, t.run, texts);
+    await recordTurnExit(this.app, runId, 0);
     if (r.pending !== null) {
       const next = r.pending;
       r.pending = null;
-      void this.turn(runId, r, next);
+      this.safely(() => this.turn(runId, r, next));
       return;
     }
-    r.idle = setTimeout(() => this.safely(() => this.close(runId, "done")), this.app.config.agent.runIdleSeconds * 1000);
+    r.idle = setTimeout(() => this.safely(async () => await this.close(runId, "done")), this.app.config.agent.runIdleSeconds * 1000);
   }
 
   /** SIGTERM to the turn's group, SIGKILL after the grace period; resolves when the program has exited. */
@@ -229,9 +230,9 @@ export class AgentRuntime {
     rmSync(r.scratch, { recursive: true, force: true });
   }
 
-  private close(runId: number, state: "done" | "failed", exitStatus?: number | null) {
-    void this.forget(runId);
-    return endRun(this.app, runId, state, exitStatus);
+  private async close(runId: number, state: "done" | "failed", exitStatus?: number | null) {
+    this.safely(() => this.forget(runId));
+    return await endRun(this.app, runId, state, exitStatus);
   }
 
   /** The process groups of the turns going now, by run id. */
@@ -242,18 +243,15 @@ export class AgentRuntime {
     if (failed) this.app.log.warn("agent process groups not recorded", { error: failed.message });
   }
 
-  private safely(fn: () => void) {
-    try {
-      fn();
-    } catch (e) {
-      this.app.log.error("agent runtime", { error: String((e as Error)?.stack ?? e) });
-    }
+  /** Starts `fn` without waiting for it and without letting its failure (a throw or a rejection) escape: it is logged. */
+  private safely(fn: () => Promise<unknown>) {
+    detached(this.app.log, "agent runtime", fn)();
   }
 }
 
 /** Starts the agent runtime of a serving app (the CLI's commands have none). */
-export function startAgent(app: App): AgentRuntime {
+export async function startAgent(app: App): Promise<AgentRuntime> {
   const rt = new AgentRuntime(app);
-  rt.start();
+  await rt.start();
   return rt;
 }

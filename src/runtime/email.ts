@@ -23,17 +23,17 @@ export function startEmailWorker(app: App, pollMs = 1000): () => Promise<void> {
     try {
       transport ??= await smtpTransport(c);
       const response = await sendMail(transport, c.from, { to: m.to, subject: m.subject, text: m.text, html: m.html, headers: m.headers ?? undefined });
-      app.tx((tx) => store.updateOutbox(tx.db, m.id, { status: "sent", attempts: m.attempts + 1, sentAt: app.now(), lastError: null }));
+      await app.tx(async (tx) => await store.updateOutbox(tx.db, m.id, { status: "sent", attempts: m.attempts + 1, sentAt: app.now(), lastError: null }));
       app.log.info("mail sent", { id: m.id, kind: m.kind, response });
     } catch (e) {
       const attempts = m.attempts + 1;
       const error = smtpError(e);
       if (attempts >= c.maxAttempts) {
-        app.tx((tx) => store.updateOutbox(tx.db, m.id, { status: "failed", attempts, lastError: error }));
+        await app.tx(async (tx) => await store.updateOutbox(tx.db, m.id, { status: "failed", attempts, lastError: error }));
         app.log.error("mail given up", { id: m.id, kind: m.kind, attempts, error });
       } else {
         const delay = Math.min(MAX_DELAY_SECONDS, c.retryDelaySeconds * 2 ** (attempts - 1));
-        app.tx((tx) => store.updateOutbox(tx.db, m.id, { attempts, nextAttemptAt: app.now() + delay, lastError: error }));
+        await app.tx(async (tx) => await store.updateOutbox(tx.db, m.id, { attempts, nextAttemptAt: app.now() + delay, lastError: error }));
         app.log.warn("mail refused, will retry", { id: m.id, kind: m.kind, attempts, retry_in_seconds: delay, error });
       }
     }
@@ -42,13 +42,13 @@ export function startEmailWorker(app: App, pollMs = 1000): () => Promise<void> {
   const turn = async () => {
     // A batch of users per event-loop turn, so requests keep being served after a mention of many.
     for (;;) {
-      const users = store.dueMissedUserIds(app.db, app.now(), BATCH);
-      for (const userId of users) mailMissedMessages(app, userId);
+      const users = await store.dueMissedUserIds(app.db, app.now(), BATCH);
+      for (const userId of users) await mailMissedMessages(app, userId);
       if (stopped || users.length < BATCH) break;
       await new Promise((resolve) => setImmediate(resolve));
     }
     for (;;) {
-      const due = store.dueOutbox(app.db, app.now(), BATCH);
+      const due = await store.dueOutbox(app.db, app.now(), BATCH);
       for (const m of due) if (!stopped) await attempt(m);
       if (stopped || due.length < BATCH) break;
     }
@@ -57,7 +57,7 @@ export function startEmailWorker(app: App, pollMs = 1000): () => Promise<void> {
   /** One turn at a time; a wake-up during a turn runs another right after it. */
   const run = () => {
     if (stopped) return;
-    if (running) {
+    if (running !== null) {
       again = true;
       return;
     }

@@ -24,12 +24,12 @@ const SLICE_MS = 2;
  * requests keep being served. Returns a stop function.
  */
 export function startHousekeeping(app: App, intervalSeconds: number): () => void {
-  const run = () => {
+  const run = async () => {
     try {
-      applyRetention(app);
-      deleteUnreferencedUploads(app);
-      deleteExpiredSessions(app);
-      for (const realm of listRealms(app.db)) if (!realm.deactivated) syncFullMembers(app, realm);
+      await applyRetention(app);
+      await deleteUnreferencedUploads(app);
+      await deleteExpiredSessions(app);
+      for (const realm of await listRealms(app.db)) if (!realm.deactivated) await syncFullMembers(app, realm);
     } catch (e) {
       app.log.error("housekeeping failed", { error: String((e as Error).message) });
     }
@@ -42,7 +42,7 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
     BACKLOG_EVERY_MS,
     "housekeeping",
     { first: 500, most: 5000 },
-    (rows) => deliverBacklog(app, BACKLOG_LAG, rows) === rows,
+    async (rows) => (await deliverBacklog(app, BACKLOG_LAG, rows)) === rows,
   );
   return () => {
     clearTimeout(first);
@@ -53,32 +53,41 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
 
 /** Indexes the messages waiting for search (actions/search-index.ts) every `intervalMs`; returns a stop function. */
 export const startSearchIndexer = (app: App, intervalMs = 1000) =>
-  everyInBatches(app, intervalMs, "search indexing", { first: 50, most: 1000 }, (messages) => indexBatch(app, messages));
+  everyInBatches(app, intervalMs, "search indexing", { first: 50, most: 1000 }, async (messages) => await indexBatch(app, messages));
 
 /**
  * Every `intervalMs`, runs `batch(size)` until it says nothing more waits, one batch per event-loop turn
  * so requests keep being served between them; returns a stop function. The size follows how long the
  * last batch took, so that each takes about SLICE_MS whatever the machine and the data.
  */
-function everyInBatches(app: App, intervalMs: number, what: string, sizes: { first: number; most: number }, batch: (size: number) => boolean): () => void {
+function everyInBatches(
+  app: App,
+  intervalMs: number,
+  what: string,
+  sizes: { first: number; most: number },
+  batch: (size: number) => Promise<boolean>,
+): () => void {
   let stopped = false;
   let size = sizes.first;
   let draining = false; // one chain of batches at a time, however long it runs past the interval
-  const drain = () => {
-    draining = false;
+  const drain = async () => {
+    draining = true;
+    let more = false;
     try {
       if (stopped) return;
       const started = performance.now();
-      const more = batch(size);
+      more = await batch(size);
       const ms = performance.now() - started;
       // Halfway towards the size that would have taken SLICE_MS, within [1, most].
       size = Math.max(1, Math.min(sizes.most, Math.round((size + (size * SLICE_MS) / Math.max(ms, 0.05)) / 2)));
-      if (more) (draining = true), setImmediate(drain);
     } catch (e) {
       app.log.error(`${what} failed`, { error: String((e as Error).message) });
+    } finally {
+      draining = more && !stopped;
+      if (draining) setImmediate(() => void drain());
     }
   };
-  const timer = setInterval(() => draining || drain(), intervalMs);
+  const timer = setInterval(() => draining || void drain(), intervalMs);
   timer.unref?.();
   return () => {
     stopped = true;

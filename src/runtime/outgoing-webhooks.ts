@@ -4,6 +4,7 @@
 import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
 import type { App } from "../context";
+import { detached } from "../lib/detached";
 import type { OutgoingWebhookCallRow } from "../db/schema";
 import { finishOutgoingWebhookCall, type CallOutcome } from "../actions/outgoing-webhook-replies";
 import { BOT_TYPE } from "../domain/bots";
@@ -28,43 +29,46 @@ function ownAddresses(app: App): { addresses: string[]; hosts: string[]; port: n
   return { addresses, hosts: [ext.hostname, "localhost"], port };
 }
 
-export function startOutgoingWebhooks(app: App): { stop(): Promise<void> } {
+export async function startOutgoingWebhooks(app: App): Promise<{ stop(): Promise<void> }> {
   const cfg = app.config.outgoingWebhooks;
   const inFlight = new Map<number, Promise<void>>();
   const stopping = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let policy: AddressPolicy | undefined; // built on first use: with port 0 the address is known only once listening
 
-  function pump() {
+  async function pump() {
     if (stopping.signal.aborted) return;
     clearTimeout(timer);
-    const free = CONCURRENCY - inFlight.size;
-    if (free > 0)
-      for (const row of listDueOutgoingWebhookCalls(app.db, Date.now(), CONCURRENCY)
-        .filter((r) => !inFlight.has(r.id))
-        .slice(0, free)) {
+    if (inFlight.size < CONCURRENCY) {
+      const due = await listDueOutgoingWebhookCalls(app.db, Date.now(), CONCURRENCY);
+      // Counted after the read: another pump may have started calls meanwhile.
+      for (const row of due.filter((r) => !inFlight.has(r.id)).slice(0, CONCURRENCY - inFlight.size)) {
         const run = call(row)
-          .then((outcome) => {
-            if (outcome && !stopping.signal.aborted) finishOutgoingWebhookCall(app, row, outcome);
+          .then(async (outcome) => {
+            if (outcome && !stopping.signal.aborted) await finishOutgoingWebhookCall(app, row, outcome);
           })
           .catch((e) => app.log.error("outgoing webhook failed", { bot: row.botId, error: String((e as Error)?.stack ?? e) }))
           .finally(() => {
             inFlight.delete(row.id);
-            pump();
+            wake();
           });
         inFlight.set(row.id, run);
       }
+    }
     // Finished calls pump again; otherwise wake for the next due retry.
     if (inFlight.size) return;
-    const next = nextOutgoingWebhookDue(app.db);
-    if (next !== null) timer = setTimeout(pump, Math.min(Math.max(next - Date.now(), 0), 60_000));
+    const next = await nextOutgoingWebhookDue(app.db);
+    clearTimeout(timer);
+    if (next !== null && !stopping.signal.aborted) timer = setTimeout(wake, Math.min(Math.max(next - Date.now(), 0), 60_000));
   }
+  /** A pump nobody waits for (after a call, on a timer, when calls are queued); its failure is logged. */
+  const wake = detached(app.log, "outgoing webhooks failed", pump);
 
   /** One call; null when stopping interrupted it (the row stays for the next run). */
   async function call(row: OutgoingWebhookCallRow): Promise<CallOutcome | null> {
-    const bot = findUserById(app.db, row.botId);
-    const service = findBotService(app.db, row.botId);
-    const realm = bot && findRealmById(app.db, bot.realmId);
+    const bot = await findUserById(app.db, row.botId);
+    const service = await findBotService(app.db, row.botId);
+    const realm = bot && (await findRealmById(app.db, bot.realmId));
     if (!bot || !realm || !bot.isActive || bot.botType !== BOT_TYPE.outgoingWebhook || !service) return { kind: "drop" };
     const req = requestFor({
       bot: { email: bot.email, fullName: bot.fullName },
@@ -120,8 +124,8 @@ export function startOutgoingWebhooks(app: App): { stop(): Promise<void> } {
     return { kind: "fail", reply: failureReply(`Third party responded with ${res.status}`), notice: { status: res.status, response: text } };
   }
 
-  app.listeners.outgoingWebhookQueued = pump;
-  pump();
+  app.listeners.outgoingWebhookQueued = wake;
+  await pump();
   return {
     async stop() {
       stopping.abort();

@@ -4,15 +4,15 @@
 import { deliverDue } from "../actions/scheduled-messages";
 import type { App } from "../context";
 
-export function startScheduler(app: App, intervalMs = 500): () => void {
-  const run = () => {
+export async function startScheduler(app: App, intervalMs = 500): Promise<() => void> {
+  const run = async () => {
     try {
-      deliverDue(app);
+      await deliverDue(app);
     } catch (e) {
       app.log.error("scheduled delivery failed", { error: String((e as Error)?.message ?? e) });
     }
   };
-  run();
+  await run();
   const timer = setInterval(run, intervalMs);
   timer.unref?.();
   return () => clearInterval(timer);

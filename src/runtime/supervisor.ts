@@ -17,6 +17,7 @@ import { findPluginRow, listHostedPlugins, pluginCheckout, pluginDir, pluginOutp
 import { finalizeRemovals } from "../actions/plugin-removal";
 import { confirmStartable, reviewWaitingPlugin, setPluginState } from "../actions/plugin-states";
 import type { App } from "../context";
+import { detached, logFailure } from "../lib/detached";
 import type { PluginRow } from "../db/schema";
 import { FAILURES_BEFORE_FAILED, isLive } from "../domain/plugins";
 
@@ -69,18 +70,24 @@ export class PluginSupervisor {
     this.groups = new GroupLedger(join(app.config.dataDir, "plugins", "process-groups.json"), "EXT_INSTALL_ID");
   }
 
-  start() {
+  async start() {
     mkdirSync(join(this.app.config.dataDir, "plugins"), { recursive: true });
     this.groups.endLeftovers();
-    this.app.listeners.pluginsChanged = () => this.reconcile();
+    this.app.listeners.pluginsChanged = this.detached(() => this.reconcile());
     this.app.listeners.botCalled = (botUserId) => {
       const slot = this.byBot.get(botUserId);
-      if (slot?.run && !slot.run.answered && !slot.run.stopping) queueMicrotask(() => this.answered(slot, slot.run!));
+      if (slot?.run && !slot.run.answered && !slot.run.stopping) queueMicrotask(this.detached(() => this.answered(slot, slot.run!)));
     };
-    finalizeRemovals(this.app);
-    this.poll = setInterval(() => this.reconcile(), this.cfg.pollMs);
-    this.finalize = setInterval(() => finalizeRemovals(this.app), FINALIZE_EVERY_MS);
-    this.reconcile();
+    await finalizeRemovals(this.app);
+    this.poll = setInterval(
+      this.detached(() => this.reconcile()),
+      this.cfg.pollMs,
+    );
+    this.finalize = setInterval(
+      this.detached(() => finalizeRemovals(this.app)),
+      FINALIZE_EVERY_MS,
+    );
+    await this.reconcile();
   }
 
   /** Stops every child (SIGTERM, then SIGKILL after the grace period) and waits until none is left. */
@@ -105,7 +112,7 @@ export class PluginSupervisor {
   // ---- Keeping processes in line with the installs ----
 
   /** Compares the installs with what runs, and starts, restarts or stops. */
-  private reconcile() {
+  private async reconcile() {
     if (this.stopped) return;
     if (this.reconciling) {
       this.again = true;
@@ -115,14 +122,14 @@ export class PluginSupervisor {
     try {
       do {
         this.again = false;
-        const rows = listHostedPlugins(this.app);
+        const rows = await listHostedPlugins(this.app);
         const live = new Set<number>();
         for (const row of rows) {
-          if (row.state === "waiting" && !row.disabled) reviewWaitingPlugin(this.app, row);
+          if (row.state === "waiting" && !row.disabled) await reviewWaitingPlugin(this.app, row);
           if (!isLive(row.state) || row.disabled || row.dateRemoved !== null) continue;
           live.add(row.id);
           const slot = this.slots.get(row.id);
-          if (!slot) this.launch(this.newSlot(row));
+          if (!slot) await this.launch(this.newSlot(row));
           else if (slot.revision !== row.revision) {
             // Given something new (settings, secrets, enabled again): start afresh.
             slot.revision = row.revision;
@@ -134,11 +141,11 @@ export class PluginSupervisor {
             }
             if (slot.run) {
               slot.relaunch = true;
-              void this.end(slot.run);
-            } else this.launch(slot);
+              this.unawaited(() => this.end(slot.run!));
+            } else await this.launch(slot);
           }
         }
-        for (const slot of this.slots.values()) if (!live.has(slot.id)) void this.drop(slot);
+        for (const slot of this.slots.values()) if (!live.has(slot.id)) this.unawaited(() => this.drop(slot));
       } while (this.again);
     } catch (e) {
       this.app.log.error("plugin host", { error: String((e as Error)?.stack ?? e) });
@@ -174,51 +181,56 @@ export class PluginSupervisor {
     if (slot.run) await this.end(slot.run);
   }
 
-  private launch(slot: Slot) {
+  private async launch(slot: Slot) {
     if (this.stopped || this.slots.get(slot.id) !== slot) return;
     slot.retry = null;
     slot.relaunch = false;
-    if (!confirmStartable(this.app, slot.id)) return void this.drop(slot);
-    const row = findPluginRow(this.app, slot.id);
-    if (!row) return void this.drop(slot);
+    if (!(await confirmStartable(this.app, slot.id))) return this.unawaited(() => this.drop(slot));
+    const row = await findPluginRow(this.app, slot.id);
+    if (!row) return this.unawaited(() => this.drop(slot));
     // A restart after a failure, or after a change, is `starting` again until it answers.
-    setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
+    await setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
     if (slot.remote) this.checkHealth(slot, row);
-    else this.spawn(slot, row);
+    else await this.spawn(slot, row);
   }
 
   // ---- Processes ----
 
-  private spawn(slot: Slot, row: PluginRow) {
+  private async spawn(slot: Slot, row: PluginRow) {
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env))
       if (v !== undefined && (k === "PATH" || k === "HOME" || k === "LANG" || k === "LANGUAGE" || k.startsWith("LC_"))) env[k] = v;
     let proc: Subprocess<"ignore", "pipe", "pipe">;
     try {
-      Object.assign(env, pluginRunEnv(this.app, row));
+      Object.assign(env, await pluginRunEnv(this.app, row));
       const cwd = pluginCheckout(this.app, row);
       if (!existsSync(cwd)) throw new Error(`its checkout ${cwd} is missing`);
       proc = Bun.spawn(row.manifest.run!.command, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
     } catch (e) {
       this.note(slot, `[confab] could not start: ${(e as Error).message}`);
-      return this.failed(slot, null);
+      return await this.failed(slot, null);
     }
     const run: Run = { proc, answered: false, stopping: false, exited: Promise.resolve(), timers: [] };
     slot.run = run;
     this.recordGroups();
     this.note(slot, `[confab] started pid ${proc.pid}`, false);
     const pumped = Promise.all([this.pump(slot, proc.stdout), this.pump(slot, proc.stderr)]);
-    run.exited = proc.exited.then(async (code) => {
-      await pumped;
-      await killGroup(proc.pid, this.cfg.shutdownGraceMs, run.stopping); // what it left behind goes too
-      this.ended(slot, run, code, proc.signalCode);
-    });
+    run.exited = proc.exited
+      .then(async (code) => {
+        await pumped;
+        await killGroup(proc.pid, this.cfg.shutdownGraceMs, run.stopping); // what it left behind goes too
+        await this.ended(slot, run, code, proc.signalCode);
+      })
+      .catch(logFailure(this.app.log, "plugin host")); // never rejects: end() and stop() wait for it
     run.timers.push(
       setTimeout(() => {
         if (run.answered || run.stopping) return;
         this.note(slot, `[confab] no API call within ${this.cfg.startTimeoutMs} ms`, false);
         run.stopping = true; // ended by the host, but counted: it never answered
-        void this.end(run).then(() => this.failed(slot, run));
+        this.unawaited(async () => {
+          await this.end(run);
+          await this.failed(slot, run);
+        });
       }, this.cfg.startTimeoutMs),
     );
   }
@@ -251,40 +263,43 @@ export class PluginSupervisor {
     }
   }
 
-  private ended(slot: Slot, run: Run, code: number | null, signal: NodeJS.Signals | number | null) {
+  private async ended(slot: Slot, run: Run, code: number | null, signal: NodeJS.Signals | number | null) {
     run.timers.forEach(clearTimeout);
     if (slot.run === run) slot.run = null;
     this.recordGroups();
     if (run.stopping) {
-      if (slot.relaunch && this.slots.get(slot.id) === slot) this.launch(slot);
+      if (slot.relaunch && this.slots.get(slot.id) === slot) await this.launch(slot);
       return;
     }
     this.note(slot, `[confab] exited ${signal ? `on ${signal}` : `with code ${code}`}`, false);
-    this.failed(slot, run);
+    await this.failed(slot, run);
   }
 
   /** The process answered: running, and after a long enough run its failures are forgiven. */
-  private answered(slot: Slot, run: Run) {
+  private async answered(slot: Slot, run: Run) {
     if (run.answered || run.stopping || slot.run !== run) return;
     run.answered = true;
-    setPluginState(this.app, slot.id, "running", "", { from: ["starting"] });
+    await setPluginState(this.app, slot.id, "running", "", { from: ["starting"] });
     run.timers.push(setTimeout(() => (slot.failures = 0), this.cfg.healthyRunMs));
   }
 
   /** A failure: try again after a growing delay, or after five in a row, `failed` with the last lines. */
-  private failed(slot: Slot, run: Run | null) {
+  private async failed(slot: Slot, run: Run | null) {
     if (this.stopped || this.slots.get(slot.id) !== slot) return;
     if (run && slot.run === run) slot.run = null;
     slot.failures++;
     if (slot.failures >= FAILURES_BEFORE_FAILED) {
-      setPluginState(this.app, slot.id, "failed", slot.lines.slice(-DETAIL_LINES).join("\n"), { from: ["starting", "running"] });
-      void this.drop(slot);
+      await setPluginState(this.app, slot.id, "failed", slot.lines.slice(-DETAIL_LINES).join("\n"), { from: ["starting", "running"] });
+      this.unawaited(() => this.drop(slot));
       return;
     }
-    setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
+    await setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
     this.app.metrics.pluginRestarts++;
     const delay = Math.min(this.cfg.maxRestartDelayMs, this.cfg.restartDelayMs * 2 ** (slot.failures - 1));
-    slot.retry = setTimeout(() => this.launch(slot), delay);
+    slot.retry = setTimeout(
+      this.detached(() => this.launch(slot)),
+      delay,
+    );
   }
 
   /** Ends a run: its process group gets SIGTERM, then SIGKILL after the grace period. */
@@ -318,26 +333,36 @@ export class PluginSupervisor {
       if (run.stopping || slot.run !== run) return;
       if (!problem) {
         slot.failures = 0;
-        if (!run.answered) this.answered(slot, run);
+        if (!run.answered) await this.answered(slot, run);
       } else {
         this.note(slot, `health check of ${row.source}: ${problem}`);
         slot.failures++;
         if (slot.failures >= FAILURES_BEFORE_FAILED) {
           run.stopping = true;
-          setPluginState(this.app, slot.id, "failed", slot.lines.slice(-DETAIL_LINES).join("\n"), { from: ["starting", "running"] });
-          return void this.drop(slot);
+          await setPluginState(this.app, slot.id, "failed", slot.lines.slice(-DETAIL_LINES).join("\n"), { from: ["starting", "running"] });
+          return this.unawaited(() => this.drop(slot));
         }
         if (run.answered) {
           run.answered = false;
-          setPluginState(this.app, slot.id, "starting", "", { from: ["running"] });
+          await setPluginState(this.app, slot.id, "starting", "", { from: ["running"] });
         }
       }
-      run.timers.push(setTimeout(check, this.cfg.healthIntervalMs));
+      run.timers.push(setTimeout(this.detached(check), this.cfg.healthIntervalMs));
     };
-    void check();
+    this.unawaited(check);
   }
 
   // ---- Process groups on record ----
+
+  /** `fn` for a timer or a listener: its failure is logged, as the plugin host's. */
+  private detached<A extends unknown[]>(fn: (...args: A) => Promise<unknown>): (...args: A) => void {
+    return detached(this.app.log, "plugin host", fn);
+  }
+
+  /** Starts `fn` without waiting for it; its failure is logged. */
+  private unawaited(fn: () => Promise<unknown>) {
+    this.detached(fn)();
+  }
 
   private recordGroups() {
     const groups: Record<string, number> = {};
@@ -347,8 +372,8 @@ export class PluginSupervisor {
 }
 
 /** Starts the plugin host for a server; `stop()` at shutdown. */
-export function startPluginHost(app: App): PluginSupervisor {
+export async function startPluginHost(app: App): Promise<PluginSupervisor> {
   const host = new PluginSupervisor(app);
-  host.start();
+  await host.start();
   return host;
 }

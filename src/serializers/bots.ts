@@ -9,28 +9,28 @@ import { findBotService, listBotServices } from "../store/bots";
 import { listAdminIds, listUsers } from "../store/users";
 
 /** realm_bot events reach the bot's owner and the realm's administrators. */
-export function botAudience(tx: Tx, bot: UserRow): Audience {
-  const ids = new Set(listAdminIds(tx.db, bot.realmId));
+export async function botAudience(tx: Tx, bot: UserRow): Promise<Audience> {
+  const ids = new Set(await listAdminIds(tx.db, bot.realmId));
   if (bot.botOwnerId !== null) ids.add(bot.botOwnerId);
   return toUsers([...ids]);
 }
 
 /** `add` carries the whole bot; `remove` (deactivation) only who it was. */
-export function botEvent(op: "add" | "remove", bot: UserRow, externalUrl = "", db?: Db) {
+export async function botEvent(op: "add" | "remove", bot: UserRow, externalUrl = "", db?: Db) {
   return op === "add"
-    ? { type: "realm_bot", op, bot: toApiBot(bot, externalUrl, servicesOf(db, bot)) }
+    ? { type: "realm_bot", op, bot: toApiBot(bot, externalUrl, await servicesOf(db, bot)) }
     : { type: "realm_bot", op, bot: { user_id: bot.id, full_name: bot.fullName } };
 }
 
-const servicesOf = (db: Db | undefined, bot: UserRow): BotService[] => {
-  const s = db && bot.botType === BOT_TYPE.outgoingWebhook ? findBotService(db, bot.id) : undefined;
+const servicesOf = async (db: Db | undefined, bot: UserRow): Promise<BotService[]> => {
+  const s = db && bot.botType === BOT_TYPE.outgoingWebhook ? await findBotService(db, bot.id) : undefined;
   return s ? [s] : [];
 };
 
 /** The bots whose keys a user may see: their own, or every bot for administrators (register's realm_bots). */
-export function visibleBots(db: Db, user: UserRow, externalUrl: string) {
-  const bots = listUsers(db, user.realmId).filter((u) => u.isBot && (isAdmin(user.role) || u.botOwnerId === user.id));
-  const services = listBotServices(
+export async function visibleBots(db: Db, user: UserRow, externalUrl: string) {
+  const bots = (await listUsers(db, user.realmId)).filter((u) => u.isBot && (isAdmin(user.role) || u.botOwnerId === user.id));
+  const services = await listBotServices(
     db,
     bots.map((b) => b.id),
   );

@@ -4,9 +4,9 @@ import type { ChannelRow, RealmRow } from "../db/schema";
 import { toApiStream, type ChannelStats } from "../domain/channels";
 import * as store from "../store/channels";
 
-export function streamObjects(app: App, realm: RealmRow, list: ChannelRow[], o: { includeDefault?: boolean } = {}) {
-  const stats = store.channelStats(app.db, realm.id, list, app.now());
+export async function streamObjects(app: App, realm: RealmRow, list: ChannelRow[], o: { includeDefault?: boolean } = {}) {
+  const stats = await store.channelStats(app.db, realm.id, list, app.now());
   return list.map((c) => toApiStream(c, stats.get(c.id)!, o));
 }
 
-export const statsOf = (app: App, c: ChannelRow): ChannelStats => store.channelStats(app.db, c.realmId, [c], app.now()).get(c.id)!;
+export const statsOf = async (app: App, c: ChannelRow): Promise<ChannelStats> => (await store.channelStats(app.db, c.realmId, [c], app.now())).get(c.id)!;

@@ -11,13 +11,13 @@ import { listUserTopics } from "../store/topics";
 export const MAX_UNREAD_MESSAGES = 50000;
 
 /** register's unread_msgs: unread messages grouped by conversation, mentions, and the total count. */
-export function unreadMessages(app: App, user: UserRow) {
-  const rows = store.unreadRows(app.db, user.id, MAX_UNREAD_MESSAGES + 1);
+export async function unreadMessages(app: App, user: UserRow) {
+  const rows = await store.unreadRows(app.db, user.id, MAX_UNREAD_MESSAGES + 1);
   const missing = rows.length > MAX_UNREAD_MESSAGES;
   if (missing) rows.length = MAX_UNREAD_MESSAGES;
   rows.reverse();
-  const mutedChannels = new Set(mutedChannelIds(app.db, user.id, { activeOnly: true }));
-  const policies = new Map(listUserTopics(app.db, user.id).map((t) => [`${t.channelId}\u0000${t.topic.toLowerCase()}`, t.visibilityPolicy]));
+  const mutedChannels = new Set(await mutedChannelIds(app.db, user.id, { activeOnly: true }));
+  const policies = new Map((await listUserTopics(app.db, user.id)).map((t) => [`${t.channelId}\u0000${t.topic.toLowerCase()}`, t.visibilityPolicy]));
   const isMuted = (channelId: number, topic: string) => {
     const p = policies.get(`${channelId}\u0000${topic.toLowerCase()}`);
     if (p === 1) return true;
@@ -58,8 +58,8 @@ export function unreadMessages(app: App, user: UserRow) {
 }
 
 /** register's recent_private_conversations (at most 1000, newest first). */
-export function recentPrivateConversations(app: App, user: UserRow) {
-  return store.recentConversations(app.db, user.id, 1000).map((r) => ({
+export async function recentPrivateConversations(app: App, user: UserRow) {
+  return (await store.recentConversations(app.db, user.id, 1000)).map((r) => ({
     max_message_id: r.max_id,
     user_ids: dmKeyMembers(r.key).filter((u) => u !== user.id),
   }));

@@ -8,10 +8,10 @@ import type { PluginRow } from "../db/schema";
 import { toApiPlugin } from "../domain/plugins";
 import * as store from "../store/plugins";
 
-export function pluginObjects(db: Db, rows: PluginRow[]) {
+export async function pluginObjects(db: Db, rows: PluginRow[]) {
   const ids = rows.map((r) => r.id);
-  const slots = store.listSlots(db, ids);
-  const links = store.listLinks(db, ids);
+  const slots = await store.listSlots(db, ids);
+  const links = await store.listLinks(db, ids);
   return rows.map((p) =>
     toApiPlugin(
       p,
@@ -21,11 +21,11 @@ export function pluginObjects(db: Db, rows: PluginRow[]) {
   );
 }
 
-export const pluginObject = (db: Db, p: PluginRow) => pluginObjects(db, [p])[0]!;
+export const pluginObject = async (db: Db, p: PluginRow) => (await pluginObjects(db, [p]))[0]!;
 
 /** The installs a user (null: the operator) may see, as objects; not those removed more than a week ago. */
-export function visiblePluginObjects(app: App, realm: RealmRow, user: UserRow | null) {
+export async function visiblePluginObjects(app: App, realm: RealmRow, user: UserRow | null) {
   const now = app.now();
-  const rows = store.listPlugins(app.db, realm.id).filter((p) => !removalIsFinal(p, now) && !isDiscardedDraft(p) && (!user || canSeePlugin(user, p)));
-  return pluginObjects(app.db, rows);
+  const rows = (await store.listPlugins(app.db, realm.id)).filter((p) => !removalIsFinal(p, now) && !isDiscardedDraft(p) && (!user || canSeePlugin(user, p)));
+  return await pluginObjects(app.db, rows);
 }

@@ -16,17 +16,17 @@ const agentBotOf = preparedPerDb((db) =>
 );
 
 /** The realm's agent bot: its one embedded bot (POST /bots cannot make embedded bots). */
-export const findAgentBot = (db: Db, realmId: number): UserRow | undefined => agentBotOf(db).get({ realmId });
+export const findAgentBot = async (db: Db, realmId: number): Promise<UserRow | undefined> => agentBotOf(db).get({ realmId });
 
-export const insertRun = (db: Db, row: typeof agentRuns.$inferInsert): AgentRunRow => db.insert(agentRuns).values(row).returning().get();
+export const insertRun = async (db: Db, row: typeof agentRuns.$inferInsert): Promise<AgentRunRow> => db.insert(agentRuns).values(row).returning().get();
 
-export const updateRun = (db: Db, id: number, patch: Partial<typeof agentRuns.$inferInsert>): AgentRunRow =>
+export const updateRun = async (db: Db, id: number, patch: Partial<typeof agentRuns.$inferInsert>): Promise<AgentRunRow> =>
   db.update(agentRuns).set(patch).where(eq(agentRuns.id, id)).returning().get()!;
 
-export const findRun = (db: Db, id: number): AgentRunRow | undefined => db.select().from(agentRuns).where(eq(agentRuns.id, id)).get();
+export const findRun = async (db: Db, id: number): Promise<AgentRunRow | undefined> => db.select().from(agentRuns).where(eq(agentRuns.id, id)).get();
 
 /** The run going in a conversation (topics compare case-insensitively, like message topics). */
-export const findLiveRun = (db: Db, recipientId: number, topic: string): AgentRunRow | undefined =>
+export const findLiveRun = async (db: Db, recipientId: number, topic: string): Promise<AgentRunRow | undefined> =>
   db
     .select()
     .from(agentRuns)
@@ -34,14 +34,14 @@ export const findLiveRun = (db: Db, recipientId: number, topic: string): AgentRu
     .get();
 
 /** Running runs of a topic follow it when the topic moves (renamed, or to another channel). */
-export const moveLiveRuns = (db: Db, from: { recipientId: number; topic: string }, to: { channelId: number; recipientId: number; topic: string }) =>
+export const moveLiveRuns = async (db: Db, from: { recipientId: number; topic: string }, to: { channelId: number; recipientId: number; topic: string }) =>
   db
     .update(agentRuns)
     .set({ channelId: to.channelId, recipientId: to.recipientId, topic: to.topic })
     .where(and(eq(agentRuns.recipientId, from.recipientId), eq(agentRuns.topic, from.topic), eq(agentRuns.state, "running")))
     .run();
 
-export const listLiveRuns = (db: Db, realmId?: number): AgentRunRow[] =>
+export const listLiveRuns = async (db: Db, realmId?: number): Promise<AgentRunRow[]> =>
   db
     .select()
     .from(agentRuns)
@@ -49,7 +49,7 @@ export const listLiveRuns = (db: Db, realmId?: number): AgentRunRow[] =>
     .all();
 
 /** The live run whose key hashes to `keyHash`, in the realm. */
-export const findRunByKeyHash = (db: Db, realmId: number, keyHash: string): AgentRunRow | undefined =>
+export const findRunByKeyHash = async (db: Db, realmId: number, keyHash: string): Promise<AgentRunRow | undefined> =>
   db
     .select()
     .from(agentRuns)
@@ -64,7 +64,7 @@ export interface RunFilter {
 }
 
 /** A realm's runs, newest first. */
-export function listRuns(db: Db, realmId: number, f: RunFilter, limit: number): AgentRunRow[] {
+export async function listRuns(db: Db, realmId: number, f: RunFilter, limit: number): Promise<AgentRunRow[]> {
   const where: (SQL | undefined)[] = [eq(agentRuns.realmId, realmId)];
   if (f.channelId !== undefined) where.push(eq(agentRuns.channelId, f.channelId));
   if (f.topic !== undefined) where.push(eq(agentRuns.topic, f.topic));
@@ -93,14 +93,14 @@ export interface ConversationMessage {
  * The latest `limit` messages of a conversation up to `throughId`, oldest first. With `readerId`, only
  * those that user received (a private channel whose history is not shared with new subscribers).
  */
-export function conversationMessages(
+export async function conversationMessages(
   db: Db,
   recipientId: number,
   topic: string | null,
   throughId: number,
   limit: number,
   readerId?: number,
-): ConversationMessage[] {
+): Promise<ConversationMessage[]> {
   const rows = sqliteOf(db)
     .query<ConversationMessage & { bot_type: number | null }, (number | string)[]>(
       `SELECT * FROM (
@@ -116,13 +116,13 @@ export function conversationMessages(
   return rows.map(({ bot_type, ...m }) => ({ ...m, is_agent_message: bot_type === BOT_TYPE.embedded }));
 }
 
-export const findMessageSender = (db: Db, messageId: number): number | undefined =>
+export const findMessageSender = async (db: Db, messageId: number): Promise<number | undefined> =>
   sqliteOf(db).query<{ sender_id: number }, [number]>("SELECT sender_id FROM messages WHERE id = ?").get(messageId)?.sender_id;
 
 /** Runs left `running` by a server that stopped without ending them. */
-export const failStaleRuns = (db: Db, at: number) =>
+export const failStaleRuns = async (db: Db, at: number) =>
   db.update(agentRuns).set({ state: "failed", dateEnded: at, keyHash: null }).where(eq(agentRuns.state, "running")).run();
 
 /** Runs per state across realms (GET /metrics). */
-export const countAgentRunsByState = (db: Db): { state: string; n: number }[] =>
+export const countAgentRunsByState = async (db: Db): Promise<{ state: string; n: number }[]> =>
   db.select({ state: agentRuns.state, n: sql<number>`count(*)` }).from(agentRuns).groupBy(agentRuns.state).all();

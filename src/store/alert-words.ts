@@ -2,7 +2,7 @@ import { and, asc, eq, inArray } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { alertWords } from "../db/schema";
 
-export const listAlertWords = (db: Db, userId: number): string[] =>
+export const listAlertWords = async (db: Db, userId: number): Promise<string[]> =>
   db
     .select({ w: alertWords.word })
     .from(alertWords)
@@ -11,7 +11,7 @@ export const listAlertWords = (db: Db, userId: number): string[] =>
     .all()
     .map((r) => r.w);
 
-export function addAlertWords(db: Db, userId: number, words: string[]) {
+export async function addAlertWords(db: Db, userId: number, words: string[]) {
   if (words.length)
     db.insert(alertWords)
       .values(words.map((word) => ({ userId, word })))
@@ -19,7 +19,7 @@ export function addAlertWords(db: Db, userId: number, words: string[]) {
       .run();
 }
 
-export function removeAlertWords(db: Db, userId: number, words: string[]) {
+export async function removeAlertWords(db: Db, userId: number, words: string[]) {
   if (words.length)
     db.delete(alertWords)
       .where(and(eq(alertWords.userId, userId), inArray(alertWords.word, words)))

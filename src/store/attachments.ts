@@ -5,14 +5,15 @@ import { attachments, messageAttachments, messages, type AttachmentRow } from ".
 
 export type NewAttachment = Omit<AttachmentRow, "id">;
 
-export const insertAttachment = (db: Db, a: NewAttachment): AttachmentRow => db.insert(attachments).values(a).returning().get();
+export const insertAttachment = async (db: Db, a: NewAttachment): Promise<AttachmentRow> => db.insert(attachments).values(a).returning().get();
 
-export const findAttachment = (db: Db, id: number): AttachmentRow | undefined => db.select().from(attachments).where(eq(attachments.id, id)).get();
+export const findAttachment = async (db: Db, id: number): Promise<AttachmentRow | undefined> =>
+  db.select().from(attachments).where(eq(attachments.id, id)).get();
 
-export const findAttachmentByPath = (db: Db, pathId: string): AttachmentRow | undefined =>
+export const findAttachmentByPath = async (db: Db, pathId: string): Promise<AttachmentRow | undefined> =>
   db.select().from(attachments).where(eq(attachments.pathId, pathId)).get();
 
-export const findAttachmentsByPaths = (db: Db, realmId: number, pathIds: string[]): AttachmentRow[] =>
+export const findAttachmentsByPaths = async (db: Db, realmId: number, pathIds: string[]): Promise<AttachmentRow[]> =>
   pathIds.length
     ? db
         .select()
@@ -22,11 +23,11 @@ export const findAttachmentsByPaths = (db: Db, realmId: number, pathIds: string[
     : [];
 
 /** A user's uploads, newest first. */
-export const listOwnAttachments = (db: Db, ownerId: number): AttachmentRow[] =>
+export const listOwnAttachments = async (db: Db, ownerId: number): Promise<AttachmentRow[]> =>
   db.select().from(attachments).where(eq(attachments.ownerId, ownerId)).orderBy(desc(attachments.id)).all();
 
 /** Bytes the realm's uploads take (for its quota and upload_space_used). */
-export const realmUploadBytes = (db: Db, realmId: number): number =>
+export const realmUploadBytes = async (db: Db, realmId: number): Promise<number> =>
   db
     .select({ n: sql<number>`coalesce(sum(${attachments.size}), 0)` })
     .from(attachments)
@@ -34,7 +35,7 @@ export const realmUploadBytes = (db: Db, realmId: number): number =>
     .get()!.n;
 
 /** The messages linking each attachment, oldest first: { attachmentId → [{ id, date_sent }] }. */
-export function linkedMessages(db: Db, attachmentIds: number[]): Map<number, { id: number; dateSent: number }[]> {
+export async function linkedMessages(db: Db, attachmentIds: number[]): Promise<Map<number, { id: number; dateSent: number }[]>> {
   const out = new Map<number, { id: number; dateSent: number }[]>();
   if (!attachmentIds.length) return out;
   const rows = db
@@ -49,7 +50,7 @@ export function linkedMessages(db: Db, attachmentIds: number[]): Map<number, { i
 }
 
 /** Ids of the messages linking one attachment. */
-export const linkingMessageIds = (db: Db, attachmentId: number): number[] =>
+export const linkingMessageIds = async (db: Db, attachmentId: number): Promise<number[]> =>
   db
     .select({ id: messageAttachments.messageId })
     .from(messageAttachments)
@@ -58,7 +59,7 @@ export const linkingMessageIds = (db: Db, attachmentId: number): number[] =>
     .map((r) => r.id);
 
 /** Attachment ids a message links. */
-export const messageAttachmentIds = (db: Db, messageIds: number[]): number[] =>
+export const messageAttachmentIds = async (db: Db, messageIds: number[]): Promise<number[]> =>
   messageIds.length
     ? db
         .selectDistinct({ id: messageAttachments.attachmentId })
@@ -68,7 +69,7 @@ export const messageAttachmentIds = (db: Db, messageIds: number[]): number[] =>
         .map((r) => r.id)
     : [];
 
-export const linkAttachments = (db: Db, messageId: number, attachmentIds: number[]) => {
+export const linkAttachments = async (db: Db, messageId: number, attachmentIds: number[]) => {
   if (!attachmentIds.length) return;
   db.insert(messageAttachments)
     .values(attachmentIds.map((attachmentId) => ({ messageId, attachmentId })))
@@ -77,7 +78,7 @@ export const linkAttachments = (db: Db, messageId: number, attachmentIds: number
   db.update(attachments).set({ unreferencedSince: null }).where(inIds(attachments.id, attachmentIds)).run();
 };
 
-export const unlinkAttachments = (db: Db, messageIds: number[], attachmentIds?: number[]) => {
+export const unlinkAttachments = async (db: Db, messageIds: number[], attachmentIds?: number[]) => {
   if (!messageIds.length) return;
   const byMessage = inIds(messageAttachments.messageId, messageIds);
   db.delete(messageAttachments)
@@ -86,7 +87,7 @@ export const unlinkAttachments = (db: Db, messageIds: number[], attachmentIds?: 
 };
 
 /** Of these attachments, the ones no message links any more: they start their grace period now. */
-export function markUnreferenced(db: Db, attachmentIds: number[], now: number): number[] {
+export async function markUnreferenced(db: Db, attachmentIds: number[], now: number): Promise<number[]> {
   if (!attachmentIds.length) return [];
   const linked = new Set(
     db
@@ -102,7 +103,7 @@ export function markUnreferenced(db: Db, attachmentIds: number[], now: number): 
 }
 
 /** Attachments unreferenced since before `cutoff`, at most `limit`. */
-export const listExpiredAttachments = (db: Db, cutoff: number, limit: number): AttachmentRow[] =>
+export const listExpiredAttachments = async (db: Db, cutoff: number, limit: number): Promise<AttachmentRow[]> =>
   db
     .select()
     .from(attachments)
@@ -110,6 +111,6 @@ export const listExpiredAttachments = (db: Db, cutoff: number, limit: number): A
     .limit(limit)
     .all();
 
-export const deleteAttachments = (db: Db, ids: number[]) => {
+export const deleteAttachments = async (db: Db, ids: number[]) => {
   if (ids.length) db.delete(attachments).where(inIds(attachments.id, ids)).run();
 };

@@ -2,10 +2,10 @@ import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { botStorage } from "../db/schema";
 
-export const listStorage = (db: Db, userId: number): { key: string; value: string }[] =>
+export const listStorage = async (db: Db, userId: number): Promise<{ key: string; value: string }[]> =>
   db.select({ key: botStorage.key, value: botStorage.value }).from(botStorage).where(eq(botStorage.userId, userId)).orderBy(asc(botStorage.key)).all();
 
-export const storageEntries = (db: Db, userId: number, keys: string[]): Map<string, string> =>
+export const storageEntries = async (db: Db, userId: number, keys: string[]): Promise<Map<string, string>> =>
   new Map(
     keys.length
       ? db
@@ -18,21 +18,21 @@ export const storageEntries = (db: Db, userId: number, keys: string[]): Map<stri
   );
 
 /** Characters stored: every key and value, as Zulip counts them against the limit. */
-export const storageSize = (db: Db, userId: number): number =>
+export const storageSize = async (db: Db, userId: number): Promise<number> =>
   db
     .select({ n: sql<number>`coalesce(sum(length(${botStorage.key}) + length(${botStorage.value})), 0)` })
     .from(botStorage)
     .where(eq(botStorage.userId, userId))
     .get()!.n;
 
-export const putStorage = (db: Db, userId: number, key: string, value: string) =>
+export const putStorage = async (db: Db, userId: number, key: string, value: string) =>
   db
     .insert(botStorage)
     .values({ userId, key, value })
     .onConflictDoUpdate({ target: [botStorage.userId, botStorage.key], set: { value } })
     .run();
 
-export const deleteStorage = (db: Db, userId: number, keys: string[]) =>
+export const deleteStorage = async (db: Db, userId: number, keys: string[]) =>
   db
     .delete(botStorage)
     .where(and(eq(botStorage.userId, userId), inArray(botStorage.key, keys)))

@@ -6,13 +6,13 @@ import type { BotService } from "../domain/bots";
 
 const toService = (r: typeof botServices.$inferSelect): BotService => ({ base_url: r.baseUrl, token: r.token, interface: r.interface });
 
-export const findBotService = (db: Db, botId: number): BotService | undefined => {
+export const findBotService = async (db: Db, botId: number): Promise<BotService | undefined> => {
   const r = db.select().from(botServices).where(eq(botServices.botId, botId)).get();
   return r && toService(r);
 };
 
 /** Services of many bots at once, by bot id. */
-export function listBotServices(db: Db, botIds: number[]): Map<number, BotService> {
+export async function listBotServices(db: Db, botIds: number[]): Promise<Map<number, BotService>> {
   if (!botIds.length) return new Map();
   return new Map(
     db
@@ -24,7 +24,7 @@ export function listBotServices(db: Db, botIds: number[]): Map<number, BotServic
   );
 }
 
-export const saveBotService = (db: Db, botId: number, s: BotService) => {
+export const saveBotService = async (db: Db, botId: number, s: BotService) => {
   const row = { botId, baseUrl: s.base_url, token: s.token, interface: s.interface };
   db.insert(botServices).values(row).onConflictDoUpdate({ target: botServices.botId, set: row }).run();
 };

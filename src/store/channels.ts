@@ -5,8 +5,9 @@ import { channels, defaultChannels, recipients, type ChannelRow } from "../db/sc
 import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES, POST_POLICY, type ChannelPermission, type ChannelStats } from "../domain/channels";
 import type { GroupSettingValue } from "../domain/group-settings";
 import { systemGroupIds } from "./user-groups";
+import { mapInOrder } from "../lib/in-order";
 
-export function insertChannel(db: Db, c: Omit<typeof channels.$inferInsert, "recipientId">): ChannelRow {
+export async function insertChannel(db: Db, c: Omit<typeof channels.$inferInsert, "recipientId">): Promise<ChannelRow> {
   const r = db.insert(recipients).values({ realmId: c.realmId }).returning({ id: recipients.id }).get();
   const row = db
     .insert(channels)
@@ -17,7 +18,7 @@ export function insertChannel(db: Db, c: Omit<typeof channels.$inferInsert, "rec
   return row;
 }
 
-export const updateChannel = (db: Db, id: number, patch: Partial<typeof channels.$inferInsert>): ChannelRow =>
+export const updateChannel = async (db: Db, id: number, patch: Partial<typeof channels.$inferInsert>): Promise<ChannelRow> =>
   db.update(channels).set(patch).where(eq(channels.id, id)).returning().get()!;
 
 const byId = preparedPerDb((db) =>
@@ -29,7 +30,7 @@ const byId = preparedPerDb((db) =>
 );
 
 /** A channel by id (any realm: callers compare realm ids). Prepared once: every channel send looks it up. */
-export const findChannel = (db: Db, id: number): ChannelRow | undefined => byId(db).get({ id });
+export const findChannel = async (db: Db, id: number): Promise<ChannelRow | undefined> => byId(db).get({ id });
 // Every channel send looks its channel up by name: prepared once per connection.
 const byName = preparedPerDb((db) =>
   db
@@ -39,33 +40,37 @@ const byName = preparedPerDb((db) =>
     .prepare(),
 );
 
-export const findChannelByName = (db: Db, realmId: number, name: string): ChannelRow | undefined => byName(db).get({ realmId, name: name.trim() });
+export const findChannelByName = async (db: Db, realmId: number, name: string): Promise<ChannelRow | undefined> =>
+  byName(db).get({ realmId, name: name.trim() });
 
-export const findChannelByRecipient = (db: Db, recipientId: number): ChannelRow | undefined =>
+export const findChannelByRecipient = async (db: Db, recipientId: number): Promise<ChannelRow | undefined> =>
   db.select().from(channels).where(eq(channels.recipientId, recipientId)).get();
 
-export const listChannels = (db: Db, realmId: number): ChannelRow[] =>
+export const listChannels = async (db: Db, realmId: number): Promise<ChannelRow[]> =>
   db.select().from(channels).where(eq(channels.realmId, realmId)).orderBy(asc(channels.id)).all();
 
 // ---- Permission settings ----
 
 /** A channel's value for one permission: the stored one, or the default (system group, or its creator). */
-export function channelSetting(db: Db, c: ChannelRow, name: ChannelPermission): GroupSettingValue {
+export async function channelSetting(db: Db, c: ChannelRow, name: ChannelPermission): Promise<GroupSettingValue> {
   const stored = c.settings[name] as GroupSettingValue | undefined;
   if (stored !== undefined) return stored;
   const def = CHANNEL_PERMISSIONS[name].default;
-  const ids = systemGroupIds(db, c.realmId);
+  const ids = await systemGroupIds(db, c.realmId);
   if (def === "creator") return c.creatorId !== null ? { direct_members: [c.creatorId], direct_subgroups: [] } : ids["role:nobody"]!;
   return ids[def]!;
 }
 
-export const channelSettings = (db: Db, c: ChannelRow) =>
-  Object.fromEntries(CHANNEL_PERMISSION_NAMES.map((n) => [n, channelSetting(db, c, n)])) as Record<ChannelPermission, GroupSettingValue>;
+export const channelSettings = async (db: Db, c: ChannelRow) =>
+  Object.fromEntries(await mapInOrder(CHANNEL_PERMISSION_NAMES, async (n) => [n, await channelSetting(db, c, n)])) as Record<
+    ChannelPermission,
+    GroupSettingValue
+  >;
 
 /** The legacy stream_post_policy old clients read, derived from who may send. */
-function postPolicy(db: Db, c: ChannelRow, send: GroupSettingValue): number {
+async function postPolicy(db: Db, c: ChannelRow, send: GroupSettingValue): Promise<number> {
   if (typeof send !== "number") return POST_POLICY.everyone;
-  const ids = systemGroupIds(db, c.realmId);
+  const ids = await systemGroupIds(db, c.realmId);
   if (send === ids["role:administrators"]) return POST_POLICY.admins;
   if (send === ids["role:moderators"]) return POST_POLICY.moderators;
   if (send === ids["role:fullmembers"]) return POST_POLICY.fullMembers;
@@ -82,7 +87,7 @@ const TRAFFIC_TTL_MS = 10 * 60 * 1000;
 const trafficCache = new WeakMap<Db, Map<number, { at: number; counts: Map<number, number> }>>();
 
 /** The first message id whose date_sent is at or after t (ids grow with time): a binary search of point lookups. */
-export function firstMessageIdSince(db: Db, t: number): number {
+export async function firstMessageIdSince(db: Db, t: number): Promise<number> {
   const s = sqliteOf(db);
   const max = s.query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM messages").get()?.id ?? 0;
   let lo = 1,
@@ -97,12 +102,12 @@ export function firstMessageIdSince(db: Db, t: number): number {
   return lo;
 }
 
-function weeklyTraffic(db: Db, realmId: number, now: number): Map<number, number> {
+async function weeklyTraffic(db: Db, realmId: number, now: number): Promise<Map<number, number>> {
   let perDb = trafficCache.get(db);
   if (!perDb) trafficCache.set(db, (perDb = new Map()));
   const hit = perDb.get(realmId);
   if (hit && Date.now() - hit.at < TRAFFIC_TTL_MS) return hit.counts;
-  const since = firstMessageIdSince(db, now - WEEK);
+  const since = await firstMessageIdSince(db, now - WEEK);
   const rows = sqliteOf(db)
     .query<{ recipient_id: number; n: number }, [number, number]>(
       `SELECT m.recipient_id, COUNT(*) AS n FROM channels c JOIN messages m ON m.recipient_id = c.recipient_id AND m.id >= ?2
@@ -115,7 +120,7 @@ function weeklyTraffic(db: Db, realmId: number, now: number): Map<number, number
 }
 
 /** Stats for many channels of one realm in a few grouped queries (never one query per channel). */
-export function channelStats(db: Db, realmId: number, list: ChannelRow[], now: number): Map<number, ChannelStats> {
+export async function channelStats(db: Db, realmId: number, list: ChannelRow[], now: number): Promise<Map<number, ChannelStats>> {
   const s = sqliteOf(db);
   const out = new Map<number, ChannelStats>();
   if (!list.length) return out;
@@ -147,8 +152,8 @@ export function channelStats(db: Db, realmId: number, list: ChannelRow[], now: n
       .all(ids)
       .map((r) => [r.r, r.d]),
   );
-  const traffic = weeklyTraffic(db, realmId, now);
-  const defaults = new Set(listDefaultChannelIds(db, realmId));
+  const traffic = await weeklyTraffic(db, realmId, now);
+  const defaults = new Set(await listDefaultChannelIds(db, realmId));
   const inactive = new Set(
     s
       .query<{ id: number }, [number]>("SELECT id FROM users WHERE realm_id = ? AND is_active = 0")
@@ -156,7 +161,7 @@ export function channelStats(db: Db, realmId: number, list: ChannelRow[], now: n
       .map((r) => r.id),
   );
   for (const c of list) {
-    const settings = channelSettings(db, c);
+    const settings = await channelSettings(db, c);
     const last = lastDates.get(c.recipientId);
     out.set(c.id, {
       subscriberCount: counts.get(c.id) ?? 0,
@@ -166,7 +171,7 @@ export function channelStats(db: Db, realmId: number, list: ChannelRow[], now: n
       isDefault: defaults.has(c.id),
       settings,
       inactiveUsers: inactive,
-      postPolicy: postPolicy(db, c, settings.can_send_message_group),
+      postPolicy: await postPolicy(db, c, settings.can_send_message_group),
     });
   }
   return out;
@@ -174,7 +179,7 @@ export function channelStats(db: Db, realmId: number, list: ChannelRow[], now: n
 
 // ---- Default channels ----
 
-export const listDefaultChannelIds = (db: Db, realmId: number): number[] =>
+export const listDefaultChannelIds = async (db: Db, realmId: number): Promise<number[]> =>
   db
     .select({ id: defaultChannels.channelId })
     .from(defaultChannels)
@@ -183,10 +188,10 @@ export const listDefaultChannelIds = (db: Db, realmId: number): number[] =>
     .all()
     .map((r) => r.id);
 
-export const addDefaultChannel = (db: Db, realmId: number, channelId: number) =>
+export const addDefaultChannel = async (db: Db, realmId: number, channelId: number) =>
   db.insert(defaultChannels).values({ realmId, channelId }).onConflictDoNothing().run();
 
-export const removeDefaultChannel = (db: Db, realmId: number, channelId: number) =>
+export const removeDefaultChannel = async (db: Db, realmId: number, channelId: number) =>
   db
     .delete(defaultChannels)
     .where(and(eq(defaultChannels.realmId, realmId), eq(defaultChannels.channelId, channelId)))

@@ -2,15 +2,15 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { clientDevices } from "../db/schema";
 
-export const insertDevice = (db: Db, userId: number, now: number) => db.insert(clientDevices).values({ userId, dateCreated: now }).returning().get();
+export const insertDevice = async (db: Db, userId: number, now: number) => db.insert(clientDevices).values({ userId, dateCreated: now }).returning().get();
 
-export const findDevice = (db: Db, userId: number, id: number) =>
+export const findDevice = async (db: Db, userId: number, id: number) =>
   db
     .select()
     .from(clientDevices)
     .where(and(eq(clientDevices.id, id), eq(clientDevices.userId, userId)))
     .get();
 
-export const deleteDevice = (db: Db, id: number) => db.delete(clientDevices).where(eq(clientDevices.id, id)).run();
+export const deleteDevice = async (db: Db, id: number) => db.delete(clientDevices).where(eq(clientDevices.id, id)).run();
 
-export const listDevices = (db: Db, userId: number) => db.select().from(clientDevices).where(eq(clientDevices.userId, userId)).all();
+export const listDevices = async (db: Db, userId: number) => db.select().from(clientDevices).where(eq(clientDevices.userId, userId)).all();

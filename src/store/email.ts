@@ -6,10 +6,10 @@ import { emailOutbox, emailTokens, missedMessages, type EmailOutboxRow, type Ema
 
 // ---- Outbox ----
 
-export const insertOutbox = (db: Db, m: typeof emailOutbox.$inferInsert): EmailOutboxRow => db.insert(emailOutbox).values(m).returning().get();
+export const insertOutbox = async (db: Db, m: typeof emailOutbox.$inferInsert): Promise<EmailOutboxRow> => db.insert(emailOutbox).values(m).returning().get();
 
 /** Pending mail whose next attempt is due, oldest first. */
-export const dueOutbox = (db: Db, now: number, limit: number): EmailOutboxRow[] =>
+export const dueOutbox = async (db: Db, now: number, limit: number): Promise<EmailOutboxRow[]> =>
   db
     .select()
     .from(emailOutbox)
@@ -18,11 +18,11 @@ export const dueOutbox = (db: Db, now: number, limit: number): EmailOutboxRow[] 
     .limit(limit)
     .all();
 
-export const updateOutbox = (db: Db, id: number, patch: Partial<typeof emailOutbox.$inferInsert>) =>
+export const updateOutbox = async (db: Db, id: number, patch: Partial<typeof emailOutbox.$inferInsert>) =>
   db.update(emailOutbox).set(patch).where(eq(emailOutbox.id, id)).run();
 
 /** The outbox, newest first; `status` narrows it. */
-export const listOutbox = (db: Db, limit: number, status?: string): EmailOutboxRow[] =>
+export const listOutbox = async (db: Db, limit: number, status?: string): Promise<EmailOutboxRow[]> =>
   db
     .select()
     .from(emailOutbox)
@@ -33,13 +33,14 @@ export const listOutbox = (db: Db, limit: number, status?: string): EmailOutboxR
 
 // ---- Single-use link tokens ----
 
-export const insertEmailToken = (db: Db, t: typeof emailTokens.$inferInsert): EmailTokenRow => db.insert(emailTokens).values(t).returning().get();
+export const insertEmailToken = async (db: Db, t: typeof emailTokens.$inferInsert): Promise<EmailTokenRow> =>
+  db.insert(emailTokens).values(t).returning().get();
 
-export const findEmailToken = (db: Db, tokenHash: string): EmailTokenRow | undefined =>
+export const findEmailToken = async (db: Db, tokenHash: string): Promise<EmailTokenRow | undefined> =>
   db.select().from(emailTokens).where(eq(emailTokens.tokenHash, tokenHash)).get();
 
 /** Uses up every open token of one kind of a user (the one just used, and any older ones). */
-export const useEmailTokens = (db: Db, userId: number, kind: string, now: number) =>
+export const useEmailTokens = async (db: Db, userId: number, kind: string, now: number) =>
   db
     .update(emailTokens)
     .set({ usedAt: now })
@@ -48,12 +49,12 @@ export const useEmailTokens = (db: Db, userId: number, kind: string, now: number
 
 // ---- Missed-message notifications ----
 
-export function insertMissedMessages(db: Db, rows: (typeof missedMessages.$inferInsert)[]) {
+export async function insertMissedMessages(db: Db, rows: (typeof missedMessages.$inferInsert)[]) {
   if (rows.length) db.insert(missedMessages).values(rows).run();
 }
 
 /** Users with a notification whose batching period is over. */
-export const dueMissedUserIds = (db: Db, now: number, limit: number): number[] =>
+export const dueMissedUserIds = async (db: Db, now: number, limit: number): Promise<number[]> =>
   db
     .selectDistinct({ id: missedMessages.userId })
     .from(missedMessages)
@@ -63,11 +64,11 @@ export const dueMissedUserIds = (db: Db, now: number, limit: number): number[] =
     .map((r) => r.id);
 
 /** Takes (deletes and returns) all of a user's scheduled notifications: a batch goes out together. */
-export const takeMissedMessages = (db: Db, userId: number): MissedMessageRow[] =>
+export const takeMissedMessages = async (db: Db, userId: number): Promise<MissedMessageRow[]> =>
   db.delete(missedMessages).where(eq(missedMessages.userId, userId)).returning().all();
 
 /** Of these messages, those the user received and has not read, sent after `since` (not at it), oldest first. */
-export const unreadMessagesSince = (db: Db, userId: number, ids: number[], since: number): MessageRow[] =>
+export const unreadMessagesSince = async (db: Db, userId: number, ids: number[], since: number): Promise<MessageRow[]> =>
   ids.length
     ? sqliteOf(db)
         .query<Record<string, unknown>, [number, string, number]>(
@@ -101,7 +102,7 @@ const toMessageRow = (r: Record<string, unknown>): MessageRow => ({
  * A channel's active subscribers who want email for its messages: the subscription's own
  * email_notifications, or, while that is null, the user's enable_stream_email_notifications.
  */
-export const channelEmailSubscribers = (db: Db, channelId: number): number[] =>
+export const channelEmailSubscribers = async (db: Db, channelId: number): Promise<number[]> =>
   sqliteOf(db)
     .query<{ id: number }, [number]>(
       `SELECT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id
@@ -112,14 +113,14 @@ export const channelEmailSubscribers = (db: Db, channelId: number): number[] =>
     .map((r) => r.id);
 
 /** Users following a topic (visibility policy 3). */
-export const topicFollowers = (db: Db, channelId: number, topic: string): number[] =>
+export const topicFollowers = async (db: Db, channelId: number, topic: string): Promise<number[]> =>
   sqliteOf(db)
     .query<{ id: number }, [number, string]>("SELECT user_id AS id FROM user_topics WHERE channel_id = ? AND topic = ? AND visibility_policy = 3")
     .all(channelId, topic)
     .map((r) => r.id);
 
 /** Per-channel wildcard_mentions_notify overrides (null: follow the user's setting). */
-export const wildcardOverrides = (db: Db, channelId: number, userIds: number[]): Map<number, boolean> =>
+export const wildcardOverrides = async (db: Db, channelId: number, userIds: number[]): Promise<Map<number, boolean>> =>
   new Map(
     sqliteOf(db)
       .query<{ id: number; v: number }, [number, string]>(

@@ -14,7 +14,7 @@
 import { sqliteOf, type Db } from "../db/client";
 
 /** The newest message id ever assigned (deleted ones included). */
-export const lastMessageId = (db: Db): number =>
+export const lastMessageId = async (db: Db): Promise<number> =>
   sqliteOf(db).query<{ id: number }, []>("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0) AS id").get()!.id;
 
 /**
@@ -36,7 +36,7 @@ export interface PendingRows {
  * some channels (or some users' in them). A read, so callers run it before their transaction, outside
  * the writer; nothing pending is an empty list, and then no transaction is needed.
  */
-export function readPendingRows(db: Db, where: { userId: number } | { channelIds: number[]; userIds?: number[] }): PendingRows[] {
+export async function readPendingRows(db: Db, where: { userId: number } | { channelIds: number[]; userIds?: number[] }): Promise<PendingRows[]> {
   const [cond, params]: [string, string[] | [number]] =
     "userId" in where
       ? ["s.user_id = ?2", [where.userId]]
@@ -55,7 +55,7 @@ export function readPendingRows(db: Db, where: { userId: number } | { channelIds
          JOIN messages m ON m.recipient_id = c.recipient_id AND m.id > s.delivered_through AND m.id <= ?1
        WHERE s.active = 1 AND ${cond} GROUP BY s.user_id, s.channel_id`,
     )
-    .all(lastMessageId(db), ...params);
+    .all(await lastMessageId(db), ...params);
 }
 
 /**
@@ -66,7 +66,7 @@ export function readPendingRows(db: Db, where: { userId: number } | { channelIds
  * away since the read gets no row; one moved in has its rows already (moves write them). Returns
  * whether every guard held: where one failed, nothing was written for that subscription.
  */
-export function writePendingRead(db: Db, pending: PendingRows[]): boolean {
+export async function writePendingRead(db: Db, pending: PendingRows[]): Promise<boolean> {
   const s = sqliteOf(db);
   let held = true;
   for (const p of pending) {
@@ -91,13 +91,15 @@ export function writePendingRead(db: Db, pending: PendingRows[]): boolean {
  * Reads and writes the pending rows picked by `where` inside the transaction (no guard can fail there):
  * before anything changes who received them, and where a write after an outside read found things changed.
  */
-export function writePendingRows(db: Db, where: Parameters<typeof readPendingRows>[1]) {
-  writePendingRead(db, readPendingRows(db, where));
+export async function writePendingRows(db: Db, where: Parameters<typeof readPendingRows>[1]) {
+  await writePendingRead(db, await readPendingRows(db, where));
 }
 
 /** A user back from deactivation receives only messages sent from now on. */
-export const startDeliveries = (db: Db, userId: number) =>
-  sqliteOf(db).query("UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND active = 1").run(lastMessageId(db), userId);
+export const startDeliveries = async (db: Db, userId: number) =>
+  sqliteOf(db)
+    .query("UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND active = 1")
+    .run(await lastMessageId(db), userId);
 
 /** The channels holding these messages (a direct message has every row from the start). */
 const channelsOfMessages = (db: Db, ids: number[]): number[] =>
@@ -113,14 +115,14 @@ const channelsOfMessages = (db: Db, ids: number[]): number[] =>
  * transaction that then asks who has them. Actions read and write those rows just before, outside the
  * writer (`catchUpChannels` in actions/catch-up.ts), so this normally finds nothing left.
  */
-export const deliverForMessages = (db: Db, ids: number[]) => writePendingRows(db, { channelIds: channelsOfMessages(db, ids) });
+export const deliverForMessages = async (db: Db, ids: number[]) => await writePendingRows(db, { channelIds: channelsOfMessages(db, ids) });
 
 /**
  * Up to `limit` pending rows of the subscriptions furthest behind (at least `lag` messages), oldest
  * first, for `writePendingRead`. Housekeeping writes them so that a user back after a long absence
  * finds little left to write on their first read.
  */
-export function readBacklog(db: Db, lag: number, limit: number): PendingRows[] {
+export async function readBacklog(db: Db, lag: number, limit: number): Promise<PendingRows[]> {
   const s = sqliteOf(db);
   const behind = s
     .query<{ userId: number; channelId: number; recipientId: number; through: number }, [number]>(

@@ -13,25 +13,26 @@ const byRealm = preparedPerDb((db) =>
 );
 
 /** The realm's linkifiers in order (prepared once: every message render and topic link reads them). */
-export const listLinkifiers = (db: Db, realmId: number): LinkifierRow[] => byRealm(db).all({ realmId });
+export const listLinkifiers = async (db: Db, realmId: number): Promise<LinkifierRow[]> => byRealm(db).all({ realmId });
 
-export const findLinkifier = (db: Db, realmId: number, id: number): LinkifierRow | undefined =>
+export const findLinkifier = async (db: Db, realmId: number, id: number): Promise<LinkifierRow | undefined> =>
   db
     .select()
     .from(linkifiers)
     .where(and(eq(linkifiers.realmId, realmId), eq(linkifiers.id, id)))
     .get();
 
-export const findLinkifierByPattern = (db: Db, realmId: number, pattern: string): LinkifierRow | undefined =>
+export const findLinkifierByPattern = async (db: Db, realmId: number, pattern: string): Promise<LinkifierRow | undefined> =>
   db
     .select()
     .from(linkifiers)
     .where(and(eq(linkifiers.realmId, realmId), eq(linkifiers.pattern, pattern)))
     .get();
 
-export const insertLinkifier = (db: Db, row: typeof linkifiers.$inferInsert): LinkifierRow => db.insert(linkifiers).values(row).returning().get();
+export const insertLinkifier = async (db: Db, row: typeof linkifiers.$inferInsert): Promise<LinkifierRow> =>
+  db.insert(linkifiers).values(row).returning().get();
 
-export const updateLinkifier = (db: Db, id: number, patch: Partial<typeof linkifiers.$inferInsert>) =>
+export const updateLinkifier = async (db: Db, id: number, patch: Partial<typeof linkifiers.$inferInsert>) =>
   db.update(linkifiers).set(patch).where(eq(linkifiers.id, id)).run();
 
-export const deleteLinkifier = (db: Db, id: number) => db.delete(linkifiers).where(eq(linkifiers.id, id)).run();
+export const deleteLinkifier = async (db: Db, id: number) => db.delete(linkifiers).where(eq(linkifiers.id, id)).run();

@@ -17,7 +17,7 @@ export interface UnreadRow {
 }
 
 /** Sets or clears a flag on the user's rows among these ids; returns the ids that changed. */
-export function changeFlag(db: Db, userId: number, ids: number[], bit: number, add: boolean): number[] {
+export async function changeFlag(db: Db, userId: number, ids: number[], bit: number, add: boolean): Promise<number[]> {
   if (!ids.length) return [];
   const sql = add
     ? "UPDATE user_messages SET flags = flags | ?1 WHERE user_id = ?2 AND message_id IN (SELECT value FROM json_each(?3)) AND (flags & ?1) = 0 RETURNING message_id AS id"
@@ -30,7 +30,7 @@ export function changeFlag(db: Db, userId: number, ids: number[], bit: number, a
 }
 
 /** Which of these ids the user has rows for. */
-export const receivedIds = (db: Db, userId: number, ids: number[]): Set<number> =>
+export const receivedIds = async (db: Db, userId: number, ids: number[]): Promise<Set<number>> =>
   new Set(
     sqliteOf(db)
       .query<{ id: number }, [number, string]>(
@@ -41,13 +41,13 @@ export const receivedIds = (db: Db, userId: number, ids: number[]): Set<number> 
   );
 
 /** Rows for messages the user reads without having received them (Zulip's historical rows). */
-export function insertHistorical(db: Db, userId: number, ids: number[], flags: number) {
+export async function insertHistorical(db: Db, userId: number, ids: number[], flags: number) {
   const s = sqliteOf(db).query("INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)");
   for (const id of ids) s.run(userId, id, flags | FLAG.historical);
 }
 
 /** The user's unread messages, newest first, with what unread counts group them by. */
-export const unreadRows = (db: Db, userId: number, limit: number): UnreadRow[] =>
+export const unreadRows = async (db: Db, userId: number, limit: number): Promise<UnreadRow[]> =>
   sqliteOf(db)
     .query<UnreadRow, [number, number]>(
       `SELECT um.message_id AS id, um.flags AS flags, m.sender_id AS senderId, m.recipient_id AS recipientId, m.topic AS topic,
@@ -58,7 +58,7 @@ export const unreadRows = (db: Db, userId: number, limit: number): UnreadRow[] =
     .all(userId, limit);
 
 /** Ids of the user's unread messages in one conversation (and topic, when given). */
-export function unreadIn(db: Db, userId: number, recipientId: number | null, topic?: string): number[] {
+export async function unreadIn(db: Db, userId: number, recipientId: number | null, topic?: string): Promise<number[]> {
   const conds = ["um.user_id = ?", "(um.flags & 1) = 0"];
   const params: unknown[] = [userId];
   if (recipientId !== null) {
@@ -77,14 +77,14 @@ export function unreadIn(db: Db, userId: number, recipientId: number | null, top
     .map((r) => r.id);
 }
 
-export const starredIds = (db: Db, userId: number): number[] =>
+export const starredIds = async (db: Db, userId: number): Promise<number[]> =>
   sqliteOf(db)
     .query<{ id: number }, [number]>("SELECT message_id AS id FROM user_messages WHERE user_id = ? AND (flags & 2) != 0 ORDER BY message_id")
     .all(userId)
     .map((r) => r.id);
 
 /** The user's direct-message conversations with their latest message, newest first. */
-export const recentConversations = (db: Db, userId: number, limit: number) =>
+export const recentConversations = async (db: Db, userId: number, limit: number) =>
   sqliteOf(db)
     .query<{ key: string; max_id: number }, [number, number]>(
       `SELECT r.dm_key AS key, MAX(um.message_id) AS max_id FROM user_messages um CROSS JOIN messages m ON m.id = um.message_id
@@ -94,7 +94,7 @@ export const recentConversations = (db: Db, userId: number, limit: number) =>
     .all(userId, limit);
 
 /** Active users who have read a message (read receipts), in id order. */
-export const readers = (db: Db, messageId: number): UserRow[] =>
+export const readers = async (db: Db, messageId: number): Promise<UserRow[]> =>
   db
     .select()
     .from(users)
@@ -103,16 +103,16 @@ export const readers = (db: Db, messageId: number): UserRow[] =>
     .all();
 
 /** Users with a row for the message, with their flags (the audience of its updates); inside a transaction. */
-export function messageRecipients(db: Db, messageId: number): { userId: number; flags: number }[] {
-  deliverForMessages(db, [messageId]);
+export async function messageRecipients(db: Db, messageId: number): Promise<{ userId: number; flags: number }[]> {
+  await deliverForMessages(db, [messageId]);
   return sqliteOf(db)
     .query<{ userId: number; flags: number }, [number]>("SELECT user_id AS userId, flags FROM user_messages WHERE message_id = ?")
     .all(messageId);
 }
 
 /** Users with a row for any of these messages; inside a transaction. */
-export function messageHolders(db: Db, ids: number[]): number[] {
-  deliverForMessages(db, ids);
+export async function messageHolders(db: Db, ids: number[]): Promise<number[]> {
+  await deliverForMessages(db, ids);
   return sqliteOf(db)
     .query<{ id: number }, [string]>("SELECT DISTINCT user_id AS id FROM user_messages WHERE message_id IN (SELECT value FROM json_each(?))")
     .all(JSON.stringify(ids))
@@ -120,23 +120,23 @@ export function messageHolders(db: Db, ids: number[]): number[] {
 }
 
 /** One user's flags on one message, replaced. */
-export const setFlags = (db: Db, userId: number, messageId: number, flags: number) =>
+export const setFlags = async (db: Db, userId: number, messageId: number, flags: number) =>
   sqliteOf(db).query("UPDATE user_messages SET flags = ? WHERE user_id = ? AND message_id = ?").run(flags, userId, messageId);
 
 /** Every one of the users receives every one of the messages (with `flags`), unless they already had it. */
-export const addReceived = (db: Db, userIds: number[], messageIds: number[], flags: number) =>
+export const addReceived = async (db: Db, userIds: number[], messageIds: number[], flags: number) =>
   sqliteOf(db)
     .query("INSERT OR IGNORE INTO user_messages (user_id, message_id, flags) SELECT u.value, m.value, ? FROM json_each(?) u, json_each(?) m")
     .run(flags, JSON.stringify(userIds), JSON.stringify(messageIds));
 
 /** The users no longer have the messages. */
-export const removeReceived = (db: Db, userIds: number[], messageIds: number[]) =>
+export const removeReceived = async (db: Db, userIds: number[], messageIds: number[]) =>
   sqliteOf(db)
     .query("DELETE FROM user_messages WHERE user_id IN (SELECT value FROM json_each(?)) AND message_id IN (SELECT value FROM json_each(?))")
     .run(JSON.stringify(userIds), JSON.stringify(messageIds));
 
 /** A user's rows of these messages, with what clients need to count one as unread again. */
-export const flagDetails = (db: Db, userId: number, ids: number[]) =>
+export const flagDetails = async (db: Db, userId: number, ids: number[]) =>
   sqliteOf(db)
     .query<{ id: number; flags: number; topic: string; channel_id: number | null; dm_key: string | null }, [number, string]>(
       `SELECT m.id, um.flags, m.topic, r.channel_id, r.dm_key FROM user_messages um JOIN messages m ON m.id = um.message_id
@@ -145,9 +145,9 @@ export const flagDetails = (db: Db, userId: number, ids: number[]) =>
     .all(userId, JSON.stringify(ids));
 
 /** A user's row of one message, if they received it. */
-export const flagsOf = (db: Db, userId: number, messageId: number): { flags: number } | null =>
+export const flagsOf = async (db: Db, userId: number, messageId: number): Promise<{ flags: number } | null> =>
   sqliteOf(db).query<{ flags: number }, [number, number]>("SELECT flags FROM user_messages WHERE user_id = ? AND message_id = ?").get(userId, messageId);
 
 /** The newest message a user received, if any. */
-export const newestReceivedId = (db: Db, userId: number): number | null =>
+export const newestReceivedId = async (db: Db, userId: number): Promise<number | null> =>
   sqliteOf(db).query<{ id: number | null }, [number]>("SELECT MAX(message_id) AS id FROM user_messages WHERE user_id = ?").get(userId)?.id ?? null;

@@ -23,7 +23,7 @@ export interface NewMessage {
   isMeMessage: boolean;
 }
 
-export function insertMessage(db: Db, m: NewMessage): number {
+export async function insertMessage(db: Db, m: NewMessage): Promise<number> {
   const r = sqliteOf(db)
     .query<{ id: number }, any[]>(
       `INSERT INTO messages (realm_id, sender_id, recipient_id, topic, content, rendered_content, date_sent, client,
@@ -50,7 +50,7 @@ export function insertMessage(db: Db, m: NewMessage): number {
  * One row per recipient. One prepared single-row INSERT per row: with bun:sqlite this is several times
  * faster than a multi-row VALUES list (binding hundreds of parameters costs more than the statement).
  */
-export function insertUserMessages(db: Db, messageId: number, rows: Iterable<readonly [userId: number, flags: number]>) {
+export async function insertUserMessages(db: Db, messageId: number, rows: Iterable<readonly [userId: number, flags: number]>) {
   const insert = sqliteOf(db).query("INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)");
   for (const [userId, flags] of rows) insert.run(userId, messageId, flags);
 }
@@ -64,26 +64,26 @@ export function insertUserMessages(db: Db, messageId: number, rows: Iterable<rea
 const indexedThrough = (db: Db): number => sqliteOf(db).query<{ id: number }, []>("SELECT COALESCE(MAX(id), 0) AS id FROM messages_fts_docsize").get()!.id;
 
 /** Replaces an edited or moved message's topic and visible text in the full-text index. */
-export function reindexMessage(db: Db, id: number, topic: string, text: string) {
+export async function reindexMessage(db: Db, id: number, topic: string, text: string) {
   if (id > indexedThrough(db)) return; // still waiting for its batch
-  unindexMessages(db, [id]);
-  indexMessages(db, [{ id, topic, text }]);
+  await unindexMessages(db, [id]);
+  await indexMessages(db, [{ id, topic, text }]);
 }
 
 /** Up to `limit` messages waiting to be indexed, oldest first. */
-export const unindexedMessages = (db: Db, limit: number) =>
+export const unindexedMessages = async (db: Db, limit: number) =>
   sqliteOf(db)
     .query<{ id: number; topic: string; html: string }, [number, number]>(
       "SELECT id, topic, rendered_content AS html FROM messages WHERE id > ? ORDER BY id LIMIT ?",
     )
     .all(indexedThrough(db), limit);
 
-export function indexMessages(db: Db, rows: { id: number; topic: string; text: string }[]) {
+export async function indexMessages(db: Db, rows: { id: number; topic: string; text: string }[]) {
   const insert = sqliteOf(db).query("INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)");
   for (const r of rows) insert.run(r.id, r.topic, r.text);
 }
 
-export const unindexMessages = (db: Db, ids: number[]) =>
+export const unindexMessages = async (db: Db, ids: number[]) =>
   sqliteOf(db).query("DELETE FROM messages_fts WHERE rowid IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
 
 const byId = preparedPerDb((db) =>
@@ -94,7 +94,7 @@ const byId = preparedPerDb((db) =>
     .prepare(),
 );
 
-export const findMessage = (db: Db, id: number): MessageRow | undefined => byId(db).get({ id });
+export const findMessage = async (db: Db, id: number): Promise<MessageRow | undefined> => byId(db).get({ id });
 
 // A page of messages and what their objects need, by id lists: prepared once (building these drizzle
 // queries was a third of a narrow fetch's CPU).
@@ -109,26 +109,26 @@ const channelNamesByIds = preparedPerDb((db) =>
 );
 
 /** Messages by id, in id order. */
-export const listMessagesByIds = (db: Db, ids: number[]): MessageRow[] => (ids.length ? messagesByIds(db).all({ ids: idsValue(ids) }) : []);
+export const listMessagesByIds = async (db: Db, ids: number[]): Promise<MessageRow[]> => (ids.length ? messagesByIds(db).all({ ids: idsValue(ids) }) : []);
 
-export const updateMessage = (db: Db, id: number, patch: Partial<typeof messages.$inferInsert>) =>
+export const updateMessage = async (db: Db, id: number, patch: Partial<typeof messages.$inferInsert>) =>
   db.update(messages).set(patch).where(eq(messages.id, id)).run();
 
-export function deleteMessages(db: Db, ids: number[]) {
+export async function deleteMessages(db: Db, ids: number[]) {
   const s = sqliteOf(db);
   const json = JSON.stringify(ids);
   s.query("DELETE FROM user_messages WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
   s.query("DELETE FROM reactions WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
   s.query("DELETE FROM submessages WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
   s.query("DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?))").run(json);
-  unindexMessages(db, ids);
+  await unindexMessages(db, ids);
 }
 
 // ---- Recipients (conversations) ----
 
-export const findRecipient = (db: Db, id: number): RecipientRow | undefined => db.select().from(recipients).where(eq(recipients.id, id)).get();
+export const findRecipient = async (db: Db, id: number): Promise<RecipientRow | undefined> => db.select().from(recipients).where(eq(recipients.id, id)).get();
 
-export const findDmRecipient = (db: Db, userIds: readonly number[]): RecipientRow | undefined =>
+export const findDmRecipient = async (db: Db, userIds: readonly number[]): Promise<RecipientRow | undefined> =>
   db
     .select()
     .from(recipients)
@@ -136,8 +136,8 @@ export const findDmRecipient = (db: Db, userIds: readonly number[]): RecipientRo
     .get();
 
 /** The conversation of these participants, created on its first message. */
-export function dmRecipient(db: Db, realmId: number, userIds: readonly number[]): RecipientRow {
-  const found = findDmRecipient(db, userIds);
+export async function dmRecipient(db: Db, realmId: number, userIds: readonly number[]): Promise<RecipientRow> {
+  const found = await findDmRecipient(db, userIds);
   if (found) return found;
   const key = dmKey(userIds);
   const r = db.insert(recipients).values({ realmId, dmKey: key }).returning().get();
@@ -174,7 +174,7 @@ export const toApiSubmessage = (r: SubmessageRow): ApiSubmessage => ({
 });
 
 /** The submessages of these messages, in the order they were added. */
-export function submessagesOf(db: Db, messageIds: number[]): Map<number, ApiSubmessage[]> {
+export async function submessagesOf(db: Db, messageIds: number[]): Promise<Map<number, ApiSubmessage[]>> {
   const out = new Map<number, ApiSubmessage[]>();
   if (!messageIds.length) return out;
   for (const r of submessagesOfMessages(db).all({ ids: idsValue(messageIds) })) {
@@ -186,7 +186,7 @@ export function submessagesOf(db: Db, messageIds: number[]): Map<number, ApiSubm
 }
 
 /** Senders, conversations (with their members), channel names, reactions and submessages of these messages: five queries. */
-export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
+export async function messageLookups(db: Db, rows: MessageRow[]): Promise<MessageLookups> {
   const recipientIds = [...new Set(rows.map((m) => m.recipientId))];
   const recs = recipientIds.length ? recipientsByIds(db).all({ ids: idsValue(recipientIds) }) : [];
   const userIds = new Set(rows.map((m) => m.senderId));
@@ -201,23 +201,24 @@ export function messageLookups(db: Db, rows: MessageRow[]): MessageLookups {
     l.push({ emoji_name: r.emojiName, emoji_code: r.emojiCode, reaction_type: r.reactionType, user_id: r.userId });
   }
   return {
-    users: new Map(listUsersByIds(db, [...userIds]).map((u) => [u.id, u])),
+    users: new Map((await listUsersByIds(db, [...userIds])).map((u) => [u.id, u])),
     recipients: new Map(recs.map((r) => [r.id, r])),
     channelNames: new Map((channelIds.length ? channelNamesByIds(db).all({ ids: idsValue(channelIds) }) : []).map((c) => [c.id, c.name])),
     reactions: byMessage,
-    submessages: submessagesOf(db, messageIds),
+    submessages: await submessagesOf(db, messageIds),
   };
 }
 
 /** The highest message id (for register's max_message_id and the `newest` anchor's bound). */
-export const maxMessageId = (db: Db): number => sqliteOf(db).query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM messages").get()?.id ?? 0;
+export const maxMessageId = async (db: Db): Promise<number> =>
+  sqliteOf(db).query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM messages").get()?.id ?? 0;
 
 /** Whether a topic of this conversation already has messages (can_create_topic_group applies to new ones). */
-export const topicExists = (db: Db, recipientId: number, topic: string): boolean =>
+export const topicExists = async (db: Db, recipientId: number, topic: string): Promise<boolean> =>
   !!sqliteOf(db).query("SELECT 1 FROM messages WHERE recipient_id = ? AND topic = ? LIMIT 1").get(recipientId, topic);
 
 /** Every user's alert words (of those who have any), in one query. */
-export function allAlertWords(db: Db): Map<number, string[]> {
+export async function allAlertWords(db: Db): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();
   const rows = sqliteOf(db).query<{ u: number; w: string }, []>("SELECT user_id AS u, word AS w FROM alert_words").all();
   for (const r of rows) {
@@ -229,7 +230,7 @@ export function allAlertWords(db: Db): Map<number, string[]> {
 }
 
 /** Users who sent messages to a topic (the audience of @**topic**). */
-export const topicParticipants = (db: Db, recipientId: number, topic: string): number[] =>
+export const topicParticipants = async (db: Db, recipientId: number, topic: string): Promise<number[]> =>
   sqliteOf(db)
     .query<{ id: number }, [number, string]>("SELECT DISTINCT sender_id AS id FROM messages WHERE recipient_id = ? AND topic = ?")
     .all(recipientId, topic)
@@ -267,7 +268,11 @@ function markHighlights(marked: string): string {
  * words the query matched highlighted. The words are found by SQLite's own tokenizer and stemmer (a
  * scratch FTS5 table with the index's settings), so highlights agree exactly with what matched.
  */
-export function highlightMatches(db: Db, match: string | null, rows: MessageRow[]): Map<number, { match_content: string; match_subject: string }> {
+export async function highlightMatches(
+  db: Db,
+  match: string | null,
+  rows: MessageRow[],
+): Promise<Map<number, { match_content: string; match_subject: string }>> {
   const out = new Map<number, { match_content: string; match_subject: string }>();
   for (const m of rows) out.set(m.id, { match_content: m.renderedContent, match_subject: escapeHtml(m.topic) });
   if (!match || !rows.length) return out;
@@ -292,7 +297,12 @@ export function highlightMatches(db: Db, match: string | null, rows: MessageRow[
  * Ids of a topic's messages, oldest first, from `fromId` on; with `receivedBy`, only those that user
  * received (their rows caught up first), else every one (the channel's history is readable).
  */
-export function listTopicMessageIds(db: Db, recipientId: number, topic: string, o: { fromId?: number; receivedBy: number | null; limit?: number }): number[] {
+export async function listTopicMessageIds(
+  db: Db,
+  recipientId: number,
+  topic: string,
+  o: { fromId?: number; receivedBy: number | null; limit?: number },
+): Promise<number[]> {
   const params: number[] = [];
   let join = "";
   if (o.receivedBy !== null) {
@@ -309,16 +319,16 @@ export function listTopicMessageIds(db: Db, recipientId: number, topic: string, 
 }
 
 /** When each message was sent, by id. */
-export const listMessageDates = (db: Db, ids: number[]): { id: number; d: number }[] =>
+export const listMessageDates = async (db: Db, ids: number[]): Promise<{ id: number; d: number }[]> =>
   sqliteOf(db)
     .query<{ id: number; d: number }, [string]>("SELECT id, date_sent AS d FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id")
     .all(JSON.stringify(ids));
 
-export const countTopicMessages = (db: Db, recipientId: number, topic: string): number =>
+export const countTopicMessages = async (db: Db, recipientId: number, topic: string): Promise<number> =>
   sqliteOf(db).query<{ n: number }, [number, string]>("SELECT COUNT(*) AS n FROM messages WHERE recipient_id = ? AND topic = ?").get(recipientId, topic)!.n;
 
 /** Each message's channel (null for a direct message). */
-export const channelsOfMessages = (db: Db, ids: number[]): { id: number; c: number | null }[] =>
+export const channelsOfMessages = async (db: Db, ids: number[]): Promise<{ id: number; c: number | null }[]> =>
   sqliteOf(db)
     .query<{ id: number; c: number | null }, [string]>(
       "SELECT m.id, r.channel_id AS c FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id IN (SELECT value FROM json_each(?))",
@@ -326,7 +336,7 @@ export const channelsOfMessages = (db: Db, ids: number[]): { id: number; c: numb
     .all(JSON.stringify(ids));
 
 /** The direct-message conversations a viewer shares with a user (with `groupsOnly`, those of three or more). */
-export const dmRecipientsWith = (db: Db, viewerId: number, userId: number, groupsOnly: boolean): number[] =>
+export const dmRecipientsWith = async (db: Db, viewerId: number, userId: number, groupsOnly: boolean): Promise<number[]> =>
   sqliteOf(db)
     .query<{ r: number }, [number, number]>(
       `SELECT a.recipient_id AS r FROM dm_members a JOIN dm_members b ON b.recipient_id = a.recipient_id AND b.user_id = ?2

@@ -12,32 +12,32 @@ const selectFrom = (c: CompiledNarrow, extra: string[] = []) =>
   `SELECT ${c.idCol} AS id, ${c.flagsCol} AS flags FROM ${c.from} WHERE ${[...c.where, ...extra].join(" AND ") || "1"}`;
 
 /** The narrow's messages among these ids, oldest first. */
-export const rowsWithIds = (db: Db, c: CompiledNarrow, ids: number[]): NarrowRow[] =>
+export const rowsWithIds = async (db: Db, c: CompiledNarrow, ids: number[]): Promise<NarrowRow[]> =>
   sqliteOf(db)
     .query<NarrowRow, any[]>(`${selectFrom(c, [`${c.idCol} IN (SELECT value FROM json_each(?))`])} ORDER BY ${c.idCol}`)
     .all(...c.params, JSON.stringify(ids));
 
 /** Up to `limit` of the narrow's messages at or below `bound` (null: the newest), oldest first. */
-export const rowsBefore = (db: Db, c: CompiledNarrow, bound: number | null, limit: number): NarrowRow[] =>
+export const rowsBefore = async (db: Db, c: CompiledNarrow, bound: number | null, limit: number): Promise<NarrowRow[]> =>
   sqliteOf(db)
     .query<NarrowRow, any[]>(`${selectFrom(c, bound === null ? [] : [`${c.idCol} <= ?`])} ORDER BY ${c.idCol} DESC LIMIT ?`)
     .all(...c.params, ...(bound === null ? [] : [bound]), limit)
     .reverse();
 
 /** Up to `limit` of the narrow's messages at or above `bound` (null: the oldest), oldest first. */
-export const rowsAfter = (db: Db, c: CompiledNarrow, bound: number | null, limit: number): NarrowRow[] =>
+export const rowsAfter = async (db: Db, c: CompiledNarrow, bound: number | null, limit: number): Promise<NarrowRow[]> =>
   sqliteOf(db)
     .query<NarrowRow, any[]>(`${selectFrom(c, bound === null ? [] : [`${c.idCol} >= ?`])} ORDER BY ${c.idCol} ASC LIMIT ?`)
     .all(...c.params, ...(bound === null ? [] : [bound]), limit);
 
 /** The narrow's message with this id, if it has it. */
-export const rowsAt = (db: Db, c: CompiledNarrow, id: number): NarrowRow[] =>
+export const rowsAt = async (db: Db, c: CompiledNarrow, id: number): Promise<NarrowRow[]> =>
   sqliteOf(db)
     .query<NarrowRow, any[]>(selectFrom(c, [`${c.idCol} = ?`]))
     .all(...c.params, id);
 
 /** The oldest unread message of a narrow compiled over the viewer's rows (forceUserMessages). */
-export const firstUnreadId = (db: Db, c: CompiledNarrow): number | undefined =>
+export const firstUnreadId = async (db: Db, c: CompiledNarrow): Promise<number | undefined> =>
   sqliteOf(db)
     .query<{ id: number }, any[]>(`${selectFrom(c, ["(um.flags & 1) = 0"])} ORDER BY ${c.idCol} ASC LIMIT 1`)
     .get(...c.params)?.id;

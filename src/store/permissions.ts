@@ -13,27 +13,27 @@ import { isUserInGroups, storedGroupSetting, systemGroupIds } from "./user-group
  * values all resolve through one recursive query; deactivated users are never in anything. With the
  * setting's config, guests never hold a permission that may not be granted to role:everyone.
  */
-export function inGroupSetting(db: Db, user: UserRow, value: GroupSettingValue, config?: PermissionConfig): boolean {
+export async function inGroupSetting(db: Db, user: UserRow, value: GroupSettingValue, config?: PermissionConfig): Promise<boolean> {
   if (!user.isActive) return false;
   if (config && !config.allowEveryone && isGuest(user.role)) return false;
-  if (typeof value === "number") return isUserInGroups(db, user.id, [value]);
+  if (typeof value === "number") return await isUserInGroups(db, user.id, [value]);
   if (value.direct_members.includes(user.id)) return true;
-  return isUserInGroups(db, user.id, value.direct_subgroups);
+  return await isUserInGroups(db, user.id, value.direct_subgroups);
 }
 
 /** Does the user hold this organization permission (e.g. "can_create_groups")? */
-export const hasRealmPermission = (db: Db, realm: RealmRow, user: UserRow, name: RealmGroupSettingName): boolean =>
-  inGroupSetting(db, user, realmGroupSetting(db, realm, name), REALM_SETTINGS[name].kind.config);
+export const hasRealmPermission = async (db: Db, realm: RealmRow, user: UserRow, name: RealmGroupSettingName): Promise<boolean> =>
+  await inGroupSetting(db, user, await realmGroupSetting(db, realm, name), REALM_SETTINGS[name].kind.config);
 
 /** A user group's setting: stored for user groups; system groups hold their defaults (role:nobody). */
-export function userGroupSetting(db: Db, group: UserGroupRow, name: UserGroupPermission): GroupSettingValue {
+export async function userGroupSetting(db: Db, group: UserGroupRow, name: UserGroupPermission): Promise<GroupSettingValue> {
   const stored = storedGroupSetting(group, name);
   if (stored !== undefined) return stored;
   const c = USER_GROUP_PERMISSIONS[name];
   const def = group.isSystemGroup ? (c.defaultForSystemGroups ?? "role:nobody") : c.default;
-  return systemGroupIds(db, group.realmId)[def === "creator" ? "role:nobody" : def]!;
+  return (await systemGroupIds(db, group.realmId))[def === "creator" ? "role:nobody" : def]!;
 }
 
 /** Does the user hold this permission on the user group (e.g. "can_join_group")? */
-export const hasGroupPermission = (db: Db, group: UserGroupRow, user: UserRow, name: UserGroupPermission): boolean =>
-  inGroupSetting(db, user, userGroupSetting(db, group, name), USER_GROUP_PERMISSIONS[name]);
+export const hasGroupPermission = async (db: Db, group: UserGroupRow, user: UserRow, name: UserGroupPermission): Promise<boolean> =>
+  await inGroupSetting(db, user, await userGroupSetting(db, group, name), USER_GROUP_PERMISSIONS[name]);

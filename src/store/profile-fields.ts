@@ -3,33 +3,34 @@ import type { Db } from "../db/client";
 import { preparedPerDb } from "../db/prepared";
 import { profileFields, profileFieldValues, users, type ProfileFieldRow } from "../db/schema";
 
-export const listProfileFields = (db: Db, realmId: number): ProfileFieldRow[] =>
+export const listProfileFields = async (db: Db, realmId: number): Promise<ProfileFieldRow[]> =>
   db.select().from(profileFields).where(eq(profileFields.realmId, realmId)).orderBy(asc(profileFields.order), asc(profileFields.id)).all();
 
-export const findProfileField = (db: Db, realmId: number, id: number): ProfileFieldRow | undefined =>
+export const findProfileField = async (db: Db, realmId: number, id: number): Promise<ProfileFieldRow | undefined> =>
   db
     .select()
     .from(profileFields)
     .where(and(eq(profileFields.realmId, realmId), eq(profileFields.id, id)))
     .get();
 
-export const findProfileFieldByName = (db: Db, realmId: number, name: string): ProfileFieldRow | undefined =>
+export const findProfileFieldByName = async (db: Db, realmId: number, name: string): Promise<ProfileFieldRow | undefined> =>
   db
     .select()
     .from(profileFields)
     .where(and(eq(profileFields.realmId, realmId), eq(profileFields.name, name)))
     .get();
 
-export const nextFieldOrder = (db: Db, realmId: number): number =>
+export const nextFieldOrder = async (db: Db, realmId: number): Promise<number> =>
   (db
     .select({ m: max(profileFields.order) })
     .from(profileFields)
     .where(eq(profileFields.realmId, realmId))
     .get()?.m ?? 0) + 1;
 
-export const insertProfileField = (db: Db, f: typeof profileFields.$inferInsert): ProfileFieldRow => db.insert(profileFields).values(f).returning().get();
+export const insertProfileField = async (db: Db, f: typeof profileFields.$inferInsert): Promise<ProfileFieldRow> =>
+  db.insert(profileFields).values(f).returning().get();
 
-export const setFieldOrder = (db: Db, id: number, order: number) => db.update(profileFields).set({ order }).where(eq(profileFields.id, id)).run();
+export const setFieldOrder = async (db: Db, id: number, order: number) => db.update(profileFields).set({ order }).where(eq(profileFields.id, id)).run();
 
 const userValues = preparedPerDb((db) =>
   db
@@ -40,7 +41,7 @@ const userValues = preparedPerDb((db) =>
 );
 
 /** One user's values by field id (GET /users/me asks on every call). */
-export const listUserFieldValues = (db: Db, userId: number): Map<number, string> =>
+export const listUserFieldValues = async (db: Db, userId: number): Promise<Map<number, string>> =>
   new Map(
     userValues(db)
       .all({ userId })
@@ -48,7 +49,7 @@ export const listUserFieldValues = (db: Db, userId: number): Map<number, string>
   );
 
 /** Every value in a realm, by user id then field id (register, GET /users). */
-export function listRealmFieldValues(db: Db, realmId: number): Map<number, Map<number, string>> {
+export async function listRealmFieldValues(db: Db, realmId: number): Promise<Map<number, Map<number, string>>> {
   const out = new Map<number, Map<number, string>>();
   const rows = db
     .select({ u: profileFieldValues.userId, f: profileFieldValues.fieldId, v: profileFieldValues.value })
@@ -64,24 +65,24 @@ export function listRealmFieldValues(db: Db, realmId: number): Map<number, Map<n
   return out;
 }
 
-export const setFieldValue = (db: Db, userId: number, fieldId: number, value: string) =>
+export const setFieldValue = async (db: Db, userId: number, fieldId: number, value: string) =>
   db
     .insert(profileFieldValues)
     .values({ userId, fieldId, value })
     .onConflictDoUpdate({ target: [profileFieldValues.userId, profileFieldValues.fieldId], set: { value } })
     .run();
 
-export const clearFieldValue = (db: Db, userId: number, fieldId: number) =>
+export const clearFieldValue = async (db: Db, userId: number, fieldId: number) =>
   db
     .delete(profileFieldValues)
     .where(and(eq(profileFieldValues.userId, userId), eq(profileFieldValues.fieldId, fieldId)))
     .run();
 
-export const updateProfileField = (db: Db, id: number, patch: Partial<typeof profileFields.$inferInsert>) =>
+export const updateProfileField = async (db: Db, id: number, patch: Partial<typeof profileFields.$inferInsert>) =>
   db.update(profileFields).set(patch).where(eq(profileFields.id, id)).run();
 
 /** A field and every user's value for it. */
-export function deleteProfileField(db: Db, id: number) {
+export async function deleteProfileField(db: Db, id: number) {
   db.delete(profileFieldValues).where(eq(profileFieldValues.fieldId, id)).run();
   db.delete(profileFields).where(eq(profileFields.id, id)).run();
 }

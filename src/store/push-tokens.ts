@@ -4,7 +4,7 @@ import { pushTokens } from "../db/schema";
 
 type Kind = "apns" | "fcm";
 
-export const savePushToken = (db: Db, userId: number, kind: Kind, token: string, iosAppId: string | null, now: number) =>
+export const savePushToken = async (db: Db, userId: number, kind: Kind, token: string, iosAppId: string | null, now: number) =>
   db
     .insert(pushTokens)
     .values({ userId, kind, token, iosAppId, lastUpdated: now })
@@ -12,14 +12,14 @@ export const savePushToken = (db: Db, userId: number, kind: Kind, token: string,
     .run();
 
 /** Removes the user's token; false when there was none. */
-export const deletePushToken = (db: Db, userId: number, kind: Kind, token: string): boolean =>
+export const deletePushToken = async (db: Db, userId: number, kind: Kind, token: string): Promise<boolean> =>
   db
     .delete(pushTokens)
     .where(and(eq(pushTokens.userId, userId), eq(pushTokens.kind, kind), eq(pushTokens.token, token)))
     .returning({ id: pushTokens.id })
     .all().length > 0;
 
-export const hasPushToken = (db: Db, userId: number, token: string): boolean =>
+export const hasPushToken = async (db: Db, userId: number, token: string): Promise<boolean> =>
   !!db
     .select({ id: pushTokens.id })
     .from(pushTokens)

@@ -5,15 +5,16 @@ import { realmExports, type RealmExportRow } from "../db/schema";
 import { pushTo } from "../lib/collections";
 import type { ArchiveChannel, ArchiveFile, ArchiveMessage, ArchiveReaction, ArchiveUser } from "../domain/realm-archive";
 
-export const insertRealmExport = (db: Db, r: typeof realmExports.$inferInsert): RealmExportRow => db.insert(realmExports).values(r).returning().get();
+export const insertRealmExport = async (db: Db, r: typeof realmExports.$inferInsert): Promise<RealmExportRow> =>
+  db.insert(realmExports).values(r).returning().get();
 
-export const updateRealmExport = (db: Db, id: number, patch: Partial<typeof realmExports.$inferInsert>): RealmExportRow =>
+export const updateRealmExport = async (db: Db, id: number, patch: Partial<typeof realmExports.$inferInsert>): Promise<RealmExportRow> =>
   db.update(realmExports).set(patch).where(eq(realmExports.id, id)).returning().get();
 
-export const listRealmExports = (db: Db, realmId: number): RealmExportRow[] =>
+export const listRealmExports = async (db: Db, realmId: number): Promise<RealmExportRow[]> =>
   db.select().from(realmExports).where(eq(realmExports.realmId, realmId)).orderBy(asc(realmExports.id)).all();
 
-export const findRealmExport = (db: Db, realmId: number, id: number): RealmExportRow | undefined =>
+export const findRealmExport = async (db: Db, realmId: number, id: number): Promise<RealmExportRow | undefined> =>
   db
     .select()
     .from(realmExports)
@@ -21,7 +22,7 @@ export const findRealmExport = (db: Db, realmId: number, id: number): RealmExpor
     .get();
 
 /** Exports that were under way when the server stopped (they will never finish). */
-export const listPendingExports = (db: Db): RealmExportRow[] =>
+export const listPendingExports = async (db: Db): Promise<RealmExportRow[]> =>
   db
     .select()
     .from(realmExports)
@@ -30,7 +31,7 @@ export const listPendingExports = (db: Db): RealmExportRow[] =>
 
 // ---- The realm's history, in the archive's shape ----
 
-export const archiveUsers = (db: Db, realmId: number): ArchiveUser[] =>
+export const archiveUsers = async (db: Db, realmId: number): Promise<ArchiveUser[]> =>
   sqliteOf(db)
     .query<any, [number]>(
       `SELECT id, email, full_name AS fullName, role, is_active AS isActive, is_bot AS isBot, bot_type AS botType,
@@ -39,7 +40,7 @@ export const archiveUsers = (db: Db, realmId: number): ArchiveUser[] =>
     .all(realmId)
     .map((u) => ({ ...u, isActive: !!u.isActive, isBot: !!u.isBot }));
 
-export function archiveChannels(db: Db, realmId: number): ArchiveChannel[] {
+export async function archiveChannels(db: Db, realmId: number): Promise<ArchiveChannel[]> {
   const s = sqliteOf(db);
   const subs = new Map<number, ArchiveChannel["subscribers"]>();
   for (const x of s
@@ -69,7 +70,7 @@ export function archiveChannels(db: Db, realmId: number): ArchiveChannel[] {
 }
 
 /** Every message of the realm with its per-user flags, oldest first (channel rows must be delivered first). */
-export function archiveMessages(db: Db, realmId: number): ArchiveMessage[] {
+export async function archiveMessages(db: Db, realmId: number): Promise<ArchiveMessage[]> {
   const s = sqliteOf(db);
   const flags = new Map<number, [number, number][]>();
   for (const r of s
@@ -90,7 +91,7 @@ export function archiveMessages(db: Db, realmId: number): ArchiveMessage[] {
     .map(({ dmKey, ...m }) => ({ ...m, dmUserIds: dmKey ? String(dmKey).split(",").map(Number) : null, flags: flags.get(m.id) ?? [] }));
 }
 
-export const archiveReactions = (db: Db, realmId: number): ArchiveReaction[] =>
+export const archiveReactions = async (db: Db, realmId: number): Promise<ArchiveReaction[]> =>
   sqliteOf(db)
     .query<ArchiveReaction, [number]>(
       `SELECT x.message_id AS messageId, x.user_id AS userId, x.emoji_name AS emojiName, x.emoji_code AS emojiCode, x.reaction_type AS reactionType
@@ -99,7 +100,7 @@ export const archiveReactions = (db: Db, realmId: number): ArchiveReaction[] =>
     .all(realmId);
 
 /** The realm's uploads, with the messages linking each. */
-export function archiveFiles(db: Db, realmId: number): ArchiveFile[] {
+export async function archiveFiles(db: Db, realmId: number): Promise<ArchiveFile[]> {
   const s = sqliteOf(db);
   const links = new Map<number, number[]>();
   for (const r of s

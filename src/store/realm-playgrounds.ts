@@ -2,23 +2,24 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { realmPlaygrounds, type RealmPlaygroundRow } from "../db/schema";
 
-export const listPlaygrounds = (db: Db, realmId: number): RealmPlaygroundRow[] =>
+export const listPlaygrounds = async (db: Db, realmId: number): Promise<RealmPlaygroundRow[]> =>
   db.select().from(realmPlaygrounds).where(eq(realmPlaygrounds.realmId, realmId)).orderBy(asc(realmPlaygrounds.id)).all();
 
-export const findPlayground = (db: Db, realmId: number, id: number): RealmPlaygroundRow | undefined =>
+export const findPlayground = async (db: Db, realmId: number, id: number): Promise<RealmPlaygroundRow | undefined> =>
   db
     .select()
     .from(realmPlaygrounds)
     .where(and(eq(realmPlaygrounds.realmId, realmId), eq(realmPlaygrounds.id, id)))
     .get();
 
-export const findPlaygroundByName = (db: Db, realmId: number, language: string, name: string): RealmPlaygroundRow | undefined =>
+export const findPlaygroundByName = async (db: Db, realmId: number, language: string, name: string): Promise<RealmPlaygroundRow | undefined> =>
   db
     .select()
     .from(realmPlaygrounds)
     .where(and(eq(realmPlaygrounds.realmId, realmId), eq(realmPlaygrounds.pygmentsLanguage, language), eq(realmPlaygrounds.name, name)))
     .get();
 
-export const insertPlayground = (db: Db, r: Omit<RealmPlaygroundRow, "id">): RealmPlaygroundRow => db.insert(realmPlaygrounds).values(r).returning().get();
+export const insertPlayground = async (db: Db, r: Omit<RealmPlaygroundRow, "id">): Promise<RealmPlaygroundRow> =>
+  db.insert(realmPlaygrounds).values(r).returning().get();
 
-export const deletePlayground = (db: Db, id: number) => db.delete(realmPlaygrounds).where(eq(realmPlaygrounds.id, id)).run();
+export const deletePlayground = async (db: Db, id: number) => db.delete(realmPlaygrounds).where(eq(realmPlaygrounds.id, id)).run();

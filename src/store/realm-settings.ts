@@ -5,8 +5,8 @@ import { REALM_SETTINGS, type RealmGroupSettingName } from "../domain/realm-sett
 import { systemGroupIds } from "./user-groups";
 
 /** A realm's group-setting value: the stored one, or the default system group resolved to its id. */
-export function realmGroupSetting(db: Db, realm: RealmRow, name: RealmGroupSettingName): GroupSettingValue {
+export async function realmGroupSetting(db: Db, realm: RealmRow, name: RealmGroupSettingName): Promise<GroupSettingValue> {
   const stored = realm.settings[name] as GroupSettingValue | undefined;
   if (stored !== undefined) return stored;
-  return systemGroupIds(db, realm.id)[REALM_SETTINGS[name].default]!;
+  return (await systemGroupIds(db, realm.id))[REALM_SETTINGS[name].default]!;
 }

@@ -3,7 +3,7 @@ import type { Db } from "../db/client";
 import { preparedPerDb } from "../db/prepared";
 import { realms, type RealmRow } from "../db/schema";
 
-export const findRealmById = (db: Db, id: number): RealmRow | undefined => db.select().from(realms).where(eq(realms.id, id)).get();
+export const findRealmById = async (db: Db, id: number): Promise<RealmRow | undefined> => db.select().from(realms).where(eq(realms.id, id)).get();
 
 const byStringId = preparedPerDb((db) =>
   db
@@ -14,10 +14,11 @@ const byStringId = preparedPerDb((db) =>
 );
 
 /** Every request's realm, by the subdomain of its Host header. */
-export const findRealmByStringId = (db: Db, stringId: string): RealmRow | undefined => byStringId(db).get({ stringId });
+export const findRealmByStringId = async (db: Db, stringId: string): Promise<RealmRow | undefined> => byStringId(db).get({ stringId });
 
-export const listRealms = (db: Db): RealmRow[] => db.select().from(realms).orderBy(asc(realms.id)).all();
+export const listRealms = async (db: Db): Promise<RealmRow[]> => db.select().from(realms).orderBy(asc(realms.id)).all();
 
-export const insertRealm = (db: Db, r: typeof realms.$inferInsert): RealmRow => db.insert(realms).values(r).returning().get();
+export const insertRealm = async (db: Db, r: typeof realms.$inferInsert): Promise<RealmRow> => db.insert(realms).values(r).returning().get();
 
-export const updateRealm = (db: Db, id: number, patch: Partial<typeof realms.$inferInsert>) => db.update(realms).set(patch).where(eq(realms.id, id)).run();
+export const updateRealm = async (db: Db, id: number, patch: Partial<typeof realms.$inferInsert>) =>
+  db.update(realms).set(patch).where(eq(realms.id, id)).run();

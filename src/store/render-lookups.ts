@@ -14,7 +14,7 @@ interface Lookups {
 }
 
 /** `senderId` null is the system: it sees no private channel. */
-export function renderLookups(db: Db, realmId: number, senderId: number | null): Lookups {
+export async function renderLookups(db: Db, realmId: number, senderId: number | null): Promise<Lookups> {
   const s = sqliteOf(db);
   return {
     userByName(name) {

@@ -5,10 +5,11 @@ import { scheduledMessages, type ScheduledMessageRow } from "../db/schema";
 export type ScheduledKind = ScheduledMessageRow["kind"];
 export type NewScheduledMessage = Omit<ScheduledMessageRow, "id" | "delivered" | "deliveredMessageId" | "failed" | "failureMessage">;
 
-export const insertScheduledMessage = (db: Db, r: NewScheduledMessage): ScheduledMessageRow => db.insert(scheduledMessages).values(r).returning().get();
+export const insertScheduledMessage = async (db: Db, r: NewScheduledMessage): Promise<ScheduledMessageRow> =>
+  db.insert(scheduledMessages).values(r).returning().get();
 
 /** A user's undelivered scheduled messages (or reminders), soonest first. */
-export const listUndelivered = (db: Db, senderId: number, kind: ScheduledKind): ScheduledMessageRow[] =>
+export const listUndelivered = async (db: Db, senderId: number, kind: ScheduledKind): Promise<ScheduledMessageRow[]> =>
   db
     .select()
     .from(scheduledMessages)
@@ -16,20 +17,20 @@ export const listUndelivered = (db: Db, senderId: number, kind: ScheduledKind): 
     .orderBy(asc(scheduledMessages.scheduledAt), asc(scheduledMessages.id))
     .all();
 
-export const findScheduledMessage = (db: Db, senderId: number, kind: ScheduledKind, id: number): ScheduledMessageRow | undefined =>
+export const findScheduledMessage = async (db: Db, senderId: number, kind: ScheduledKind, id: number): Promise<ScheduledMessageRow | undefined> =>
   db
     .select()
     .from(scheduledMessages)
     .where(and(eq(scheduledMessages.id, id), eq(scheduledMessages.senderId, senderId), eq(scheduledMessages.kind, kind)))
     .get();
 
-export const updateScheduledMessage = (db: Db, id: number, patch: Partial<ScheduledMessageRow>): ScheduledMessageRow =>
+export const updateScheduledMessage = async (db: Db, id: number, patch: Partial<ScheduledMessageRow>): Promise<ScheduledMessageRow> =>
   db.update(scheduledMessages).set(patch).where(eq(scheduledMessages.id, id)).returning().get()!;
 
-export const deleteScheduledMessage = (db: Db, id: number) => db.delete(scheduledMessages).where(eq(scheduledMessages.id, id)).run();
+export const deleteScheduledMessage = async (db: Db, id: number) => db.delete(scheduledMessages).where(eq(scheduledMessages.id, id)).run();
 
 /** The next message due at `now` that was neither sent nor failed. */
-export const nextDue = (db: Db, now: number): ScheduledMessageRow | undefined =>
+export const nextDue = async (db: Db, now: number): Promise<ScheduledMessageRow | undefined> =>
   db
     .select()
     .from(scheduledMessages)

@@ -3,25 +3,25 @@ import type { Db } from "../db/client";
 import { inIds } from "../db/in-ids";
 import { secrets, type SecretRow } from "../db/schema";
 
-export const listSecrets = (db: Db, realmId: number): SecretRow[] =>
+export const listSecrets = async (db: Db, realmId: number): Promise<SecretRow[]> =>
   db.select().from(secrets).where(eq(secrets.realmId, realmId)).orderBy(asc(secrets.name)).all();
 
-export const findSecret = (db: Db, realmId: number, name: string): SecretRow | undefined =>
+export const findSecret = async (db: Db, realmId: number, name: string): Promise<SecretRow | undefined> =>
   db
     .select()
     .from(secrets)
     .where(and(eq(secrets.realmId, realmId), eq(secrets.name, name)))
     .get();
 
-export const insertSecret = (db: Db, row: typeof secrets.$inferInsert): SecretRow => db.insert(secrets).values(row).returning().get();
+export const insertSecret = async (db: Db, row: typeof secrets.$inferInsert): Promise<SecretRow> => db.insert(secrets).values(row).returning().get();
 
-export const updateSecret = (db: Db, id: number, patch: Partial<typeof secrets.$inferInsert>): SecretRow =>
+export const updateSecret = async (db: Db, id: number, patch: Partial<typeof secrets.$inferInsert>): Promise<SecretRow> =>
   db.update(secrets).set(patch).where(eq(secrets.id, id)).returning().get()!;
 
-export const deleteSecret = (db: Db, id: number) => db.delete(secrets).where(eq(secrets.id, id)).run();
+export const deleteSecret = async (db: Db, id: number) => db.delete(secrets).where(eq(secrets.id, id)).run();
 
 /** The named secrets a run gets (names that do not exist are simply absent). */
-export const findSecretsByName = (db: Db, realmId: number, names: readonly string[]): SecretRow[] =>
+export const findSecretsByName = async (db: Db, realmId: number, names: readonly string[]): Promise<SecretRow[]> =>
   names.length
     ? db
         .select()
@@ -30,5 +30,5 @@ export const findSecretsByName = (db: Db, realmId: number, names: readonly strin
         .all()
     : [];
 
-export const markSecretsUsed = (db: Db, ids: readonly number[], at: number) =>
+export const markSecretsUsed = async (db: Db, ids: readonly number[], at: number) =>
   ids.length && db.update(secrets).set({ dateUsed: at }).where(inIds(secrets.id, ids)).run();

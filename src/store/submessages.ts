@@ -2,10 +2,10 @@ import { and, asc, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { submessages, type SubmessageRow } from "../db/schema";
 
-export const insertSubmessage = (db: Db, s: Omit<SubmessageRow, "id">): SubmessageRow => db.insert(submessages).values(s).returning().get();
+export const insertSubmessage = async (db: Db, s: Omit<SubmessageRow, "id">): Promise<SubmessageRow> => db.insert(submessages).values(s).returning().get();
 
 /** The message's first widget submessage (the one that declared the widget). */
-export const firstWidgetSubmessage = (db: Db, messageId: number): SubmessageRow | undefined =>
+export const firstWidgetSubmessage = async (db: Db, messageId: number): Promise<SubmessageRow | undefined> =>
   db
     .select()
     .from(submessages)
@@ -13,7 +13,7 @@ export const firstWidgetSubmessage = (db: Db, messageId: number): SubmessageRow 
     .orderBy(asc(submessages.id))
     .get();
 
-export const hasSubmessageFrom = (db: Db, messageId: number, senderId: number): boolean =>
+export const hasSubmessageFrom = async (db: Db, messageId: number, senderId: number): Promise<boolean> =>
   !!db
     .select({ id: submessages.id })
     .from(submessages)

@@ -14,17 +14,17 @@ const byKey = preparedPerDb((db) =>
 );
 
 /** A user's subscription row for a channel (prepared once: every channel access check reads it). */
-export const findSubscription = (db: Db, userId: number, channelId: number): SubscriptionRow | undefined => byKey(db).get({ userId, channelId });
+export const findSubscription = async (db: Db, userId: number, channelId: number): Promise<SubscriptionRow | undefined> => byKey(db).get({ userId, channelId });
 
-export const isSubscribed = (db: Db, userId: number, channelId: number): boolean =>
+export const isSubscribed = async (db: Db, userId: number, channelId: number): Promise<boolean> =>
   !!sqliteOf(db).query("SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1").get(userId, channelId);
 
 /** Every subscription row of a user, active or not. */
-export const listUserSubscriptions = (db: Db, userId: number): SubscriptionRow[] =>
+export const listUserSubscriptions = async (db: Db, userId: number): Promise<SubscriptionRow[]> =>
   db.select().from(subscriptions).where(eq(subscriptions.userId, userId)).all();
 
 /** Active subscribers of a channel who are active users: a channel message's recipients. */
-export const subscriberIds = (db: Db, channelId: number): number[] =>
+export const subscriberIds = async (db: Db, channelId: number): Promise<number[]> =>
   sqliteOf(db)
     .query<{ id: number }, [number]>(
       "SELECT s.user_id AS id FROM subscriptions s JOIN users u ON u.id = s.user_id WHERE s.channel_id = ? AND s.active = 1 AND u.is_active = 1 ORDER BY s.user_id",
@@ -33,7 +33,7 @@ export const subscriberIds = (db: Db, channelId: number): number[] =>
     .map((r) => r.id);
 
 /** Active subscribers of every channel of a realm, in one query. */
-export function realmSubscribers(db: Db, realmId: number): Map<number, number[]> {
+export async function realmSubscribers(db: Db, realmId: number): Promise<Map<number, number[]>> {
   const out = new Map<number, number[]>();
   const rows = sqliteOf(db)
     .query<{ c: number; u: number }, [number]>(
@@ -51,9 +51,9 @@ export function realmSubscribers(db: Db, realmId: number): Map<number, number[]>
 
 /** Subscribes (rows not active now), reactivating earlier rows so their personal properties come back.
  * A subscription receives the messages sent from now on. */
-export function activateSubscriptions(db: Db, rows: { userId: number; channelId: number; color: string }[]) {
+export async function activateSubscriptions(db: Db, rows: { userId: number; channelId: number; color: string }[]) {
   if (!rows.length) return;
-  const deliveredThrough = lastMessageId(db);
+  const deliveredThrough = await lastMessageId(db);
   db.insert(subscriptions)
     .values(rows.map((r) => ({ ...r, deliveredThrough })))
     .onConflictDoUpdate({ target: [subscriptions.userId, subscriptions.channelId], set: { active: true, deliveredThrough } })
@@ -61,15 +61,15 @@ export function activateSubscriptions(db: Db, rows: { userId: number; channelId:
 }
 
 /** Unsubscribes, after writing the rows of the messages they received while subscribed. */
-export function deactivateSubscriptions(db: Db, channelId: number, userIds: number[]) {
-  writePendingRows(db, { channelIds: [channelId], userIds });
+export async function deactivateSubscriptions(db: Db, channelId: number, userIds: number[]) {
+  await writePendingRows(db, { channelIds: [channelId], userIds });
   db.update(subscriptions)
     .set({ active: false })
     .where(and(eq(subscriptions.channelId, channelId), inIds(subscriptions.userId, userIds)))
     .run();
 }
 
-export const updateSubscription = (db: Db, userId: number, channelId: number, patch: Partial<typeof subscriptions.$inferInsert>) =>
+export const updateSubscription = async (db: Db, userId: number, channelId: number, patch: Partial<typeof subscriptions.$inferInsert>) =>
   db
     .update(subscriptions)
     .set(patch)
@@ -77,7 +77,7 @@ export const updateSubscription = (db: Db, userId: number, channelId: number, pa
     .run();
 
 /** Colors a user already gave their channels (new subscriptions pick an unused one). */
-export const usedColors = (db: Db, userId: number): Set<string> =>
+export const usedColors = async (db: Db, userId: number): Promise<Set<string>> =>
   new Set(
     sqliteOf(db)
       .query<{ color: string }, [number]>("SELECT color FROM subscriptions WHERE user_id = ?")
@@ -86,14 +86,14 @@ export const usedColors = (db: Db, userId: number): Set<string> =>
   );
 
 /** The channels a user muted; with `activeOnly`, only among those they are still subscribed to. */
-export const mutedChannelIds = (db: Db, userId: number, o: { activeOnly: boolean }): number[] =>
+export const mutedChannelIds = async (db: Db, userId: number, o: { activeOnly: boolean }): Promise<number[]> =>
   sqliteOf(db)
     .query<{ c: number }, [number]>(`SELECT channel_id AS c FROM subscriptions WHERE user_id = ?${o.activeOnly ? " AND active = 1" : ""} AND is_muted = 1`)
     .all(userId)
     .map((r) => r.c);
 
 /** The recipient ids of the channels a user is subscribed to and muted. */
-export const mutedChannelRecipientIds = (db: Db, userId: number): number[] =>
+export const mutedChannelRecipientIds = async (db: Db, userId: number): Promise<number[]> =>
   sqliteOf(db)
     .query<{ r: number }, [number]>(
       "SELECT c.recipient_id AS r FROM subscriptions s JOIN channels c ON c.id = s.channel_id WHERE s.user_id = ? AND s.active = 1 AND s.is_muted = 1",

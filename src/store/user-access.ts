@@ -4,7 +4,7 @@ import type { Db } from "../db/client";
  * Users a guest shares something with: subscribers of the channels they are subscribed to, and the
  * people in their direct-message conversations (themselves included).
  */
-export function usersSharingWith(db: Db, userId: number): Set<number> {
+export async function usersSharingWith(db: Db, userId: number): Promise<Set<number>> {
   const sqlite = (db as any).$client as import("bun:sqlite").Database;
   const rows = sqlite
     .query<{ id: number }, [number, number]>(

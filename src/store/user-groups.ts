@@ -8,26 +8,26 @@ import type { GroupSettingValue } from "../domain/group-settings";
 /** The bun:sqlite handle behind drizzle, for the recursive queries drizzle cannot express. */
 const raw = (db: Db) => (db as unknown as { $client: Database }).$client;
 
-export const insertUserGroup = (db: Db, g: typeof userGroups.$inferInsert): UserGroupRow => db.insert(userGroups).values(g).returning().get();
+export const insertUserGroup = async (db: Db, g: typeof userGroups.$inferInsert): Promise<UserGroupRow> => db.insert(userGroups).values(g).returning().get();
 
-export const updateUserGroup = (db: Db, id: number, patch: Partial<typeof userGroups.$inferInsert>): UserGroupRow =>
+export const updateUserGroup = async (db: Db, id: number, patch: Partial<typeof userGroups.$inferInsert>): Promise<UserGroupRow> =>
   db.update(userGroups).set(patch).where(eq(userGroups.id, id)).returning().get()!;
 
-export const findUserGroup = (db: Db, realmId: number, id: number): UserGroupRow | undefined =>
+export const findUserGroup = async (db: Db, realmId: number, id: number): Promise<UserGroupRow | undefined> =>
   db
     .select()
     .from(userGroups)
     .where(and(eq(userGroups.id, id), eq(userGroups.realmId, realmId)))
     .get();
 
-export const findUserGroupByName = (db: Db, realmId: number, name: string): UserGroupRow | undefined =>
+export const findUserGroupByName = async (db: Db, realmId: number, name: string): Promise<UserGroupRow | undefined> =>
   db
     .select()
     .from(userGroups)
     .where(and(eq(userGroups.realmId, realmId), eq(userGroups.name, name)))
     .get();
 
-export const listUserGroups = (db: Db, realmId: number, includeDeactivated = true): UserGroupRow[] =>
+export const listUserGroups = async (db: Db, realmId: number, includeDeactivated = true): Promise<UserGroupRow[]> =>
   db
     .select()
     .from(userGroups)
@@ -35,7 +35,7 @@ export const listUserGroups = (db: Db, realmId: number, includeDeactivated = tru
     .orderBy(asc(userGroups.id))
     .all();
 
-export const listSystemGroups = (db: Db, realmId: number): UserGroupRow[] =>
+export const listSystemGroups = async (db: Db, realmId: number): Promise<UserGroupRow[]> =>
   db
     .select()
     .from(userGroups)
@@ -46,18 +46,18 @@ export const listSystemGroups = (db: Db, realmId: number): UserGroupRow[] =>
 const systemIdCache = new WeakMap<Db, Map<number, Record<string, number>>>();
 
 /** The realm's system group ids by name (role:owners ... role:nobody). */
-export function systemGroupIds(db: Db, realmId: number): Record<string, number> {
+export async function systemGroupIds(db: Db, realmId: number): Promise<Record<string, number>> {
   let perDb = systemIdCache.get(db);
   if (!perDb) systemIdCache.set(db, (perDb = new Map()));
   let ids = perDb.get(realmId);
   if (!ids) {
-    ids = Object.fromEntries(listSystemGroups(db, realmId).map((g) => [g.name, g.id]));
+    ids = Object.fromEntries((await listSystemGroups(db, realmId)).map((g) => [g.name, g.id]));
     if (Object.keys(ids).length) perDb.set(realmId, ids);
   }
   return ids;
 }
 
-export function addGroupMembers(db: Db, groupId: number, userIds: number[]) {
+export async function addGroupMembers(db: Db, groupId: number, userIds: number[]) {
   if (userIds.length)
     db.insert(userGroupMembers)
       .values(userIds.map((userId) => ({ groupId, userId })))
@@ -65,14 +65,14 @@ export function addGroupMembers(db: Db, groupId: number, userIds: number[]) {
       .run();
 }
 
-export function removeGroupMembers(db: Db, groupId: number, userIds: number[]) {
+export async function removeGroupMembers(db: Db, groupId: number, userIds: number[]) {
   if (userIds.length)
     db.delete(userGroupMembers)
       .where(and(eq(userGroupMembers.groupId, groupId), inIds(userGroupMembers.userId, userIds)))
       .run();
 }
 
-export function addSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
+export async function addSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
   if (subgroupIds.length)
     db.insert(userGroupSubgroups)
       .values(subgroupIds.map((subgroupId) => ({ groupId, subgroupId })))
@@ -80,7 +80,7 @@ export function addSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
       .run();
 }
 
-export function removeSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
+export async function removeSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
   if (subgroupIds.length)
     db.delete(userGroupSubgroups)
       .where(and(eq(userGroupSubgroups.groupId, groupId), inIds(userGroupSubgroups.subgroupId, subgroupIds)))
@@ -88,7 +88,7 @@ export function removeSubgroups(db: Db, groupId: number, subgroupIds: number[]) 
 }
 
 /** Ids of the groups a user is a direct member of. */
-export const listGroupIdsOfUser = (db: Db, userId: number): number[] =>
+export const listGroupIdsOfUser = async (db: Db, userId: number): Promise<number[]> =>
   db
     .select({ id: userGroupMembers.groupId })
     .from(userGroupMembers)
@@ -97,7 +97,7 @@ export const listGroupIdsOfUser = (db: Db, userId: number): number[] =>
     .map((r) => r.id);
 
 /** Direct members of a group, all of them (deactivated users included) or only active ones. */
-export function listDirectMemberIds(db: Db, groupId: number, activeOnly: boolean): number[] {
+export async function listDirectMemberIds(db: Db, groupId: number, activeOnly: boolean): Promise<number[]> {
   const sql = activeOnly
     ? "SELECT m.user_id AS id FROM user_group_members m JOIN users u ON u.id = m.user_id WHERE m.group_id = ? AND u.is_active = 1 ORDER BY m.user_id"
     : "SELECT user_id AS id FROM user_group_members WHERE group_id = ? ORDER BY user_id";
@@ -107,7 +107,7 @@ export function listDirectMemberIds(db: Db, groupId: number, activeOnly: boolean
     .map((r) => r.id);
 }
 
-export const listDirectSubgroupIds = (db: Db, groupId: number): number[] =>
+export const listDirectSubgroupIds = async (db: Db, groupId: number): Promise<number[]> =>
   raw(db)
     .query<{ id: number }, [number]>("SELECT subgroup_id AS id FROM user_group_subgroups WHERE group_id = ? ORDER BY subgroup_id")
     .all(groupId)
@@ -118,7 +118,7 @@ const CLOSURE = (n: number) =>
   `WITH RECURSIVE g(id) AS (SELECT value FROM json_each(?${n}) UNION SELECT s.subgroup_id FROM user_group_subgroups s JOIN g ON s.group_id = g.id)`;
 
 /** Every group nested anywhere below this one (its strict subgroups, recursively). */
-export const listRecursiveSubgroupIds = (db: Db, groupId: number): number[] =>
+export const listRecursiveSubgroupIds = async (db: Db, groupId: number): Promise<number[]> =>
   raw(db)
     .query<{ id: number }, [number]>(
       `WITH RECURSIVE g(id) AS (SELECT subgroup_id FROM user_group_subgroups WHERE group_id = ?1
@@ -129,14 +129,14 @@ export const listRecursiveSubgroupIds = (db: Db, groupId: number): number[] =>
     .map((r) => r.id);
 
 /** The given groups and everything nested in them. */
-export const groupClosure = (db: Db, groupIds: number[]): number[] =>
+export const groupClosure = async (db: Db, groupIds: number[]): Promise<number[]> =>
   raw(db)
     .query<{ id: number }, [string]>(`${CLOSURE(1)} SELECT id FROM g`)
     .all(JSON.stringify(groupIds))
     .map((r) => r.id);
 
 /** Active users in the group directly or through nested subgroups. */
-export const listRecursiveMemberIds = (db: Db, groupId: number): number[] =>
+export const listRecursiveMemberIds = async (db: Db, groupId: number): Promise<number[]> =>
   raw(db)
     .query<{ id: number }, [string]>(
       `${CLOSURE(1)} SELECT DISTINCT m.user_id AS id FROM user_group_members m JOIN users u ON u.id = m.user_id
@@ -150,7 +150,7 @@ export const listRecursiveMemberIds = (db: Db, groupId: number): number[] =>
  * that walks only the groups' subgroup links and then probes the (user_id) index.
  * Deactivated users are nobody's members; callers pass only active users or check first.
  */
-export function isUserInGroups(db: Db, userId: number, groupIds: readonly number[], directOnly = false): boolean {
+export async function isUserInGroups(db: Db, userId: number, groupIds: readonly number[], directOnly = false): Promise<boolean> {
   if (!groupIds.length) return false;
   const q = directOnly
     ? "SELECT 1 FROM user_group_members WHERE user_id = ?2 AND group_id IN (SELECT value FROM json_each(?1)) LIMIT 1"
@@ -158,10 +158,10 @@ export function isUserInGroups(db: Db, userId: number, groupIds: readonly number
   return !!raw(db).query<unknown, [string, number]>(q).get(JSON.stringify(groupIds), userId);
 }
 
-export const isUserInGroup = (db: Db, userId: number, groupId: number, directOnly = false) => isUserInGroups(db, userId, [groupId], directOnly);
+export const isUserInGroup = async (db: Db, userId: number, groupId: number, directOnly = false) => await isUserInGroups(db, userId, [groupId], directOnly);
 
 /** Every (group, active member) pair of a realm, for register. */
-export const listRealmMemberships = (db: Db, realmId: number): { g: number; u: number }[] =>
+export const listRealmMemberships = async (db: Db, realmId: number): Promise<{ g: number; u: number }[]> =>
   raw(db)
     .query<{ g: number; u: number }, [number]>(
       `SELECT m.group_id AS g, m.user_id AS u FROM user_group_members m JOIN user_groups ug ON ug.id = m.group_id
@@ -170,7 +170,7 @@ export const listRealmMemberships = (db: Db, realmId: number): { g: number; u: n
     .all(realmId);
 
 /** Every (group, subgroup) link of a realm, for register. */
-export const listRealmSubgroupLinks = (db: Db, realmId: number): { g: number; s: number }[] =>
+export const listRealmSubgroupLinks = async (db: Db, realmId: number): Promise<{ g: number; s: number }[]> =>
   raw(db)
     .query<{ g: number; s: number }, [number]>(
       `SELECT s.group_id AS g, s.subgroup_id AS s FROM user_group_subgroups s JOIN user_groups ug ON ug.id = s.group_id
@@ -179,7 +179,7 @@ export const listRealmSubgroupLinks = (db: Db, realmId: number): { g: number; s:
     .all(realmId);
 
 /** Active groups that list this group as a direct subgroup. */
-export const listActiveSupergroupIds = (db: Db, groupId: number): number[] =>
+export const listActiveSupergroupIds = async (db: Db, groupId: number): Promise<number[]> =>
   raw(db)
     .query<{ id: number }, [number]>(
       `SELECT s.group_id AS id FROM user_group_subgroups s JOIN user_groups g ON g.id = s.group_id

@@ -13,27 +13,28 @@ const byEmail = preparedPerDb((db) =>
 );
 
 /** The authentication lookup, on every request. */
-export const findUserByEmail = (db: Db, realmId: number, email: string): UserRow | undefined => byEmail(db).get({ realmId, email });
+export const findUserByEmail = async (db: Db, realmId: number, email: string): Promise<UserRow | undefined> => byEmail(db).get({ realmId, email });
 
 /** An incoming webhook's `api_key` URL parameter names the user by itself (the column is unique). */
-export const findUserByApiKey = (db: Db, realmId: number, apiKey: string): UserRow | undefined =>
+export const findUserByApiKey = async (db: Db, realmId: number, apiKey: string): Promise<UserRow | undefined> =>
   db
     .select()
     .from(users)
     .where(and(eq(users.realmId, realmId), eq(users.apiKey, apiKey)))
     .get();
 
-export const findUserById = (db: Db, id: number): UserRow | undefined => db.select().from(users).where(eq(users.id, id)).get();
+export const findUserById = async (db: Db, id: number): Promise<UserRow | undefined> => db.select().from(users).where(eq(users.id, id)).get();
 
-export const listUsers = (db: Db, realmId: number): UserRow[] => db.select().from(users).where(eq(users.realmId, realmId)).orderBy(asc(users.id)).all();
+export const listUsers = async (db: Db, realmId: number): Promise<UserRow[]> =>
+  db.select().from(users).where(eq(users.realmId, realmId)).orderBy(asc(users.id)).all();
 
-export const insertUser = (db: Db, u: typeof users.$inferInsert): UserRow => db.insert(users).values(u).returning().get();
+export const insertUser = async (db: Db, u: typeof users.$inferInsert): Promise<UserRow> => db.insert(users).values(u).returning().get();
 
-export const updateUser = (db: Db, id: number, patch: Partial<typeof users.$inferInsert>): UserRow =>
+export const updateUser = async (db: Db, id: number, patch: Partial<typeof users.$inferInsert>): Promise<UserRow> =>
   db.update(users).set(patch).where(eq(users.id, id)).returning().get()!;
 
 /** Ids of deactivated users of a realm (few, usually): left out of group members and setting values. */
-export const listInactiveUserIds = (db: Db, realmId: number): Set<number> =>
+export const listInactiveUserIds = async (db: Db, realmId: number): Promise<Set<number>> =>
   new Set(
     db
       .select({ id: users.id })
@@ -44,7 +45,7 @@ export const listInactiveUserIds = (db: Db, realmId: number): Set<number> =>
   );
 
 /** Which of these ids are active users of the realm (one query, however many ids). */
-export function activeUserIdsAmong(db: Db, realmId: number, ids: readonly number[]): Set<number> {
+export async function activeUserIdsAmong(db: Db, realmId: number, ids: readonly number[]): Promise<Set<number>> {
   if (!ids.length) return new Set();
   const sqlite = (db as unknown as { $client: import("bun:sqlite").Database }).$client;
   return new Set(
@@ -55,14 +56,14 @@ export function activeUserIdsAmong(db: Db, realmId: number, ids: readonly number
   );
 }
 
-export const countActiveUsers = (db: Db, realmId: number): number =>
+export const countActiveUsers = async (db: Db, realmId: number): Promise<number> =>
   db
     .select({ n: sql<number>`count(*)` })
     .from(users)
     .where(and(eq(users.realmId, realmId), eq(users.isActive, true)))
     .get()!.n;
 
-export const countActiveHumanOwners = (db: Db, realmId: number): number =>
+export const countActiveHumanOwners = async (db: Db, realmId: number): Promise<number> =>
   db
     .select({ n: sql<number>`count(*)` })
     .from(users)
@@ -70,7 +71,7 @@ export const countActiveHumanOwners = (db: Db, realmId: number): number =>
     .get()!.n;
 
 /** Bots a user owns, active or not. */
-export const listOwnedBots = (db: Db, ownerId: number): UserRow[] =>
+export const listOwnedBots = async (db: Db, ownerId: number): Promise<UserRow[]> =>
   db
     .select()
     .from(users)
@@ -79,7 +80,7 @@ export const listOwnedBots = (db: Db, ownerId: number): UserRow[] =>
     .all();
 
 /** Active administrators and owners of a realm (who see every bot). */
-export const listAdminIds = (db: Db, realmId: number): number[] =>
+export const listAdminIds = async (db: Db, realmId: number): Promise<number[]> =>
   db
     .select({ id: users.id })
     .from(users)
@@ -89,10 +90,10 @@ export const listAdminIds = (db: Db, realmId: number): number[] =>
 
 /** These users (any realm), in one query. */
 const usersByIds = preparedPerDb((db) => db.select().from(users).where(inIdsPlaceholder(users.id)).prepare());
-export const listUsersByIds = (db: Db, ids: readonly number[]): UserRow[] => (ids.length ? usersByIds(db).all({ ids: idsValue(ids) }) : []);
+export const listUsersByIds = async (db: Db, ids: readonly number[]): Promise<UserRow[]> => (ids.length ? usersByIds(db).all({ ids: idsValue(ids) }) : []);
 
 /** Active users of a realm seen since `since` (UNIX seconds) through the API or presence, and its bots. */
-export const recentlyActiveUserIds = (db: Db, realmId: number, since: number): number[] =>
+export const recentlyActiveUserIds = async (db: Db, realmId: number, since: number): Promise<number[]> =>
   sqliteOf(db)
     .query<{ id: number }, [number, number]>(
       `SELECT u.id FROM users u LEFT JOIN presences p ON p.user_id = u.id WHERE u.realm_id = ?1 AND u.is_active = 1

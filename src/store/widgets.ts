@@ -13,9 +13,9 @@ export interface WidgetScope {
 const scopeIs = (s: WidgetScope) =>
   and(eq(widgetDocuments.installId, s.installId), eq(widgetDocuments.widget, s.widget), eq(widgetDocuments.linkId, s.linkId), eq(widgetDocuments.item, s.item));
 
-export const findDocument = (db: Db, s: WidgetScope): WidgetDocumentRow | undefined => db.select().from(widgetDocuments).where(scopeIs(s)).get();
+export const findDocument = async (db: Db, s: WidgetScope): Promise<WidgetDocumentRow | undefined> => db.select().from(widgetDocuments).where(scopeIs(s)).get();
 
-export function saveDocument(db: Db, row: WidgetDocumentRow) {
+export async function saveDocument(db: Db, row: WidgetDocumentRow) {
   db.insert(widgetDocuments)
     .values(row)
     .onConflictDoUpdate({
@@ -25,24 +25,24 @@ export function saveDocument(db: Db, row: WidgetDocumentRow) {
     .run();
 }
 
-export const listDocuments = (db: Db, installIds: readonly number[]): WidgetDocumentRow[] =>
+export const listDocuments = async (db: Db, installIds: readonly number[]): Promise<WidgetDocumentRow[]> =>
   installIds.length ? db.select().from(widgetDocuments).where(inIds(widgetDocuments.installId, installIds)).all() : [];
 
-export const deleteDocumentsOfLink = (db: Db, linkId: number) => db.delete(widgetDocuments).where(eq(widgetDocuments.linkId, linkId)).run();
+export const deleteDocumentsOfLink = async (db: Db, linkId: number) => db.delete(widgetDocuments).where(eq(widgetDocuments.linkId, linkId)).run();
 
-export function deleteWidgetsOfInstall(db: Db, installId: number) {
+export async function deleteWidgetsOfInstall(db: Db, installId: number) {
   db.delete(widgetDocuments).where(eq(widgetDocuments.installId, installId)).run();
   db.delete(widgetPreferences).where(eq(widgetPreferences.installId, installId)).run();
 }
 
-export const findPreference = (db: Db, userId: number, installId: number, widget: string): WidgetPreferenceRow | undefined =>
+export const findPreference = async (db: Db, userId: number, installId: number, widget: string): Promise<WidgetPreferenceRow | undefined> =>
   db
     .select()
     .from(widgetPreferences)
     .where(and(eq(widgetPreferences.userId, userId), eq(widgetPreferences.installId, installId), eq(widgetPreferences.widget, widget)))
     .get();
 
-export function savePreference(db: Db, row: WidgetPreferenceRow) {
+export async function savePreference(db: Db, row: WidgetPreferenceRow) {
   const { userId, installId, widget, ...rest } = row;
   db.insert(widgetPreferences)
     .values(row)

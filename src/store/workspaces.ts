@@ -4,14 +4,16 @@ import { preparedPerDb } from "../db/prepared";
 import { workspaces, type WorkspaceRow } from "../db/schema";
 import { topicKey } from "../domain/workspaces";
 
-export const insertWorkspace = (db: Db, row: typeof workspaces.$inferInsert): WorkspaceRow => db.insert(workspaces).values(row).returning().get();
+export const insertWorkspace = async (db: Db, row: typeof workspaces.$inferInsert): Promise<WorkspaceRow> =>
+  db.insert(workspaces).values(row).returning().get();
 
-export const updateWorkspace = (db: Db, id: number, patch: Partial<typeof workspaces.$inferInsert>): WorkspaceRow =>
+export const updateWorkspace = async (db: Db, id: number, patch: Partial<typeof workspaces.$inferInsert>): Promise<WorkspaceRow> =>
   db.update(workspaces).set(patch).where(eq(workspaces.id, id)).returning().get()!;
 
-export const deleteWorkspace = (db: Db, id: number) => db.delete(workspaces).where(eq(workspaces.id, id)).run();
+export const deleteWorkspace = async (db: Db, id: number) => db.delete(workspaces).where(eq(workspaces.id, id)).run();
 
-export const findWorkspace = (db: Db, uuid: string): WorkspaceRow | undefined => db.select().from(workspaces).where(eq(workspaces.uuid, uuid)).get();
+export const findWorkspace = async (db: Db, uuid: string): Promise<WorkspaceRow | undefined> =>
+  db.select().from(workspaces).where(eq(workspaces.uuid, uuid)).get();
 
 // Every channel send asks for its topic's workspace: prepared once per connection.
 const byTopic = preparedPerDb((db) =>
@@ -23,9 +25,9 @@ const byTopic = preparedPerDb((db) =>
 );
 
 /** The workspace of a topic (topics compare case-insensitively, like message topics). */
-export const findTopicWorkspace = (db: Db, channelId: number, topic: string): WorkspaceRow | undefined => byTopic(db).get({ channelId, topic });
+export const findTopicWorkspace = async (db: Db, channelId: number, topic: string): Promise<WorkspaceRow | undefined> => byTopic(db).get({ channelId, topic });
 
-export function listWorkspaces(db: Db, realmId: number, f: { channelId?: number; topic?: string } = {}): WorkspaceRow[] {
+export async function listWorkspaces(db: Db, realmId: number, f: { channelId?: number; topic?: string } = {}): Promise<WorkspaceRow[]> {
   const where: (SQL | undefined)[] = [eq(workspaces.realmId, realmId)];
   if (f.channelId !== undefined) where.push(eq(workspaces.channelId, f.channelId));
   if (f.topic !== undefined) where.push(eq(workspaces.topic, f.topic));
@@ -38,5 +40,5 @@ export function listWorkspaces(db: Db, realmId: number, f: { channelId?: number;
 }
 
 /** Every workspace uuid of a realm by topicKey, for topic lists and message objects. */
-export const workspaceUuidsByTopic = (db: Db, realmId: number): Map<string, string> =>
-  new Map(listWorkspaces(db, realmId).map((w) => [topicKey(w.channelId, w.topic), w.uuid]));
+export const workspaceUuidsByTopic = async (db: Db, realmId: number): Promise<Map<string, string>> =>
+  new Map((await listWorkspaces(db, realmId)).map((w) => [topicKey(w.channelId, w.topic), w.uuid]));

@@ -86,7 +86,7 @@ describe("queue lifecycle", () => {
     const q = await ok(u.post("/register", {}));
     const { regenerateApiKey } = await import("../../src/actions/users");
     const { findUserById } = await import("../../src/store/users");
-    const key = regenerateApiKey(s.app, findUserById(s.app.db, u.userId!)!);
+    const key = await regenerateApiKey(s.app, (await findUserById(s.app.db, u.userId!))!);
     const again = s.client(u.email!, key, u.userId!);
     await expectError(again.get("/events", { queue_id: q.queue_id }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${q.queue_id}`);
   });

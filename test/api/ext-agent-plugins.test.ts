@@ -38,7 +38,7 @@ beforeAll(async () => {
   s = await startServer({
     env: { CONFAB_AGENT_COMMAND: JSON.stringify([process.execPath, AGENT]), CONFAB_AGENT_RUN_IDLE_SECONDS: "0", CONFAB_PLUGINS_POLL_MS: "50" },
   });
-  rt = startAgent(s.app);
+  rt = await startAgent(s.app);
   admin = await s.newUser({ name: "Ada Admin", role: 200 });
   ann = await s.newUser({ name: "Ann Asker" });
   bob = await s.newUser({ name: "Bob Other" });

@@ -52,7 +52,7 @@ beforeAll(async () => {
       CONFAB_AGENT_RUN_IDLE_SECONDS: "60",
     },
   });
-  rt = startAgent(s.app);
+  rt = await startAgent(s.app);
   ann = await s.newUser({ name: "Ann Asker" });
   bob = await s.newUser({ name: "Bob Bystander" });
   admin = await s.newUser({ name: "Ada Admin", role: 200 });
@@ -268,7 +268,7 @@ describe("failures, timeouts and shutdown", () => {
     await rt.stop();
     expect(alive(agent) || alive(child)).toBe(false);
     expect(await runOf(admin, run.id)).toMatchObject({ state: "failed", ended: expect.any(Number) });
-    rt = startAgent(s.app);
+    rt = await startAgent(s.app);
   });
 });
 
@@ -281,7 +281,7 @@ describe("after a server was killed outright", () => {
     const stranger = spawnTurn("777"); // recorded under another run's id: not ours to kill
     await Bun.sleep(100);
     writeFileSync(join(s.dataDir, "agent", "process-groups.json"), JSON.stringify({ 424242: left.pid, 1: stranger.pid }));
-    rt = startAgent(s.app);
+    rt = await startAgent(s.app);
     expect(await left.exited).not.toBe(0);
     expect(alive(stranger.pid)).toBe(true);
     process.kill(-stranger.pid, "SIGKILL");
@@ -292,7 +292,7 @@ describe("after a server was killed outright", () => {
 describe("with no agent.command", () => {
   test("the agent is off and says so when mentioned", async () => {
     const off = await startServer();
-    const offRt = startAgent(off.app);
+    const offRt = await startAgent(off.app);
     try {
       const c = await off.newUser({ name: "Olga Off" });
       const ch = (await ok(c.post("/channels/create", { name: "x", subscribers: [c.userId] }))).id;
@@ -315,7 +315,7 @@ describe("examples/echo-agent.ts", () => {
     const ex = await startServer({
       env: { CONFAB_AGENT_COMMAND: JSON.stringify([process.execPath, join(import.meta.dir, "..", "..", "examples", "echo-agent.ts")]) },
     });
-    const exRt = startAgent(ex.app);
+    const exRt = await startAgent(ex.app);
     try {
       const c = await ex.newUser({ name: "Eve Example" });
       const ch = (await ok(c.post("/channels/create", { name: "try", subscribers: [c.userId] }))).id;

@@ -250,7 +250,7 @@ console.log("tools ready");
     const r = await pluginRepository(s, { toolbox: { manifest, files: { "tools.ts": TOOLS_TS } } });
     const { plugin: p } = await ok(install(admin, r, "toolbox"));
     await ok(admin.patch(`/ext/plugins/${p.id}`, { disabled_tools: ["secret"] }));
-    const realm = defaultRealm(s.app);
+    const realm = await defaultRealm(s.app);
     await until(p.id, (x) => x.state === "running");
     expect(await callPluginTool(s.app, realm, null, p.id, "add", { a: 2 })).toEqual({ tool: "add", install_id: p.id, echo: { a: 2 } });
     await expect(callPluginTool(s.app, realm, null, p.id, "add", { a: "two" })).rejects.toThrow("Invalid input for tool 'add': /a must be integer");

@@ -67,7 +67,7 @@ afterAll(() => s.stop());
 describe("install", () => {
   test("from a local repository: every field of the plugin object, its own bot, an event to members", async () => {
     const qs = await Promise.all([ann, guest].map((c) => ok(c.post("/register", { event_types: ["ext_plugin"] }))));
-    const sha = findRepository(s.app.db, repo)!.head;
+    const sha = (await findRepository(s.app.db, repo))!.head;
     const { plugin } = await ok(install(admin, repo, "answering"));
     expect(plugin).toEqual({
       id: expect.any(Number),
@@ -130,7 +130,7 @@ describe("install", () => {
       ["too-new", "Plugin requires confab >=99.0.0; this server is 0.1.0"],
     ];
     for (const [path, msg] of cases) await expectError(install(admin, repo, path), 400, "BAD_REQUEST", msg);
-    const { head, name } = findRepository(s.app.db, repo)!;
+    const { head, name } = (await findRepository(s.app.db, repo))!;
     const sha12 = head.slice(0, 12);
     await expectError(
       install(admin, repo, "not-json"),
@@ -337,8 +337,8 @@ describe("removal and restore", () => {
 
 describe("drafts", () => {
   test("a draft made by the agent is seen only by the person it is made for", async () => {
-    const realm = defaultRealm(s.app);
-    const annRow = findUserById(s.app.db, ann.userId!)!;
+    const realm = await defaultRealm(s.app);
+    const annRow = (await findUserById(s.app.db, ann.userId!))!;
     const q = await ok(admin.post("/register", { event_types: ["ext_plugin"] }));
     const qa = await ok(ann.post("/register", { event_types: ["ext_plugin"] }));
     const { plugin } = await installPlugin(

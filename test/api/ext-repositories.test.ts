@@ -37,7 +37,7 @@ function tree(files: Record<string, string>): string {
   return dir;
 }
 
-const importDir = (id: number, dir: string) => importIntoRepository(s.app, defaultRealm(s.app), null, id, dir);
+const importDir = async (id: number, dir: string) => importIntoRepository(s.app, await defaultRealm(s.app), null, id, dir);
 
 describe("repositories", () => {
   test("administrators create them; members and guests may not; names are checked", async () => {
@@ -78,7 +78,7 @@ describe("repositories", () => {
     writeFileSync(join(dir, "README.md"), "changed\n");
     const second = (await importDir(repository.id, dir)).repository.head;
     expect(second).not.toBe(first.head);
-    const parent = (await git(["--git-dir", repositoryDir(s.app, findRepository(s.app.db, repository.id)!), "rev-parse", `${second}^`])).trim();
+    const parent = (await git(["--git-dir", repositoryDir(s.app, (await findRepository(s.app.db, repository.id))!), "rev-parse", `${second}^`])).trim();
     expect(parent).toBe(first.head);
   });
 

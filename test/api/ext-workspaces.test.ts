@@ -33,7 +33,7 @@ let repo: number;
 
 beforeAll(async () => {
   s = await startServer({ env: { CONFAB_AGENT_COMMAND: JSON.stringify([process.execPath, AGENT]), CONFAB_AGENT_RUN_IDLE_SECONDS: "0" } });
-  rt = startAgent(s.app);
+  rt = await startAgent(s.app);
   admin = await s.newUser({ name: "Ada Admin", role: 200 });
   ann = await s.newUser({ name: "Ann Editor" });
   bob = await s.newUser({ name: "Bob Editor" });
@@ -45,7 +45,7 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(scratch, "tree-"));
   writeFileSync(join(dir, "README.md"), "# Project\n");
   writeFileSync(join(dir, "main.txt"), "code\n");
-  await importIntoRepository(s.app, defaultRealm(s.app), null, repo, dir);
+  await importIntoRepository(s.app, await defaultRealm(s.app), null, repo, dir);
 });
 afterAll(async () => {
   await rt.stop();

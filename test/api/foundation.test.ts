@@ -64,7 +64,7 @@ function fromAddress(server: TestServer, localAddress: string, path: string, aut
   });
 }
 
-const row = (server: TestServer, c: Client) => findUserById(server.app.db, c.userId!)!;
+const row = async (server: TestServer, c: Client) => (await findUserById(server.app.db, c.userId!))!;
 
 describe("request parameters", () => {
   test("malformed JSON in a list parameter", async () => {
@@ -177,7 +177,7 @@ describe("authentication", () => {
   test("a deactivated user: 401 USER_DEACTIVATED, for API keys, passwords and dev login alike", async () => {
     const u = await s.newUser({ password: "a good password" });
     await ok(u.get("/users/me"));
-    deactivateUser(s.app, row(s, u));
+    await deactivateUser(s.app, await row(s, u));
     await expectError(u.get("/users/me"), 401, "USER_DEACTIVATED", "Account is deactivated");
     await expectError(s.anon.post("/fetch_api_key", { username: u.email!, password: "a good password" }), 401, "USER_DEACTIVATED", "Account is deactivated");
     await expectError(s.anon.post("/dev_fetch_api_key", { username: u.email! }), 401, "USER_DEACTIVATED", "Account is deactivated");
@@ -264,7 +264,7 @@ describe("a production server with several realms", () => {
     const closed = await createRealm(prod.app, { stringId: "closed", name: "Closed", ownerEmail: "o@closed.test", ownerName: "O", ownerPassword: "closed-pw" });
     const o = prod.client("o@closed.test", closed.owner.apiKey);
     const q = await ok(o.post("/register", { event_types: ["realm_user"] }, host("closed")));
-    setRealmDeactivated(prod.app, closed.realm, true);
+    await setRealmDeactivated(prod.app, closed.realm, true);
     const e = await expectError(o.get("/users/me", {}, host("closed")), 401, "REALM_DEACTIVATED", "This organization has been deactivated");
     expect(e.$headers.get("www-authenticate")).toBe('Basic realm="zulip"');
     await expectError(
@@ -274,7 +274,7 @@ describe("a production server with several realms", () => {
       "This organization has been deactivated",
     );
     // Its event queues are gone: after reactivation the client must register again.
-    setRealmDeactivated(prod.app, findRealmById(prod.app.db, closed.realm.id)!, false);
+    await setRealmDeactivated(prod.app, (await findRealmById(prod.app.db, closed.realm.id))!, false);
     await expectError(
       o.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true }, host("closed")),
       400,

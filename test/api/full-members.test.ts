@@ -26,7 +26,7 @@ describe("role:fullmembers and waiting_period_threshold", () => {
     s.clock.advance(4 * DAY);
     try {
       const fresh = await s.newUser(); // joined "now", four days on
-      expect(syncFullMembers(s.app, findRealmById(s.app.db, 1)!)).toBe(1);
+      expect(await syncFullMembers(s.app, (await findRealmById(s.app.db, 1))!)).toBe(1);
       await s.app.writer.settled();
       expect(await isFull(old.userId!)).toBe(true);
       expect(await isFull(fresh.userId!)).toBe(false);

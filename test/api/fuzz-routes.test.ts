@@ -26,8 +26,8 @@ let realm: RealmRow;
 const errors: string[] = [];
 beforeAll(async () => {
   s = await startServer({ log: (line) => line.includes("unhandled error") && errors.push(line) });
-  realm = listRealms(s.app.db)[0]!;
-  owner = findUserById(s.app.db, s.owner.userId!)!;
+  realm = (await listRealms(s.app.db))[0]!;
+  owner = (await findUserById(s.app.db, s.owner.userId!))!;
   const callers = await seedCallers(s.app, realm, owner);
   auths = callers.auths;
   pools = await seedContent(s.url, auths.owner!, callers.userIds);

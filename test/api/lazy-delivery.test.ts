@@ -140,15 +140,15 @@ describe("housekeeping", () => {
   test("writes the rows of subscriptions far behind, a bounded chunk at a time", async () => {
     const dan = await s.newUser({ name: "Dan Lazy" });
     const backlog = (await ok(ann.post("/channels/create", { name: "backlog", subscribers: [ann.userId, dan.userId] }))).id;
-    const backlogOf = (lag: number, limit: number) => deliverBacklog(s.app, lag, limit);
-    backlogOf(1, 1_000_000); // whatever earlier tests left behind
+    const backlogOf = async (lag: number, limit: number) => await deliverBacklog(s.app, lag, limit);
+    await backlogOf(1, 1_000_000); // whatever earlier tests left behind
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) ids.push(await send(ann, backlog, `backlog ${i}`));
     expect(ids.map((id) => rowsOf(id).length)).toEqual([1, 1, 1, 1, 1]); // the sender's
     // Two subscriptions 5 behind (Ann's rows exist already; writing them again changes nothing).
-    expect(backlogOf(3, 7)).toBe(7);
-    expect(backlogOf(3, 7)).toBe(3);
-    expect(backlogOf(3, 7)).toBe(0);
+    expect(await backlogOf(3, 7)).toBe(7);
+    expect(await backlogOf(3, 7)).toBe(3);
+    expect(await backlogOf(3, 7)).toBe(0);
     expect(ids.map((id) => rowsOf(id).find((r) => r.user_id === dan.userId)?.flags)).toEqual([0, 0, 0, 0, 0]);
     expect((await ok(dan.post("/register", { fetch_event_types: ["update_message_flags"] }))).unread_msgs.count).toBeGreaterThanOrEqual(5);
   });
@@ -169,12 +169,12 @@ describe("catch-up reads outside the writer", () => {
     const quiet = (await ok(ann.post("/channels/create", { name: "quiet", subscribers: [ann.userId, eve.userId], invite_only: true }))).id;
     const start = await channelRead(eve, quiet); // the channel's announcement, caught up
     const [m1, m2] = [await send(ann, quiet, "one"), await send(ann, quiet, "two")];
-    const pending = readPendingRows(s.app.db, { userId: eve.userId! }); // no transaction open for it
+    const pending = await readPendingRows(s.app.db, { userId: eve.userId! }); // no transaction open for it
     expect(pending.map((p) => [p.channelId, JSON.parse(p.ids), p.count])).toEqual([[quiet, [m1, m2], 2]]);
     // A change that leaves the subscription alone (an API deletion would write her rows first).
-    s.app.tx((tx) => deleteMessages(tx.db, [m1]));
+    await s.app.tx(async (tx) => await deleteMessages(tx.db, [m1]));
     const m3 = await send(ann, quiet, "three"); // after the read: stays pending
-    expect(s.app.tx((tx) => writePendingRead(tx.db, pending))).toBe(true);
+    expect(await s.app.tx(async (tx) => await writePendingRead(tx.db, pending))).toBe(true);
     expect(rowsOf(m2).map((r) => r.user_id)).toContain(eve.userId!);
     expect(rowsOf(m3).map((r) => r.user_id)).not.toContain(eve.userId!);
     expect(throughOf(eve.userId!, quiet)).toBe(pending[0]!.upTo);
@@ -188,7 +188,7 @@ describe("catch-up reads outside the writer", () => {
     ).id;
     const start = await channelRead(fay, secret);
     const before = await send(ann, secret, "before leaving");
-    const pending = readPendingRows(s.app.db, { userId: fay.userId! });
+    const pending = await readPendingRows(s.app.db, { userId: fay.userId! });
     // Meanwhile Fay leaves, misses a message and is added back: her subscription now starts after it.
     await ok(fay.delete("/users/me/subscriptions", { subscriptions: JSON.stringify(["secret"]) }));
     const away = await send(ann, secret, "while away");
@@ -197,7 +197,7 @@ describe("catch-up reads outside the writer", () => {
     expect(resubscribed).toBeGreaterThanOrEqual(away);
     // Written blindly, the stale read would move delivered_through back before `away`, and her next
     // catch-up would give her a message sent while she was not subscribed.
-    expect(s.app.tx((tx) => writePendingRead(tx.db, pending))).toBe(false);
+    expect(await s.app.tx(async (tx) => await writePendingRead(tx.db, pending))).toBe(false);
     expect(throughOf(fay.userId!, secret)).toBe(resubscribed);
     const after = await send(ann, secret, "welcome back");
     expect(await channelRead(fay, secret)).toEqual([...start, before, after]);

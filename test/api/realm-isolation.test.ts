@@ -120,17 +120,19 @@ beforeAll(async () => {
     await ok(boss.post("/ext/plugins", { source_kind: "local", source_repository_id: repository, source_path: "answering" }, { unchecked: true }))
   ).plugin.id;
   const link = (await ok(boss.post(`/ext/plugins/${install}/links`, { kind: "project", value: "web", stream_id: channel }, { unchecked: true }))).link.id;
-  const recipientId = findChannel(s.app.db, channel)!.recipientId;
-  const run = startRun(s.app, {
-    realmId: acme.realm.id,
-    messageId: message,
-    senderId: boss.userId!,
-    recipientId,
-    channelId: channel,
-    topic: "plans",
-    participantIds: [],
-    mentionedUserIds: [],
-  }).run.id;
+  const recipientId = (await findChannel(s.app.db, channel))!.recipientId;
+  const run = (
+    await startRun(s.app, {
+      realmId: acme.realm.id,
+      messageId: message,
+      senderId: boss.userId!,
+      recipientId,
+      channelId: channel,
+      topic: "plans",
+      participantIds: [],
+      mentionedUserIds: [],
+    })
+  ).run.id;
   Object.assign(foreign, {
     user_id: String(u),
     email: "wile@acme.test",

@@ -31,8 +31,8 @@ describe("message retention", () => {
     expect(keptIds).toContain(kept);
     expect(inheritIds).toContain(inherits);
     expect(doomed).toContain(old);
-    expect(applyRetention(s.app, s.app.now() + DAY)).toBe(0); // one day on: nothing is two days old
-    expect(applyRetention(s.app, s.app.now() + 3 * DAY)).toBe(doomed.length);
+    expect(await applyRetention(s.app, s.app.now() + DAY)).toBe(0); // one day on: nothing is two days old
+    expect(await applyRetention(s.app, s.app.now() + 3 * DAY)).toBe(doomed.length);
     await s.app.writer.settled();
     expect(await ids(ann, [["channel", "short-lived"]])).toEqual([]);
     expect(await ids(ann, [["channel", "kept"]])).toEqual(keptIds);
@@ -44,7 +44,7 @@ describe("message retention", () => {
 
     // The organization's policy reaches channels that inherit it and direct messages; "unlimited" stays.
     await ok(s.owner.patch("/realm", { message_retention_days: 5 }));
-    expect(applyRetention(s.app, s.app.now() + 6 * DAY)).toBeGreaterThanOrEqual(inheritIds.length + 1);
+    expect(await applyRetention(s.app, s.app.now() + 6 * DAY)).toBeGreaterThanOrEqual(inheritIds.length + 1);
     await s.app.writer.settled();
     expect(await ids(ann, [["channel", "inherits"]])).toEqual([]);
     expect(await ids(ann, [["is", "dm"]])).not.toContain(dm);

@@ -201,7 +201,7 @@ describe("revocation", () => {
     await ok(api.patch("/settings", { old_password: "correct horse", new_password: "battery staple" }));
     await expectSignedOut(browser);
     const again = await signIn(s.url, email, "battery staple");
-    await setPassword(s.app, findUserById(s.app.db, api.userId!)!, "third password");
+    await setPassword(s.app, (await findUserById(s.app.db, api.userId!))!, "third password");
     await expectSignedOut(again);
   });
 

@@ -210,9 +210,9 @@ describe("attachments", () => {
     await ok(s.owner.delete(`/messages/${id}`));
     const grace = s.app.config.uploads.unreferencedGraceDays * 86400;
     // Within the grace period nothing goes.
-    deleteUnreferencedUploads(s.app, s.app.now() + grace - 60);
+    await deleteUnreferencedUploads(s.app, s.app.now() + grace - 60);
     expect((await fetchFile(ann, never.url)).status).toBe(200);
-    deleteUnreferencedUploads(s.app, s.app.now() + grace + 1);
+    await deleteUnreferencedUploads(s.app, s.app.now() + grace + 1);
     for (const gone of [never, deleted]) expect((await fetchFile(ann, gone.url)).status).toBe(404);
     expect(existsSync(uploadFilePath(s.app, never.url.slice(14)))).toBe(false);
     expect((await fetchFile(bob, kept.url)).status).toBe(200);
@@ -225,8 +225,8 @@ describe("attachments", () => {
       await ok(g.owner.post("/messages", { type: "stream", to: c, topic: "t", content: `[r](${u.url})` }));
       await ok(g.owner.patch("/realm", { message_retention_days: 1 }));
       const later = g.app.now() + 2 * 86400;
-      expect(applyRetention(g.app, later)).toBeGreaterThanOrEqual(1);
-      deleteUnreferencedUploads(g.app, later + g.app.config.uploads.unreferencedGraceDays * 86400 + 1);
+      expect(await applyRetention(g.app, later)).toBeGreaterThanOrEqual(1);
+      await deleteUnreferencedUploads(g.app, later + g.app.config.uploads.unreferencedGraceDays * 86400 + 1);
       expect((await fetch(g.url + u.url, { headers: { Authorization: g.owner.auth! } })).status).toBe(404);
     } finally {
       await g.stop();

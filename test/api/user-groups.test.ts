@@ -106,7 +106,7 @@ describe("create and list", () => {
   test("guests may not use group endpoints; bots may (level 496)", async () => {
     await expectError(guest.get("/user_groups"), 400, "BAD_REQUEST", "Not allowed for guest users");
     await expectError(create(guest, "guests"), 400, "BAD_REQUEST", "Not allowed for guest users");
-    const row = await createUser(s.app, defaultRealm(s.app), {
+    const row = await createUser(s.app, await defaultRealm(s.app), {
       email: "groupbot@example.com",
       fullName: "Group bot",
       isBot: true,
@@ -136,7 +136,7 @@ describe("membership", () => {
     expect((await ok(bob.get(`/user_groups/${outer}/subgroups`))).subgroups).toEqual([inner, middle].sort((a, b) => a - b));
     expect((await ok(bob.get(`/user_groups/${outer}/subgroups`, { direct_subgroup_only: true }))).subgroups).toEqual([middle]);
 
-    deactivateUser(s.app, findUserById(s.app.db, carl.userId!)!);
+    await deactivateUser(s.app, (await findUserById(s.app.db, carl.userId!))!);
     expect(await check(outer, carl.userId!)).toBe(false);
     expect(await check(inner, carl.userId!, true)).toBe(false);
     expect((await ok(bob.get(`/user_groups/${inner}/members`))).members).toEqual([]);
@@ -204,7 +204,7 @@ describe("membership", () => {
       create(ann, "eve-mentions", { can_mention_group: { direct_members: [eve.userId, ann.userId], direct_subgroups: [sys["role:moderators"]] } }),
     );
     const q = await ok(bob.post("/register", { event_types: ["user_group"] }));
-    deactivateUser(s.app, findUserById(s.app.db, eve.userId!)!);
+    await deactivateUser(s.app, (await findUserById(s.app.db, eve.userId!))!);
     await s.app.writer.settled(); // an in-process action: wait, as an HTTP answer would, for its events
     const ev = (await drain(bob, q)).filter((e: any) => e.group_id === group_id);
     expect(ev).toEqual([

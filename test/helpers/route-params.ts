@@ -106,7 +106,7 @@ export function checkRouteFile(
     const run = entry(spec, "run") ?? "";
     const problems: string[] = [];
     // What `run` does with args besides reading single values: it must pass it, whole, to one action.
-    const body = run.replace(/^\(\{[^}]*\}\)\s*=>/, "");
+    const body = run.replace(/^(?:async\s*)?\(\{[^}]*\}\)\s*=>/, "");
     const whole = [...body.matchAll(/\bargs\b(?!\s*\.)/g)];
     if (whole.length) {
       // The table: an action's, or a literal of path parameters and spread action tables.

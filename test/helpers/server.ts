@@ -54,19 +54,19 @@ export async function startServer(
   const config = loadConfig({ dataDir, port: 0, host: "127.0.0.1" }, { CONFAB_LOG_LEVEL: "error", ...UNLIMITED, ...o.env });
   const clock = new TestClock();
   const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log), now: clock.now });
-  const first = bootstrapFirstRealm(app);
-  if (first && o.starterContent) addStarterContent(app, first.realm, first.owner);
+  const first = await bootstrapFirstRealm(app);
+  if (first && o.starterContent) await addStarterContent(app, first.realm, first.owner);
   await first?.passwordSet;
-  const realm = first?.realm ?? listRealms(app.db)[0]!;
-  const owner = first?.owner ?? findUserByEmail(app.db, realm.id, config.firstRealm.ownerEmail)!;
+  const realm = first?.realm ?? (await listRealms(app.db))[0]!;
+  const owner = first?.owner ?? (await findUserByEmail(app.db, realm.id, config.firstRealm.ownerEmail))!;
   const http = listen(app, "127.0.0.1", 0);
   const stopControl = startControlSocket(app);
   app.queues.startGc();
-  const plugins = startPluginHost(app);
+  const plugins = await startPluginHost(app);
   const stopIndexer = startSearchIndexer(app);
-  const stopScheduler = startScheduler(app);
+  const stopScheduler = await startScheduler(app);
   const stopEmail = startEmailWorker(app, 100);
-  const outgoingWebhooks = startOutgoingWebhooks(app);
+  const outgoingWebhooks = await startOutgoingWebhooks(app);
   const url = http.url;
   const client = (email: string, apiKey: string, userId?: number) => new Client(url, email, apiKey, userId ?? null);
   return {
@@ -81,7 +81,7 @@ export async function startServer(
     client,
     async newUser(u = {}) {
       const n = ++counter;
-      const row = await createUser(app, findRealmById(app.db, realm.id)!, {
+      const row = await createUser(app, (await findRealmById(app.db, realm.id))!, {
         email: u.email ?? `user${n}@example.com`,
         fullName: u.name ?? `User ${n}`,
         role: u.role ?? 400,

@@ -13,19 +13,19 @@ const users: Record<string, number> = { "me@x.com": 100, "ann@x.com": 101, "bob@
 
 const ctx = (viewerId: number | null = 100): NarrowContext => ({
   viewerId,
-  channel: (op) => Object.values(channels).find((c) => c.id === op) ?? channels[String(op).toLowerCase()] ?? null,
-  canReadHistory: (c) => c.id !== 3,
+  channel: async (op) => Object.values(channels).find((c) => c.id === op) ?? channels[String(op).toLowerCase()] ?? null,
+  canReadHistory: async (c) => c.id !== 3,
   canReadPublicHistory: true,
   publicChannelRecipients: () => [10, 20],
   webPublicChannelRecipients: () => [20],
-  user: (op) => {
+  user: async (op) => {
     const id = typeof op === "number" ? op : users[op];
     return id !== undefined && Object.values(users).includes(id) ? { id } : null;
   },
-  dmRecipient: (ids) => (ids.sort().join() === "100,101" ? 40 : ids.sort().join() === "100,101,102" ? 50 : null),
-  dmRecipientsWith: (id, groupsOnly) => (id === 101 ? (groupsOnly ? [50] : [40, 50]) : []),
-  mutedChannelRecipients: () => [30],
-  topicPolicies: () => [
+  dmRecipient: async (ids) => (ids.sort().join() === "100,101" ? 40 : ids.sort().join() === "100,101,102" ? 50 : null),
+  dmRecipientsWith: async (id, groupsOnly) => (id === 101 ? (groupsOnly ? [50] : [40, 50]) : []),
+  mutedChannelRecipients: async () => [30],
+  topicPolicies: async () => [
     { recipientId: 10, topic: "noise", policy: 1 },
     { recipientId: 10, topic: "news", policy: 3 },
   ],
@@ -97,8 +97,8 @@ const cases: [string, NarrowTerm[], string[], unknown[]][] = [
 
 describe("compileNarrow: each operator", () => {
   for (const [name, terms, conds, params] of cases)
-    test(name, () => {
-      const c = compileNarrow(terms, ctx(), { realmId: 7 });
+    test(name, async () => {
+      const c = await compileNarrow(terms, ctx(), { realmId: 7 });
       // Strip the preamble: the viewer's rows (um-driven) or the realm (history).
       const viewerFirst = c.where[0] === "um.user_id = ?";
       expect(c.where.slice(viewerFirst ? 1 : 0).filter((w) => w !== "m.realm_id = ?")).toEqual(conds);
@@ -116,26 +116,26 @@ describe("compileNarrow: each operator", () => {
     ["bad id", [term("id", "x")], "Invalid narrow operator: Invalid message ID"],
     ["channel and dm", [term("channel", "general"), term("is", "dm")], "Invalid narrow operator: No message can be both a channel message and direct message"],
   ];
-  for (const [name, terms, msg] of errors) test(`error: ${name}`, () => expect(() => compileNarrow(terms, ctx(), { realmId: 7 })).toThrow(msg));
+  for (const [name, terms, msg] of errors) test(`error: ${name}`, async () => await expect(compileNarrow(terms, ctx(), { realmId: 7 })).rejects.toThrow(msg));
 });
 
 describe("compileNarrow: history, drivers, spectators", () => {
-  test("a readable channel includes history; an is: term or a protected channel does not", () => {
-    expect(compileNarrow([term("channel", "general")], ctx(), { realmId: 7 }).includeHistory).toBe(true);
-    expect(compileNarrow([term("channel", "general"), term("is", "starred")], ctx(), { realmId: 7 }).includeHistory).toBe(false);
-    expect(compileNarrow([term("channel", "secret")], ctx(), { realmId: 7 }).includeHistory).toBe(false);
-    expect(compileNarrow([term("channel", "general", true)], ctx(), { realmId: 7 }).includeHistory).toBe(false);
-    expect(compileNarrow([term("channel", "general")], ctx(), { realmId: 7, forceUserMessages: true }).includeHistory).toBe(false);
+  test("a readable channel includes history; an is: term or a protected channel does not", async () => {
+    expect((await compileNarrow([term("channel", "general")], ctx(), { realmId: 7 })).includeHistory).toBe(true);
+    expect((await compileNarrow([term("channel", "general"), term("is", "starred")], ctx(), { realmId: 7 })).includeHistory).toBe(false);
+    expect((await compileNarrow([term("channel", "secret")], ctx(), { realmId: 7 })).includeHistory).toBe(false);
+    expect((await compileNarrow([term("channel", "general", true)], ctx(), { realmId: 7 })).includeHistory).toBe(false);
+    expect((await compileNarrow([term("channel", "general")], ctx(), { realmId: 7, forceUserMessages: true })).includeHistory).toBe(false);
   });
 
-  test("spectators: web-public only, no personal operators", () => {
-    const c = compileNarrow([term("channels", "web-public")], ctx(null), { realmId: 7 });
+  test("spectators: web-public only, no personal operators", async () => {
+    const c = await compileNarrow([term("channels", "web-public")], ctx(null), { realmId: 7 });
     expect(c.where).toContain("m.recipient_id IN (20)");
-    expect(() => compileNarrow([term("channel", "general")], ctx(null), { realmId: 7 })).toThrow("unknown web-public channel general");
-    expect(() => compileNarrow([term("is", "starred")], ctx(null), { realmId: 7 })).toThrow("unknown operator is");
+    await expect(compileNarrow([term("channel", "general")], ctx(null), { realmId: 7 })).rejects.toThrow("unknown web-public channel general");
+    await expect(compileNarrow([term("is", "starred")], ctx(null), { realmId: 7 })).rejects.toThrow("unknown operator is");
   });
 
-  test("every compiled query is valid SQL over the real schema shape", () => {
+  test("every compiled query is valid SQL over the real schema shape", async () => {
     const db = new Database(":memory:");
     db.run(
       "CREATE TABLE messages (id INTEGER PRIMARY KEY, realm_id, sender_id, recipient_id, topic, content, rendered_content, has_link, has_image, has_attachment)",
@@ -144,7 +144,7 @@ describe("compileNarrow: history, drivers, spectators", () => {
     db.run("CREATE TABLE reactions (message_id)");
     db.run("CREATE VIRTUAL TABLE messages_fts USING fts5(topic, body, content='', contentless_delete=1)");
     for (const [, terms] of [...cases, ["search", [term("search", 'lunch "big plan"')]] as const]) {
-      const c = compileNarrow(terms as NarrowTerm[], ctx(), { realmId: 7 });
+      const c = await compileNarrow(terms as NarrowTerm[], ctx(), { realmId: 7 });
       expect(() => db.query(`SELECT ${c.idCol}, ${c.flagsCol} FROM ${c.from} WHERE ${c.where.join(" AND ") || "1"}`).all(...(c.params as any[]))).not.toThrow();
     }
   });
@@ -159,15 +159,15 @@ describe("search text", () => {
 });
 
 describe("with", () => {
-  test("replaces channel, topic and dm terms by the message's conversation", () => {
-    const conv = (id: number) => (id === 5 ? { channelId: 1, topic: "t" } : id === 6 ? { dmUserIds: [101] } : null);
-    expect(applyWith([term("with", 5), term("channel", "web"), term("is", "starred")], conv)).toEqual([
+  test("replaces channel, topic and dm terms by the message's conversation", async () => {
+    const conv = async (id: number) => (id === 5 ? { channelId: 1, topic: "t" } : id === 6 ? { dmUserIds: [101] } : null);
+    expect(await applyWith([term("with", 5), term("channel", "web"), term("is", "starred")], conv)).toEqual([
       term("channel", 1),
       term("topic", "t"),
       term("is", "starred"),
     ]);
-    expect(applyWith([term("with", 6)], conv)).toEqual([term("dm", [101])]);
-    expect(applyWith([term("with", 9), term("topic", "x")], conv)).toEqual([term("topic", "x")]);
-    expect(() => applyWith([term("with", 5), term("with", 6)], conv)).toThrow("Duplicate 'with' operators.");
+    expect(await applyWith([term("with", 6)], conv)).toEqual([term("dm", [101])]);
+    expect(await applyWith([term("with", 9), term("topic", "x")], conv)).toEqual([term("topic", "x")]);
+    await expect(applyWith([term("with", 5), term("with", 6)], conv)).rejects.toThrow("Duplicate 'with' operators.");
   });
 });

@@ -32,6 +32,7 @@ describe("route parameters", () => {
       [],
     );
     expect(problems("{ params: { size: p.int() }, run: ({ app, user, args }) => typedByHand(app, user, { name: 'x', size: args.size }) }")).toEqual([]);
+    expect(problems("{ params: thingParams, run: async ({ app, user, args }) => await makeThing(app, user, args) }")).toEqual([]);
   });
 
   test("the check fails, naming the route, when args are typed by hand, declared in the route or repacked", () => {

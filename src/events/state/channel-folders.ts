@@ -6,9 +6,9 @@ import type { StateBuilder } from "./types";
  * `channel_folders`: every folder of the realm in display order, archived ones too (channels may still
  * name them); a spectator sees only folders holding a web-public channel.
  */
-export const channelFoldersState: StateBuilder = ({ app, realm, user }) => {
-  const folders = listChannelFolders(app.db, realm.id);
+export const channelFoldersState: StateBuilder = async ({ app, realm, user }) => {
+  const folders = await listChannelFolders(app.db, realm.id);
   if (user) return { channel_folders: folders.map(toApiChannelFolder) };
-  const visible = webPublicFolderIds(app.db, realm.id);
+  const visible = await webPublicFolderIds(app.db, realm.id);
   return { channel_folders: folders.filter((f) => visible.has(f.id)).map(toApiChannelFolder) };
 };

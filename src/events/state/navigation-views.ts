@@ -3,4 +3,6 @@ import { listViews } from "../../store/navigation-views";
 import type { StateBuilder } from "./types";
 
 /** `navigation_views`: the caller's pinned and named views (level 390). */
-export const navigationViewsState: StateBuilder = ({ app, user }) => ({ navigation_views: user ? listViews(app.db, user.id).map(toApiView) : [] });
+export const navigationViewsState: StateBuilder = async ({ app, user }) => ({
+  navigation_views: user ? (await listViews(app.db, user.id)).map(toApiView) : [],
+});

@@ -3,7 +3,7 @@ import { listProfileFields } from "../../store/profile-fields";
 import type { StateBuilder } from "./types";
 
 /** `custom_profile_fields`: the organization's fields and the field types this server offers. */
-export const profileFieldsState: StateBuilder = ({ app, realm }) => ({
-  custom_profile_fields: listProfileFields(app.db, realm.id).map(toApiProfileField),
+export const profileFieldsState: StateBuilder = async ({ app, realm }) => ({
+  custom_profile_fields: (await listProfileFields(app.db, realm.id)).map(toApiProfileField),
   custom_profile_field_types: structuredClone(PROFILE_FIELD_TYPES),
 });

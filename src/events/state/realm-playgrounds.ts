@@ -3,4 +3,6 @@ import { listPlaygrounds } from "../../store/realm-playgrounds";
 import type { StateBuilder } from "./types";
 
 /** `realm_playgrounds`: the organization's code playgrounds. */
-export const realmPlaygroundsState: StateBuilder = ({ app, realm }) => ({ realm_playgrounds: listPlaygrounds(app.db, realm.id).map(toApiPlayground) });
+export const realmPlaygroundsState: StateBuilder = async ({ app, realm }) => ({
+  realm_playgrounds: (await listPlaygrounds(app.db, realm.id)).map(toApiPlayground),
+});

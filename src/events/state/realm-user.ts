@@ -11,13 +11,13 @@ import { accessibleUserIds, inaccessibleUser } from "../../access/users";
 const LONG_IDLE_SECONDS = 14 * 24 * 3600;
 
 /** The `realm_user` fetch type: the realm's users and the caller's own identity and permissions. */
-export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
-  const profile = realmProfileData(app.db, realm.id);
+export const realmUserState: StateBuilder = async ({ app, realm, user, opts }) => {
+  const profile = await realmProfileData(app.db, realm.id);
   const base = { externalUrl: app.config.externalUrl, clientGravatar: opts.clientGravatar };
-  const all = listUsers(app.db, realm.id);
+  const all = await listUsers(app.db, realm.id);
   // A guest limited by can_access_all_users_group gets stand-ins for the others, or (user_list_incomplete)
   // nothing for them.
-  const visible = user ? accessibleUserIds(app, realm, user) : null;
+  const visible = user ? await accessibleUserIds(app, realm, user) : null;
   const incomplete = !!opts.capabilities.user_list_incomplete;
   // user_avatar_url_field_optional: leave avatar_url out for users not seen for a long time.
   const idleSince = opts.capabilities.user_avatar_url_field_optional ? app.now() - LONG_IDLE_SECONDS : null;
@@ -42,9 +42,9 @@ export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
   const state: Record<string, unknown> = { realm_users: realmUsers, realm_non_active_users: nonActive, cross_realm_bots: systemBots };
   if (!user) return state;
   const url = avatarUrl(user, app.config.externalUrl);
-  const can = (name: Parameters<typeof hasRealmPermission>[3]) => hasRealmPermission(app.db, realm, user, name);
-  const pub = can("can_create_public_channel_group");
-  const priv = can("can_create_private_channel_group");
+  const can = async (name: Parameters<typeof hasRealmPermission>[3]) => await hasRealmPermission(app.db, realm, user, name);
+  const pub = await can("can_create_public_channel_group");
+  const priv = await can("can_create_private_channel_group");
   return {
     ...state,
     user_id: user.id,
@@ -61,8 +61,8 @@ export const realmUserState: StateBuilder = ({ app, realm, user, opts }) => {
     can_create_streams: pub || priv,
     can_create_public_streams: pub,
     can_create_private_streams: priv,
-    can_create_web_public_streams: can("can_create_web_public_channel_group"),
-    can_subscribe_other_users: can("can_add_subscribers_group"),
-    can_invite_others_to_realm: can("can_invite_users_group"),
+    can_create_web_public_streams: await can("can_create_web_public_channel_group"),
+    can_subscribe_other_users: await can("can_add_subscribers_group"),
+    can_invite_others_to_realm: await can("can_invite_users_group"),
   };
 };

@@ -24,23 +24,23 @@ const WILDCARD_MENTION_POLICY: Record<string, number> = {
   [SYSTEM_GROUP.moderators]: 7,
 };
 
-function wildcardMentionPolicy(app: App, realm: RealmRow): number {
-  const setting = realmGroupSetting(app.db, realm, "can_mention_many_users_group");
-  const name = Object.entries(systemGroupIds(app.db, realm.id)).find(([, id]) => id === setting)?.[0];
+async function wildcardMentionPolicy(app: App, realm: RealmRow): Promise<number> {
+  const setting = await realmGroupSetting(app.db, realm, "can_mention_many_users_group");
+  const name = Object.entries(await systemGroupIds(app.db, realm.id)).find(([, id]) => id === setting)?.[0];
   return (name && WILDCARD_MENTION_POLICY[name]) || 1;
 }
 
 /** The `realm` fetch type: every organization setting as realm_<name> (domain/realm-settings.ts), then
  * what the server decides (URLs, authentication, limits). */
-export const realmState: StateBuilder = ({ app, realm }) => {
+export const realmState: StateBuilder = async ({ app, realm }) => {
   const url = realmUrl(app.config.externalUrl, realm.stringId);
   const l = app.config.limits;
-  const inactive = listInactiveUserIds(app.db, realm.id);
+  const inactive = await listInactiveUserIds(app.db, realm.id);
   const settings: Record<string, unknown> = {};
   for (const name of REALM_SETTING_NAMES) {
     const def = REALM_SETTINGS[name];
     settings[`realm_${name}`] =
-      def.kind.t === "group" ? presentGroupSetting(realmGroupSetting(app.db, realm, name as never), inactive) : realmSetting(realm, name as never);
+      def.kind.t === "group" ? presentGroupSetting(await realmGroupSetting(app.db, realm, name as never), inactive) : realmSetting(realm, name as never);
   }
   const value = (n: RealmSettingName) => settings[`realm_${n}`];
   return {
@@ -48,7 +48,7 @@ export const realmState: StateBuilder = ({ app, realm }) => {
     // Older names for settings that are now spelled differently.
     realm_allow_edit_history: value("message_edit_history_visibility_policy") !== "none",
     realm_mandatory_topics: value("topics_policy") === "disable_empty_topic",
-    realm_wildcard_mention_policy: wildcardMentionPolicy(app, realm),
+    realm_wildcard_mention_policy: await wildcardMentionPolicy(app, realm),
     realm_date_created: realm.dateCreated,
     realm_url: url,
     realm_uri: url,

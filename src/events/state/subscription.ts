@@ -17,19 +17,19 @@ const RECENT_SECONDS = 14 * 24 * 3600;
  * (`unsubscribed`) and channels they may see but never joined (`never_subscribed`). Archived channels
  * only for clients with archived_channels. Subscribers per include_subscribers (true, false, partial).
  */
-export const subscriptionState: StateBuilder = ({ app, realm, user, opts }) => {
+export const subscriptionState: StateBuilder = async ({ app, realm, user, opts }) => {
   const archivedOk = !!opts.capabilities.archived_channels;
-  const channels = listChannels(app.db, realm.id).filter((c) => archivedOk || !c.isArchived);
-  const stats = channelStats(app.db, realm.id, channels, app.now());
+  const channels = (await listChannels(app.db, realm.id)).filter((c) => archivedOk || !c.isArchived);
+  const stats = await channelStats(app.db, realm.id, channels, app.now());
   if (!user) {
     const open = channels.filter((c) => c.isWebPublic);
     return { subscriptions: [], unsubscribed: [], never_subscribed: open.map((c) => toApiStream(c, stats.get(c.id)!)) };
   }
   const include = opts.includeSubscribers;
-  const members = include ? realmSubscribers(app.db, realm.id) : null;
+  const members = include ? await realmSubscribers(app.db, realm.id) : null;
   let recent: Set<number> | null = null;
   if (include === "partial") {
-    recent = new Set(recentlyActiveUserIds(app.db, realm.id, app.now() - RECENT_SECONDS));
+    recent = new Set(await recentlyActiveUserIds(app.db, realm.id, app.now() - RECENT_SECONDS));
   }
   const listing = (c: ChannelRow) => {
     if (!members) return undefined;
@@ -37,7 +37,7 @@ export const subscriptionState: StateBuilder = ({ app, realm, user, opts }) => {
     if (recent && all.length >= PARTIAL_THRESHOLD) return { partial_subscribers: all.filter((id) => recent!.has(id)) };
     return { subscribers: all };
   };
-  const subs = new Map(listUserSubscriptions(app.db, user.id).map((s) => [s.channelId, s]));
+  const subs = new Map((await listUserSubscriptions(app.db, user.id)).map((s) => [s.channelId, s]));
   // Clients without notification_settings_null get what a null setting inherits instead of the null.
   const defaults = opts.capabilities.notification_settings_null ? null : notificationDefaults((n) => userSetting(user, n as UserSettingName));
   const shown = <T extends Record<string, unknown>>(sub: T) => (defaults ? resolveNotificationSettings(sub, defaults) : sub);
@@ -50,7 +50,7 @@ export const subscriptionState: StateBuilder = ({ app, realm, user, opts }) => {
       subscriptions.push(shown(toApiSubscription(c, sub, stats.get(c.id)!, listing(c))));
       continue;
     }
-    const access = channelAccess(app, user, c);
+    const access = await channelAccess(app, user, c);
     if (sub) {
       if (!access.metadata && !c.historyPublicToSubscribers) continue;
       unsubscribed.push(shown(toApiSubscription(c, sub, stats.get(c.id)!, access.metadata ? listing(c) : undefined)));

@@ -22,4 +22,4 @@ export interface StateContext {
 }
 
 /** Builds the initial state for one fetch_event_types entry: the register response keys it owns. */
-export type StateBuilder = (ctx: StateContext) => Record<string, unknown>;
+export type StateBuilder = (ctx: StateContext) => Record<string, unknown> | Promise<Record<string, unknown>>;

@@ -8,9 +8,9 @@ import type { StateBuilder } from "./types";
 export const userSettingsState: StateBuilder = ({ user }) => (user ? { user_settings: { ...ownSettingsState(user), ...settingChoices() } } : {});
 
 /** `realm_user_settings_defaults`: what new users of the organization start with. */
-export const realmUserSettingsDefaultsState: StateBuilder = ({ app, realm }) => ({
+export const realmUserSettingsDefaultsState: StateBuilder = async ({ app, realm }) => ({
   realm_user_settings_defaults: {
-    ...allSettings(findRealmUserDefaults(app.db, realm.id), REALM_DEFAULT_NAMES),
+    ...allSettings(await findRealmUserDefaults(app.db, realm.id), REALM_DEFAULT_NAMES),
     default_language: realmSetting(realm, "default_language"),
     ...settingChoices(),
   },

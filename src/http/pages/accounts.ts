@@ -16,7 +16,7 @@ import type { Page } from "./page";
 
 const RESET = "/accounts/password/reset";
 const expired = () => page("Link unavailable", "<h1>Link unavailable</h1><p>The confirmation link has expired or been deactivated.</p>", 404);
-const realmOf = (app: App, request: Request) => realmForHost(app, request.headers.get("host"));
+const realmOf = async (app: App, request: Request) => await realmForHost(app, request.headers.get("host"));
 const signIn = (app: App, realm: RealmRow) => {
   const url = realmUrl(app.config.externalUrl, realm.stringId);
   return `<a href="${esc(url)}">${esc(url)}</a>`;
@@ -41,13 +41,13 @@ function resetRequestForm(app: App, realm: RealmRow, error = "", status = 200): 
   );
 }
 
-const showResetRequest: Page["handle"] = (app, request) => resetRequestForm(app, realmOf(app, request));
+const showResetRequest: Page["handle"] = async (app, request) => resetRequestForm(app, await realmOf(app, request));
 
 const postResetRequest: Page["handle"] = async (app, request, _params, ip) => {
-  const realm = realmOf(app, request);
+  const realm = await realmOf(app, request);
   try {
     const { email = "" } = await formValues(app, request);
-    requestPasswordReset(app, realm, email, ip());
+    await requestPasswordReset(app, realm, email, ip());
     await app.writer.settled();
     if (wantsJson(request)) return Response.json({ result: "success", msg: "" });
     return page(
@@ -75,10 +75,11 @@ function newPasswordForm(error = "", status = 200): Response {
   );
 }
 
-const showReset: Page["handle"] = (app, request, { uid, token }) => (openResetLink(app, realmOf(app, request), uid!, token!) ? newPasswordForm() : expired());
+const showReset: Page["handle"] = async (app, request, { uid, token }) =>
+  (await openResetLink(app, await realmOf(app, request), uid!, token!)) ? newPasswordForm() : expired();
 
 const postReset: Page["handle"] = async (app, request, { uid, token }) => {
-  const realm = realmOf(app, request);
+  const realm = await realmOf(app, request);
   try {
     const v = await formValues(app, request);
     const user = await resetPassword(app, realm, uid!, token!, v.new_password1 ?? "", v.new_password2 ?? "");
@@ -87,14 +88,14 @@ const postReset: Page["handle"] = async (app, request, { uid, token }) => {
     return page("Password changed", `<h1>Password changed</h1><p>The password of ${esc(user.email)} is changed. Sign in at ${signIn(app, realm)} with it.</p>`);
   } catch (e) {
     if (wantsJson(request) || !(e instanceof ApiError)) return failure(e, (err) => app.log.error("password reset failed", { error: String(err) }));
-    return openResetLink(app, realm, uid!, token!) ? newPasswordForm(e.message, 400) : expired();
+    return (await openResetLink(app, realm, uid!, token!)) ? newPasswordForm(e.message, 400) : expired();
   }
 };
 
 // ---- Confirming a new email address ----
 
-const showEmailChange: Page["handle"] = (app, request, { token }) => {
-  const found = openEmailChange(app, realmOf(app, request), token!);
+const showEmailChange: Page["handle"] = async (app, request, { token }) => {
+  const found = await openEmailChange(app, await realmOf(app, request), token!);
   if (!found) return expired();
   return page(
     "Confirm your new email address",
@@ -104,9 +105,9 @@ const showEmailChange: Page["handle"] = (app, request, { token }) => {
 };
 
 const postEmailChange: Page["handle"] = async (app, request, { token }) => {
-  const realm = realmOf(app, request);
+  const realm = await realmOf(app, request);
   try {
-    const { newEmail } = confirmEmailChange(app, realm, token!);
+    const { newEmail } = await confirmEmailChange(app, realm, token!);
     await app.writer.settled();
     if (wantsJson(request)) return Response.json({ result: "success", msg: "" });
     return page(
@@ -115,7 +116,7 @@ const postEmailChange: Page["handle"] = async (app, request, { token }) => {
     );
   } catch (e) {
     if (wantsJson(request) || !(e instanceof ApiError)) return failure(e, (err) => app.log.error("email change failed", { error: String(err) }));
-    return !openEmailChange(app, realm, token!)
+    return !(await openEmailChange(app, realm, token!))
       ? expired()
       : page("Email address not changed", `<h1>Email address not changed</h1><p class="error">${esc(e.message)}</p>`, 400);
   }
@@ -123,8 +124,8 @@ const postEmailChange: Page["handle"] = async (app, request, { token }) => {
 
 // ---- Unsubscribing ----
 
-const showUnsubscribe: Page["handle"] = (app, request, { kind, token }) => {
-  const t = unsubscribeTarget(app, realmOf(app, request), kind!, token!);
+const showUnsubscribe: Page["handle"] = async (app, request, { kind, token }) => {
+  const t = await unsubscribeTarget(app, await realmOf(app, request), kind!, token!);
   if (!t) return expired();
   return page(
     "Unsubscribe",
@@ -134,8 +135,8 @@ const showUnsubscribe: Page["handle"] = (app, request, { kind, token }) => {
 };
 
 const postUnsubscribe: Page["handle"] = async (app, request, { kind, token }) => {
-  const realm = realmOf(app, request);
-  const t = unsubscribeTarget(app, realm, kind!, token!);
+  const realm = await realmOf(app, request);
+  const t = await unsubscribeTarget(app, realm, kind!, token!);
   if (!t) return wantsJson(request) ? failure(confirmationLinkExpired(), () => {}) : expired();
   await unsubscribe(app, realm, t.user, t.kind);
   await app.writer.settled();

@@ -44,11 +44,11 @@ const serveEmoji: Page["handle"] = (app, _request, { realm, file }) => {
  * know the id. Callers authenticate like API clients (HTTP Basic) or with the web client's session; without credentials only in an
  * organization open to spectators.
  */
-const redirectToAvatar: Page["handle"] = (app, request, { who }, ip) => {
-  const realm = realmForHost(app, request.headers.get("host"));
-  if (!pageViewer(app, realm, request, ip) && !spectatorsAllowed(realm)) throw notLoggedIn();
+const redirectToAvatar: Page["handle"] = async (app, request, { who }, ip) => {
+  const realm = await realmForHost(app, request.headers.get("host"));
+  if (!(await pageViewer(app, realm, request, ip)) && !spectatorsAllowed(realm)) throw notLoggedIn();
   const key = decodeURIComponent(who ?? "");
-  const user = /^\d+$/.test(key) ? findUserById(app.db, Number(key)) : findUserByEmail(app.db, realm.id, key);
+  const user = /^\d+$/.test(key) ? await findUserById(app.db, Number(key)) : await findUserByEmail(app.db, realm.id, key);
   if (!user || user.realmId !== realm.id) return new Response("Not Found", { status: 404 });
   return new Response(null, { status: 302, headers: { location: avatarUrl(user, app.config.externalUrl), "cache-control": "private, max-age=60" } });
 };

@@ -7,11 +7,11 @@ import { pageViewer } from "../auth";
 import { realmForHost } from "../realm";
 import type { Page } from "./page";
 
-const serve: Page["handle"] = (app, request, { realm: realmId, random, file }, ip) => {
-  const realm = realmForHost(app, request.headers.get("host"));
-  const user = pageViewer(app, realm, request, ip);
+const serve: Page["handle"] = async (app, request, { realm: realmId, random, file }, ip) => {
+  const realm = await realmForHost(app, request.headers.get("host"));
+  const user = await pageViewer(app, realm, request, ip);
   if (!user) throw notLoggedIn();
-  const path = realmId === String(realm.id) ? readExportFile(app, realm, user, `${realmId}/${random}/${file}`) : null;
+  const path = realmId === String(realm.id) ? await readExportFile(app, realm, user, `${realmId}/${random}/${file}`) : null;
   if (!path) return new Response("Not Found", { status: 404 });
   return new Response(Bun.file(path), {
     headers: {

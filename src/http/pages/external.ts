@@ -16,19 +16,19 @@ const external: Page = {
   async handle(app, request, params, ip) {
     const integration = findIntegration(params.integration!);
     if (!integration) throw notFoundEndpoint();
-    const realm = realmForHost(app, request.headers.get("host"));
+    const realm = await realmForHost(app, request.headers.get("host"));
     const url = new URL(request.url);
     const header = request.headers.get("authorization");
     const apiKey = url.searchParams.get("api_key");
     let bot;
-    if (header) bot = requestUser(app, realm, header, ip);
-    else if (apiKey !== null) bot = authenticateWebhookKey(app, realm, apiKey, ip);
+    if (header) bot = await requestUser(app, realm, header, ip);
+    else if (apiKey !== null) bot = await authenticateWebhookKey(app, realm, apiKey, ip);
     else throw missingArgument("api_key");
     const limit = app.config.integrations.maxPayloadBytes;
     if (Number(request.headers.get("content-length") ?? 0) > limit) throw requestTooLarge();
     const bytes = await request.arrayBuffer();
     if (bytes.byteLength > limit) throw requestTooLarge();
-    receiveWebhook(app, realm, bot, integration, { headers: request.headers, body: new TextDecoder().decode(bytes), params: url.searchParams });
+    await receiveWebhook(app, realm, bot, integration, { headers: request.headers, body: new TextDecoder().decode(bytes), params: url.searchParams });
     await app.writer.settled(); // answer once the messages are committed
     return success({}, []);
   },

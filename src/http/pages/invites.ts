@@ -29,10 +29,10 @@ function form(realm: RealmRow, invite: InviteRow, error = "", values: Record<str
 
 const expired = () => page("Invitation", "<h1>Invitation unavailable</h1><p>The confirmation link has expired or been deactivated.</p>", 404);
 
-const show: Page["handle"] = (app, request, { key }) => {
-  const realm = realmForHost(app, request.headers.get("host"));
+const show: Page["handle"] = async (app, request, { key }) => {
+  const realm = await realmForHost(app, request.headers.get("host"));
   try {
-    return form(realm, openInvitation(app, realm, key!));
+    return form(realm, await openInvitation(app, realm, key!));
   } catch {
     return expired();
   }
@@ -43,20 +43,20 @@ const accept: Page["handle"] = async (app: App, request, { key }, ip) => {
   let realm: RealmRow | undefined;
   let values: Record<string, string> = {};
   try {
-    realm = realmForHost(app, request.headers.get("host"));
+    realm = await realmForHost(app, request.headers.get("host"));
     if (!json) checkOrigin(request);
     values = await formValues(app, request);
     const user = await acceptInvitation(app, realm, key!, { email: values.email, full_name: values.full_name ?? "", password: values.password ?? "" });
     await app.writer.settled();
     if (json) return Response.json({ result: "success", msg: "", user_id: user.id, email: user.email, api_key: user.apiKey });
     // A person signing up in a browser goes straight into the web client, signed in.
-    const session = startSession(app, user);
+    const session = await startSession(app, user);
     await app.writer.settled();
     return setSessionCookies(new Response(null, { status: 303, headers: { location: "/" } }), session, viaHttps(app, request, ip()));
   } catch (e) {
     if (json || !realm) return failure(e, (err) => app.log.error("invitation signup failed", { error: String(err) }));
     try {
-      return form(realm, openInvitation(app, realm, key!), e instanceof ApiError ? e.message : "Something went wrong.", values);
+      return form(realm, await openInvitation(app, realm, key!), e instanceof ApiError ? e.message : "Something went wrong.", values);
     } catch {
       return expired();
     }

@@ -19,14 +19,14 @@ const healthPage: Page["handle"] = (app) => {
 const isLocal = (request: Request, ip: string) =>
   !request.headers.has("x-forwarded-for") && !request.headers.has("forwarded") && LOOPBACK.some((r) => inRange(ip, r));
 
-const metricsPage: Page["handle"] = (app, request, _params, ip) => {
+const metricsPage: Page["handle"] = async (app, request, _params, ip) => {
   if (!app.config.metrics.enabled) return new Response("Not Found", { status: 404 });
   if (!(app.config.metrics.allowLoopback && isLocal(request, ip()))) {
-    const user = pageViewer(app, realmForHost(app, request.headers.get("host")), request, ip);
+    const user = await pageViewer(app, await realmForHost(app, request.headers.get("host")), request, ip);
     if (!user) throw notLoggedIn();
     if (!isAdmin(user.role)) throw adminOnlyPage();
   }
-  return new Response(renderMetrics(app), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" } });
+  return new Response(await renderMetrics(app), { headers: { "content-type": "text/plain; version=0.0.4; charset=utf-8", "cache-control": "no-store" } });
 };
 
 export default [

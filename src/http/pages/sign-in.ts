@@ -14,7 +14,7 @@ const LOGIN_PARAMS = { username: p.str(), password: p.str() };
 /** POST /accounts/login: `username` (the email) and `password`, as a form or JSON. */
 const login: Page["handle"] = async (app, request, _params, ip) => {
   checkOrigin(request);
-  const realm = realmForHost(app, request.headers.get("host"));
+  const realm = await realmForHost(app, request.headers.get("host"));
   const input = await readInput(request, splitTarget(request.url).query, app.config.limits.maxApiRequestBytes);
   const { args } = readParams(LOGIN_PARAMS, input, {});
   const { user, session } = await signIn(app, realm, args.username, args.password, ip);
@@ -30,16 +30,16 @@ const logout: Page["handle"] = async (app, request, _params, ip) => {
   const cookies = readCookies(request);
   const token = cookies.get(SESSION_COOKIE);
   if (token) {
-    const realm = realmForHost(app, request.headers.get("host"));
-    let found: ReturnType<typeof authenticateSession> | null = null;
+    const realm = await realmForHost(app, request.headers.get("host"));
+    let found: Awaited<ReturnType<typeof authenticateSession>> | null = null;
     try {
-      found = authenticateSession(app, realm, token);
+      found = await authenticateSession(app, realm, token);
     } catch (e) {
       if (!(e instanceof ApiError)) throw e;
     }
     if (found) {
       checkCsrf(request, cookies, found.session);
-      signOut(app, found.session);
+      await signOut(app, found.session);
       await app.writer.settled();
     }
   }

@@ -16,29 +16,29 @@ const file = (app: App, a: AttachmentRow, download: boolean) => new Response(Bun
 /** /user_uploads/<realm id>/<rest>: the viewer is the API user of the Authorization header or the web client's session, if any. */
 const serve =
   (download: boolean): Page["handle"] =>
-  (app, request, params, ip) => {
-    const realm = realmForHost(app, request.headers.get("host"));
-    const viewer = pageViewer(app, realm, request, ip);
+  async (app, request, params, ip) => {
+    const realm = await realmForHost(app, request.headers.get("host"));
+    const viewer = await pageViewer(app, realm, request, ip);
     let pathId: string;
     try {
       pathId = `${params.realm}/${params["*"]!.split("/").map(decodeURIComponent).join("/")}`;
     } catch {
       return html(404, "File not found.");
     }
-    const access = accessUpload(app, realm, viewer, pathId);
+    const access = await accessUpload(app, realm, viewer, pathId);
     if (!access.ok) return access.status === 404 ? html(404, "File not found.") : html(403, "You are not authorized to view this file.");
     return file(app, access.attachment, download);
   };
 
 /** /user_uploads/temporary/<token>/<filename>: a URL from GET /api/v1/user_uploads/..., for a minute. */
-const serveTemporary: Page["handle"] = (app, _request, { token, filename }) => {
+const serveTemporary: Page["handle"] = async (app, _request, { token, filename }) => {
   let name: string;
   try {
     name = decodeURIComponent(filename ?? "");
   } catch {
     return html(404, "File not found.");
   }
-  const a = uploadFromToken(app, token ?? "", name);
+  const a = await uploadFromToken(app, token ?? "", name);
   return a ? file(app, a, false) : html(404, "File not found.");
 };
 

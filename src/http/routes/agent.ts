@@ -1,16 +1,13 @@
 import { draftPluginParams, getAgent, makeDraftPlugin } from "../../actions/agent";
 import { cancelRun, getRun, listRuns, listRunsParams } from "../../actions/agent-runs";
-import { requireRun } from "../../actions/run-keys";
 import { publishDraftPlugin } from "../../actions/plugins";
 import { callAgentTool, listAgentTools } from "../../actions/tools";
-import type { UserRow } from "../../db/schema";
-import type { App } from "../../context";
 import { parseBasic } from "../auth";
 import { endpoint } from "../endpoint";
 import { p, t } from "../../domain/params";
 
-/** The run whose key authenticated the request (the agent's bot during a run), or the API's refusal. */
-const callerRun = (app: App, user: UserRow, req: Request) => requireRun(app, user, parseBasic(req.headers.get("authorization"))?.apiKey);
+/** The API key the request authenticated with: the run's own key when the agent's bot calls during a run. */
+const runKey = (req: Request) => parseBasic(req.headers.get("authorization"))?.apiKey;
 
 export default [
   endpoint("GET", "/ext/agent", { params: {}, run: ({ app, realm, user }) => getAgent(app, realm, user) }),
@@ -29,18 +26,15 @@ export default [
   // What the agent's bot does during a run, with the run's key.
   endpoint("POST", "/ext/agent/plugins", {
     params: draftPluginParams,
-    run: ({ app, realm, user, req, args }) => makeDraftPlugin(app, realm, callerRun(app, user, req), args),
+    run: ({ app, realm, user, req, args }) => makeDraftPlugin(app, realm, user, runKey(req), args),
   }),
   endpoint("GET", "/ext/agent/tools", {
     params: {},
-    run: ({ app, realm, user, req }) => {
-      callerRun(app, user, req);
-      return listAgentTools(app, realm);
-    },
+    run: ({ app, realm, user, req }) => listAgentTools(app, realm, user, runKey(req)),
   }),
   endpoint("POST", "/ext/agent/tools/{install_id}/{tool}", {
     params: { install_id: p.path.int(), tool: p.path.str(), input: p.json(t.any()).optional({}) },
-    run: ({ app, realm, user, req, args }) => callAgentTool(app, realm, callerRun(app, user, req), args.install_id, args.tool, args.input),
+    run: ({ app, realm, user, req, args }) => callAgentTool(app, realm, user, runKey(req), args.install_id, args.tool, args.input),
   }),
   // The person a draft was made for installs it (discarding it is DELETE /ext/plugins/{install_id}).
   endpoint("POST", "/ext/plugins/{install_id}/install", {

@@ -14,7 +14,10 @@ export default [
     params: installParams,
     run: ({ app, realm, user, args }) => installPlugin(app, realm, user, args),
   }),
-  endpoint("GET", "/ext/plugins/{install_id}", { params: { install_id }, run: ({ app, realm, user, args }) => getPlugin(app, realm, user, args.install_id) }),
+  endpoint("GET", "/ext/plugins/{install_id}", {
+    params: { install_id },
+    run: ({ app, realm, user, args }) => getPlugin(app, realm, user, args.install_id),
+  }),
   endpoint("PATCH", "/ext/plugins/{install_id}", {
     params: { install_id, ...pluginPatchParams },
     run: ({ app, realm, user, args }) => updatePlugin(app, realm, user, args.install_id, args),
