@@ -52,8 +52,13 @@ export class Writer {
   private waiting: (() => void)[] = [];
   /** The batch's turn to commit came while an action was running: it commits when that action ends. */
   private commitDue = false;
-  /** Set inside the running action: a change it makes through `run` is part of it (a nested SAVEPOINT). */
-  private readonly inAction = new AsyncLocalStorage<boolean>();
+  /**
+   * The running action's own mark, seen by everything it awaits: a change it makes through `run` is part
+   * of it (a nested SAVEPOINT). A mark per action, because a timer or promise an action leaves behind
+   * carries the mark on; when it later runs beside another action, it must wait its turn instead.
+   */
+  private readonly inAction = new AsyncLocalStorage<object>();
+  private running: object | null = null;
   private nested = 0;
   private events: Emitted[] = [];
   private hooks: (() => void)[] = [];
@@ -93,7 +98,7 @@ export class Writer {
 
   /** Runs `fn` as one action once the actions before it are done; a throw rolls back exactly its writes. */
   run<T>(fn: (tx: Tx) => T | Promise<T>, opts: TxOptions = {}): Promise<T> {
-    if (this.busy && this.inAction.getStore()) return this.runNested(fn, opts);
+    if (this.busy && this.running !== null && this.inAction.getStore() === this.running) return this.runNested(fn, opts);
     if (!this.busy) return this.runNow(fn, opts);
     return new Promise<T>((resolve, reject) => this.waiting.push(() => this.runNow(fn, opts).then(resolve, reject)));
   }
@@ -111,7 +116,8 @@ export class Writer {
       const hookMark = this.hooks.length;
       this.sqlite.run("SAVEPOINT action");
       try {
-        const result = await this.inAction.run(true, () => fn(this.tx()));
+        const token = (this.running = {});
+        const result = await this.inAction.run(token, () => fn(this.tx()));
         this.sqlite.run("RELEASE action");
         return result;
       } catch (e) {
@@ -126,6 +132,7 @@ export class Writer {
       }
     } finally {
       this.busy = false;
+      this.running = null;
       try {
         if (!this.batching || this.commitDue) this.commit();
       } finally {

@@ -86,3 +86,31 @@ test("an action that calls another runs it inside its own SAVEPOINT, not after i
   await writer.settled();
   expect(rows()).toEqual(["outer 1", "inner", "outer 2"]);
 });
+
+test("a timer an action left behind waits its turn beside a later action, instead of joining it", async () => {
+  const { sqlite, writer, rows } = setUp();
+  let later!: Promise<void>;
+  const fired = new Promise<void>((resolve) => {
+    void writer.run(async () => {
+      sqlite.run("INSERT INTO t VALUES ('first')");
+      // Runs after `first` ended, while `second` is running: it carries first's async context along.
+      setTimeout(() => {
+        later = writer.run(async () => {
+          sqlite.run("INSERT INTO t VALUES ('timer')");
+        });
+        resolve();
+      }, 5);
+    });
+  });
+  const second = writer.run(async () => {
+    sqlite.run("INSERT INTO t VALUES ('second 1')");
+    await fired;
+    await new Promise((r) => setTimeout(r, 5));
+    sqlite.run("INSERT INTO t VALUES ('second 2')");
+    throw new Error("second failed"); // takes only its own writes with it
+  });
+  await expect(second).rejects.toThrow("second failed");
+  await later;
+  await writer.settled();
+  expect(rows()).toEqual(["first", "timer"]);
+});
