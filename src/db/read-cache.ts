@@ -15,8 +15,14 @@ export class ReadCache {
   private entries = new Map<string, unknown>();
   /** Longer-lived entries (`memo`): kept across changes that do not touch them. */
   private memos = new Map<string, unknown>();
-  /** Bumped by every change, forget and clear: a load that straddled one is answered but not kept. */
-  private generation = 0;
+  /**
+   * Bumped whenever entries (memos) are dropped: a load that straddled a drop is answered but not kept,
+   * as it may have read what the dropping change replaced. Only drops count: a send, which keeps the
+   * lookups, must not stop the next lookup from being kept (under concurrent sends one always ends
+   * while a load is awaited).
+   */
+  private entriesDropped = 0;
+  private memosDropped = 0;
   private dataVersion = -1;
   private checkedAt = -Infinity;
   private readonly version: { get(): { data_version: number } | null };
@@ -33,10 +39,10 @@ export class ReadCache {
     this.revalidate();
     const hit = this.entries.get(key);
     if (hit !== undefined) return hit as T;
-    const generation = this.generation;
+    const dropped = this.entriesDropped;
     const value = await load();
     // A change that ended while the load was awaited may have made it stale: answer it, keep nothing.
-    if (value !== undefined && generation === this.generation) {
+    if (value !== undefined && dropped === this.entriesDropped) {
       if (this.entries.size >= this.maxEntries) this.entries.clear(); // bounded, whatever keys clients send
       this.entries.set(key, value);
     }
@@ -51,9 +57,9 @@ export class ReadCache {
   async memo<T>(key: string, load: () => Promise<T>): Promise<T> {
     this.revalidate();
     if (this.memos.has(key)) return this.memos.get(key) as T;
-    const generation = this.generation;
+    const dropped = this.memosDropped;
     const value = await load();
-    if (generation !== this.generation) return value;
+    if (dropped !== this.memosDropped) return value;
     if (this.memos.size >= this.maxEntries) this.memos.clear();
     this.memos.set(key, value);
     return value;
@@ -61,20 +67,28 @@ export class ReadCache {
 
   /** Drops the memos whose keys start with `prefix` (called by the change that makes them stale). */
   forget(prefix: string) {
-    this.generation++;
+    this.memosDropped++;
     for (const k of this.memos.keys()) if (k.startsWith(prefix)) this.memos.delete(k);
   }
 
   /** After a change (db/tx.ts): lookups go unless the change left them alone; a rollback drops everything. */
   changed(c: Changed) {
-    this.generation++;
-    if (c.lookups || c.rolledBack) this.entries.clear();
-    if (c.rolledBack) this.memos.clear();
+    if (c.lookups || c.rolledBack) this.dropEntries();
+    if (c.rolledBack) this.dropMemos();
   }
 
   clear() {
-    this.generation++;
+    this.dropEntries();
+    this.dropMemos();
+  }
+
+  private dropEntries() {
+    this.entriesDropped++;
     this.entries.clear();
+  }
+
+  private dropMemos() {
+    this.memosDropped++;
     this.memos.clear();
   }
 
