@@ -184,6 +184,18 @@ async function pacedFetches(
   return lat.sort((a, b) => a - b);
 }
 
+/** Waits for a second in which process `pid` used under a quarter of a core (its background work done, at most 300 s); the seconds waited. */
+async function untilQuiet(pid: number): Promise<number> {
+  const t0 = performance.now();
+  for (let last = cpuMicros(pid), i = 0; i < 300; i++) {
+    await Bun.sleep(1000);
+    const now = cpuMicros(pid);
+    if (now - last < 250_000) break;
+    last = now;
+  }
+  return (performance.now() - t0) / 1000;
+}
+
 /**
  * Where a send's CPU time goes: the send phase again, on the same database and queues, against the
  * server run from source under Bun's --cpu-prof (frames keep their file paths), summed per part of the
@@ -211,13 +223,7 @@ async function profileSends(ctx: BenchContext, dataDir: string, queueHolders: st
         headers: { Authorization: auth, "Content-Type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: '["message"]' }),
       });
-    // Start from a quiet server (the burst's backlog caught up): a second in which it used under a quarter of a core.
-    for (let last = cpuMicros(proc.pid), i = 0; i < 300; i++) {
-      await Bun.sleep(1000);
-      const now = cpuMicros(proc.pid);
-      if (now - last < 250_000) break;
-      last = now;
-    }
+    await untilQuiet(proc.pid); // the burst's backlog caught up
     const cpu0 = cpuMicros(proc.pid);
     const from = performance.now() - t0;
     const sent = await (await loadSpec(ctx, { ...send, url })).result();
@@ -405,7 +411,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         return `/api/v1/messages?${new URLSearchParams({ anchor: "newest", num_before: "100", num_after: "0", narrow })}`;
       });
       const reader = basic(g.users[0]!);
-      ctx.log(`channel+topic newest 100, one client back to back, ${SECONDS} s`);
+      // Idle means idle: the send phase's deliveries are caught up first (how long that took is a figure).
+      f.catch_up_after_sends_seconds = round(await untilQuiet(server.proc.pid));
+      ctx.log(`channel+topic newest 100, one client back to back, ${SECONDS} s (after ${f.catch_up_after_sends_seconds} s of catch-up)`);
       const fetchIdle = await (
         await loadSpec(ctx, { url: server.url, mode: "get", seconds: SECONDS, concurrency: 1, auth: [reader], requests: narrows.map((path) => ({ path })) })
       ).result();
