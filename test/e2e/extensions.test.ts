@@ -231,9 +231,14 @@ describe("the extension layer in the browser", () => {
     // still shown a moment after the click, would take the typing and be replaced.)
     await nav.click();
     await bobApp.page.getByTestId("widget-item-title").waitFor({ state: "detached", timeout: WAIT });
+    // The page's own alert note shows once the widget's page has loaded (before, the form may still be
+    // replaced by the loaded one, which starts from the saved threshold).
+    await page.getByTestId("widget-alerts").waitFor({ timeout: WAIT });
     await bobApp.page.locator("details.widget-prefs").evaluate((d: any) => (d.open = true));
     await threshold.fill("");
+    expect(await threshold.inputValue()).toBe("");
     await bobApp.page.getByTestId("widget-alert-save-open").click();
+    await nav.getByTestId("widget-alert").waitFor({ state: "detached", timeout: WAIT });
     await tab2.getByTestId("widget-nav-board").getByTestId("widget-alert").waitFor({ state: "detached", timeout: WAIT });
     await tab2.close();
   });
