@@ -17,8 +17,10 @@ import { noteBotCall } from "./plugin-host";
 /** The client's address, worked out only when needed. */
 export type ClientIp = () => string;
 
+const userKey = (realm: RealmRow, email: string) => `user:${realm.id}:${email.toLowerCase()}`;
+
 async function lookup(app: App, realm: RealmRow, email: string): Promise<UserRow | undefined> {
-  return await app.reads.get(`user:${realm.id}:${email.toLowerCase()}`, async () => await findUserByEmail(app.db, realm.id, email));
+  return await app.reads.get(userKey(realm, email), async () => await findUserByEmail(app.db, realm.id, email));
 }
 
 /** A failed attempt: counted for the address and the account, then 429 if either was already over its limit. */
@@ -45,9 +47,20 @@ export function admit(realm: RealmRow, user: UserRow): UserRow {
  * HTTP Basic with email and API key; keys are compared in constant time. The agent's bot also takes the
  * key of a live run (docs/extensions.md, "Run keys"), which stops working when the run ends.
  */
-export async function authenticateApiKey(app: App, realm: RealmRow, email: string, apiKey: string, ip: ClientIp): Promise<UserRow> {
+export function authenticateApiKey(app: App, realm: RealmRow, email: string, apiKey: string, ip: ClientIp): UserRow | Promise<UserRow> {
+  // Almost every request: the user is cached and the key is theirs, answered without a promise.
+  const cached = app.reads.peek<UserRow>(userKey(realm, email));
+  if (cached && safeEqual(cached.apiKey, apiKey)) return admitted(app, realm, cached);
+  return authenticateApiKeyRead(app, realm, email, apiKey, ip);
+}
+
+async function authenticateApiKeyRead(app: App, realm: RealmRow, email: string, apiKey: string, ip: ClientIp): Promise<UserRow> {
   const user = await lookup(app, realm, email);
   if (!user || !(safeEqual(user.apiKey, apiKey) || (await isLiveRunKey(app, user, apiKey)))) throw failed(app, realm, email, ip, invalidApiKey());
+  return admitted(app, realm, user);
+}
+
+function admitted(app: App, realm: RealmRow, user: UserRow): UserRow {
   admit(realm, user);
   // A plugin's process "answers" with its bot's first authenticated call (docs/extensions.md).
   noteBotCall(app, user);

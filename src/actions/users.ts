@@ -327,10 +327,16 @@ export async function verifyPassword(user: UserRow, password: string): Promise<b
 }
 
 /** GET /users/me. */
-export async function ownUser(app: App, user: UserRow) {
+export function ownUser(app: App, user: UserRow) {
   // Clients call this constantly (it is also their keep-alive check): the object is built once while
-  // the user's lookups stand, and frozen, so that its JSON is written once too (http/respond.ts).
-  return await app.reads.get(`me:${user.id}`, async () => {
+  // the user's lookups stand, and frozen, so that its JSON is written once too (http/respond.ts); a
+  // cached one is answered without a promise.
+  const key = `me:${user.id}`;
+  return app.reads.peek<Readonly<Record<string, unknown>>>(key) ?? ownUserRead(app, user, key);
+}
+
+async function ownUserRead(app: App, user: UserRow, key: string) {
+  return await app.reads.get(key, async () => {
     const profileData = await profileDataOfUser(app.db, user);
     const { bot_type, bot_owner_id, ...me } = toApiUser(user, { externalUrl: app.config.externalUrl, profileData });
     return Object.freeze({ ...me, max_message_id: -1 });

@@ -30,10 +30,10 @@ function decodeBasic(header: string): Credentials {
   return { email: text.slice(0, i), apiKey: text.slice(i + 1) };
 }
 
-export async function requestUser(app: App, realm: RealmRow, header: string | null, ip: ClientIp): Promise<UserRow> {
+export function requestUser(app: App, realm: RealmRow, header: string | null, ip: ClientIp): UserRow | Promise<UserRow> {
   const creds = parseBasic(header);
   if (!creds) throw notLoggedIn();
-  return await authenticateApiKey(app, realm, creds.email, creds.apiKey, ip);
+  return authenticateApiKey(app, realm, creds.email, creds.apiKey, ip);
 }
 
 /**

@@ -7,10 +7,15 @@ import { findRealmByStringId, listRealms } from "../store/realms";
  * The realm a request is for, from its Host header: a subdomain of the external URL's host names a
  * realm by string_id; the external host itself, an IP address or any other name gets the default realm.
  */
-export async function realmForHost(app: App, hostHeader: string | null): Promise<RealmRow> {
-  const realm = await app.reads.get(`host:${hostHeader ?? ""}`, async () => await lookupHost(app, hostHeader));
-  if (!realm) throw invalidRealm();
-  return realm;
+export function realmForHost(app: App, hostHeader: string | null): RealmRow | Promise<RealmRow> {
+  const key = `host:${hostHeader ?? ""}`;
+  return app.reads.peek<RealmRow>(key) ?? found(app.reads.get(key, async () => await lookupHost(app, hostHeader)));
+}
+
+async function found(realm: Promise<RealmRow | undefined>): Promise<RealmRow> {
+  const r = await realm;
+  if (!r) throw invalidRealm();
+  return r;
 }
 
 async function lookupHost(app: App, hostHeader: string | null): Promise<RealmRow | undefined> {

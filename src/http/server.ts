@@ -122,7 +122,9 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       rateReset = 0;
     let res: Response;
     try {
-      const realm = await realmForHost(app, request.headers.get("host"));
+      // A hit of the read cache (nearly every request) comes back without a promise: no await for it.
+      let realm = realmForHost(app, request.headers.get("host"));
+      if (realm instanceof Promise) realm = await realm;
       if (!chosen) throw notFoundEndpoint();
       const ep = chosen.c.ep;
       slot = chosen.c.slot;
@@ -131,7 +133,10 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
       if (surface === "/json") ({ user, session } = (await sessionUser(app, realm, request, ep)) ?? { user: null, session: null });
       else {
         const header = request.headers.get("authorization");
-        if (ep.auth === "user" || (ep.auth === "optional" && header)) user = await requestUser(app, realm, header, ip);
+        if (ep.auth === "user" || (ep.auth === "optional" && header)) {
+          const found = requestUser(app, realm, header, ip);
+          user = found instanceof Promise ? await found : found;
+        }
       }
       userId = user?.id ?? null;
       const rate = gate.limit(userId, ip);
