@@ -13,6 +13,7 @@ import { defaultRealm } from "../../src/http/realm";
 import { git } from "../../src/lib/git";
 import { expectError, ok, type Client } from "../helpers/client";
 import { drain } from "../helpers/events";
+import { waitFor } from "../helpers/wait";
 import { startServer, type TestServer } from "../helpers/server";
 import { eventually, FIXTURES, fixtureManifest, install, pluginRepository } from "../fixtures/plugins/helpers";
 
@@ -154,9 +155,12 @@ describe("failures", () => {
     expect(started.length).toBe(5);
     // The last lines: the fifth run's are there (standard output and error may interleave either way).
     expect(failed.detail.split("\n")).toContain(`crasher starting (pid ${started[4]!.split(" ").at(-1)})`);
-    const seen = await states(ann, q, p.id);
+    // The failed state can be read a moment before its event is out (events wait for the WAL's sync).
+    const seen = await waitFor("the plugin's failed event", async () => {
+      const s = await states(ann, q, p.id);
+      return s.at(-1) === "failed" && s;
+    });
     expect(seen[0]).toBe("starting");
-    expect(seen.at(-1)).toBe("failed");
     expect(seen).not.toContain("running");
     // Failed stays failed: nothing restarts it.
     await Bun.sleep(200);
