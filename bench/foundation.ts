@@ -39,9 +39,30 @@ export async function startConfab(ctx: BenchContext, dataDir: string): Promise<S
 }
 
 /** Wall-clock times to the first answer, and the server's CPU time to it, in ms. */
-export async function coldStarts(ctx: BenchContext, migrated: boolean, starts = STARTS): Promise<{ ms: number[]; cpuMs: number[] }> {
+/**
+ * The start's phases from the server's own "listening" line (start_ms="modules 21.3, app 3.1, ..."), the
+ * newest of `logFile` once there are more than `seen` of them (at most 5 s after the first answer).
+ */
+async function startPhases(logFile: string, seen: number): Promise<Record<string, number>> {
+  for (let i = 0; i < 500; i++) {
+    const lines = (await Bun.file(logFile).text()).split("\n").filter((l) => l.includes("start_ms="));
+    const text = /start_ms="([^"]*)"/.exec(lines.at(-1) ?? "")?.[1];
+    if (lines.length > seen && text) return Object.fromEntries([...text.matchAll(/(\w+) ([\d.]+)/g)].map((m) => [m[1]!, Number(m[2])]));
+    await Bun.sleep(10);
+  }
+  return {};
+}
+
+const phaseLines = async (logFile: string) => ((await Bun.file(logFile).exists()) ? (await Bun.file(logFile).text()).split("start_ms=").length - 1 : 0);
+
+export async function coldStarts(
+  ctx: BenchContext,
+  migrated: boolean,
+  starts = STARTS,
+): Promise<{ ms: number[]; cpuMs: number[]; phases: Record<string, number[]> }> {
   const times: number[] = [];
   const cpu: number[] = [];
+  const phases: Record<string, number[]> = {};
   const warmDir = join(ctx.tmp, "migrated");
   if (migrated) {
     const first = await startConfab(ctx, warmDir);
@@ -51,12 +72,14 @@ export async function coldStarts(ctx: BenchContext, migrated: boolean, starts = 
   }
   for (let i = 0; i < starts; i++) {
     const dir = migrated ? warmDir : join(ctx.tmp, `empty-${i}`);
+    const seen = await phaseLines(`${dir}.log`);
     const s = await startConfab(ctx, dir);
     times.push(s.ms);
     cpu.push(s.cpuMs);
+    for (const [k, v] of Object.entries(await startPhases(`${dir}.log`, seen))) (phases[k] ??= []).push(v);
     await stop(s.proc);
   }
-  return { ms: times, cpuMs: cpu };
+  return { ms: times, cpuMs: cpu, phases };
 }
 
 interface Load {

@@ -244,8 +244,13 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   // --- Start-up and footprint ---
   if (PARTS.has("start")) {
     ctx.log(`cold start, empty data directory, confab then bare Bun (${STARTS} runs each)`);
-    const { ms: empty, cpuMs: emptyCpu } = await coldStarts(ctx, false, STARTS);
-    const { ms: warm, cpuMs: warmCpu } = await coldStarts(ctx, true, STARTS);
+    const { ms: empty, cpuMs: emptyCpu, phases: emptyPhases } = await coldStarts(ctx, false, STARTS);
+    const { ms: warm, cpuMs: warmCpu, phases: warmPhases } = await coldStarts(ctx, true, STARTS);
+    // Where a start's time goes inside the server (its "listening" line), median per phase.
+    const phaseText = (ph: Record<string, number[]>) =>
+      Object.entries(ph)
+        .map(([k, v]) => `${k} ${round(median(v))}`)
+        .join(", ");
     const s = await startConfab(ctx, join(ctx.tmp, "migrated"));
     const authorization = await ownerAuth(join(ctx.tmp, "migrated"));
     const me = await fetch(`${s.url}/api/v1/users/me`, { headers: { Authorization: authorization } });
@@ -270,12 +275,15 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       cold_start_empty_cpu_ms_median: round(median(emptyCpu)),
       cold_start_migrated_cpu_ms_median: round(median(warmCpu)),
       bare_cold_start_cpu_ms_median: round(median(bareCpu)),
+      cold_start_empty_phases_ms: phaseText(emptyPhases),
+      cold_start_migrated_phases_ms: phaseText(warmPhases),
       stack_floor_cold_start_ms_median: round(floor.ms),
       stack_floor_idle_rss_mb: round(floor.rssMb),
     });
     ctx.log(
       `  empty ${f.cold_start_empty_ms_median} ms, migrated ${f.cold_start_migrated_ms_median} ms, bare ${f.bare_cold_start_ms_median} ms, stack floor ${f.stack_floor_cold_start_ms_median} ms (${f.stack_floor_idle_rss_mb} MB)`,
     );
+    ctx.log(`  inside the server (its "listening" line, median): empty ${f.cold_start_empty_phases_ms}; migrated ${f.cold_start_migrated_phases_ms}`);
     ctx.log(
       `  CPU to first answer: empty ${f.cold_start_empty_cpu_ms_median} ms, migrated ${f.cold_start_migrated_cpu_ms_median} ms, bare ${f.bare_cold_start_cpu_ms_median} ms`,
     );
