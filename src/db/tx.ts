@@ -47,8 +47,6 @@ export interface Tx {
  */
 export class Writer {
   private open = false;
-  /** An action is running: the next one waits in `waiting`, and COMMIT waits for it to end. */
-  private busy = false;
   private waiting: (() => void)[] = [];
   /** The batch's turn to commit came while an action was running: it commits when that action ends. */
   private commitDue = false;
@@ -56,6 +54,7 @@ export class Writer {
    * The running action's own mark, seen by everything it awaits: a change it makes through `run` is part
    * of it (a nested SAVEPOINT). A mark per action, because a timer or promise an action leaves behind
    * carries the mark on; when it later runs beside another action, it must wait its turn instead.
+   * While an action runs (`running` is its mark), the next one waits in `waiting` and COMMIT waits too.
    */
   private readonly inAction = new AsyncLocalStorage<object>();
   private running: object | null = null;
@@ -98,13 +97,13 @@ export class Writer {
 
   /** Runs `fn` as one action once the actions before it are done; a throw rolls back exactly its writes. */
   run<T>(fn: (tx: Tx) => T | Promise<T>, opts: TxOptions = {}): Promise<T> {
-    if (this.busy && this.running !== null && this.inAction.getStore() === this.running) return this.runNested(fn, opts);
-    if (!this.busy) return this.runNow(fn, opts);
+    if (this.running === null) return this.runNow(fn, opts);
+    if (this.inAction.getStore() === this.running) return this.runNested(fn, opts);
     return new Promise<T>((resolve, reject) => this.waiting.push(() => this.runNow(fn, opts).then(resolve, reject)));
   }
 
   private async runNow<T>(fn: (tx: Tx) => T | Promise<T>, opts: TxOptions): Promise<T> {
-    this.busy = true;
+    const token = (this.running = {});
     const lookups = !opts.keepsLookups;
     let rolledBack = false;
     try {
@@ -116,7 +115,6 @@ export class Writer {
       const hookMark = this.hooks.length;
       this.sqlite.run("SAVEPOINT action");
       try {
-        const token = (this.running = {});
         const result = await this.inAction.run(token, () => fn(this.tx()));
         this.sqlite.run("RELEASE action");
         return result;
@@ -131,7 +129,6 @@ export class Writer {
         this.changed({ rolledBack, lookups });
       }
     } finally {
-      this.busy = false;
       this.running = null;
       try {
         if (!this.batching || this.commitDue) this.commit();
@@ -183,7 +180,7 @@ export class Writer {
 
   /** Commits now; used at shutdown and by the CLI. */
   flush() {
-    if (this.open && !this.busy) this.commit();
+    if (this.open && this.running === null) this.commit();
   }
 
   /** Waits until everything committed is durable (at shutdown, before closing the database). */
@@ -205,7 +202,7 @@ export class Writer {
       const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
       promise.catch(() => {}); // a failed batch is reported to each waiter, never as an unhandled rejection
       this.batch = { promise, resolve, reject };
-      setImmediate(() => (this.busy ? (this.commitDue = true) : this.commit()));
+      setImmediate(() => (this.running !== null ? (this.commitDue = true) : this.commit()));
     }
   }
 
