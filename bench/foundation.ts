@@ -38,23 +38,23 @@ export async function startConfab(ctx: BenchContext, dataDir: string): Promise<S
   return { proc, url, ms, cpuMs: cpuMsAllThreads(proc.pid) };
 }
 
-/** Wall-clock times to the first answer, and the server's CPU time to it, in ms. */
-/**
- * The start's phases from the server's own "listening" line (start_ms="modules 21.3, app 3.1, ..."), the
- * newest of `logFile` once there are more than `seen` of them (at most 5 s after the first answer).
- */
+/** The `start_ms` texts of the server's "listening" lines in `logFile` ("modules 21.3, app 3.1, ..."). */
+async function phaseLines(logFile: string): Promise<string[]> {
+  const file = Bun.file(logFile);
+  return (await file.exists()) ? [...(await file.text()).matchAll(/start_ms="([^"]*)"/g)].map((m) => m[1]!) : [];
+}
+
+/** The newest start's phases once `logFile` holds more than `seen` of them (at most 5 s after the first answer). */
 async function startPhases(logFile: string, seen: number): Promise<Record<string, number>> {
   for (let i = 0; i < 500; i++) {
-    const lines = (await Bun.file(logFile).text()).split("\n").filter((l) => l.includes("start_ms="));
-    const text = /start_ms="([^"]*)"/.exec(lines.at(-1) ?? "")?.[1];
-    if (lines.length > seen && text) return Object.fromEntries([...text.matchAll(/(\w+) ([\d.]+)/g)].map((m) => [m[1]!, Number(m[2])]));
+    const lines = await phaseLines(logFile);
+    if (lines.length > seen) return Object.fromEntries([...lines.at(-1)!.matchAll(/(\w+) ([\d.]+)/g)].map((m) => [m[1]!, Number(m[2])]));
     await Bun.sleep(10);
   }
   return {};
 }
 
-const phaseLines = async (logFile: string) => ((await Bun.file(logFile).exists()) ? (await Bun.file(logFile).text()).split("start_ms=").length - 1 : 0);
-
+/** Wall-clock times to the first answer, and the server's CPU time to it, in ms, and each phase's times (the server's own account). */
 export async function coldStarts(
   ctx: BenchContext,
   migrated: boolean,
@@ -72,7 +72,7 @@ export async function coldStarts(
   }
   for (let i = 0; i < starts; i++) {
     const dir = migrated ? warmDir : join(ctx.tmp, `empty-${i}`);
-    const seen = await phaseLines(`${dir}.log`);
+    const seen = (await phaseLines(`${dir}.log`)).length;
     const s = await startConfab(ctx, dir);
     times.push(s.ms);
     cpu.push(s.cpuMs);

@@ -184,6 +184,20 @@ async function pacedFetches(
   return lat.sort((a, b) => a - b);
 }
 
+/** One message-event queue per authorization, as a client holds one: their ids, with whose they are. */
+async function registerQueues(url: string, auths: string[]): Promise<{ auth: string; id: string }[]> {
+  const queues: { auth: string; id: string }[] = [];
+  for (const auth of auths) {
+    const res = await fetch(`${url}/api/v1/register`, {
+      method: "POST",
+      headers: { Authorization: auth, "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: '["message"]' }),
+    });
+    queues.push({ auth, id: ((await res.json()) as { queue_id: string }).queue_id });
+  }
+  return queues;
+}
+
 /** Waits for a second in which process `pid` used under a quarter of a core (its background work done, at most 300 s); the seconds waited. */
 async function untilQuiet(pid: number): Promise<number> {
   const t0 = performance.now();
@@ -217,12 +231,7 @@ async function profileSends(ctx: BenchContext, dataDir: string, queueHolders: st
   try {
     await firstAnswer(`${url}/api/v1/server_settings`, t0, 120_000);
     await waitForIntegrityCheck(url);
-    for (const auth of queueHolders)
-      await fetch(`${url}/api/v1/register`, {
-        method: "POST",
-        headers: { Authorization: auth, "Content-Type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: '["message"]' }),
-      });
+    await registerQueues(url, queueHolders);
     await untilQuiet(proc.pid); // the burst's backlog caught up
     const cpu0 = cpuMicros(proc.pid);
     const from = performance.now() - t0;
@@ -352,15 +361,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       const byId = new Map(g.users.map((u) => [u.id, u]));
       const subscribers = target.subscribers.map((id) => byId.get(id)!);
       const holders = subscribers.slice(1, 1 + QUEUES); // the first subscriber keeps no queue
-      const queues: { auth: string; id: string }[] = [];
-      for (const u of holders) {
-        const res = await fetch(`${server.url}/api/v1/register`, {
-          method: "POST",
-          headers: { Authorization: basic(u), "Content-Type": "application/x-www-form-urlencoded" },
-          body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: '["message"]' }),
-        });
-        queues.push({ auth: basic(u), id: ((await res.json()) as { queue_id: string }).queue_id });
-      }
+      const holderAuths = holders.map(basic);
+      const queues = await registerQueues(server.url, holderAuths);
       const contents = Array.from({ length: 64 }, (_, i) => `Benchmark message ${i}: ${g.words.slice(i * 7, i * 7 + 12).join(" ")} with **bold** and \`code\``);
       const sendRequests = contents.map((content, i) => ({
         path: "/api/v1/messages",
@@ -368,7 +370,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       }));
       const senders = subscribers.slice(0, SENDERS).map(basic);
       const sendSpec = { mode: "send", seconds: SECONDS, concurrency: SENDERS, auth: senders, requests: sendRequests };
-      profileWith = { holders: holders.map(basic), sendSpec };
+      profileWith = { holders: holderAuths, sendSpec };
 
       ctx.log(`sends: ${SENDERS} connections to a ${target.subscribers.length}-subscriber channel, ${queues.length} open queues, ${SECONDS} s`);
       const beforeSends = await metricTotals(server.url);
@@ -446,15 +448,10 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       // Quiet: after the burst, a second in which the server used under a quarter of a core.
       const t0 = performance.now();
       let quietAt = 0;
-      const watch = (async () => {
-        let last = cpuMicros(server.proc.pid);
-        while (!quietAt) {
-          await Bun.sleep(1000);
-          const now = cpuMicros(server.proc.pid);
-          if (burstDone && (now - last < 250_000 || performance.now() - t0 > 300_000)) quietAt = performance.now();
-          last = now;
-        }
-      })();
+      const watch = burstResult
+        .catch(() => {})
+        .then(() => untilQuiet(server.proc.pid))
+        .then(() => (quietAt = performance.now()));
       // The issue's row is the catch-up after a burst (background work: backlog rows, search batches);
       // the fetches while the 16 senders are still being answered are reported beside it.
       const afterBurst = { when: () => burstDone, lat: [] as number[] };
