@@ -80,7 +80,8 @@ function entries(list: readonly string[]): { ranges: AddressRange[]; hosts: Set<
   const hosts = new Set<string>();
   for (const raw of list) {
     const e = raw.trim().toLowerCase();
-    if (ipVersion(e.split("/")[0]!)) ranges.push(...rangesOf([e]));
+    const range = parseRange(e); // a CIDR with a bad prefix never gets here: invalidPolicyEntry refuses it at start
+    if (range) ranges.push(range);
     else if (e) hosts.add(e);
   }
   return { ranges, hosts };
