@@ -168,16 +168,17 @@ test("SIGKILL amid change_all edits, channel moves, uploads, README saves, plugi
     const realms = JSON.parse((await run(["realm", "list", "--json", "--data-dir", dataDir])).stdout) as { subdomain: string }[];
     const present = realms.map((r) => r.subdomain).filter((sd) => sd.startsWith("imp"));
     expect(imports.filter((sd) => !present.includes(sd))).toEqual([]);
-    // Each import present is whole: its messages all arrived (the export held the moving topic's).
-    for (const sd of present.filter((sd) => !imports.includes(sd)).slice(0, 1)) {
-      const printed = await run(["user", "api-key", email, "--realm", sd, "--data-dir", dataDir]);
-      const k = printed.stdout.trim();
+    // Each import present is whole: its messages all arrived (the export held the moving topic's). One
+    // killed-but-committed import (rare: the kill mostly lands mid-import) and one answered import are read,
+    // so the read itself runs every time. A realm's host is its subdomain of the external URL's host
+    // (127.0.0.1 here); any other name is the default realm, where the owner's key is another.
+    const killed = present.filter((sd) => !imports.includes(sd));
+    for (const sd of [...killed.slice(0, 1), ...imports.slice(-1)]) {
+      const k = (await run(["user", "api-key", email, "--realm", sd, "--data-dir", dataDir])).stdout.trim();
       const res = await fetch(`${srv.url}/api/v1/messages?anchor=oldest&num_before=0&num_after=100`, {
-        headers: { Authorization: "Basic " + Buffer.from(`${email}:${k}`).toString("base64"), Host: `${sd}.localhost` },
+        headers: { Authorization: "Basic " + Buffer.from(`${email}:${k}`).toString("base64"), Host: `${sd}.127.0.0.1` },
       });
-      // A refusal names itself, with what the CLI printed (seen in about one full run of ten: a 401
-      // INVALID_API_KEY for a killed-but-committed import; not reproduced alone in 20 runs).
-      if (!res.ok) throw new Error(`${sd}: GET /messages answered ${res.status}: ${await res.text()}; api-key printed ${JSON.stringify(printed)}`);
+      expect({ sd, status: res.status }).toEqual({ sd, status: 200 });
       expect(((await res.json()) as { messages: unknown[] }).messages.length).toBeGreaterThanOrEqual(TOPIC_SIZE);
     }
   }
