@@ -1,0 +1,10 @@
+// Small pieces of hand-written SQL (db/raw.ts) that the two engines spell differently, one function each.
+import type { Db } from "./client";
+import { engineOf } from "./engine";
+
+/** A join whose tables SQLite must visit in the written order (`CROSS JOIN … ON`); PostgreSQL's planner chooses, and `CROSS JOIN` takes no ON there. */
+export const joinInOrder = (db: Db): string => (engineOf(db) === "postgres" ? "JOIN" : "CROSS JOIN");
+
+/** A boolean member of a JSON column (SQLite: 1, 0 or NULL; PostgreSQL: a boolean or NULL). */
+export const jsonBoolean = (db: Db, column: string, key: string): string =>
+  engineOf(db) === "postgres" ? `CAST(${column}->>'${key}' AS boolean)` : `json_extract(${column}, '$.${key}')`;

@@ -1,0 +1,65 @@
+// Which engine a Db runs on, and its tables (docs/scaling.md, section 1): the store is written once,
+// against drizzle's builders and the neutral helpers of db/query.ts and db/raw.ts, and runs on either.
+// `Db` stays the type the store is checked against (drizzle over bun:sqlite); a PostgreSQL Db is
+// drizzle over Bun's built-in client, typed the same, its tables the twins of src/db/schema-pg (their
+// row types are kept equal by test/unit/schema-parity.test.ts). The engine is known per Db, not per
+// process: tests run SQLite and PostgreSQL side by side in one process.
+import type { Database } from "bun:sqlite";
+import type { SQL } from "bun";
+import { sqliteOf, type Db } from "./client";
+import * as lite from "./schema";
+
+export type Engine = "sqlite" | "postgres";
+export type Tables = typeof lite;
+
+interface PostgresDb {
+  client: SQL;
+  tables: Tables;
+}
+
+const postgresDbs = new WeakMap<object, PostgresDb>();
+
+export const engineOf = (db: Db): Engine => (postgresDbs.has(db) ? "postgres" : "sqlite");
+
+/** The Db's tables: SQLite's, or PostgreSQL's twins typed as them. `const { users } = tables(db)`. */
+export const tables = (db: Db): Tables => postgresDbs.get(db)?.tables ?? lite;
+
+/** The PostgreSQL connection (a pool, or a reserved connection) behind a PostgreSQL Db; null for SQLite. */
+export const postgresClientOf = (db: Db): SQL | null => postgresDbs.get(db)?.client ?? null;
+
+export interface PostgresOptions {
+  /** Connections in the pool (Bun's default: 10). */
+  max?: number;
+}
+
+/**
+ * A PostgreSQL Db over a pool of connections (Bun's `SQL`). 64-bit integers come back as BigInt
+ * (`bigint: true`), never as strings, so that the raw runner can tell them from text and make them
+ * numbers. drizzle's PostgreSQL driver and schema load only here: a SQLite server never pays for them.
+ */
+export async function openPostgres(url: string, o: PostgresOptions = {}): Promise<{ client: SQL; db: Db }> {
+  const [{ SQL }, { drizzle }, pgTables] = await Promise.all([import("bun"), import("drizzle-orm/bun-sql"), import("./schema-pg")]);
+  const client = new SQL(url, { bigint: true, ...(o.max ? { max: o.max } : {}) });
+  return { client, db: postgresDb(client, drizzle, pgTables as unknown as Tables) };
+}
+
+/** A Db over another connection of the same server (e.g. a transaction's reserved one), with the same tables. */
+export async function postgresDbOver(client: SQL): Promise<Db> {
+  const [{ drizzle }, pgTables] = await Promise.all([import("drizzle-orm/bun-sql"), import("./schema-pg")]);
+  return postgresDb(client, drizzle, pgTables as unknown as Tables);
+}
+
+function postgresDb(client: SQL, drizzle: typeof import("drizzle-orm/bun-sql").drizzle, pgTables: Tables): Db {
+  const db = drizzle({ client }) as unknown as Db;
+  postgresDbs.set(db, { client, tables: pgTables });
+  return db;
+}
+
+/**
+ * The bun:sqlite handle of a SQLite Db, for a piece PostgreSQL does its own way and does not do yet
+ * (the full-text index: FTS5 here, tsvector there, docs/scaling.md section 5). Throws on PostgreSQL.
+ */
+export function sqliteOnly(db: Db, what: string): Database {
+  if (postgresDbs.has(db)) throw new Error(`${what} is not available on PostgreSQL yet (docs/scaling.md, section 5)`);
+  return sqliteOf(db);
+}
