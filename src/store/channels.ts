@@ -1,53 +1,65 @@
 import { preparedPerDb } from "../db/prepared";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { sqliteOf, type Db } from "../db/client";
-import { channels, defaultChannels, recipients, type ChannelRow } from "../db/schema";
+import type { Db } from "../db/client";
+import { type channels, type ChannelRow } from "../db/schema";
+import { tables } from "../db/engine";
+import { first, all, run } from "../db/query";
+import { raw } from "../db/raw";
+import { idsTable, idsValue } from "../db/in-ids";
 import { CHANNEL_PERMISSIONS, CHANNEL_PERMISSION_NAMES, POST_POLICY, type ChannelPermission, type ChannelStats } from "../domain/channels";
 import type { GroupSettingValue } from "../domain/group-settings";
 import { systemGroupIds } from "./user-groups";
 import { mapInOrder } from "../lib/in-order";
 
 export async function insertChannel(db: Db, c: Omit<typeof channels.$inferInsert, "recipientId">): Promise<ChannelRow> {
-  const r = db.insert(recipients).values({ realmId: c.realmId }).returning({ id: recipients.id }).get();
-  const row = db
-    .insert(channels)
-    .values({ ...c, recipientId: r.id })
-    .returning()
-    .get();
-  db.update(recipients).set({ channelId: row.id }).where(eq(recipients.id, r.id)).run();
+  const { channels, recipients } = tables(db);
+  const r = await first(db.insert(recipients).values({ realmId: c.realmId }).returning({ id: recipients.id }));
+  const row = await first(
+    db
+      .insert(channels)
+      .values({ ...c, recipientId: r.id })
+      .returning(),
+  );
+  await run(db.update(recipients).set({ channelId: row.id }).where(eq(recipients.id, r.id)));
   return row;
 }
 
-export const updateChannel = async (db: Db, id: number, patch: Partial<typeof channels.$inferInsert>): Promise<ChannelRow> =>
-  db.update(channels).set(patch).where(eq(channels.id, id)).returning().get()!;
+export const updateChannel = async (db: Db, id: number, patch: Partial<typeof channels.$inferInsert>): Promise<ChannelRow> => {
+  const { channels } = tables(db);
+  return (await first(db.update(channels).set(patch).where(eq(channels.id, id)).returning()))!;
+};
 
-const byId = preparedPerDb((db) =>
-  db
+const byId = preparedPerDb((db) => {
+  const { channels } = tables(db);
+  return db
     .select()
     .from(channels)
-    .where(eq(channels.id, sql.placeholder("id")))
-    .prepare(),
-);
+    .where(eq(channels.id, sql.placeholder("id")));
+});
 
 /** A channel by id (any realm: callers compare realm ids). Prepared once: every channel send looks it up. */
 export const findChannel = async (db: Db, id: number): Promise<ChannelRow | undefined> => byId(db).get({ id });
 // Every channel send looks its channel up by name: prepared once per connection.
-const byName = preparedPerDb((db) =>
-  db
+const byName = preparedPerDb((db) => {
+  const { channels } = tables(db);
+  return db
     .select()
     .from(channels)
-    .where(and(eq(channels.realmId, sql.placeholder("realmId")), eq(channels.name, sql.placeholder("name"))))
-    .prepare(),
-);
+    .where(and(eq(channels.realmId, sql.placeholder("realmId")), eq(channels.name, sql.placeholder("name"))));
+});
 
 export const findChannelByName = async (db: Db, realmId: number, name: string): Promise<ChannelRow | undefined> =>
   byName(db).get({ realmId, name: name.trim() });
 
-export const findChannelByRecipient = async (db: Db, recipientId: number): Promise<ChannelRow | undefined> =>
-  db.select().from(channels).where(eq(channels.recipientId, recipientId)).get();
+export const findChannelByRecipient = async (db: Db, recipientId: number): Promise<ChannelRow | undefined> => {
+  const { channels } = tables(db);
+  return first(db.select().from(channels).where(eq(channels.recipientId, recipientId)));
+};
 
-export const listChannels = async (db: Db, realmId: number): Promise<ChannelRow[]> =>
-  db.select().from(channels).where(eq(channels.realmId, realmId)).orderBy(asc(channels.id)).all();
+export const listChannels = async (db: Db, realmId: number): Promise<ChannelRow[]> => {
+  const { channels } = tables(db);
+  return all(db.select().from(channels).where(eq(channels.realmId, realmId)).orderBy(asc(channels.id)));
+};
 
 // ---- Permission settings ----
 
@@ -88,14 +100,13 @@ const trafficCache = new WeakMap<Db, Map<number, { at: number; counts: Map<numbe
 
 /** The first message id whose date_sent is at or after t (ids grow with time): a binary search of point lookups. */
 export async function firstMessageIdSince(db: Db, t: number): Promise<number> {
-  const s = sqliteOf(db);
-  const max = s.query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM messages").get()?.id ?? 0;
+  const s = raw(db);
+  const max = (await s.get<{ id: number | null }>("SELECT MAX(id) AS id FROM messages"))?.id ?? 0;
   let lo = 1,
     hi = max + 1;
-  const at = s.query<{ date_sent: number } | null, [number]>("SELECT date_sent FROM messages WHERE id >= ? ORDER BY id LIMIT 1");
   while (lo < hi) {
     const mid = Math.floor((lo + hi) / 2);
-    const r = at.get(mid);
+    const r = await s.get<{ date_sent: number }>("SELECT date_sent FROM messages WHERE id >= ? ORDER BY id LIMIT 1", mid);
     if (r && r.date_sent >= t) hi = mid;
     else lo = mid + 1;
   }
@@ -108,12 +119,12 @@ async function weeklyTraffic(db: Db, realmId: number, now: number): Promise<Map<
   const hit = perDb.get(realmId);
   if (hit && Date.now() - hit.at < TRAFFIC_TTL_MS) return hit.counts;
   const since = await firstMessageIdSince(db, now - WEEK);
-  const rows = sqliteOf(db)
-    .query<{ recipient_id: number; n: number }, [number, number]>(
-      `SELECT m.recipient_id, COUNT(*) AS n FROM channels c JOIN messages m ON m.recipient_id = c.recipient_id AND m.id >= ?2
+  const rows = await raw(db).all<{ recipient_id: number; n: number }>(
+    `SELECT m.recipient_id, COUNT(*) AS n FROM channels c JOIN messages m ON m.recipient_id = c.recipient_id AND m.id >= ?2
        WHERE c.realm_id = ?1 GROUP BY m.recipient_id`,
-    )
-    .all(realmId, since);
+    realmId,
+    since,
+  );
   const counts = new Map(rows.map((r) => [r.recipient_id, r.n]));
   perDb.set(realmId, { at: Date.now(), counts });
   return counts;
@@ -121,45 +132,43 @@ async function weeklyTraffic(db: Db, realmId: number, now: number): Promise<Map<
 
 /** Stats for many channels of one realm in a few grouped queries (never one query per channel). */
 export async function channelStats(db: Db, realmId: number, list: ChannelRow[], now: number): Promise<Map<number, ChannelStats>> {
-  const s = sqliteOf(db);
+  const s = raw(db);
   const out = new Map<number, ChannelStats>();
   if (!list.length) return out;
   const counts = new Map(
-    s
-      .query<{ channel_id: number; n: number }, [number]>(
-        `SELECT s.channel_id, COUNT(*) AS n FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = 1
-         JOIN channels c ON c.id = s.channel_id WHERE c.realm_id = ? AND s.active = 1 GROUP BY s.channel_id`,
+    (
+      await s.all<{ channel_id: number; n: number }>(
+        `SELECT s.channel_id, COUNT(*) AS n FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = true
+         JOIN channels c ON c.id = s.channel_id WHERE c.realm_id = ? AND s.active = true GROUP BY s.channel_id`,
+        realmId,
       )
-      .all(realmId)
-      .map((r) => [r.channel_id, r.n]),
+    ).map((r) => [r.channel_id, r.n]),
   );
-  const ids = JSON.stringify(list.map((c) => c.recipientId));
+  const ids = idsValue(
+    db,
+    list.map((c) => c.recipientId),
+  );
   const ends = new Map(
-    s
-      .query<{ r: number; first: number; last: number }, [string]>(
+    (
+      await s.all<{ r: number; first: number; last: number }>(
         `SELECT j.value AS r, (SELECT MIN(id) FROM messages WHERE recipient_id = j.value) AS first,
-                (SELECT MAX(id) FROM messages WHERE recipient_id = j.value) AS last FROM json_each(?) j`,
+                (SELECT MAX(id) FROM messages WHERE recipient_id = j.value) AS last FROM ${idsTable(db, "?", "j")}`,
+        ids,
       )
-      .all(ids)
-      .map((r) => [r.r, r]),
+    ).map((r) => [r.r, r]),
   );
   const lastDates = new Map(
-    s
-      .query<{ r: number; d: number }, [string]>(
-        `SELECT m.recipient_id AS r, m.date_sent AS d FROM json_each(?) j JOIN messages m
+    (
+      await s.all<{ r: number; d: number }>(
+        `SELECT m.recipient_id AS r, m.date_sent AS d FROM ${idsTable(db, "?", "j")} JOIN messages m
          ON m.id = (SELECT MAX(id) FROM messages WHERE recipient_id = j.value)`,
+        ids,
       )
-      .all(ids)
-      .map((r) => [r.r, r.d]),
+    ).map((r) => [r.r, r.d]),
   );
   const traffic = await weeklyTraffic(db, realmId, now);
   const defaults = new Set(await listDefaultChannelIds(db, realmId));
-  const inactive = new Set(
-    s
-      .query<{ id: number }, [number]>("SELECT id FROM users WHERE realm_id = ? AND is_active = 0")
-      .all(realmId)
-      .map((r) => r.id),
-  );
+  const inactive = new Set((await s.all<{ id: number }>("SELECT id FROM users WHERE realm_id = ? AND is_active = false", realmId)).map((r) => r.id));
   for (const c of list) {
     const settings = await channelSettings(db, c);
     const last = lastDates.get(c.recipientId);
@@ -179,20 +188,21 @@ export async function channelStats(db: Db, realmId: number, list: ChannelRow[], 
 
 // ---- Default channels ----
 
-export const listDefaultChannelIds = async (db: Db, realmId: number): Promise<number[]> =>
-  db
-    .select({ id: defaultChannels.channelId })
-    .from(defaultChannels)
-    .where(eq(defaultChannels.realmId, realmId))
-    .orderBy(asc(defaultChannels.channelId))
-    .all()
-    .map((r) => r.id);
+export const listDefaultChannelIds = async (db: Db, realmId: number): Promise<number[]> => {
+  const { defaultChannels } = tables(db);
+  return (
+    await all(
+      db.select({ id: defaultChannels.channelId }).from(defaultChannels).where(eq(defaultChannels.realmId, realmId)).orderBy(asc(defaultChannels.channelId)),
+    )
+  ).map((r) => r.id);
+};
 
-export const addDefaultChannel = async (db: Db, realmId: number, channelId: number) =>
-  db.insert(defaultChannels).values({ realmId, channelId }).onConflictDoNothing().run();
+export const addDefaultChannel = async (db: Db, realmId: number, channelId: number) => {
+  const { defaultChannels } = tables(db);
+  return run(db.insert(defaultChannels).values({ realmId, channelId }).onConflictDoNothing());
+};
 
-export const removeDefaultChannel = async (db: Db, realmId: number, channelId: number) =>
-  db
-    .delete(defaultChannels)
-    .where(and(eq(defaultChannels.realmId, realmId), eq(defaultChannels.channelId, channelId)))
-    .run();
+export const removeDefaultChannel = async (db: Db, realmId: number, channelId: number) => {
+  const { defaultChannels } = tables(db);
+  return run(db.delete(defaultChannels).where(and(eq(defaultChannels.realmId, realmId), eq(defaultChannels.channelId, channelId))));
+};

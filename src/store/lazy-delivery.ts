@@ -11,14 +11,21 @@
 // Invariant: for an active subscription of an active user, every message of the channel with an id at
 // most `delivered_through` that the user received has its row. Message ids never repeat (AUTOINCREMENT),
 // so "newer than delivered_through" is exactly the messages sent since.
-import { sqliteOf, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { engineOf } from "../db/engine";
+import { idsAggregate, idsTable, idsValue } from "../db/in-ids";
+import { raw } from "../db/raw";
 
 /** The newest message id ever assigned (deleted ones included). */
 export const lastMessageId = async (db: Db): Promise<number> =>
-  sqliteOf(db).query<{ id: number }, []>("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0) AS id").get()!.id;
+  (await raw(db).get<{ id: number }>(
+    engineOf(db) === "postgres"
+      ? "SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS id FROM messages_id_seq"
+      : "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0) AS id",
+  ))!.id;
 
 /**
- * What a subscription still lacks: the ids (a JSON array) of its channel's messages after `through`,
+ * What a subscription still lacks: the ids (as `idsValue` gives them) of its channel's messages after `through`,
  * the `delivered_through` read, up to `upTo`, which `delivered_through` becomes once they are written.
  */
 export interface PendingRows {
@@ -42,20 +49,20 @@ export async function readPendingRows(db: Db, where: { userId: number } | { chan
       ? ["s.user_id = ?2", [where.userId]]
       : where.userIds
         ? [
-            "s.channel_id IN (SELECT value FROM json_each(?2)) AND s.user_id IN (SELECT value FROM json_each(?3))",
-            [JSON.stringify(where.channelIds), JSON.stringify(where.userIds)],
+            `s.channel_id IN (SELECT value FROM ${idsTable(db, "?2")}) AND s.user_id IN (SELECT value FROM ${idsTable(db, "?3")})`,
+            [idsValue(db, where.channelIds), idsValue(db, where.userIds)],
           ]
-        : ["s.channel_id IN (SELECT value FROM json_each(?2))", [JSON.stringify(where.channelIds)]];
-  return sqliteOf(db)
-    .query<PendingRows, (number | string)[]>(
-      `SELECT s.user_id AS userId, s.channel_id AS channelId, c.recipient_id AS recipientId, s.delivered_through AS through,
-         ?1 AS upTo, json_group_array(m.id ORDER BY m.id) AS ids, COUNT(*) AS count
-       FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = 1
+        : [`s.channel_id IN (SELECT value FROM ${idsTable(db, "?2")})`, [idsValue(db, where.channelIds)]];
+  return await raw(db).all<PendingRows>(
+    `SELECT s.user_id AS userId, s.channel_id AS channelId, c.recipient_id AS recipientId, s.delivered_through AS through,
+         ?1 AS upTo, ${idsAggregate(db, "m.id")} AS ids, COUNT(*) AS count
+       FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = true
          JOIN channels c ON c.id = s.channel_id
          JOIN messages m ON m.recipient_id = c.recipient_id AND m.id > s.delivered_through AND m.id <= ?1
-       WHERE s.active = 1 AND ${cond} GROUP BY s.user_id, s.channel_id`,
-    )
-    .all(await lastMessageId(db), ...params);
+       WHERE s.active = true AND ${cond} GROUP BY s.user_id, s.channel_id`,
+    await lastMessageId(db),
+    ...params,
+  );
 }
 
 /**
@@ -67,22 +74,30 @@ export async function readPendingRows(db: Db, where: { userId: number } | { chan
  * whether every guard held: where one failed, nothing was written for that subscription.
  */
 export async function writePendingRead(db: Db, pending: PendingRows[]): Promise<boolean> {
-  const s = sqliteOf(db);
+  const s = raw(db);
   let held = true;
   for (const p of pending) {
-    const { changes } = s
-      .query("UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND channel_id = ?3 AND active = 1 AND delivered_through = ?4")
-      .run(p.upTo, p.userId, p.channelId, p.through);
+    const { changes } = await s.run(
+      "UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND channel_id = ?3 AND active = true AND delivered_through = ?4",
+      p.upTo,
+      p.userId,
+      p.channelId,
+      p.through,
+    );
     if (!changes) {
       held = false;
       continue;
     }
     // `id IN (list)`, not a join with json_each: joined, SQLite walked every message of the channel and
     // scanned the list for each (a fetch after a few thousand sends took seconds).
-    s.query(
-      `INSERT OR IGNORE INTO user_messages (user_id, message_id, flags)
-       SELECT ?1, m.id, 0 FROM messages m WHERE m.id IN (SELECT value FROM json_each(?2)) AND m.recipient_id = ?3`,
-    ).run(p.userId, p.ids, p.recipientId);
+    await s.run(
+      `INSERT INTO user_messages (user_id, message_id, flags)
+       SELECT ?1, m.id, 0 FROM messages m WHERE m.id IN (SELECT value FROM ${idsTable(db, "?2")}) AND m.recipient_id = ?3
+       ON CONFLICT DO NOTHING`,
+      p.userId,
+      p.ids,
+      p.recipientId,
+    );
   }
   return held;
 }
@@ -97,25 +112,23 @@ export async function writePendingRows(db: Db, where: Parameters<typeof readPend
 
 /** A user back from deactivation receives only messages sent from now on. */
 export const startDeliveries = async (db: Db, userId: number) =>
-  sqliteOf(db)
-    .query("UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND active = 1")
-    .run(await lastMessageId(db), userId);
+  await raw(db).run("UPDATE subscriptions SET delivered_through = ?1 WHERE user_id = ?2 AND active = true", await lastMessageId(db), userId);
 
 /** The channels holding these messages (a direct message has every row from the start). */
-const channelsOfMessages = (db: Db, ids: number[]): number[] =>
-  sqliteOf(db)
-    .query<{ id: number }, [string]>(
-      "SELECT DISTINCT c.id FROM messages m JOIN channels c ON c.recipient_id = m.recipient_id WHERE m.id IN (SELECT value FROM json_each(?))",
+const channelsOfMessages = async (db: Db, ids: number[]): Promise<number[]> =>
+  (
+    await raw(db).all<{ id: number }>(
+      `SELECT DISTINCT c.id FROM messages m JOIN channels c ON c.recipient_id = m.recipient_id WHERE m.id IN (SELECT value FROM ${idsTable(db, "?")})`,
+      idsValue(db, ids),
     )
-    .all(JSON.stringify(ids))
-    .map((c) => c.id);
+  ).map((c) => c.id);
 
 /**
  * Writes the pending rows of every subscriber of the channels holding these messages, inside the
  * transaction that then asks who has them. Actions read and write those rows just before, outside the
  * writer (`catchUpChannels` in actions/catch-up.ts), so this normally finds nothing left.
  */
-export const deliverForMessages = async (db: Db, ids: number[]) => await writePendingRows(db, { channelIds: channelsOfMessages(db, ids) });
+export const deliverForMessages = async (db: Db, ids: number[]) => await writePendingRows(db, { channelIds: await channelsOfMessages(db, ids) });
 
 /**
  * Up to `limit` pending rows of the subscriptions furthest behind (at least `lag` messages), oldest
@@ -123,26 +136,24 @@ export const deliverForMessages = async (db: Db, ids: number[]) => await writePe
  * finds little left to write on their first read.
  */
 export async function readBacklog(db: Db, lag: number, limit: number): Promise<PendingRows[]> {
-  const s = sqliteOf(db);
-  const behind = s
-    .query<{ userId: number; channelId: number; recipientId: number; through: number }, [number]>(
-      `SELECT s.user_id AS userId, s.channel_id AS channelId, c.recipient_id AS recipientId, s.delivered_through AS through
-       FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = 1 JOIN channels c ON c.id = s.channel_id
-       WHERE s.active = 1
+  const s = raw(db);
+  const behind = await s.all<{ userId: number; channelId: number; recipientId: number; through: number }>(
+    `SELECT s.user_id AS userId, s.channel_id AS channelId, c.recipient_id AS recipientId, s.delivered_through AS through
+       FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = true JOIN channels c ON c.id = s.channel_id
+       WHERE s.active = true
          AND (SELECT COUNT(*) FROM (SELECT 1 FROM messages m WHERE m.recipient_id = c.recipient_id AND m.id > s.delivered_through LIMIT ?1)) >= ?1
        ORDER BY s.delivered_through`,
-    )
-    .all(lag);
+    lag,
+  );
   const out: PendingRows[] = [];
   let left = limit;
   for (const b of behind) {
     if (left <= 0) break;
-    const ids = s
-      .query<{ id: number }, [number, number, number]>("SELECT id FROM messages WHERE recipient_id = ? AND id > ? ORDER BY id LIMIT ?")
-      .all(b.recipientId, b.through, left)
-      .map((r) => r.id);
+    const ids = (
+      await s.all<{ id: number }>("SELECT id FROM messages WHERE recipient_id = ? AND id > ? ORDER BY id LIMIT ?", b.recipientId, b.through, left)
+    ).map((r) => r.id);
     if (!ids.length) continue;
-    out.push({ ...b, upTo: ids.at(-1)!, ids: JSON.stringify(ids), count: ids.length });
+    out.push({ ...b, upTo: ids.at(-1)!, ids: idsValue(db, ids), count: ids.length });
     left -= ids.length;
   }
   return out;

@@ -2,9 +2,12 @@
 // statements are plain SQL that bun:sqlite compiles once and caches.
 import { eq, sql } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
-import { idsValue, inIdsPlaceholder } from "../db/in-ids";
+import { idsValue, inIdsPlaceholder, idsTable } from "../db/in-ids";
 import { preparedPerDb } from "../db/prepared";
-import { messages, reactions, recipients, submessages, users, channels, type MessageRow, type RecipientRow, type SubmessageRow } from "../db/schema";
+import { type messages, type users, type MessageRow, type RecipientRow, type SubmessageRow } from "../db/schema";
+import { engineOf, sqliteOnly, tables } from "../db/engine";
+import { first, run } from "../db/query";
+import { raw } from "../db/raw";
 import { dmKey } from "../domain/messages";
 import { listUsersByIds } from "./users";
 
@@ -24,25 +27,22 @@ export interface NewMessage {
 }
 
 export async function insertMessage(db: Db, m: NewMessage): Promise<number> {
-  const r = sqliteOf(db)
-    .query<{ id: number }, any[]>(
-      `INSERT INTO messages (realm_id, sender_id, recipient_id, topic, content, rendered_content, date_sent, client,
+  const r = (await raw(db).get<{ id: number }>(
+    `INSERT INTO messages (realm_id, sender_id, recipient_id, topic, content, rendered_content, date_sent, client,
          has_link, has_image, has_attachment, is_me_message) VALUES (?,?,?,?,?,?,?,?,?,?,?,?) RETURNING id`,
-    )
-    .get(
-      m.realmId,
-      m.senderId,
-      m.recipientId,
-      m.topic,
-      m.content,
-      m.renderedContent,
-      m.dateSent,
-      m.client,
-      +m.hasLink,
-      +m.hasImage,
-      +m.hasAttachment,
-      +m.isMeMessage,
-    )!;
+    m.realmId,
+    m.senderId,
+    m.recipientId,
+    m.topic,
+    m.content,
+    m.renderedContent,
+    m.dateSent,
+    m.client,
+    m.hasLink,
+    m.hasImage,
+    m.hasAttachment,
+    m.isMeMessage,
+  ))!;
   return r.id;
 }
 
@@ -51,17 +51,20 @@ export async function insertMessage(db: Db, m: NewMessage): Promise<number> {
  * faster than a multi-row VALUES list (binding hundreds of parameters costs more than the statement).
  */
 export async function insertUserMessages(db: Db, messageId: number, rows: Iterable<readonly [userId: number, flags: number]>) {
-  const insert = sqliteOf(db).query("INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)");
-  for (const [userId, flags] of rows) insert.run(userId, messageId, flags);
+  const insert = raw(db).batch("INSERT INTO user_messages (user_id, message_id, flags) VALUES (?, ?, ?)");
+  for (const [userId, flags] of rows) insert.add(userId, messageId, flags);
+  await insert.done();
 }
 
 // ---- The full-text index ----
 // A send does not index its message: new messages are indexed in batches (actions/search-index.ts),
 // before any search and every moment in between. Messages newer than the newest indexed one are the
-// ones waiting; their edits need no indexing (the batch reads their current text).
+// ones waiting; their edits need no indexing (the batch reads their current text). FTS5 is SQLite's;
+// PostgreSQL's tsvector column (docs/scaling.md, section 5) is the next part of step 5.
 
 /** The newest message in the full-text index (its docsize table has one row per indexed message). */
-const indexedThrough = (db: Db): number => sqliteOf(db).query<{ id: number }, []>("SELECT COALESCE(MAX(id), 0) AS id FROM messages_fts_docsize").get()!.id;
+const indexedThrough = (db: Db): number =>
+  sqliteOnly(db, "The search index").query<{ id: number }, []>("SELECT COALESCE(MAX(id), 0) AS id FROM messages_fts_docsize").get()!.id;
 
 /** Replaces an edited or moved message's topic and visible text in the full-text index. */
 export async function reindexMessage(db: Db, id: number, topic: string, text: string) {
@@ -79,70 +82,96 @@ export const unindexedMessages = async (db: Db, limit: number) =>
     .all(indexedThrough(db), limit);
 
 export async function indexMessages(db: Db, rows: { id: number; topic: string; text: string }[]) {
-  const insert = sqliteOf(db).query("INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)");
+  const insert = sqliteOnly(db, "The search index").query("INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)");
   for (const r of rows) insert.run(r.id, r.topic, r.text);
 }
 
-export const unindexMessages = async (db: Db, ids: number[]) =>
+/** On PostgreSQL a message's tsvector is a column of its row, and goes with it. */
+export async function unindexMessages(db: Db, ids: number[]) {
+  if (engineOf(db) === "postgres") return;
   sqliteOf(db).query("DELETE FROM messages_fts WHERE rowid IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
+}
 
-const byId = preparedPerDb((db) =>
-  db
+const byId = preparedPerDb((db) => {
+  const { messages } = tables(db);
+  return db
     .select()
     .from(messages)
-    .where(eq(messages.id, sql.placeholder("id")))
-    .prepare(),
-);
+    .where(eq(messages.id, sql.placeholder("id")));
+});
 
 export const findMessage = async (db: Db, id: number): Promise<MessageRow | undefined> => byId(db).get({ id });
 
 // A page of messages and what their objects need, by id lists: prepared once (building these drizzle
 // queries was a third of a narrow fetch's CPU).
-const messagesByIds = preparedPerDb((db) => db.select().from(messages).where(inIdsPlaceholder(messages.id)).orderBy(messages.id).prepare());
-const recipientsByIds = preparedPerDb((db) => db.select().from(recipients).where(inIdsPlaceholder(recipients.id)).prepare());
-const reactionsOfMessages = preparedPerDb((db) => db.select().from(reactions).where(inIdsPlaceholder(reactions.messageId)).orderBy(reactions.id).prepare());
-const submessagesOfMessages = preparedPerDb((db) =>
-  db.select().from(submessages).where(inIdsPlaceholder(submessages.messageId)).orderBy(submessages.id).prepare(),
-);
-const channelNamesByIds = preparedPerDb((db) =>
-  db.select({ id: channels.id, name: channels.name }).from(channels).where(inIdsPlaceholder(channels.id)).prepare(),
-);
+const messagesByIds = preparedPerDb((db) => {
+  const { messages } = tables(db);
+  return db.select().from(messages).where(inIdsPlaceholder(db, messages.id)).orderBy(messages.id);
+});
+const recipientsByIds = preparedPerDb((db) => {
+  const { recipients } = tables(db);
+  return db.select().from(recipients).where(inIdsPlaceholder(db, recipients.id));
+});
+const reactionsOfMessages = preparedPerDb((db) => {
+  const { reactions } = tables(db);
+  return db.select().from(reactions).where(inIdsPlaceholder(db, reactions.messageId)).orderBy(reactions.id);
+});
+const submessagesOfMessages = preparedPerDb((db) => {
+  const { submessages } = tables(db);
+  return db.select().from(submessages).where(inIdsPlaceholder(db, submessages.messageId)).orderBy(submessages.id);
+});
+const channelNamesByIds = preparedPerDb((db) => {
+  const { channels } = tables(db);
+  return db.select({ id: channels.id, name: channels.name }).from(channels).where(inIdsPlaceholder(db, channels.id));
+});
 
 /** Messages by id, in id order. */
-export const listMessagesByIds = async (db: Db, ids: number[]): Promise<MessageRow[]> => (ids.length ? messagesByIds(db).all({ ids: idsValue(ids) }) : []);
+export const listMessagesByIds = async (db: Db, ids: number[]): Promise<MessageRow[]> => (ids.length ? messagesByIds(db).all({ ids: idsValue(db, ids) }) : []);
 
-export const updateMessage = async (db: Db, id: number, patch: Partial<typeof messages.$inferInsert>) =>
-  db.update(messages).set(patch).where(eq(messages.id, id)).run();
+export const updateMessage = async (db: Db, id: number, patch: Partial<typeof messages.$inferInsert>) => {
+  const { messages } = tables(db);
+  return run(db.update(messages).set(patch).where(eq(messages.id, id)));
+};
 
 export async function deleteMessages(db: Db, ids: number[]) {
-  const s = sqliteOf(db);
-  const json = JSON.stringify(ids);
-  s.query("DELETE FROM user_messages WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
-  s.query("DELETE FROM reactions WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
-  s.query("DELETE FROM submessages WHERE message_id IN (SELECT value FROM json_each(?))").run(json);
-  s.query("DELETE FROM messages WHERE id IN (SELECT value FROM json_each(?))").run(json);
+  const s = raw(db);
+  const json = idsValue(db, ids);
+  await s.run(`DELETE FROM user_messages WHERE message_id IN (SELECT value FROM ${idsTable(db, "?")})`, json);
+  await s.run(`DELETE FROM reactions WHERE message_id IN (SELECT value FROM ${idsTable(db, "?")})`, json);
+  await s.run(`DELETE FROM submessages WHERE message_id IN (SELECT value FROM ${idsTable(db, "?")})`, json);
+  await s.run(`DELETE FROM messages WHERE id IN (SELECT value FROM ${idsTable(db, "?")})`, json);
   await unindexMessages(db, ids);
 }
 
 // ---- Recipients (conversations) ----
 
-export const findRecipient = async (db: Db, id: number): Promise<RecipientRow | undefined> => db.select().from(recipients).where(eq(recipients.id, id)).get();
+export const findRecipient = async (db: Db, id: number): Promise<RecipientRow | undefined> => {
+  const { recipients } = tables(db);
+  return first(db.select().from(recipients).where(eq(recipients.id, id)));
+};
 
-export const findDmRecipient = async (db: Db, userIds: readonly number[]): Promise<RecipientRow | undefined> =>
-  db
-    .select()
-    .from(recipients)
-    .where(eq(recipients.dmKey, dmKey(userIds)))
-    .get();
+export const findDmRecipient = async (db: Db, userIds: readonly number[]): Promise<RecipientRow | undefined> => {
+  const { recipients } = tables(db);
+  return first(
+    db
+      .select()
+      .from(recipients)
+      .where(eq(recipients.dmKey, dmKey(userIds))),
+  );
+};
 
 /** The conversation of these participants, created on its first message. */
 export async function dmRecipient(db: Db, realmId: number, userIds: readonly number[]): Promise<RecipientRow> {
+  const { recipients } = tables(db);
   const found = await findDmRecipient(db, userIds);
   if (found) return found;
   const key = dmKey(userIds);
-  const r = db.insert(recipients).values({ realmId, dmKey: key }).returning().get();
-  const s = sqliteOf(db);
-  for (const u of new Set(userIds)) s.query("INSERT OR IGNORE INTO dm_members (recipient_id, user_id) VALUES (?, ?)").run(r.id, u);
+  const r = await first(db.insert(recipients).values({ realmId, dmKey: key }).returning());
+  const s = raw(db);
+  await raw(db).runEach(
+    "INSERT INTO dm_members (recipient_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
+    Array.from(new Set(userIds), (u) => [r!.id, u]),
+  );
   return r;
 }
 
@@ -177,7 +206,7 @@ export const toApiSubmessage = (r: SubmessageRow): ApiSubmessage => ({
 export async function submessagesOf(db: Db, messageIds: number[]): Promise<Map<number, ApiSubmessage[]>> {
   const out = new Map<number, ApiSubmessage[]>();
   if (!messageIds.length) return out;
-  for (const r of submessagesOfMessages(db).all({ ids: idsValue(messageIds) })) {
+  for (const r of await submessagesOfMessages(db).all({ ids: idsValue(db, messageIds) })) {
     let l = out.get(r.messageId);
     if (!l) out.set(r.messageId, (l = []));
     l.push(toApiSubmessage(r));
@@ -188,12 +217,12 @@ export async function submessagesOf(db: Db, messageIds: number[]): Promise<Map<n
 /** Senders, conversations (with their members), channel names, reactions and submessages of these messages: five queries. */
 export async function messageLookups(db: Db, rows: MessageRow[]): Promise<MessageLookups> {
   const recipientIds = [...new Set(rows.map((m) => m.recipientId))];
-  const recs = recipientIds.length ? recipientsByIds(db).all({ ids: idsValue(recipientIds) }) : [];
+  const recs = recipientIds.length ? await recipientsByIds(db).all({ ids: idsValue(db, recipientIds) }) : [];
   const userIds = new Set(rows.map((m) => m.senderId));
   for (const r of recs) if (r.dmKey) for (const id of r.dmKey.split(",")) userIds.add(Number(id));
   const channelIds = recs.filter((r) => r.channelId !== null).map((r) => r.channelId!);
   const messageIds = rows.map((m) => m.id);
-  const reactionRows = messageIds.length ? reactionsOfMessages(db).all({ ids: idsValue(messageIds) }) : [];
+  const reactionRows = messageIds.length ? await reactionsOfMessages(db).all({ ids: idsValue(db, messageIds) }) : [];
   const byMessage = new Map<number, MessageLookups["reactions"] extends Map<number, infer V> ? V : never>();
   for (const r of reactionRows) {
     let l = byMessage.get(r.messageId);
@@ -203,24 +232,23 @@ export async function messageLookups(db: Db, rows: MessageRow[]): Promise<Messag
   return {
     users: new Map((await listUsersByIds(db, [...userIds])).map((u) => [u.id, u])),
     recipients: new Map(recs.map((r) => [r.id, r])),
-    channelNames: new Map((channelIds.length ? channelNamesByIds(db).all({ ids: idsValue(channelIds) }) : []).map((c) => [c.id, c.name])),
+    channelNames: new Map((channelIds.length ? await channelNamesByIds(db).all({ ids: idsValue(db, channelIds) }) : []).map((c) => [c.id, c.name])),
     reactions: byMessage,
     submessages: await submessagesOf(db, messageIds),
   };
 }
 
 /** The highest message id (for register's max_message_id and the `newest` anchor's bound). */
-export const maxMessageId = async (db: Db): Promise<number> =>
-  sqliteOf(db).query<{ id: number | null }, []>("SELECT MAX(id) AS id FROM messages").get()?.id ?? 0;
+export const maxMessageId = async (db: Db): Promise<number> => (await raw(db).get<{ id: number | null }>("SELECT MAX(id) AS id FROM messages"))?.id ?? 0;
 
 /** Whether a topic of this conversation already has messages (can_create_topic_group applies to new ones). */
 export const topicExists = async (db: Db, recipientId: number, topic: string): Promise<boolean> =>
-  !!sqliteOf(db).query("SELECT 1 FROM messages WHERE recipient_id = ? AND topic = ? LIMIT 1").get(recipientId, topic);
+  !!(await raw(db).get("SELECT 1 FROM messages WHERE recipient_id = ? AND topic = ? LIMIT 1", recipientId, topic));
 
 /** Every user's alert words (of those who have any), in one query. */
 export async function allAlertWords(db: Db): Promise<Map<number, string[]>> {
   const out = new Map<number, string[]>();
-  const rows = sqliteOf(db).query<{ u: number; w: string }, []>("SELECT user_id AS u, word AS w FROM alert_words").all();
+  const rows = await raw(db).all<{ u: number; w: string }>("SELECT user_id AS u, word AS w FROM alert_words");
   for (const r of rows) {
     let l = out.get(r.u);
     if (!l) out.set(r.u, (l = []));
@@ -231,10 +259,9 @@ export async function allAlertWords(db: Db): Promise<Map<number, string[]>> {
 
 /** Users who sent messages to a topic (the audience of @**topic**). */
 export const topicParticipants = async (db: Db, recipientId: number, topic: string): Promise<number[]> =>
-  sqliteOf(db)
-    .query<{ id: number }, [number, string]>("SELECT DISTINCT sender_id AS id FROM messages WHERE recipient_id = ? AND topic = ?")
-    .all(recipientId, topic)
-    .map((r) => r.id);
+  (await raw(db).all<{ id: number }>("SELECT DISTINCT sender_id AS id FROM messages WHERE recipient_id = ? AND topic = ?", recipientId, topic)).map(
+    (r) => r.id,
+  );
 
 // ---- Search highlights ----
 
@@ -276,7 +303,7 @@ export async function highlightMatches(
   const out = new Map<number, { match_content: string; match_subject: string }>();
   for (const m of rows) out.set(m.id, { match_content: m.renderedContent, match_subject: escapeHtml(m.topic) });
   if (!match || !rows.length) return out;
-  const s = sqliteOf(db);
+  const s = sqliteOnly(db, "Search highlighting");
   s.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_highlight USING fts5(body, topic, tokenize='porter unicode61 remove_diacritics 2')");
   const insert = s.query("INSERT INTO temp.search_highlight (rowid, body, topic) VALUES (?, ?, ?)");
   for (const m of rows) insert.run(m.id, m.renderedContent, escapeHtml(m.topic));
@@ -310,37 +337,42 @@ export async function listTopicMessageIds(
     params.push(o.receivedBy);
   }
   const limit = o.limit === undefined ? [] : [o.limit];
-  return sqliteOf(db)
-    .query<{ id: number }, (number | string)[]>(
+  return (
+    await raw(db).all<{ id: number }>(
       `SELECT m.id FROM messages m${join} WHERE m.recipient_id = ? AND m.topic = ? AND m.id >= ? ORDER BY m.id${limit.length ? " LIMIT ?" : ""}`,
+      ...params,
+      recipientId,
+      topic,
+      o.fromId ?? 0,
+      ...limit,
     )
-    .all(...params, recipientId, topic, o.fromId ?? 0, ...limit)
-    .map((r) => r.id);
+  ).map((r) => r.id);
 }
 
 /** When each message was sent, by id. */
 export const listMessageDates = async (db: Db, ids: number[]): Promise<{ id: number; d: number }[]> =>
-  sqliteOf(db)
-    .query<{ id: number; d: number }, [string]>("SELECT id, date_sent AS d FROM messages WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id")
-    .all(JSON.stringify(ids));
+  await raw(db).all<{ id: number; d: number }>(
+    `SELECT id, date_sent AS d FROM messages WHERE id IN (SELECT value FROM ${idsTable(db, "?")}) ORDER BY id`,
+    idsValue(db, ids),
+  );
 
 export const countTopicMessages = async (db: Db, recipientId: number, topic: string): Promise<number> =>
-  sqliteOf(db).query<{ n: number }, [number, string]>("SELECT COUNT(*) AS n FROM messages WHERE recipient_id = ? AND topic = ?").get(recipientId, topic)!.n;
+  (await raw(db).get<{ n: number }>("SELECT COUNT(*) AS n FROM messages WHERE recipient_id = ? AND topic = ?", recipientId, topic))!.n;
 
 /** Each message's channel (null for a direct message). */
 export const channelsOfMessages = async (db: Db, ids: number[]): Promise<{ id: number; c: number | null }[]> =>
-  sqliteOf(db)
-    .query<{ id: number; c: number | null }, [string]>(
-      "SELECT m.id, r.channel_id AS c FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id IN (SELECT value FROM json_each(?))",
-    )
-    .all(JSON.stringify(ids));
+  await raw(db).all<{ id: number; c: number | null }>(
+    `SELECT m.id, r.channel_id AS c FROM messages m JOIN recipients r ON r.id = m.recipient_id WHERE m.id IN (SELECT value FROM ${idsTable(db, "?")})`,
+    idsValue(db, ids),
+  );
 
 /** The direct-message conversations a viewer shares with a user (with `groupsOnly`, those of three or more). */
 export const dmRecipientsWith = async (db: Db, viewerId: number, userId: number, groupsOnly: boolean): Promise<number[]> =>
-  sqliteOf(db)
-    .query<{ r: number }, [number, number]>(
+  (
+    await raw(db).all<{ r: number }>(
       `SELECT a.recipient_id AS r FROM dm_members a JOIN dm_members b ON b.recipient_id = a.recipient_id AND b.user_id = ?2
        WHERE a.user_id = ?1 ${groupsOnly ? "AND (SELECT COUNT(*) FROM dm_members c WHERE c.recipient_id = a.recipient_id) >= 3" : ""}`,
+      viewerId,
+      userId,
     )
-    .all(viewerId, userId)
-    .map((r) => r.r);
+  ).map((r) => r.r);

@@ -1,7 +1,9 @@
 // The messages a compiled narrow selects (domain/narrow.ts compiles GET /messages' narrow to SQL
 // conditions): by id, around an anchor, the first unread. Each row is an id and the viewer's flags.
-import { sqliteOf, type Db } from "../db/client";
+import type { Db } from "../db/client";
 import type { CompiledNarrow } from "../domain/narrow";
+import { type Param, raw } from "../db/raw";
+import { idsTable, idsValue } from "../db/in-ids";
 
 export interface NarrowRow {
   id: number;
@@ -9,35 +11,40 @@ export interface NarrowRow {
 }
 
 const selectFrom = (c: CompiledNarrow, extra: string[] = []) =>
-  `SELECT ${c.idCol} AS id, ${c.flagsCol} AS flags FROM ${c.from} WHERE ${[...c.where, ...extra].join(" AND ") || "1"}`;
+  `SELECT ${c.idCol} AS id, ${c.flagsCol} AS flags FROM ${c.from} WHERE ${[...c.where, ...extra].join(" AND ") || "true"}`;
 
 /** The narrow's messages among these ids, oldest first. */
 export const rowsWithIds = async (db: Db, c: CompiledNarrow, ids: number[]): Promise<NarrowRow[]> =>
-  sqliteOf(db)
-    .query<NarrowRow, any[]>(`${selectFrom(c, [`${c.idCol} IN (SELECT value FROM json_each(?))`])} ORDER BY ${c.idCol}`)
-    .all(...c.params, JSON.stringify(ids));
+  await raw(db).all<NarrowRow>(
+    `${selectFrom(c, [`${c.idCol} IN (SELECT value FROM ${idsTable(db, "?")})`])} ORDER BY ${c.idCol}`,
+    ...(c.params as Param[]),
+    idsValue(db, ids),
+  );
 
 /** Up to `limit` of the narrow's messages at or below `bound` (null: the newest), oldest first. */
 export const rowsBefore = async (db: Db, c: CompiledNarrow, bound: number | null, limit: number): Promise<NarrowRow[]> =>
-  sqliteOf(db)
-    .query<NarrowRow, any[]>(`${selectFrom(c, bound === null ? [] : [`${c.idCol} <= ?`])} ORDER BY ${c.idCol} DESC LIMIT ?`)
-    .all(...c.params, ...(bound === null ? [] : [bound]), limit)
-    .reverse();
+  (
+    await raw(db).all<NarrowRow>(
+      `${selectFrom(c, bound === null ? [] : [`${c.idCol} <= ?`])} ORDER BY ${c.idCol} DESC LIMIT ?`,
+      ...(c.params as Param[]),
+      ...(bound === null ? [] : [bound]),
+      limit,
+    )
+  ).reverse();
 
 /** Up to `limit` of the narrow's messages at or above `bound` (null: the oldest), oldest first. */
 export const rowsAfter = async (db: Db, c: CompiledNarrow, bound: number | null, limit: number): Promise<NarrowRow[]> =>
-  sqliteOf(db)
-    .query<NarrowRow, any[]>(`${selectFrom(c, bound === null ? [] : [`${c.idCol} >= ?`])} ORDER BY ${c.idCol} ASC LIMIT ?`)
-    .all(...c.params, ...(bound === null ? [] : [bound]), limit);
+  await raw(db).all<NarrowRow>(
+    `${selectFrom(c, bound === null ? [] : [`${c.idCol} >= ?`])} ORDER BY ${c.idCol} ASC LIMIT ?`,
+    ...(c.params as Param[]),
+    ...(bound === null ? [] : [bound]),
+    limit,
+  );
 
 /** The narrow's message with this id, if it has it. */
 export const rowsAt = async (db: Db, c: CompiledNarrow, id: number): Promise<NarrowRow[]> =>
-  sqliteOf(db)
-    .query<NarrowRow, any[]>(selectFrom(c, [`${c.idCol} = ?`]))
-    .all(...c.params, id);
+  await raw(db).all<NarrowRow>(selectFrom(c, [`${c.idCol} = ?`]), ...(c.params as Param[]), id);
 
 /** The oldest unread message of a narrow compiled over the viewer's rows (forceUserMessages). */
 export const firstUnreadId = async (db: Db, c: CompiledNarrow): Promise<number | undefined> =>
-  sqliteOf(db)
-    .query<{ id: number }, any[]>(`${selectFrom(c, ["(um.flags & 1) = 0"])} ORDER BY ${c.idCol} ASC LIMIT 1`)
-    .get(...c.params)?.id;
+  (await raw(db).get<{ id: number }>(`${selectFrom(c, ["(um.flags & 1) = 0"])} ORDER BY ${c.idCol} ASC LIMIT 1`, ...(c.params as Param[])))?.id;

@@ -52,7 +52,7 @@ export async function renderLookups(db: Db, realmId: number, senderId: number | 
       if (!r) return null;
       if (
         r.invite_only &&
-        (senderId === null || !s.query("SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = 1").get(senderId, r.id))
+        (senderId === null || !s.query("SELECT 1 FROM subscriptions WHERE user_id = ? AND channel_id = ? AND active = true").get(senderId, r.id))
       )
         return null;
       return { id: r.id, name: r.name };

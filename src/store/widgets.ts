@@ -1,7 +1,9 @@
 import { and, eq } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { inIds } from "../db/in-ids";
-import { widgetDocuments, widgetPreferences, type WidgetDocumentRow, type WidgetPreferenceRow } from "../db/schema";
+import { type WidgetDocumentRow, type WidgetPreferenceRow } from "../db/schema";
+import { tables, type Tables } from "../db/engine";
+import { first, all, run } from "../db/query";
 
 export interface WidgetScope {
   installId: number;
@@ -10,42 +12,75 @@ export interface WidgetScope {
   item: string;
 }
 
-const scopeIs = (s: WidgetScope) =>
+const scopeIs = ({ widgetDocuments }: Tables, s: WidgetScope) =>
   and(eq(widgetDocuments.installId, s.installId), eq(widgetDocuments.widget, s.widget), eq(widgetDocuments.linkId, s.linkId), eq(widgetDocuments.item, s.item));
 
-export const findDocument = async (db: Db, s: WidgetScope): Promise<WidgetDocumentRow | undefined> => db.select().from(widgetDocuments).where(scopeIs(s)).get();
+export const findDocument = async (db: Db, s: WidgetScope): Promise<WidgetDocumentRow | undefined> => {
+  const { widgetDocuments } = tables(db);
+  return first(
+    db
+      .select()
+      .from(widgetDocuments)
+      .where(scopeIs(tables(db), s)),
+  );
+};
 
 export async function saveDocument(db: Db, row: WidgetDocumentRow) {
-  db.insert(widgetDocuments)
-    .values(row)
-    .onConflictDoUpdate({
-      target: [widgetDocuments.installId, widgetDocuments.widget, widgetDocuments.linkId, widgetDocuments.item],
-      set: { document: row.document, version: row.version, dateUpdated: row.dateUpdated },
-    })
-    .run();
+  const { widgetDocuments } = tables(db);
+
+  await run(
+    db
+      .insert(widgetDocuments)
+      .values(row)
+      .onConflictDoUpdate({
+        target: [widgetDocuments.installId, widgetDocuments.widget, widgetDocuments.linkId, widgetDocuments.item],
+        set: { document: row.document, version: row.version, dateUpdated: row.dateUpdated },
+      }),
+  );
 }
 
-export const listDocuments = async (db: Db, installIds: readonly number[]): Promise<WidgetDocumentRow[]> =>
-  installIds.length ? db.select().from(widgetDocuments).where(inIds(widgetDocuments.installId, installIds)).all() : [];
+export const listDocuments = async (db: Db, installIds: readonly number[]): Promise<WidgetDocumentRow[]> => {
+  const { widgetDocuments } = tables(db);
+  return installIds.length
+    ? await all(
+        db
+          .select()
+          .from(widgetDocuments)
+          .where(inIds(db, widgetDocuments.installId, installIds)),
+      )
+    : [];
+};
 
-export const deleteDocumentsOfLink = async (db: Db, linkId: number) => db.delete(widgetDocuments).where(eq(widgetDocuments.linkId, linkId)).run();
+export const deleteDocumentsOfLink = async (db: Db, linkId: number) => {
+  const { widgetDocuments } = tables(db);
+  return run(db.delete(widgetDocuments).where(eq(widgetDocuments.linkId, linkId)));
+};
 
 export async function deleteWidgetsOfInstall(db: Db, installId: number) {
-  db.delete(widgetDocuments).where(eq(widgetDocuments.installId, installId)).run();
-  db.delete(widgetPreferences).where(eq(widgetPreferences.installId, installId)).run();
+  const { widgetDocuments, widgetPreferences } = tables(db);
+
+  await run(db.delete(widgetDocuments).where(eq(widgetDocuments.installId, installId)));
+  await run(db.delete(widgetPreferences).where(eq(widgetPreferences.installId, installId)));
 }
 
-export const findPreference = async (db: Db, userId: number, installId: number, widget: string): Promise<WidgetPreferenceRow | undefined> =>
-  db
-    .select()
-    .from(widgetPreferences)
-    .where(and(eq(widgetPreferences.userId, userId), eq(widgetPreferences.installId, installId), eq(widgetPreferences.widget, widget)))
-    .get();
+export const findPreference = async (db: Db, userId: number, installId: number, widget: string): Promise<WidgetPreferenceRow | undefined> => {
+  const { widgetPreferences } = tables(db);
+  return first(
+    db
+      .select()
+      .from(widgetPreferences)
+      .where(and(eq(widgetPreferences.userId, userId), eq(widgetPreferences.installId, installId), eq(widgetPreferences.widget, widget))),
+  );
+};
 
 export async function savePreference(db: Db, row: WidgetPreferenceRow) {
+  const { widgetPreferences } = tables(db);
+
   const { userId, installId, widget, ...rest } = row;
-  db.insert(widgetPreferences)
-    .values(row)
-    .onConflictDoUpdate({ target: [widgetPreferences.userId, widgetPreferences.installId, widgetPreferences.widget], set: rest })
-    .run();
+  await run(
+    db
+      .insert(widgetPreferences)
+      .values(row)
+      .onConflictDoUpdate({ target: [widgetPreferences.userId, widgetPreferences.installId, widgetPreferences.widget], set: rest }),
+  );
 }
