@@ -38,21 +38,32 @@ export interface PostgresOptions {
  * numbers. drizzle's PostgreSQL driver and schema load only here: a SQLite server never pays for them.
  */
 export async function openPostgres(url: string, o: PostgresOptions = {}): Promise<{ client: SQL; db: Db }> {
-  const [{ SQL }, { drizzle }, pgTables] = await Promise.all([import("bun"), import("drizzle-orm/bun-sql"), import("./schema-pg")]);
+  const [{ SQL }, { drizzle }, pgTables] = await Promise.all([import("bun"), import("drizzle-orm/bun-sql"), loadPgTables()]);
   const client = new SQL(url, { bigint: true, ...(o.max ? { max: o.max } : {}) });
-  return { client, db: postgresDb(client, drizzle, pgTables as unknown as Tables) };
+  return { client, db: postgresDb(client, drizzle, pgTables) };
 }
 
 /** A Db over another connection of the same server (e.g. a transaction's reserved one), with the same tables. */
 export async function postgresDbOver(client: SQL): Promise<Db> {
-  const [{ drizzle }, pgTables] = await Promise.all([import("drizzle-orm/bun-sql"), import("./schema-pg")]);
-  return postgresDb(client, drizzle, pgTables as unknown as Tables);
+  const [{ drizzle }, pgTables] = await Promise.all([import("drizzle-orm/bun-sql"), loadPgTables()]);
+  return postgresDb(client, drizzle, pgTables);
 }
 
 function postgresDb(client: SQL, drizzle: typeof import("drizzle-orm/bun-sql").drizzle, pgTables: Tables): Db {
   const db = drizzle({ client }) as unknown as Db;
   postgresDbs.set(db, { client, tables: pgTables });
   return db;
+}
+
+type PgSchema = typeof import("./schema-pg");
+
+/**
+ * The PostgreSQL twins as the store sees them: `messages` without its search column (a message row is
+ * the same on both engines, and a page of messages does not carry their tsvectors).
+ */
+async function loadPgTables(): Promise<Tables> {
+  const [schema, { pgTable }] = await Promise.all([import("./schema-pg"), import("drizzle-orm/pg-core")]);
+  return { ...schema, messages: pgTable("messages", schema.messageColumns()) } as Partial<PgSchema> as unknown as Tables;
 }
 
 /**

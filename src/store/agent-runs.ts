@@ -89,7 +89,6 @@ export interface RunFilter {
 /** A realm's runs, newest first. */
 export async function listRuns(db: Db, realmId: number, f: RunFilter, limit: number): Promise<AgentRunRow[]> {
   const { agentRuns } = tables(db);
-
   const where: (SQL | undefined)[] = [eq(agentRuns.realmId, realmId)];
   if (f.channelId !== undefined) where.push(eq(agentRuns.channelId, f.channelId));
   if (f.topic !== undefined) where.push(eq(agentRuns.topic, f.topic));

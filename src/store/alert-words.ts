@@ -10,7 +10,6 @@ export const listAlertWords = async (db: Db, userId: number): Promise<string[]> 
 
 export async function addAlertWords(db: Db, userId: number, words: string[]) {
   const { alertWords } = tables(db);
-
   if (words.length)
     await run(
       db
@@ -22,6 +21,5 @@ export async function addAlertWords(db: Db, userId: number, words: string[]) {
 
 export async function removeAlertWords(db: Db, userId: number, words: string[]) {
   const { alertWords } = tables(db);
-
   if (words.length) await run(db.delete(alertWords).where(and(eq(alertWords.userId, userId), inArray(alertWords.word, words))));
 }

@@ -54,7 +54,6 @@ export const realmUploadBytes = async (db: Db, realmId: number): Promise<number>
 /** The messages linking each attachment, oldest first: { attachmentId → [{ id, date_sent }] }. */
 export async function linkedMessages(db: Db, attachmentIds: number[]): Promise<Map<number, { id: number; dateSent: number }[]>> {
   const { messageAttachments, messages } = tables(db);
-
   const out = new Map<number, { id: number; dateSent: number }[]>();
   if (!attachmentIds.length) return out;
   const rows = await all(
@@ -94,7 +93,6 @@ export const messageAttachmentIds = async (db: Db, messageIds: number[]): Promis
 
 export const linkAttachments = async (db: Db, messageId: number, attachmentIds: number[]) => {
   const { attachments, messageAttachments } = tables(db);
-
   if (!attachmentIds.length) return;
   await run(
     db
@@ -112,7 +110,6 @@ export const linkAttachments = async (db: Db, messageId: number, attachmentIds: 
 
 export const unlinkAttachments = async (db: Db, messageIds: number[], attachmentIds?: number[]) => {
   const { messageAttachments } = tables(db);
-
   if (!messageIds.length) return;
   const byMessage = inIds(db, messageAttachments.messageId, messageIds);
   await run(db.delete(messageAttachments).where(attachmentIds ? and(byMessage, inIds(db, messageAttachments.attachmentId, attachmentIds)) : byMessage));
@@ -121,7 +118,6 @@ export const unlinkAttachments = async (db: Db, messageIds: number[], attachment
 /** Of these attachments, the ones no message links any more: they start their grace period now. */
 export async function markUnreferenced(db: Db, attachmentIds: number[], now: number): Promise<number[]> {
   const { attachments, messageAttachments } = tables(db);
-
   if (!attachmentIds.length) return [];
   const linked = new Set(
     (
@@ -158,6 +154,5 @@ export const listExpiredAttachments = async (db: Db, cutoff: number, limit: numb
 
 export const deleteAttachments = async (db: Db, ids: number[]) => {
   const { attachments } = tables(db);
-
   if (ids.length) await run(db.delete(attachments).where(inIds(db, attachments.id, ids)));
 };

@@ -10,7 +10,6 @@ const toService = (r: typeof botServices.$inferSelect): BotService => ({ base_ur
 
 export const findBotService = async (db: Db, botId: number): Promise<BotService | undefined> => {
   const { botServices } = tables(db);
-
   const r = await first(db.select().from(botServices).where(eq(botServices.botId, botId)));
   return r && toService(r);
 };
@@ -18,7 +17,6 @@ export const findBotService = async (db: Db, botId: number): Promise<BotService 
 /** Services of many bots at once, by bot id. */
 export async function listBotServices(db: Db, botIds: number[]): Promise<Map<number, BotService>> {
   const { botServices } = tables(db);
-
   if (!botIds.length) return new Map();
   return new Map(
     (
@@ -34,7 +32,6 @@ export async function listBotServices(db: Db, botIds: number[]): Promise<Map<num
 
 export const saveBotService = async (db: Db, botId: number, s: BotService) => {
   const { botServices } = tables(db);
-
   const row = { botId, baseUrl: s.base_url, token: s.token, interface: s.interface };
   await run(db.insert(botServices).values(row).onConflictDoUpdate({ target: botServices.botId, set: row }));
 };

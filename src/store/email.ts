@@ -82,7 +82,6 @@ export const useEmailTokens = async (db: Db, userId: number, kind: string, now: 
 
 export async function insertMissedMessages(db: Db, rows: (typeof missedMessages.$inferInsert)[]) {
   const { missedMessages } = tables(db);
-
   if (rows.length) await run(db.insert(missedMessages).values(rows));
 }
 

@@ -54,8 +54,8 @@ export async function readPendingRows(db: Db, where: { userId: number } | { chan
           ]
         : [`s.channel_id IN (SELECT value FROM ${idsTable(db, "?2")})`, [idsValue(db, where.channelIds)]];
   return await raw(db).all<PendingRows>(
-    `SELECT s.user_id AS userId, s.channel_id AS channelId, c.recipient_id AS recipientId, s.delivered_through AS through,
-         ?1 AS upTo, ${idsAggregate(db, "m.id")} AS ids, COUNT(*) AS count
+    `SELECT s.user_id AS "userId", s.channel_id AS "channelId", MIN(c.recipient_id) AS "recipientId", s.delivered_through AS through,
+         ?1 AS "upTo", ${idsAggregate(db, "m.id")} AS ids, COUNT(*) AS count
        FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = true
          JOIN channels c ON c.id = s.channel_id
          JOIN messages m ON m.recipient_id = c.recipient_id AND m.id > s.delivered_through AND m.id <= ?1
@@ -138,7 +138,7 @@ export const deliverForMessages = async (db: Db, ids: number[]) => await writePe
 export async function readBacklog(db: Db, lag: number, limit: number): Promise<PendingRows[]> {
   const s = raw(db);
   const behind = await s.all<{ userId: number; channelId: number; recipientId: number; through: number }>(
-    `SELECT s.user_id AS userId, s.channel_id AS channelId, c.recipient_id AS recipientId, s.delivered_through AS through
+    `SELECT s.user_id AS "userId", s.channel_id AS "channelId", c.recipient_id AS "recipientId", s.delivered_through AS through
        FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = true JOIN channels c ON c.id = s.channel_id
        WHERE s.active = true
          AND (SELECT COUNT(*) FROM (SELECT 1 FROM messages m WHERE m.recipient_id = c.recipient_id AND m.id > s.delivered_through LIMIT ?1)) >= ?1

@@ -52,8 +52,8 @@ export async function insertHistorical(db: Db, userId: number, ids: number[], fl
 /** The user's unread messages, newest first, with what unread counts group them by. */
 export const unreadRows = async (db: Db, userId: number, limit: number): Promise<UnreadRow[]> =>
   await raw(db).all<UnreadRow>(
-    `SELECT um.message_id AS id, um.flags AS flags, m.sender_id AS senderId, m.recipient_id AS recipientId, m.topic AS topic,
-              r.channel_id AS channelId, r.dm_key AS dmKey
+    `SELECT um.message_id AS id, um.flags AS flags, m.sender_id AS "senderId", m.recipient_id AS "recipientId", m.topic AS topic,
+              r.channel_id AS "channelId", r.dm_key AS "dmKey"
        FROM user_messages um ${joinInOrder(db)} messages m ON m.id = um.message_id JOIN recipients r ON r.id = m.recipient_id
        WHERE um.user_id = ? AND (um.flags & 1) = 0 ORDER BY um.message_id DESC LIMIT ?`,
     userId,
@@ -110,7 +110,7 @@ export const readers = async (db: Db, messageId: number): Promise<UserRow[]> => 
 /** Users with a row for the message, with their flags (the audience of its updates); inside a transaction. */
 export async function messageRecipients(db: Db, messageId: number): Promise<{ userId: number; flags: number }[]> {
   await deliverForMessages(db, [messageId]);
-  return await raw(db).all<{ userId: number; flags: number }>("SELECT user_id AS userId, flags FROM user_messages WHERE message_id = ?", messageId);
+  return await raw(db).all<{ userId: number; flags: number }>(`SELECT user_id AS "userId", flags FROM user_messages WHERE message_id = ?`, messageId);
 }
 
 /** Users with a row for any of these messages; inside a transaction. */

@@ -63,7 +63,6 @@ export const listSlots = async (db: Db, installIds: readonly number[]): Promise<
 
 export async function saveSlot(db: Db, row: PluginSecretRow) {
   const { pluginSecrets } = tables(db);
-
   await run(
     db
       .insert(pluginSecrets)

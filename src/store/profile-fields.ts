@@ -69,7 +69,6 @@ export const listUserFieldValues = async (db: Db, userId: number): Promise<Map<n
 /** Every value in a realm, by user id then field id (register, GET /users). */
 export async function listRealmFieldValues(db: Db, realmId: number): Promise<Map<number, Map<number, string>>> {
   const { profileFieldValues, users } = tables(db);
-
   const out = new Map<number, Map<number, string>>();
   const rows = await all(
     db
@@ -109,7 +108,6 @@ export const updateProfileField = async (db: Db, id: number, patch: Partial<type
 /** A field and every user's value for it. */
 export async function deleteProfileField(db: Db, id: number) {
   const { profileFieldValues, profileFields } = tables(db);
-
   await run(db.delete(profileFieldValues).where(eq(profileFieldValues.fieldId, id)));
   await run(db.delete(profileFields).where(eq(profileFields.id, id)));
 }

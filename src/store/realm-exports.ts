@@ -49,8 +49,8 @@ export const listPendingExports = async (db: Db): Promise<RealmExportRow[]> => {
 export const archiveUsers = async (db: Db, realmId: number): Promise<ArchiveUser[]> =>
   (
     await raw(db).all<any>(
-      `SELECT id, email, full_name AS fullName, role, is_active AS isActive, is_bot AS isBot, bot_type AS botType,
-         bot_owner_id AS botOwnerId, date_joined AS dateJoined, timezone FROM users WHERE realm_id = ? ORDER BY id`,
+      `SELECT id, email, full_name AS "fullName", role, is_active AS "isActive", is_bot AS "isBot", bot_type AS "botType",
+         bot_owner_id AS "botOwnerId", date_joined AS "dateJoined", timezone FROM users WHERE realm_id = ? ORDER BY id`,
       realmId,
     )
   ).map((u) => ({ ...u, isActive: !!u.isActive, isBot: !!u.isBot }));
@@ -59,16 +59,16 @@ export async function archiveChannels(db: Db, realmId: number): Promise<ArchiveC
   const s = raw(db);
   const subs = new Map<number, ArchiveChannel["subscribers"]>();
   for (const x of await s.all<any>(
-    `SELECT s.channel_id AS channelId, s.user_id AS userId, s.active, s.color, s.is_muted AS isMuted, s.pin_to_top AS pinToTop
+    `SELECT s.channel_id AS "channelId", s.user_id AS "userId", s.active, s.color, s.is_muted AS "isMuted", s.pin_to_top AS "pinToTop"
        FROM subscriptions s JOIN channels c ON c.id = s.channel_id WHERE c.realm_id = ? ORDER BY s.user_id`,
     realmId,
   ))
     pushTo(subs, x.channelId, { userId: x.userId, active: !!x.active, color: x.color, isMuted: !!x.isMuted, pinToTop: !!x.pinToTop });
   return (
     await s.all<any>(
-      `SELECT c.id, c.name, c.description, c.invite_only AS inviteOnly, c.history_public_to_subscribers AS historyPublicToSubscribers,
-         c.is_web_public AS isWebPublic, c.date_created AS dateCreated, c.creator_id AS creatorId, c.is_archived AS isArchived,
-         EXISTS (SELECT 1 FROM default_channels d WHERE d.channel_id = c.id) AS isDefault
+      `SELECT c.id, c.name, c.description, c.invite_only AS "inviteOnly", c.history_public_to_subscribers AS "historyPublicToSubscribers",
+         c.is_web_public AS "isWebPublic", c.date_created AS "dateCreated", c.creator_id AS "creatorId", c.is_archived AS "isArchived",
+         EXISTS (SELECT 1 FROM default_channels d WHERE d.channel_id = c.id) AS "isDefault"
        FROM channels c WHERE c.realm_id = ? ORDER BY c.id`,
       realmId,
     )
@@ -95,8 +95,8 @@ export async function archiveMessages(db: Db, realmId: number): Promise<ArchiveM
   }
   return (
     await s.all<any>(
-      `SELECT m.id, m.sender_id AS senderId, c.id AS channelId, r.dm_key AS dmKey, m.topic, m.content, m.rendered_content AS renderedContent,
-         m.date_sent AS dateSent, m.client, m.last_edit_time AS lastEditTime
+      `SELECT m.id, m.sender_id AS "senderId", c.id AS "channelId", r.dm_key AS "dmKey", m.topic, m.content, m.rendered_content AS "renderedContent",
+         m.date_sent AS "dateSent", m.client, m.last_edit_time AS "lastEditTime"
        FROM messages m JOIN recipients r ON r.id = m.recipient_id LEFT JOIN channels c ON c.recipient_id = r.id
        WHERE m.realm_id = ? ORDER BY m.id`,
       realmId,
@@ -106,7 +106,7 @@ export async function archiveMessages(db: Db, realmId: number): Promise<ArchiveM
 
 export const archiveReactions = async (db: Db, realmId: number): Promise<ArchiveReaction[]> =>
   await raw(db).all<ArchiveReaction>(
-    `SELECT x.message_id AS messageId, x.user_id AS userId, x.emoji_name AS emojiName, x.emoji_code AS emojiCode, x.reaction_type AS reactionType
+    `SELECT x.message_id AS "messageId", x.user_id AS "userId", x.emoji_name AS "emojiName", x.emoji_code AS "emojiCode", x.reaction_type AS "reactionType"
        FROM reactions x JOIN messages m ON m.id = x.message_id WHERE m.realm_id = ? ORDER BY x.id`,
     realmId,
   );
@@ -122,7 +122,7 @@ export async function archiveFiles(db: Db, realmId: number): Promise<ArchiveFile
     pushTo(links, r.a, r.m);
   return (
     await s.all<any>(
-      "SELECT id, owner_id AS ownerId, name, path_id AS source, size, create_time AS createTime, content_type AS contentType FROM attachments WHERE realm_id = ? ORDER BY id",
+      `SELECT id, owner_id AS "ownerId", name, path_id AS source, size, create_time AS "createTime", content_type AS "contentType" FROM attachments WHERE realm_id = ? ORDER BY id`,
       realmId,
     )
   ).map((a) => ({ ...a, messageIds: links.get(a.id) ?? [] }));

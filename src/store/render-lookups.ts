@@ -1,6 +1,7 @@
 // What the Markdown renderer looks up while rendering one sender's text (actions/render.ts adds the
 // realm's emoji and linkifiers): users and groups by name or id, channels by name, a topic's latest message.
-import { sqliteOf, type Db } from "../db/client";
+import type { Db } from "../db/client";
+import { sqliteOnly } from "../db/engine";
 
 type Named = { id: number; full_name: string; is_active: boolean };
 
@@ -15,7 +16,9 @@ interface Lookups {
 
 /** `senderId` null is the system: it sees no private channel. */
 export async function renderLookups(db: Db, realmId: number, senderId: number | null): Promise<Lookups> {
-  const s = sqliteOf(db);
+  // Synchronous: the renderer asks mid-parse. PostgreSQL needs a first pass that reads the names a text
+  // mentions (docs/scaling.md, step 5), as actions/render.ts does for custom emoji.
+  const s = sqliteOnly(db, "The renderer's lookups");
   return {
     userByName(name) {
       const rows = s
@@ -37,7 +40,7 @@ export async function renderLookups(db: Db, realmId: number, senderId: number | 
     groupByName(name) {
       const r = s
         .query<{ id: number; name: string; deactivated: number }, [number, string]>(
-          "SELECT id, name, deactivated FROM user_groups WHERE realm_id = ? AND lower(name) = lower(?) AND is_system_group = 0",
+          "SELECT id, name, deactivated FROM user_groups WHERE realm_id = ? AND lower(name) = lower(?) AND is_system_group = false",
         )
         .get(realmId, name);
       return r ? { id: r.id, name: r.name, deactivated: !!r.deactivated } : null;
@@ -46,7 +49,7 @@ export async function renderLookups(db: Db, realmId: number, senderId: number | 
       // Links to any channel of the realm that exists; private ones only for their subscribers.
       const r = s
         .query<{ id: number; name: string; invite_only: number }, [number, string]>(
-          "SELECT id, name, invite_only FROM channels WHERE realm_id = ? AND name = ? AND is_archived = 0",
+          "SELECT id, name, invite_only FROM channels WHERE realm_id = ? AND name = ? AND is_archived = false",
         )
         .get(realmId, name);
       if (!r) return null;

@@ -57,7 +57,6 @@ export async function realmSubscribers(db: Db, realmId: number): Promise<Map<num
  * A subscription receives the messages sent from now on. */
 export async function activateSubscriptions(db: Db, rows: { userId: number; channelId: number; color: string }[]) {
   const { subscriptions } = tables(db);
-
   if (!rows.length) return;
   const deliveredThrough = await lastMessageId(db);
   await run(
@@ -71,7 +70,6 @@ export async function activateSubscriptions(db: Db, rows: { userId: number; chan
 /** Unsubscribes, after writing the rows of the messages they received while subscribed. */
 export async function deactivateSubscriptions(db: Db, channelId: number, userIds: number[]) {
   const { subscriptions } = tables(db);
-
   await writePendingRows(db, { channelIds: [channelId], userIds });
   await run(
     db

@@ -8,7 +8,6 @@ import { raw } from "../db/raw";
 /** Sets a user's policy for a topic; policy 0 (none) removes the row. */
 export async function setUserTopic(db: Db, userId: number, channelId: number, topic: string, policy: number, now: number) {
   const { userTopics } = tables(db);
-
   if (policy === 0) {
     await run(db.delete(userTopics).where(and(eq(userTopics.userId, userId), eq(userTopics.channelId, channelId), eq(userTopics.topic, topic))));
     return;
@@ -29,7 +28,6 @@ export const listUserTopics = async (db: Db, userId: number): Promise<UserTopicR
 /** Moves every user's policies from one topic to another (a topic rename or move). */
 export async function moveUserTopics(db: Db, from: { channelId: number; topic: string }, to: { channelId: number; topic: string }) {
   const { userTopics } = tables(db);
-
   await run(
     db
       .update(userTopics)

@@ -77,7 +77,6 @@ export async function systemGroupIds(db: Db, realmId: number): Promise<Record<st
 
 export async function addGroupMembers(db: Db, groupId: number, userIds: number[]) {
   const { userGroupMembers } = tables(db);
-
   if (userIds.length)
     await run(
       db
@@ -89,13 +88,11 @@ export async function addGroupMembers(db: Db, groupId: number, userIds: number[]
 
 export async function removeGroupMembers(db: Db, groupId: number, userIds: number[]) {
   const { userGroupMembers } = tables(db);
-
   if (userIds.length) await run(db.delete(userGroupMembers).where(and(eq(userGroupMembers.groupId, groupId), inIds(db, userGroupMembers.userId, userIds))));
 }
 
 export async function addSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
   const { userGroupSubgroups } = tables(db);
-
   if (subgroupIds.length)
     await run(
       db
@@ -107,7 +104,6 @@ export async function addSubgroups(db: Db, groupId: number, subgroupIds: number[
 
 export async function removeSubgroups(db: Db, groupId: number, subgroupIds: number[]) {
   const { userGroupSubgroups } = tables(db);
-
   if (subgroupIds.length)
     await run(db.delete(userGroupSubgroups).where(and(eq(userGroupSubgroups.groupId, groupId), inIds(db, userGroupSubgroups.subgroupId, subgroupIds))));
 }

@@ -27,7 +27,6 @@ export const findDocument = async (db: Db, s: WidgetScope): Promise<WidgetDocume
 
 export async function saveDocument(db: Db, row: WidgetDocumentRow) {
   const { widgetDocuments } = tables(db);
-
   await run(
     db
       .insert(widgetDocuments)
@@ -58,7 +57,6 @@ export const deleteDocumentsOfLink = async (db: Db, linkId: number) => {
 
 export async function deleteWidgetsOfInstall(db: Db, installId: number) {
   const { widgetDocuments, widgetPreferences } = tables(db);
-
   await run(db.delete(widgetDocuments).where(eq(widgetDocuments.installId, installId)));
   await run(db.delete(widgetPreferences).where(eq(widgetPreferences.installId, installId)));
 }
@@ -75,7 +73,6 @@ export const findPreference = async (db: Db, userId: number, installId: number, 
 
 export async function savePreference(db: Db, row: WidgetPreferenceRow) {
   const { widgetPreferences } = tables(db);
-
   const { userId, installId, widget, ...rest } = row;
   await run(
     db

@@ -40,7 +40,6 @@ export const findTopicWorkspace = async (db: Db, channelId: number, topic: strin
 
 export async function listWorkspaces(db: Db, realmId: number, f: { channelId?: number; topic?: string } = {}): Promise<WorkspaceRow[]> {
   const { workspaces } = tables(db);
-
   const where: (SQL | undefined)[] = [eq(workspaces.realmId, realmId)];
   if (f.channelId !== undefined) where.push(eq(workspaces.channelId, f.channelId));
   if (f.topic !== undefined) where.push(eq(workspaces.topic, f.topic));

@@ -6,25 +6,30 @@ import { nocaseText } from "./channels";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
+/** The columns a message row has on both engines (the store reads messages through a table of these alone, db/engine.ts). */
+export const messageColumns = () => ({
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  realmId: bigint("realm_id", { mode: "number" }).notNull(),
+  senderId: bigint("sender_id", { mode: "number" }).notNull(),
+  recipientId: bigint("recipient_id", { mode: "number" }).notNull(),
+  topic: nocaseText("topic").notNull().default(""),
+  content: text("content").notNull(),
+  renderedContent: text("rendered_content").notNull(),
+  dateSent: bigint("date_sent", { mode: "number" }).notNull(),
+  client: text("client").notNull().default("API"),
+  editHistory: text("edit_history"),
+  lastEditTime: bigint("last_edit_time", { mode: "number" }),
+  lastMovedTime: bigint("last_moved_time", { mode: "number" }),
+  hasLink: boolean("has_link").notNull().default(false),
+  hasImage: boolean("has_image").notNull().default(false),
+  hasAttachment: boolean("has_attachment").notNull().default(false),
+  isMeMessage: boolean("is_me_message").notNull().default(false),
+});
+
 export const messages = pgTable(
   "messages",
   {
-    id: bigserial("id", { mode: "number" }).primaryKey(),
-    realmId: bigint("realm_id", { mode: "number" }).notNull(),
-    senderId: bigint("sender_id", { mode: "number" }).notNull(),
-    recipientId: bigint("recipient_id", { mode: "number" }).notNull(),
-    topic: nocaseText("topic").notNull().default(""),
-    content: text("content").notNull(),
-    renderedContent: text("rendered_content").notNull(),
-    dateSent: bigint("date_sent", { mode: "number" }).notNull(),
-    client: text("client").notNull().default("API"),
-    editHistory: text("edit_history"),
-    lastEditTime: bigint("last_edit_time", { mode: "number" }),
-    lastMovedTime: bigint("last_moved_time", { mode: "number" }),
-    hasLink: boolean("has_link").notNull().default(false),
-    hasImage: boolean("has_image").notNull().default(false),
-    hasAttachment: boolean("has_attachment").notNull().default(false),
-    isMeMessage: boolean("is_me_message").notNull().default(false),
+    ...messageColumns(),
     // In place of SQLite's messages_fts: the topic and visible text, written by the indexer's batches
     // (null until then), searched with plainto_tsquery('english', …) (docs/scaling.md, section 5).
     searchTsv: tsvector("search_tsv"),

@@ -1,0 +1,212 @@
+// The store is written once for both engines (docs/scaling.md, section 1): the same store calls against
+// a migrated SQLite file and a migrated PostgreSQL database give the same results. The PostgreSQL half
+// needs a server from the harness: where none can be started, the test is skipped, saying why.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { SQL } from "bun";
+import { openDatabase, type Db } from "../../src/db/client";
+import { engineOf, openPostgres } from "../../src/db/engine";
+import { migrate } from "../../src/db/migrate";
+import { migratePostgres } from "../../src/db/migrate-pg";
+import { raw } from "../../src/db/raw";
+import type { CompiledNarrow } from "../../src/domain/narrow";
+import { insertChannel, findChannel, findChannelByName, listChannels, channelStats } from "../../src/store/channels";
+import { lastMessageId, readPendingRows, writePendingRead } from "../../src/store/lazy-delivery";
+import { changeFlag, flagsOf, receivedIds, starredIds, unreadRows, addReceived, recentConversations } from "../../src/store/message-flags";
+import {
+  deleteMessages,
+  dmRecipient,
+  findMessage,
+  insertMessage,
+  insertUserMessages,
+  listMessagesByIds,
+  maxMessageId,
+  messageLookups,
+} from "../../src/store/messages";
+import { rowsAfter, rowsBefore, rowsWithIds } from "../../src/store/narrow";
+import { deleteReaction, findReaction, insertReaction } from "../../src/store/reactions";
+import { findRealmByStringId, insertRealm, listRealms, updateRealm } from "../../src/store/realms";
+import { activateSubscriptions, deactivateSubscriptions, isSubscribed, listUserSubscriptions, subscriberIds } from "../../src/store/subscriptions";
+import { addGroupMembers, addSubgroups, groupClosure, insertUserGroup, isUserInGroups, listRecursiveMemberIds } from "../../src/store/user-groups";
+import {
+  activeUserIdsAmong,
+  countActiveUsers,
+  findUserByEmail,
+  findUserById,
+  insertUser,
+  listInactiveUserIds,
+  listUsers,
+  listUsersByIds,
+  updateUser,
+} from "../../src/store/users";
+import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
+
+/** Every area's calls in one scenario, returning what they answered, for both engines to compare. */
+async function scenario(db: Db): Promise<Record<string, unknown>> {
+  const out: Record<string, unknown> = {};
+  // Realms and users
+  const realm = await insertRealm(db, { stringId: "acme", name: "Acme", dateCreated: 1_700_000_000, settings: { a: 1 } });
+  await updateRealm(db, realm.id, { description: "Rockets" });
+  out.realm = await findRealmByStringId(db, "acme");
+  out.realms = (await listRealms(db)).length;
+  const user = (email: string, fullName: string, role = 400) =>
+    insertUser(db, { realmId: realm.id, email, fullName, role, apiKey: `key-${email}`, dateJoined: 1_700_000_000, settings: { theme: "dark" } });
+  const ann = await user("ann@acme.test", "Ann", 100);
+  const bob = await user("bob@acme.test", "Bob");
+  const cy = await user("cy@acme.test", "Cy");
+  await updateUser(db, cy.id, { isActive: false });
+  out.annByEmail = await findUserByEmail(db, realm.id, "ANN@acme.test");
+  out.bob = await findUserById(db, bob.id);
+  out.users = (await listUsers(db, realm.id)).map((u) => [u.email, u.isActive, u.settings]);
+  out.usersByIds = (await listUsersByIds(db, [cy.id, ann.id])).map((u) => u.id).sort();
+  out.activeCount = await countActiveUsers(db, realm.id);
+  out.inactive = [...(await listInactiveUserIds(db, realm.id))];
+  out.activeAmong = [...(await activeUserIdsAmong(db, realm.id, [ann.id, bob.id, cy.id, 999]))].sort();
+  // Channels and subscriptions
+  const general = await insertChannel(db, { realmId: realm.id, name: "general", description: "", renderedDescription: "", dateCreated: 1_700_000_000 });
+  const random = await insertChannel(db, { realmId: realm.id, name: "random", description: "", renderedDescription: "", dateCreated: 1_700_000_000 });
+  out.channel = await findChannel(db, general.id);
+  out.channelByName = (await findChannelByName(db, realm.id, "general"))?.id === general.id;
+  out.channels = (await listChannels(db, realm.id)).map((c) => c.name);
+  await activateSubscriptions(db, [
+    { userId: ann.id, channelId: general.id, color: "#c2c2c2" },
+    { userId: bob.id, channelId: general.id, color: "#76ce90" },
+    { userId: ann.id, channelId: random.id, color: "#fae589" },
+  ]);
+  out.subscribers = await subscriberIds(db, general.id);
+  out.annSubscriptions = (await listUserSubscriptions(db, ann.id)).map((s) => [s.channelId === general.id, s.active, s.color]);
+  // Messages: inserted with the sender's row only; the subscribers' rows come lazily
+  const send = async (senderId: number, recipientId: number, topic: string, content: string, rows: [number, number][]) => {
+    const id = await insertMessage(db, {
+      realmId: realm.id,
+      senderId,
+      recipientId,
+      topic,
+      content,
+      renderedContent: `<p>${content}</p>`,
+      dateSent: 1_700_000_100 + content.length,
+      client: "test",
+      hasLink: content.includes("http"),
+      hasImage: false,
+      hasAttachment: false,
+      isMeMessage: false,
+    });
+    await insertUserMessages(db, id, rows);
+    return id;
+  };
+  const m1 = await send(ann.id, general.recipientId, "Launch", "hello", [[ann.id, 1]]);
+  const m2 = await send(bob.id, general.recipientId, "launch", "see http://x", [[bob.id, 1]]);
+  const m3 = await send(ann.id, random.recipientId, "misc", "third", [[ann.id, 1]]);
+  const dm = await dmRecipient(db, realm.id, [ann.id, bob.id]);
+  const m4 = await send(bob.id, dm.id, "", "psst", [
+    [bob.id, 1 | 256],
+    [ann.id, 256],
+  ]);
+  out.message = await findMessage(db, m2);
+  out.byIds = (await listMessagesByIds(db, [m3, m1])).map((m) => [m.topic, m.hasLink]);
+  out.maxId = (await maxMessageId(db)) === m4;
+  out.lastId = (await lastMessageId(db)) === m4;
+  const lookups = await messageLookups(db, await listMessagesByIds(db, [m1, m2, m4]));
+  out.lookups = { users: [...lookups.users.keys()].sort(), channelNames: [...lookups.channelNames.values()], recipients: lookups.recipients.size };
+  // Lazy delivery: bob's rows of general, written from his pending list
+  const pending = await readPendingRows(db, { userId: bob.id });
+  out.pending = pending.map((p) => ({ ...p, userId: p.userId === bob.id, channelId: p.channelId === general.id, ids: undefined }));
+  out.pendingWritten = await writePendingRead(db, pending);
+  out.pendingAfter = (await readPendingRows(db, { channelIds: [general.id] })).map((p) => ({ ...p, ids: undefined })); // ids: in each engine's list form
+  out.bobReceived = [...(await receivedIds(db, bob.id, [m1, m2, m3, m4]))].map((id) => [m1, m2, m3, m4].indexOf(id)).sort();
+  // Flags
+  out.starred = await changeFlag(db, ann.id, [m1, m3, m4], 2, true);
+  out.starredAgain = await changeFlag(db, ann.id, [m1], 2, true);
+  out.starredIds = (await starredIds(db, ann.id)).length;
+  out.read = await changeFlag(db, ann.id, [m4], 1, true);
+  out.flagsOf = await flagsOf(db, ann.id, m4);
+  out.unread = (await unreadRows(db, bob.id, 10)).map((r) => [r.topic, r.flags, r.channelId === general.id]);
+  out.conversations = (await recentConversations(db, ann.id, 5)).map((c) => c.key === dm.dmKey);
+  await addReceived(db, [cy.id, bob.id], [m3], 8);
+  out.cyReceived = (await receivedIds(db, cy.id, [m3])).size;
+  // A narrow (a channel's messages as domain/narrow.ts compiles them, over the viewer's rows)
+  const narrow: CompiledNarrow = {
+    from: "messages m LEFT JOIN user_messages um ON um.user_id = ? AND um.message_id = m.id",
+    where: ["m.recipient_id = ?"],
+    params: [bob.id, general.recipientId],
+    idCol: "m.id",
+    flagsCol: "COALESCE(um.flags, -1)",
+    includeHistory: true,
+    search: null,
+  };
+  narrow.from = `messages m LEFT JOIN user_messages um ON um.user_id = ${bob.id} AND um.message_id = m.id`;
+  narrow.params = [general.recipientId];
+  out.narrowBefore = (await rowsBefore(db, narrow, null, 10)).map((r) => [r.id === m1 || r.id === m2, r.flags]);
+  out.narrowAfter = (await rowsAfter(db, narrow, m2, 10)).length;
+  out.narrowIds = (await rowsWithIds(db, narrow, [m1, m3])).length;
+  out.stats = [...(await channelStats(db, realm.id, [general, random], 1_700_000_200)).values()];
+  // Reactions
+  await insertReaction(db, { messageId: m1, userId: bob.id, emojiName: "tada", emojiCode: "1f389", reactionType: "unicode_emoji" });
+  const reaction = await findReaction(db, m1, bob.id, "unicode_emoji", "1f389");
+  out.reaction = { ...reaction, id: typeof reaction?.id };
+  out.reactionsInLookups = (await messageLookups(db, [(await findMessage(db, m1))!])).reactions.get(m1);
+  await deleteReaction(db, reaction!.id);
+  out.reactionGone = (await findReaction(db, m1, bob.id, "unicode_emoji", "1f389")) ?? null;
+  // User groups
+  const admins = await insertUserGroup(db, { realmId: realm.id, name: "admins", dateCreated: 1 } as never);
+  const staff = await insertUserGroup(db, { realmId: realm.id, name: "staff", dateCreated: 1 } as never);
+  await addGroupMembers(db, admins.id, [ann.id]);
+  await addGroupMembers(db, staff.id, [bob.id, cy.id]);
+  await addSubgroups(db, staff.id, [admins.id]);
+  out.closure = (await groupClosure(db, [staff.id])).length;
+  out.members = (await listRecursiveMemberIds(db, staff.id)).length;
+  out.annInStaff = await isUserInGroups(db, ann.id, [staff.id]);
+  out.annDirectlyInStaff = await isUserInGroups(db, ann.id, [staff.id], true);
+  // Unsubscribing writes the pending rows first; deleting messages takes their rows along
+  await deactivateSubscriptions(db, general.id, [ann.id]);
+  out.annStillSubscribed = await isSubscribed(db, ann.id, general.id);
+  await deleteMessages(db, [m2]);
+  out.afterDelete = [(await findMessage(db, m2)) ?? null, (await receivedIds(db, bob.id, [m2])).size];
+  // Hand-written SQL's results have SQLite's types on both: numbers, and booleans as 1 or 0
+  out.raw = await raw(db).all(`SELECT id = ? AS "isAnn", is_active, COUNT(*) OVER () AS n FROM users WHERE realm_id = ? ORDER BY id`, ann.id, realm.id);
+  return out;
+}
+
+const ANSWERS_OF_SQLITE: { value?: Record<string, unknown> } = {};
+
+describe("the store on both engines", () => {
+  const dir = mkdtempSync(join(tmpdir(), "confab-engines-"));
+  let pg: Postgres | null = null;
+  let client: SQL | null = null;
+  const missing = postgresMissing("store-engines (PostgreSQL half)");
+
+  beforeAll(async () => {
+    if (missing) return;
+    pg = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+    await pg?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("SQLite", async () => {
+    const { sqlite, db } = openDatabase(join(dir, "confab.db"), { synchronous: "normal", busyTimeoutMs: 1000 });
+    migrate(sqlite);
+    expect(engineOf(db)).toBe("sqlite");
+    ANSWERS_OF_SQLITE.value = await scenario(db);
+    sqlite.close();
+    expect(ANSWERS_OF_SQLITE.value.activeCount).toBe(2);
+  });
+
+  test.skipIf(!!missing)(
+    "PostgreSQL answers as SQLite does",
+    async () => {
+      const opened = await openPostgres(pg!.url, { max: 4 });
+      client = opened.client;
+      await migratePostgres(client);
+      expect(engineOf(opened.db)).toBe("postgres");
+      const answers = await scenario(opened.db);
+      expect(ANSWERS_OF_SQLITE.value).toBeDefined();
+      for (const [key, value] of Object.entries(ANSWERS_OF_SQLITE.value!)) expect({ [key]: answers[key] }).toEqual({ [key]: value });
+    },
+    60_000,
+  );
+});
