@@ -134,7 +134,7 @@ export async function conversationMessages(
          ${readerId === undefined ? "" : "JOIN user_messages um ON um.message_id = m.id AND um.user_id = ?"}
          WHERE m.recipient_id = ? ${topic === null ? "" : "AND m.topic = ?"} AND m.id <= ?
          ORDER BY m.id DESC LIMIT ?
-       ) ORDER BY id`,
+       ) AS latest ORDER BY id`,
     ...[...(readerId === undefined ? [] : [readerId]), recipientId, ...(topic === null ? [] : [topic]), throughId, limit],
   );
   return rows.map(({ bot_type, ...m }) => ({ ...m, is_agent_message: bot_type === BOT_TYPE.embedded }));

@@ -141,7 +141,7 @@ export async function readBacklog(db: Db, lag: number, limit: number): Promise<P
     `SELECT s.user_id AS "userId", s.channel_id AS "channelId", c.recipient_id AS "recipientId", s.delivered_through AS through
        FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = true JOIN channels c ON c.id = s.channel_id
        WHERE s.active = true
-         AND (SELECT COUNT(*) FROM (SELECT 1 FROM messages m WHERE m.recipient_id = c.recipient_id AND m.id > s.delivered_through LIMIT ?1)) >= ?1
+         AND (SELECT COUNT(*) FROM (SELECT 1 FROM messages m WHERE m.recipient_id = c.recipient_id AND m.id > s.delivered_through LIMIT ?1) AS recent) >= ?1
        ORDER BY s.delivered_through`,
     lag,
   );
