@@ -8,3 +8,10 @@ export const joinInOrder = (db: Db): string => (engineOf(db) === "postgres" ? "J
 /** A boolean member of a JSON column (SQLite: 1, 0 or NULL; PostgreSQL: a boolean or NULL). */
 export const jsonBoolean = (db: Db, column: string, key: string): string =>
   engineOf(db) === "postgres" ? `CAST(${column}->>'${key}' AS boolean)` : `json_extract(${column}, '$.${key}')`;
+
+/**
+ * In a query grouped with `MAX(idColumn)`: `column` as the row holding that maximum has it (a topic as
+ * its latest message spells it). SQLite gives a bare column exactly that; PostgreSQL needs it asked.
+ */
+export const ofLatestRow = (db: Db, column: string, idColumn: string): string =>
+  engineOf(db) === "postgres" ? `(array_agg(${column} ORDER BY ${idColumn} DESC))[1]` : column;

@@ -62,8 +62,22 @@ type PgSchema = typeof import("./schema-pg");
  * the same on both engines, and a page of messages does not carry their tsvectors).
  */
 async function loadPgTables(): Promise<Tables> {
-  const [schema, { pgTable }] = await Promise.all([import("./schema-pg"), import("drizzle-orm/pg-core")]);
-  return { ...schema, messages: pgTable("messages", schema.messageColumns()) } as Partial<PgSchema> as unknown as Tables;
+  const [schema, { pgTable }, { getTableColumns, is, Table }] = await Promise.all([
+    import("./schema-pg"),
+    import("drizzle-orm/pg-core"),
+    import("drizzle-orm"),
+  ]);
+  const store = { ...schema, messages: pgTable("messages", schema.messageColumns()) };
+  for (const t of Object.values(store)) if (is(t, Table)) for (const c of Object.values(getTableColumns(t))) if (c.columnType === "PgJsonb") jsonAsIs(c);
+  return store as Partial<PgSchema> as unknown as Tables;
+}
+
+/**
+ * drizzle's jsonb column hands the driver JSON text, which Bun's client, knowing the parameter is
+ * jsonb, encodes again: the column would hold a JSON string. Bun encodes an object or array itself.
+ */
+function jsonAsIs(column: { mapToDriverValue(v: unknown): unknown }) {
+  column.mapToDriverValue = (v) => v;
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Db } from "../db/client";
 import { type UserTopicRow } from "../db/schema";
 import { tables } from "../db/engine";
 import { all, run } from "../db/query";
+import { ofLatestRow } from "../db/dialect";
 import { raw } from "../db/raw";
 
 /** Sets a user's policy for a topic; policy 0 (none) removes the row. */
@@ -47,11 +48,11 @@ export const hasNamedTopics = async (db: Db, recipientId: number): Promise<boole
 export const listTopicsOf = async (db: Db, recipientId: number, receivedBy: number | null): Promise<{ name: string; max_id: number }[]> =>
   receivedBy === null
     ? await raw(db).all<{ name: string; max_id: number }>(
-        "SELECT topic AS name, MAX(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic ORDER BY max_id DESC",
+        `SELECT ${ofLatestRow(db, "topic", "id")} AS name, MAX(id) AS max_id FROM messages WHERE recipient_id = ? GROUP BY topic ORDER BY max_id DESC`,
         recipientId,
       )
     : await raw(db).all<{ name: string; max_id: number }>(
-        `SELECT m.topic AS name, MAX(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
+        `SELECT ${ofLatestRow(db, "m.topic", "m.id")} AS name, MAX(m.id) AS max_id FROM user_messages um JOIN messages m ON m.id = um.message_id
            WHERE um.user_id = ? AND m.recipient_id = ? GROUP BY m.topic ORDER BY max_id DESC`,
         receivedBy,
         recipientId,

@@ -10,14 +10,15 @@ import { openDatabase, type Db } from "../../src/db/client";
 import { eq } from "drizzle-orm";
 import { engineOf, openPostgres, tables } from "../../src/db/engine";
 import { idsAggregate, idsTable, idsValue, inIds, inIdsPlaceholder } from "../../src/db/in-ids";
+import { jsonBoolean } from "../../src/db/dialect";
 import { preparedPerDb } from "../../src/db/prepared";
 import { all, first, run } from "../../src/db/query";
 import { migrate } from "../../src/db/migrate";
 import { migratePostgres } from "../../src/db/migrate-pg";
 import { raw } from "../../src/db/raw";
 import type { CompiledNarrow } from "../../src/domain/narrow";
-import { insertChannel, findChannel, findChannelByName, listChannels, channelStats } from "../../src/store/channels";
-import { lastMessageId, readPendingRows, writePendingRead } from "../../src/store/lazy-delivery";
+import { insertChannel, findChannel, findChannelByName, listChannels, channelStats, firstMessageIdSince } from "../../src/store/channels";
+import { lastMessageId, readPendingRows, writePendingRead, writePendingRows } from "../../src/store/lazy-delivery";
 import { changeFlag, flagsOf, receivedIds, starredIds, unreadRows, addReceived, recentConversations } from "../../src/store/message-flags";
 import {
   deleteMessages,
@@ -28,11 +29,27 @@ import {
   listMessagesByIds,
   maxMessageId,
   messageLookups,
+  allAlertWords,
+  channelsOfMessages,
+  countTopicMessages,
+  dmRecipientsWith,
+  listMessageDates,
+  listTopicMessageIds,
+  topicExists,
+  topicParticipants,
 } from "../../src/store/messages";
 import { rowsAfter, rowsBefore, rowsWithIds } from "../../src/store/narrow";
 import { deleteReaction, findReaction, insertReaction } from "../../src/store/reactions";
 import { findRealmByStringId, insertRealm, listRealms, updateRealm } from "../../src/store/realms";
-import { activateSubscriptions, deactivateSubscriptions, isSubscribed, listUserSubscriptions, subscriberIds } from "../../src/store/subscriptions";
+import {
+  activateSubscriptions,
+  deactivateSubscriptions,
+  isSubscribed,
+  listUserSubscriptions,
+  mutedChannelIds,
+  realmSubscribers,
+  subscriberIds,
+} from "../../src/store/subscriptions";
 import { addGroupMembers, addSubgroups, groupClosure, insertUserGroup, isUserInGroups, listRecursiveMemberIds } from "../../src/store/user-groups";
 import {
   activeUserIdsAmong,
@@ -43,8 +60,30 @@ import {
   listInactiveUserIds,
   listUsers,
   listUsersByIds,
+  recentlyActiveUserIds,
   updateUser,
 } from "../../src/store/users";
+import { countAgentRunsByState, conversationMessages, failStaleRuns, findLiveRun, findMessageSender, insertRun } from "../../src/store/agent-runs";
+import { addAlertWords, listAlertWords } from "../../src/store/alert-words";
+import {
+  insertAttachment,
+  linkAttachments,
+  linkedMessages,
+  markUnreferenced,
+  messageAttachmentIds,
+  realmUploadBytes,
+  unlinkAttachments,
+} from "../../src/store/attachments";
+import { putStorage, storageEntries, storageSize } from "../../src/store/bot-storage";
+import { findDraft, insertDraft, listDrafts } from "../../src/store/drafts";
+import { channelEmailSubscribers, topicFollowers, unreadMessagesSince, wildcardOverrides } from "../../src/store/email";
+import { insertMute, isMuted, listMuterIds } from "../../src/store/muted-users";
+import { listPresences, maxPresenceUpdateId, upsertPresence } from "../../src/store/presence";
+import { archiveChannels, archiveMessages, archiveUsers } from "../../src/store/realm-exports";
+import { dmRecipientIds, messagesSentBefore } from "../../src/store/retention";
+import { hasNamedTopics, listTopicsOf, listUserTopics, setUserTopic, topicOfMessage } from "../../src/store/topics";
+import { usersSharingWith } from "../../src/store/user-access";
+import { listRealmStatuses, saveUserStatus } from "../../src/store/user-status";
 import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
 
 type Answers = Record<string, unknown>;
@@ -55,7 +94,7 @@ async function helpers(db: Db): Promise<Answers> {
   const { realms } = tables(db);
   await run(
     db.insert(realms).values([
-      { stringId: "a", name: "A", dateCreated: 1 },
+      { stringId: "a", name: "A", dateCreated: 1, settings: { x: true, list: [1] } },
       { stringId: "b", name: "B", dateCreated: 2, deactivated: true },
     ]),
   );
@@ -94,6 +133,8 @@ async function helpers(db: Db): Promise<Answers> {
   ]);
   out.after = await r.all("SELECT icon_version AS v FROM realms ORDER BY id");
   out.aggregate = (await r.get<{ ids: string }>(`SELECT ${idsAggregate(db, "id")} AS ids FROM realms`))!.ids === idsValue(db, [1, 2]);
+  // JSON columns hold JSON (not a JSON string of it) on both
+  out.json = await r.get(`SELECT ${jsonBoolean(db, "settings", "x")} AS x FROM realms WHERE string_id = 'a'`);
   return out;
 }
 
@@ -223,9 +264,123 @@ async function scenario(db: Db): Promise<Answers> {
   return out;
 }
 
+/** Topics, conversations, email, exports, agent runs, attachments and the small per-user tables. */
+async function moreAreas(db: Db): Promise<Answers> {
+  const out: Answers = {};
+  const realm = await insertRealm(db, { stringId: "acme", name: "Acme", dateCreated: 1 });
+  const user = (email: string) =>
+    insertUser(db, {
+      realmId: realm.id,
+      email,
+      fullName: email,
+      role: 400,
+      apiKey: `k-${email}`,
+      dateJoined: 1,
+      settings: { enable_stream_email_notifications: true },
+    });
+  const ann = await user("ann@x.test");
+  const bob = await user("bob@x.test");
+  const general = await insertChannel(db, { realmId: realm.id, name: "general", description: "", renderedDescription: "", dateCreated: 1 });
+  await activateSubscriptions(db, [
+    { userId: ann.id, channelId: general.id, color: "#c2c2c2" },
+    { userId: bob.id, channelId: general.id, color: "#76ce90" },
+  ]);
+  const send = async (senderId: number, topic: string, content: string, at: number) => {
+    const id = await insertMessage(db, {
+      ...{ realmId: realm.id, senderId, recipientId: general.recipientId, topic, content, renderedContent: `<p>${content}</p>`, dateSent: at },
+      ...{ client: "test", hasLink: false, hasImage: false, hasAttachment: false, isMeMessage: false },
+    });
+    await insertUserMessages(db, id, [[senderId, 1]]);
+    return id;
+  };
+  const m1 = await send(ann.id, "plans", "one", 100);
+  const m2 = await send(bob.id, "Plans", "two", 200);
+  const m3 = await send(ann.id, "other", "three", 300);
+  await writePendingRows(db, { channelIds: [general.id] });
+  // Topics and conversations
+  out.topicExists = [await topicExists(db, general.recipientId, "PLANS"), await topicExists(db, general.recipientId, "nope")];
+  out.participants = (await topicParticipants(db, general.recipientId, "plans")).sort();
+  out.topicIds = await listTopicMessageIds(db, general.recipientId, "plans", { receivedBy: bob.id });
+  out.topicIdsLimited = await listTopicMessageIds(db, general.recipientId, "plans", { fromId: m2, receivedBy: null, limit: 5 });
+  out.countTopic = await countTopicMessages(db, general.recipientId, "plans");
+  out.dates = await listMessageDates(db, [m3, m1]);
+  out.channelsOf = (await channelsOfMessages(db, [m1])).map((r) => r.c === general.id);
+  out.topics = await listTopicsOf(db, general.recipientId, null);
+  out.topicsReceived = await listTopicsOf(db, general.recipientId, bob.id);
+  out.topicOf = await topicOfMessage(db, m3);
+  out.namedTopics = await hasNamedTopics(db, general.recipientId);
+  await setUserTopic(db, ann.id, general.id, "plans", 3, 500);
+  out.userTopics = (await listUserTopics(db, ann.id)).map((t) => [t.topic, t.visibilityPolicy]);
+  out.followers = await topicFollowers(db, general.id, "PLANS");
+  out.dmWith = await dmRecipientsWith(db, ann.id, bob.id, false);
+  out.sharing = [...(await usersSharingWith(db, ann.id))].sort();
+  out.realmSubscribers = [...(await realmSubscribers(db, realm.id)).values()];
+  out.muted = await mutedChannelIds(db, ann.id, { activeOnly: true });
+  out.sinceId = await firstMessageIdSince(db, 150);
+  out.retention = [(await messagesSentBefore(db, general.recipientId, 250, 10)).map((m) => m.id), await dmRecipientIds(db, realm.id)];
+  // Email
+  out.emailSubscribers = (await channelEmailSubscribers(db, general.id)).sort();
+  out.unreadSince = (await unreadMessagesSince(db, bob.id, [m1, m2, m3], 150)).map((m) => [m.id, m.topic, m.hasLink]);
+  out.wildcards = [...(await wildcardOverrides(db, general.id, [ann.id, bob.id]))];
+  // Exports
+  out.archiveUsers = await archiveUsers(db, realm.id);
+  out.archiveChannels = await archiveChannels(db, realm.id);
+  out.archiveMessages = await archiveMessages(db, realm.id);
+  // Agent runs
+  out.conversation = await conversationMessages(db, general.recipientId, "plans", m3, 10, bob.id);
+  out.sender = await findMessageSender(db, m2);
+  const agentRun = await insertRun(db, {
+    realmId: realm.id,
+    requestedBy: ann.id,
+    channelId: general.id,
+    recipientId: general.recipientId,
+    topic: "plans",
+    messageId: m1,
+    state: "running",
+    dateStarted: 7,
+  });
+  out.liveRun = (await findLiveRun(db, general.recipientId, "PLANS"))?.id === agentRun.id;
+  await failStaleRuns(db, 8);
+  out.runsByState = await countAgentRunsByState(db);
+  // Attachments
+  const a = await insertAttachment(db, {
+    realmId: realm.id,
+    ownerId: ann.id,
+    pathId: "1/ab/f.txt",
+    name: "f.txt",
+    contentType: "text/plain",
+    size: 5,
+    createTime: 1,
+    unreferencedSince: null,
+  });
+  await linkAttachments(db, m1, [a.id]);
+  out.linked = [...(await linkedMessages(db, [a.id]))];
+  out.messageAttachments = await messageAttachmentIds(db, [m1, m2]);
+  out.uploadBytes = await realmUploadBytes(db, realm.id);
+  await unlinkAttachments(db, [m1]);
+  out.unreferenced = await markUnreferenced(db, [a.id], 900);
+  // Small per-user tables
+  await addAlertWords(db, ann.id, ["Rocket", "moon"]);
+  out.alertWords = [await listAlertWords(db, ann.id), [...(await allAlertWords(db))]];
+  await insertMute(db, ann.id, bob.id, 5);
+  out.mutes = [await isMuted(db, ann.id, bob.id), await listMuterIds(db, bob.id)];
+  await upsertPresence(db, { userId: ann.id, realmId: realm.id, lastConnectedTime: 10, lastActiveTime: 9, lastUpdateId: 1 });
+  await upsertPresence(db, { userId: ann.id, realmId: realm.id, lastConnectedTime: 20, lastActiveTime: 19, lastUpdateId: 2 });
+  out.presence = [await listPresences(db, realm.id, 0), await maxPresenceUpdateId(db, realm.id)];
+  await putStorage(db, bob.id, "k", "value");
+  out.storage = [await storageSize(db, bob.id), [...(await storageEntries(db, bob.id, ["k", "x"]))]];
+  const draft = await insertDraft(db, ann.id, { type: "stream", to: [general.id], topic: "t", content: "c", timestamp: 3 });
+  out.drafts = [(await listDrafts(db, ann.id)).map((d) => d.to), (await findDraft(db, ann.id, draft.id))?.content];
+  await saveUserStatus(db, { userId: bob.id, away: true, statusText: "out", emojiName: "", emojiCode: "", reactionType: "", timestamp: 4 });
+  out.statuses = await listRealmStatuses(db, realm.id);
+  out.recentlyActive = await recentlyActiveUserIds(db, realm.id, 15);
+  return out;
+}
+
 const SCENARIOS: Record<string, (db: Db) => Promise<Answers>> = {
   "the helpers": helpers,
   "realms, users, channels, subscriptions, messages, lazy delivery, flags, a narrow, reactions, groups": scenario,
+  "topics, conversations, email, exports, agent runs, attachments, per-user tables": moreAreas,
 };
 
 describe("the store on both engines", () => {
