@@ -77,13 +77,46 @@ import {
 import { putStorage, storageEntries, storageSize } from "../../src/store/bot-storage";
 import { findDraft, insertDraft, listDrafts } from "../../src/store/drafts";
 import { channelEmailSubscribers, topicFollowers, unreadMessagesSince, wildcardOverrides } from "../../src/store/email";
-import { insertMute, isMuted, listMuterIds } from "../../src/store/muted-users";
+import { insertMute, isMuted, listMutedUsers, listMuterIds } from "../../src/store/muted-users";
 import { listPresences, maxPresenceUpdateId, upsertPresence } from "../../src/store/presence";
 import { archiveChannels, archiveMessages, archiveUsers } from "../../src/store/realm-exports";
 import { dmRecipientIds, messagesSentBefore } from "../../src/store/retention";
 import { hasNamedTopics, listTopicsOf, listUserTopics, setUserTopic, topicOfMessage } from "../../src/store/topics";
 import { usersSharingWith } from "../../src/store/user-access";
 import { listRealmStatuses, saveUserStatus } from "../../src/store/user-status";
+import { listBotServices, saveBotService } from "../../src/store/bots";
+import { findActiveChannelFolderByName, folderHasActiveChannels, insertChannelFolder, nextChannelFolderOrder } from "../../src/store/channel-folders";
+import { insertDevice, listDevices } from "../../src/store/devices";
+import { insertInvite, listOpenInvites } from "../../src/store/invites";
+import { insertLinkifier, listLinkifiers } from "../../src/store/linkifiers";
+import { insertView, listViews } from "../../src/store/navigation-views";
+import { insertOutgoingWebhookCall, listDueOutgoingWebhookCalls, nextOutgoingWebhookDue } from "../../src/store/outgoing-webhooks";
+import {
+  countPluginsByState,
+  findLink,
+  findPluginByBot,
+  insertLink,
+  insertPlugin,
+  listLinks,
+  listPlugins,
+  listSlots,
+  saveSlot,
+  updatePlugin,
+} from "../../src/store/plugins";
+import { insertProfileField, listRealmFieldValues, listUserFieldValues, nextFieldOrder, setFieldValue } from "../../src/store/profile-fields";
+import { deletePushToken, hasPushToken, savePushToken } from "../../src/store/push-tokens";
+import { insertRealmDomain, listRealmDomains } from "../../src/store/realm-domains";
+import { findActiveEmoji, insertRealmEmoji } from "../../src/store/realm-emoji";
+import { insertPlayground, listPlaygrounds } from "../../src/store/realm-playgrounds";
+import { findRepositoryByName, insertRepository, listRepositories } from "../../src/store/repositories";
+import { insertSnippet, listSnippets } from "../../src/store/saved-snippets";
+import { insertScheduledMessage, listUndelivered, nextDue } from "../../src/store/scheduled-messages";
+import { findSecretsByName, insertSecret, listSecrets, markSecretsUsed } from "../../src/store/secrets";
+import { deleteExpiredSessions, findSessionByHash, insertSession } from "../../src/store/sessions";
+import { firstWidgetSubmessage, hasSubmessageFrom, insertSubmessage } from "../../src/store/submessages";
+import { findRealmUserDefaults, saveRealmUserDefaults } from "../../src/store/user-settings";
+import { findDocument, findPreference, listDocuments, saveDocument, savePreference } from "../../src/store/widgets";
+import { findTopicWorkspace, insertWorkspace, listWorkspaces, workspaceUuidsByTopic } from "../../src/store/workspaces";
 import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
 
 type Answers = Record<string, unknown>;
@@ -377,10 +410,134 @@ async function moreAreas(db: Db): Promise<Answers> {
   return out;
 }
 
+/** Extensions, settings and the realm's smaller tables. */
+async function extensions(db: Db): Promise<Answers> {
+  const out: Answers = {};
+  const realm = await insertRealm(db, { stringId: "acme", name: "Acme", dateCreated: 1 });
+  const ann = await insertUser(db, { realmId: realm.id, email: "ann@x.test", fullName: "Ann", role: 100, apiKey: "k1", dateJoined: 1 });
+  const bot = await insertUser(db, {
+    realmId: realm.id,
+    email: "bot@x.test",
+    fullName: "Bot",
+    role: 400,
+    apiKey: "k2",
+    dateJoined: 1,
+    isBot: true,
+    botType: 4,
+    botOwnerId: ann.id,
+  });
+  const general = await insertChannel(db, { realmId: realm.id, name: "general", description: "", renderedDescription: "", dateCreated: 1 });
+  const m = await insertMessage(db, {
+    ...{ realmId: realm.id, senderId: ann.id, recipientId: general.recipientId, topic: "t", content: "c", renderedContent: "<p>c</p>", dateSent: 5 },
+    ...{ client: "test", hasLink: false, hasImage: false, hasAttachment: false, isMeMessage: false },
+  });
+  // Plugins, their secrets, links and widgets
+  const repo = await insertRepository(db, { realmId: realm.id, name: "tools", createdBy: ann.id, dateCreated: 2 } as never);
+  out.repos = [(await listRepositories(db, realm.id)).map((r) => r.name), (await findRepositoryByName(db, realm.id, "tools"))?.id === repo.id];
+  const plugin = await insertPlugin(db, {
+    ...{ realmId: realm.id, plugin: "poll", name: "Poll", version: "1.0.0", sourceKind: "local", sourceRepositoryId: repo.id },
+    ...{ manifest: { name: "poll", tools: ["a"] } as never, state: "running", botUserId: bot.id, installedBy: ann.id, dateInstalled: 3 },
+  });
+  await updatePlugin(db, plugin.id, { state: "stopped" });
+  out.plugins = [await listPlugins(db, realm.id), (await findPluginByBot(db, bot.id))?.id === plugin.id, await countPluginsByState(db)];
+  await saveSlot(db, { installId: plugin.id, name: "TOKEN", sealed: "s1", hint: "…1", setBy: ann.id, dateSet: 4 });
+  await saveSlot(db, { installId: plugin.id, name: "TOKEN", sealed: "s2", hint: "…2", setBy: ann.id, dateSet: 5 });
+  out.slots = await listSlots(db, [plugin.id]);
+  const link = await insertLink(db, { installId: plugin.id, kind: "channel", value: "general", streamId: general.id, topic: null } as never);
+  out.links = [(await listLinks(db, [plugin.id])).length, (await findLink(db, link.id))?.kind];
+  const scope = { installId: plugin.id, widget: "board", linkId: 0, item: "" };
+  await saveDocument(db, { ...scope, document: { votes: { a: 1 }, list: [1, 2] }, version: 1, dateUpdated: 6 });
+  await saveDocument(db, { ...scope, document: { votes: { a: 2 } }, version: 2, dateUpdated: 7 });
+  out.document = [await findDocument(db, scope), (await listDocuments(db, [plugin.id])).length];
+  await savePreference(db, { userId: ann.id, installId: plugin.id, widget: "board", shown: true, filters: { a: "b" }, alerts: null, inColumn: false } as never);
+  out.preference = await findPreference(db, ann.id, plugin.id, "board");
+  const secret = await insertSecret(db, { realmId: realm.id, name: "API", sealed: "x", hint: "…x", addedBy: ann.id, dateAdded: 8 } as never);
+  await markSecretsUsed(db, [secret.id], 9);
+  out.secrets = [await findSecretsByName(db, realm.id, ["API", "NONE"]), (await listSecrets(db, realm.id)).length];
+  await saveBotService(db, bot.id, { base_url: "http://b", token: "t", interface: 1 });
+  out.botServices = [...(await listBotServices(db, [bot.id]))];
+  await insertOutgoingWebhookCall(db, { botId: bot.id, messageId: m, trigger: "mention", message: { id: m }, nextAttemptAt: 1_700_000_000_123 } as never);
+  out.webhooks = [(await listDueOutgoingWebhookCalls(db, 1_800_000_000_000, 5)).map((c) => [c.nextAttemptAt, c.message]), await nextOutgoingWebhookDue(db)];
+  const ws = await insertWorkspace(db, {
+    uuid: "u-1",
+    realmId: realm.id,
+    repositoryId: repo.id,
+    channelId: general.id,
+    topic: "Plans",
+    branch: "b",
+    createdBy: ann.id,
+    dateCreated: 9,
+  } as never);
+  out.workspaces = [
+    (await findTopicWorkspace(db, general.id, "plans"))?.id === ws.id,
+    [...(await workspaceUuidsByTopic(db, realm.id))],
+    (await listWorkspaces(db, realm.id, { channelId: general.id })).length,
+  ];
+  await insertSubmessage(db, { messageId: m, senderId: ann.id, msgType: "widget", content: "{}" });
+  out.submessages = [(await firstWidgetSubmessage(db, m))?.content, await hasSubmessageFrom(db, m, ann.id)];
+  // Realm settings and smaller tables
+  const field = await insertProfileField(db, { realmId: realm.id, name: "Phone", type: 1, order: await nextFieldOrder(db, realm.id) });
+  await setFieldValue(db, ann.id, field.id, "123");
+  out.fields = [
+    await nextFieldOrder(db, realm.id),
+    [...(await listUserFieldValues(db, ann.id))],
+    [...(await listRealmFieldValues(db, realm.id))].map(([u, v]) => [u, [...v]]),
+  ];
+  const folder = await insertChannelFolder(db, { realmId: realm.id, name: "Work", dateCreated: 1, order: await nextChannelFolderOrder(db, realm.id) } as never);
+  out.folders = [
+    (await findActiveChannelFolderByName(db, realm.id, "WORK"))?.id === folder.id,
+    await folderHasActiveChannels(db, folder.id),
+    await nextChannelFolderOrder(db, realm.id),
+  ];
+  await insertInvite(db, {
+    realmId: realm.id,
+    referredBy: ann.id,
+    isMultiuse: false,
+    key: "inv",
+    invitedAs: 400,
+    streamIds: [general.id],
+    groupIds: [],
+    includeRealmDefaultSubscriptions: true,
+    dateCreated: 10,
+  } as never);
+  out.invites = (await listOpenInvites(db, realm.id, 11)).map((i) => [i.streamIds, i.isMultiuse, i.includeRealmDefaultSubscriptions]);
+  await insertLinkifier(db, { realmId: realm.id, pattern: "#(?P<id>[0-9]+)", urlTemplate: "https://x/{id}" } as never);
+  out.linkifiers = (await listLinkifiers(db, realm.id)).map((l) => l.pattern);
+  await insertRealmEmoji(db, { realmId: realm.id, name: "party", fileName: "p.png", authorId: ann.id } as never);
+  out.emoji = (await findActiveEmoji(db, realm.id, "party"))?.fileName;
+  await insertRealmDomain(db, realm.id, "x.test", true);
+  out.domains = (await listRealmDomains(db, realm.id)).map((d) => [d.domain, d.allowSubdomains]);
+  await insertPlayground(db, { realmId: realm.id, name: "Py", pygmentsLanguage: "python", urlTemplate: "https://p/{code}" });
+  out.playgrounds = (await listPlaygrounds(db, realm.id)).map((p) => p.name);
+  await insertSnippet(db, { userId: ann.id, title: "Hi", content: "Hello", dateCreated: 1 });
+  out.snippets = (await listSnippets(db, ann.id)).map((x) => x.title);
+  await insertView(db, { userId: ann.id, fragment: "inbox", isPinned: true } as never);
+  out.views = (await listViews(db, ann.id)).map((v) => [v.fragment, v.isPinned]);
+  await savePushToken(db, ann.id, "fcm", "tok", null, 12);
+  out.push = [await hasPushToken(db, ann.id, "tok"), await deletePushToken(db, ann.id, "fcm", "tok"), await hasPushToken(db, ann.id, "tok")];
+  await insertDevice(db, ann.id, 13);
+  out.devices = (await listDevices(db, ann.id)).length;
+  await saveRealmUserDefaults(db, realm.id, { twenty_four_hour_time: true });
+  out.defaults = await findRealmUserDefaults(db, realm.id);
+  await insertSession(db, { userId: ann.id, tokenHash: "h", csrfToken: "c", dateCreated: 1, expiresAt: 100 });
+  out.sessions = [(await findSessionByHash(db, "h"))?.userId === ann.id];
+  await deleteExpiredSessions(db, 200);
+  out.sessions = [...(out.sessions as unknown[]), (await findSessionByHash(db, "h")) ?? null];
+  const scheduled = await insertScheduledMessage(db, {
+    ...{ realmId: realm.id, senderId: ann.id, kind: "send_later", type: "stream", to: [general.id], topic: "t", content: "later" },
+    ...{ renderedContent: "<p>later</p>", scheduledAt: 50, readBySender: true, client: "test", reminderTargetMessageId: null, reminderNote: null },
+  });
+  out.scheduled = [(await listUndelivered(db, ann.id, "send_later")).map((x) => x.to), (await nextDue(db, 60))?.id === scheduled.id];
+  await insertMute(db, ann.id, bot.id, 1);
+  out.mutedUsers = await listMutedUsers(db, ann.id);
+  return out;
+}
+
 const SCENARIOS: Record<string, (db: Db) => Promise<Answers>> = {
   "the helpers": helpers,
   "realms, users, channels, subscriptions, messages, lazy delivery, flags, a narrow, reactions, groups": scenario,
   "topics, conversations, email, exports, agent runs, attachments, per-user tables": moreAreas,
+  "plugins, widgets, secrets, webhooks, workspaces, realm settings and smaller tables": extensions,
 };
 
 describe("the store on both engines", () => {
