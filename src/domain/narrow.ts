@@ -168,7 +168,7 @@ async function includesHistory(terms: NarrowTerm[], ctx: NarrowContext): Promise
   return include;
 }
 
-const inList = (col: string, ids: number[]) => (ids.length ? `${col} IN (${ids.join(",")})` : "0");
+const inList = (col: string, ids: number[]) => (ids.length ? `${col} IN (${ids.join(",")})` : "false");
 
 /**
  * Compiles terms (after applyWith) for the viewer. `forceUserMessages` compiles against user_messages
@@ -237,7 +237,7 @@ export async function compileNarrow(
       }
       if (!ids.length) throw badNarrow(`unknown user in ${t.operand}`);
       const r = await ctx.dmRecipient([...new Set([...ids, ctx.viewerId!])]);
-      add(t, r === null ? "0" : "m.recipient_id = ?", ...(r === null ? [] : [r]));
+      add(t, r === null ? "false" : "m.recipient_id = ?", ...(r === null ? [] : [r]));
     } else if (op === "dm-including" || op === "group-pm-with" || op === "group_pm_with") {
       userOnly(t);
       dmNarrow = true;
@@ -292,7 +292,7 @@ export async function compileNarrow(
       } else if (t.operand !== "all") throw badNarrow(`unknown 'in' operand ${t.operand}`);
     } else if (op === "has") {
       if (t.operand === "reaction") add(t, "EXISTS (SELECT 1 FROM reactions r WHERE r.message_id = m.id)");
-      else if (t.operand === "link" || t.operand === "image" || t.operand === "attachment") add(t, `m.has_${t.operand} = 1`);
+      else if (t.operand === "link" || t.operand === "image" || t.operand === "attachment") add(t, `m.has_${t.operand} = true`);
       else throw badNarrow(`unknown 'has' operand ${t.operand}`);
     } else if (op === "id" || op === "thread") {
       // A thread is its root message and the replies to it. No confab message is a reply (nothing
@@ -325,7 +325,7 @@ export async function compileNarrow(
 }
 
 function topicIn(list: { recipientId: number; topic: string }[]): string {
-  return list.length ? `(${list.map(() => "(m.recipient_id = ? AND m.topic = ?)").join(" OR ")})` : "0";
+  return list.length ? `(${list.map(() => "(m.recipient_id = ? AND m.topic = ?)").join(" OR ")})` : "false";
 }
 
 /** Messages Zulip hides from combined feeds: muted channels (except unmuted or followed topics) and muted topics. */
@@ -334,7 +334,7 @@ async function mutedCondition(ctx: NarrowContext): Promise<{ cond: string; p: un
   const policies = await ctx.topicPolicies();
   const muted = policies.filter((x) => x.policy === 1);
   const visible = policies.filter((x) => x.policy === 2 || x.policy === 3);
-  const inMutedChannel = channels.length ? `(${inList("m.recipient_id", channels)} AND NOT ${topicIn(visible)})` : "0";
+  const inMutedChannel = channels.length ? `(${inList("m.recipient_id", channels)} AND NOT ${topicIn(visible)})` : "false";
   return {
     cond: `(${inMutedChannel} OR ${topicIn(muted)})`,
     p: [...(channels.length ? visible.flatMap((x) => [x.recipientId, x.topic]) : []), ...muted.flatMap((x) => [x.recipientId, x.topic])],
@@ -377,7 +377,7 @@ function assemble(
     idCol = "um.message_id";
   }
   if (search) {
-    pre.unshift(search.match === null ? "0" : "messages_fts MATCH ?");
+    pre.unshift(search.match === null ? "false" : "messages_fts MATCH ?");
     if (search.match !== null) preParams.unshift(search.match);
     for (const ph of search.phrases) {
       where.push("(m.content LIKE ? ESCAPE '\\' OR m.topic LIKE ? ESCAPE '\\')");

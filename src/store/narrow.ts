@@ -2,6 +2,8 @@
 // conditions): by id, around an anchor, the first unread. Each row is an id and the viewer's flags.
 import type { Db } from "../db/client";
 import type { CompiledNarrow } from "../domain/narrow";
+import { joinInOrder } from "../db/dialect";
+import { engineOf, sqliteOnly } from "../db/engine";
 import { type Param, raw } from "../db/raw";
 import { idsTable, idsValue } from "../db/in-ids";
 
@@ -10,13 +12,20 @@ export interface NarrowRow {
   flags: number;
 }
 
-const selectFrom = (c: CompiledNarrow, extra: string[] = []) =>
-  `SELECT ${c.idCol} AS id, ${c.flagsCol} AS flags FROM ${c.from} WHERE ${[...c.where, ...extra].join(" AND ") || "true"}`;
+const selectFrom = (db: Db, c: CompiledNarrow, extra: string[] = []) =>
+  `SELECT ${c.idCol} AS id, ${c.flagsCol} AS flags FROM ${fromOf(db, c)} WHERE ${[...c.where, ...extra].join(" AND ") || "true"}`;
+
+/** The compiled FROM clause, whose CROSS JOINs are SQLite's join-order hint (db/dialect.ts). Search is FTS5's, on SQLite alone for now. */
+function fromOf(db: Db, c: CompiledNarrow): string {
+  if (engineOf(db) === "sqlite") return c.from;
+  if (c.search) sqliteOnly(db, "Search");
+  return c.from.replaceAll("CROSS JOIN ", `${joinInOrder(db)} `);
+}
 
 /** The narrow's messages among these ids, oldest first. */
 export const rowsWithIds = async (db: Db, c: CompiledNarrow, ids: number[]): Promise<NarrowRow[]> =>
   await raw(db).all<NarrowRow>(
-    `${selectFrom(c, [`${c.idCol} IN (SELECT value FROM ${idsTable(db, "?")})`])} ORDER BY ${c.idCol}`,
+    `${selectFrom(db, c, [`${c.idCol} IN (SELECT value FROM ${idsTable(db, "?")})`])} ORDER BY ${c.idCol}`,
     ...(c.params as Param[]),
     idsValue(db, ids),
   );
@@ -25,7 +34,7 @@ export const rowsWithIds = async (db: Db, c: CompiledNarrow, ids: number[]): Pro
 export const rowsBefore = async (db: Db, c: CompiledNarrow, bound: number | null, limit: number): Promise<NarrowRow[]> =>
   (
     await raw(db).all<NarrowRow>(
-      `${selectFrom(c, bound === null ? [] : [`${c.idCol} <= ?`])} ORDER BY ${c.idCol} DESC LIMIT ?`,
+      `${selectFrom(db, c, bound === null ? [] : [`${c.idCol} <= ?`])} ORDER BY ${c.idCol} DESC LIMIT ?`,
       ...(c.params as Param[]),
       ...(bound === null ? [] : [bound]),
       limit,
@@ -35,7 +44,7 @@ export const rowsBefore = async (db: Db, c: CompiledNarrow, bound: number | null
 /** Up to `limit` of the narrow's messages at or above `bound` (null: the oldest), oldest first. */
 export const rowsAfter = async (db: Db, c: CompiledNarrow, bound: number | null, limit: number): Promise<NarrowRow[]> =>
   await raw(db).all<NarrowRow>(
-    `${selectFrom(c, bound === null ? [] : [`${c.idCol} >= ?`])} ORDER BY ${c.idCol} ASC LIMIT ?`,
+    `${selectFrom(db, c, bound === null ? [] : [`${c.idCol} >= ?`])} ORDER BY ${c.idCol} ASC LIMIT ?`,
     ...(c.params as Param[]),
     ...(bound === null ? [] : [bound]),
     limit,
@@ -43,8 +52,8 @@ export const rowsAfter = async (db: Db, c: CompiledNarrow, bound: number | null,
 
 /** The narrow's message with this id, if it has it. */
 export const rowsAt = async (db: Db, c: CompiledNarrow, id: number): Promise<NarrowRow[]> =>
-  await raw(db).all<NarrowRow>(selectFrom(c, [`${c.idCol} = ?`]), ...(c.params as Param[]), id);
+  await raw(db).all<NarrowRow>(selectFrom(db, c, [`${c.idCol} = ?`]), ...(c.params as Param[]), id);
 
 /** The oldest unread message of a narrow compiled over the viewer's rows (forceUserMessages). */
 export const firstUnreadId = async (db: Db, c: CompiledNarrow): Promise<number | undefined> =>
-  (await raw(db).get<{ id: number }>(`${selectFrom(c, ["(um.flags & 1) = 0"])} ORDER BY ${c.idCol} ASC LIMIT 1`, ...(c.params as Param[])))?.id;
+  (await raw(db).get<{ id: number }>(`${selectFrom(db, c, ["(um.flags & 1) = 0"])} ORDER BY ${c.idCol} ASC LIMIT 1`, ...(c.params as Param[])))?.id;

@@ -16,13 +16,14 @@ import { all, first, run } from "../../src/db/query";
 import { migrate } from "../../src/db/migrate";
 import { migratePostgres } from "../../src/db/migrate-pg";
 import { raw } from "../../src/db/raw";
-import type { CompiledNarrow } from "../../src/domain/narrow";
+import { compileNarrow, type CompiledNarrow, type NarrowContext, type NarrowTerm } from "../../src/domain/narrow";
 import { insertChannel, findChannel, findChannelByName, listChannels, channelStats, firstMessageIdSince } from "../../src/store/channels";
 import { lastMessageId, readPendingRows, writePendingRead, writePendingRows } from "../../src/store/lazy-delivery";
 import { changeFlag, flagsOf, receivedIds, starredIds, unreadRows, addReceived, recentConversations } from "../../src/store/message-flags";
 import {
   deleteMessages,
   dmRecipient,
+  findDmRecipient,
   findMessage,
   insertMessage,
   insertUserMessages,
@@ -38,7 +39,7 @@ import {
   topicExists,
   topicParticipants,
 } from "../../src/store/messages";
-import { rowsAfter, rowsBefore, rowsWithIds } from "../../src/store/narrow";
+import { firstUnreadId, rowsAfter, rowsBefore, rowsWithIds } from "../../src/store/narrow";
 import { deleteReaction, findReaction, insertReaction } from "../../src/store/reactions";
 import { findRealmByStringId, insertRealm, listRealms, updateRealm } from "../../src/store/realms";
 import {
@@ -270,6 +271,51 @@ async function scenario(db: Db): Promise<Answers> {
   out.narrowAfter = (await rowsAfter(db, narrow, m2, 10)).length;
   out.narrowIds = (await rowsWithIds(db, narrow, [m1, m3])).length;
   out.stats = [...(await channelStats(db, realm.id, [general, random], 1_700_000_200)).values()];
+  // Narrows as GET /messages compiles them (domain/narrow.ts), for ann
+  const ctx: NarrowContext = {
+    viewerId: ann.id,
+    channel: async (op) => {
+      const c = typeof op === "number" ? await findChannel(db, op) : await findChannelByName(db, realm.id, op);
+      return c ? { id: c.id, recipientId: c.recipientId, isWebPublic: c.isWebPublic } : null;
+    },
+    canReadHistory: async () => true,
+    canReadPublicHistory: true,
+    publicChannelRecipients: () => [general.recipientId, random.recipientId],
+    webPublicChannelRecipients: () => [],
+    user: async (op) =>
+      ((typeof op === "number" ? await findUserById(db, op) : await findUserByEmail(db, realm.id, op)) ?? null) && {
+        id: typeof op === "number" ? op : (await findUserByEmail(db, realm.id, op))!.id,
+      },
+    dmRecipient: async (ids) => (await findDmRecipient(db, ids))?.id ?? null,
+    dmRecipientsWith: (id, groupsOnly) => dmRecipientsWith(db, ann.id, id, groupsOnly),
+    mutedChannelRecipients: async () => [random.recipientId],
+    topicPolicies: async () => [{ recipientId: general.recipientId, topic: "launch", policy: 3 }],
+  };
+  const t = (operator: string, operand: NarrowTerm["operand"], negated = false): NarrowTerm => ({ operator, operand, negated });
+  const narrows: Record<string, NarrowTerm[]> = {
+    all: [],
+    channel: [t("channel", "general")],
+    topic: [t("channel", "general"), t("topic", "LAUNCH")],
+    notGeneral: [t("channel", "general", true)],
+    starred: [t("is", "starred")],
+    unread: [t("is", "unread")],
+    link: [t("has", "link")],
+    noLink: [t("has", "link", true)],
+    dms: [t("is", "dm")],
+    dmWithBob: [t("dm", [bob.id])],
+    home: [t("in", "home")],
+    followed: [t("is", "followed")],
+    fromBob: [t("sender", bob.id)],
+    reaction: [t("has", "reaction")],
+  };
+  const index = (id: number) => [m1, m2, m3, m4].indexOf(id);
+  const compiled: Record<string, unknown> = {};
+  for (const [name, terms] of Object.entries(narrows)) {
+    const c = await compileNarrow(terms, ctx, { realmId: realm.id });
+    compiled[name] = (await rowsBefore(db, c, null, 10)).map((r) => [index(r.id), r.flags]);
+  }
+  out.compiledNarrows = compiled;
+  out.firstUnread = index((await firstUnreadId(db, await compileNarrow([], ctx, { realmId: realm.id, forceUserMessages: true })))!);
   // Reactions
   await insertReaction(db, { messageId: m1, userId: bob.id, emojiName: "tada", emojiCode: "1f389", reactionType: "unicode_emoji" });
   const reaction = await findReaction(db, m1, bob.id, "unicode_emoji", "1f389");
