@@ -40,19 +40,9 @@ export interface PostgresOptions {
 export async function openPostgres(url: string, o: PostgresOptions = {}): Promise<{ client: SQL; db: Db }> {
   const [{ SQL }, { drizzle }, pgTables] = await Promise.all([import("bun"), import("drizzle-orm/bun-sql"), loadPgTables()]);
   const client = new SQL(url, { bigint: true, ...(o.max ? { max: o.max } : {}) });
-  return { client, db: postgresDb(client, drizzle, pgTables) };
-}
-
-/** A Db over another connection of the same server (e.g. a transaction's reserved one), with the same tables. */
-export async function postgresDbOver(client: SQL): Promise<Db> {
-  const [{ drizzle }, pgTables] = await Promise.all([import("drizzle-orm/bun-sql"), loadPgTables()]);
-  return postgresDb(client, drizzle, pgTables);
-}
-
-function postgresDb(client: SQL, drizzle: typeof import("drizzle-orm/bun-sql").drizzle, pgTables: Tables): Db {
   const db = drizzle({ client }) as unknown as Db;
   postgresDbs.set(db, { client, tables: pgTables });
-  return db;
+  return { client, db };
 }
 
 type PgSchema = typeof import("./schema-pg");
@@ -82,9 +72,9 @@ function jsonAsIs(column: { mapToDriverValue(v: unknown): unknown }) {
 
 /**
  * The bun:sqlite handle of a SQLite Db, for a piece PostgreSQL does its own way and does not do yet
- * (the full-text index: FTS5 here, tsvector there, docs/scaling.md section 5). Throws on PostgreSQL.
+ * (FTS5 search, the renderer's synchronous lookups: docs/scaling.md, step 5). Throws on PostgreSQL.
  */
 export function sqliteOnly(db: Db, what: string): Database {
-  if (postgresDbs.has(db)) throw new Error(`${what} is not available on PostgreSQL yet (docs/scaling.md, section 5)`);
+  if (postgresDbs.has(db)) throw new Error(`${what} is not available on PostgreSQL yet (docs/scaling.md, step 5)`);
   return sqliteOf(db);
 }
