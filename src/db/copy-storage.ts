@@ -15,6 +15,7 @@ import { dirname } from "node:path";
 import { migrations as pgMigrations } from "../../migrations/pg";
 import { plural } from "../lib/text";
 import { openDatabase } from "./client";
+import { searchDocument } from "./dialect";
 import { migratePostgres } from "./migrate-pg";
 import { inspectDatabase, LEDGER, migrate, migrationStatus } from "./migrate";
 
@@ -384,9 +385,9 @@ class PostgresEnd implements End {
           await tx.unsafe(`INSERT INTO ${quote(t.name)} (${cols}) SELECT ${cols} FROM json_populate_recordset(NULL::${quote(t.name)}, $1::json)`, [json]);
           if (t.name === "messages")
             await tx.unsafe(
-              `UPDATE messages m SET search_tsv = to_tsvector('english', m.topic || ' ' || v.body)
+              `UPDATE messages m SET search_tsv = to_tsvector('english', v.body)
                FROM json_to_recordset($1::json) AS v(id bigint, body text) WHERE m.id = v.id`,
-              [batch.map((r) => ({ id: r.id, body: o.textForSearch(r.rendered_content as string) }))],
+              [batch.map((r) => ({ id: r.id, body: searchDocument(r.topic as string, o.textForSearch(r.rendered_content as string)) }))],
             );
           n += batch.length;
         }

@@ -15,3 +15,11 @@ export const jsonBoolean = (db: Db, column: string, key: string): string =>
  */
 export const ofLatestRow = (db: Db, column: string, idColumn: string): string =>
   engineOf(db) === "postgres" ? `(array_agg(${column} ORDER BY ${idColumn} DESC))[1]` : column;
+
+/**
+ * What PostgreSQL's search index holds for a message: its topic and visible text, with everything but
+ * letters and digits made a space. Words are then what SQLite's FTS5 (unicode61) and the search
+ * terms (domain/narrow.ts) take them to be; PostgreSQL's own parser would keep a URL or an email
+ * address whole, and "http" would not find a link.
+ */
+export const searchDocument = (topic: string, text: string): string => `${topic} ${text}`.replace(/[^\p{L}\p{N}]+/gu, " ");

@@ -306,7 +306,7 @@ export async function compileNarrow(
       if (!t.negated) searches.push(String(t.operand));
       else {
         const q = searchQuery(String(t.operand));
-        if (q.match !== null) add({ ...t, negated: false }, "NOT (m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?))", q.match);
+        if (q.match !== null) add({ ...t, negated: false }, FTS_EXCLUDES, q.match);
       }
     } else throw badNarrow(`unknown operator ${op}`);
   }
@@ -341,6 +341,14 @@ async function mutedCondition(ctx: NarrowContext): Promise<{ cond: string; p: un
   };
 }
 
+// The SQLite full-text pieces of a compiled narrow, which forPostgres replaces.
+const FTS_DRIVES = "messages_fts CROSS JOIN ";
+const FTS_ON = " ON m.id = messages_fts.rowid";
+const FTS_ID = "messages_fts.rowid";
+const FTS_MATCHES = "messages_fts MATCH ?";
+const FTS_EXCLUDES = "NOT (m.id IN (SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?))";
+const PHRASE = "(m.content LIKE ? ESCAPE '\\' OR m.topic LIKE ? ESCAPE '\\')";
+
 function assemble(
   where: string[],
   params: unknown[],
@@ -357,10 +365,10 @@ function assemble(
   // full-text index in id order; a channel, conversation or sender term walks those messages' index;
   // anything else walks the viewer's own rows. The viewer id (an integer from the database) is inlined
   // in the FROM clause so that every `?` belongs to `where`, in order.
-  const fts = search ? "messages_fts CROSS JOIN " : "";
-  const mOn = search ? " ON m.id = messages_fts.rowid" : "";
+  const fts = search ? FTS_DRIVES : "";
+  const mOn = search ? FTS_ON : "";
   let from: string;
-  let idCol = search ? "messages_fts.rowid" : "m.id";
+  let idCol = search ? FTS_ID : "m.id";
   let flagsCol = "um.flags";
   if (spectator) {
     from = `${fts}messages m${mOn}`;
@@ -377,10 +385,10 @@ function assemble(
     idCol = "um.message_id";
   }
   if (search) {
-    pre.unshift(search.match === null ? "false" : "messages_fts MATCH ?");
+    pre.unshift(search.match === null ? "false" : FTS_MATCHES);
     if (search.match !== null) preParams.unshift(search.match);
     for (const ph of search.phrases) {
-      where.push("(m.content LIKE ? ESCAPE '\\' OR m.topic LIKE ? ESCAPE '\\')");
+      where.push(PHRASE);
       const like = `%${ph.replace(/[\\%_]/g, (c) => "\\" + c)}%`;
       params.push(like, like);
     }
@@ -390,4 +398,32 @@ function assemble(
     preParams.push(realmId);
   }
   return { from, where: [...pre, ...where], params: [...preParams, ...params], idCol, flagsCol, includeHistory: includeHistory || spectator, search };
+}
+
+/**
+ * A search's FTS5 expression (`searchQuery`: quoted words and phrases joined by AND) as PostgreSQL's
+ * tsquery text: a phrase's words follow each other (`<->`), the parts are all required (`&`). The
+ * words are letters and digits only, so nothing in them is tsquery syntax.
+ */
+export const tsqueryOf = (match: string): string => [...match.matchAll(/"([^"]*)"/g)].map((m) => m[1]!.split(" ").join(" <-> ")).join(" & ");
+
+/**
+ * The compiled narrow for PostgreSQL (store/narrow.ts asks for it on a PostgreSQL Db): the joins
+ * without SQLite's order hint, search through the messages' tsvector (docs/scaling.md, section 5), a
+ * phrase's LIKE case-insensitive on the content (ILIKE; SQLite's LIKE already is, the topic's citext too).
+ */
+export function forPostgres(c: CompiledNarrow): CompiledNarrow {
+  const params = [...c.params];
+  let at = 0;
+  const where = c.where.map((w) => {
+    const here = at;
+    at += w.split("?").length - 1;
+    if (w === FTS_MATCHES || w === FTS_EXCLUDES) {
+      params[here] = tsqueryOf(String(params[here]));
+      return w === FTS_MATCHES ? "m.search_tsv @@ to_tsquery('english', ?)" : "NOT COALESCE(m.search_tsv @@ to_tsquery('english', ?), false)";
+    }
+    return w === PHRASE ? "(m.content ILIKE ? ESCAPE '\\' OR m.topic LIKE ? ESCAPE '\\')" : w;
+  });
+  const from = c.from.replace(`${FTS_DRIVES}messages m${FTS_ON}`, "messages m").replaceAll("CROSS JOIN ", "JOIN ");
+  return { ...c, from, where, params, idCol: c.idCol === FTS_ID ? "m.id" : c.idCol };
 }

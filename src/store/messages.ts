@@ -5,8 +5,9 @@ import { sqliteOf, type Db } from "../db/client";
 import { idsValue, inIdsPlaceholder, idsTable } from "../db/in-ids";
 import { preparedPerDb } from "../db/prepared";
 import { type messages, type users, type MessageRow, type RecipientRow, type SubmessageRow } from "../db/schema";
-import { engineOf, sqliteOnly, tables } from "../db/engine";
+import { engineOf, tables } from "../db/engine";
 import { first, run } from "../db/query";
+import { searchDocument } from "../db/dialect";
 import { raw } from "../db/raw";
 import { dmKey } from "../domain/messages";
 import { listUsersByIds } from "./users";
@@ -59,37 +60,48 @@ export async function insertUserMessages(db: Db, messageId: number, rows: Iterab
 // ---- The full-text index ----
 // A send does not index its message: new messages are indexed in batches (actions/search-index.ts),
 // before any search and every moment in between. Messages newer than the newest indexed one are the
-// ones waiting; their edits need no indexing (the batch reads their current text). FTS5 is SQLite's;
-// PostgreSQL's tsvector column (docs/scaling.md, section 5) is the next part of step 5.
+// ones waiting; their edits need no indexing (the batch reads their current text). SQLite's index is
+// an FTS5 table; PostgreSQL's the messages' `search_tsv` column (docs/scaling.md, section 5), the
+// topic and visible text as `to_tsvector('english', …)` of db/dialect.ts's searchDocument.
 
-/** The newest message in the full-text index (its docsize table has one row per indexed message). */
-const indexedThrough = (db: Db): number =>
-  sqliteOnly(db, "The search index").query<{ id: number }, []>("SELECT COALESCE(MAX(id), 0) AS id FROM messages_fts_docsize").get()!.id;
+/** The newest message in the full-text index (FTS5's docsize table has one row per indexed message). */
+const indexedThrough = async (db: Db): Promise<number> =>
+  (await raw(db).get<{ id: number }>(
+    engineOf(db) === "postgres"
+      ? "SELECT COALESCE((SELECT id FROM messages WHERE search_tsv IS NOT NULL ORDER BY id DESC LIMIT 1), 0) AS id"
+      : "SELECT COALESCE(MAX(id), 0) AS id FROM messages_fts_docsize",
+  ))!.id;
 
 /** Replaces an edited or moved message's topic and visible text in the full-text index. */
 export async function reindexMessage(db: Db, id: number, topic: string, text: string) {
-  if (id > indexedThrough(db)) return; // still waiting for its batch
+  if (id > (await indexedThrough(db))) return; // still waiting for its batch
   await unindexMessages(db, [id]);
   await indexMessages(db, [{ id, topic, text }]);
 }
 
 /** Up to `limit` messages waiting to be indexed, oldest first. */
 export const unindexedMessages = async (db: Db, limit: number) =>
-  sqliteOf(db)
-    .query<{ id: number; topic: string; html: string }, [number, number]>(
-      "SELECT id, topic, rendered_content AS html FROM messages WHERE id > ? ORDER BY id LIMIT ?",
-    )
-    .all(indexedThrough(db), limit);
+  raw(db).all<{ id: number; topic: string; html: string }>(
+    "SELECT id, topic, rendered_content AS html FROM messages WHERE id > ? ORDER BY id LIMIT ?",
+    await indexedThrough(db),
+    limit,
+  );
 
 export async function indexMessages(db: Db, rows: { id: number; topic: string; text: string }[]) {
-  const insert = sqliteOnly(db, "The search index").query("INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)");
-  for (const r of rows) insert.run(r.id, r.topic, r.text);
+  const insert = raw(db).batch(
+    engineOf(db) === "postgres"
+      ? "UPDATE messages SET search_tsv = to_tsvector('english', CAST(?2 AS text)) WHERE id = ?1"
+      : "INSERT INTO messages_fts (rowid, topic, body) VALUES (?, ?, ?)",
+  );
+  if (engineOf(db) === "postgres") for (const r of rows) insert.add(r.id, searchDocument(r.topic, r.text));
+  else for (const r of rows) insert.add(r.id, r.topic, r.text);
+  await insert.done();
 }
 
 /** On PostgreSQL a message's tsvector is a column of its row, and goes with it. */
 export async function unindexMessages(db: Db, ids: number[]) {
   if (engineOf(db) === "postgres") return;
-  sqliteOf(db).query("DELETE FROM messages_fts WHERE rowid IN (SELECT value FROM json_each(?))").run(JSON.stringify(ids));
+  await raw(db).run("DELETE FROM messages_fts WHERE rowid IN (SELECT value FROM json_each(?))", JSON.stringify(ids));
 }
 
 const byId = preparedPerDb((db) => {
@@ -291,6 +303,58 @@ function markHighlights(marked: string): string {
 }
 
 /**
+ * FTS5's highlight() for PostgreSQL: each part of the search (a word, or a quoted phrase's words in a
+ * row) marked where the document's words, outside HTML tags, have the same stems in that order;
+ * overlapping marks join. The stems are PostgreSQL's (the English stemmer its index uses), asked once
+ * for every word of the page. ts_headline would parse the HTML itself, keeping a URL whole.
+ */
+async function markMatchesByStem(db: Db, match: string, docs: string[]): Promise<string[]> {
+  const parts = [...match.matchAll(/"([^"]*)"/g)].map((m) => m[1]!.split(" "));
+  const tokens = docs.map(wordsOutsideTags);
+  const words = new Set([...parts.flat(), ...tokens.flatMap((t) => t.map((w) => w.word))]);
+  const stem = new Map(
+    (
+      await raw(db).all<{ w: string; s: string }>(
+        "SELECT w, COALESCE((ts_lexize('english_stem', w))[1], w) AS s FROM unnest(CAST(? AS text[])) AS w",
+        `{${[...words].map((w) => `"${w}"`).join(",")}}`, // letters and digits only: nothing to escape
+      )
+    ).map((r) => [r.w, r.s]),
+  );
+  const wanted = parts.map((p) => p.map((w) => stem.get(w)));
+  return docs.map((doc, d) => {
+    const ws = tokens[d]!;
+    const spans: [number, number][] = [];
+    for (let i = 0; i < ws.length; i++)
+      for (const p of wanted)
+        if (i + p.length <= ws.length && p.every((s, k) => stem.get(ws[i + k]!.word) === s)) spans.push([ws[i]!.start, ws[i + p.length - 1]!.end]);
+    spans.sort((a, b) => a[0] - b[0]);
+    let out = "";
+    let at = 0;
+    for (let k = 0; k < spans.length; k++) {
+      const [start] = spans[k]!;
+      let end = spans[k]![1];
+      while (k + 1 < spans.length && spans[k + 1]![0] < end) end = Math.max(end, spans[++k]![1]);
+      if (start < at) continue;
+      out += `${doc.slice(at, start)}${START}${doc.slice(start, end)}${STOP}`;
+      at = end;
+    }
+    return out + doc.slice(at);
+  });
+}
+
+/** The words of a document outside HTML tags, lowercased, with where each is. */
+function wordsOutsideTags(doc: string): { word: string; start: number; end: number }[] {
+  const out: { word: string; start: number; end: number }[] = [];
+  let inTag = false;
+  for (const m of doc.matchAll(/<|>|[\p{L}\p{N}]+/gu)) {
+    if (m[0] === "<") inTag = true;
+    else if (m[0] === ">") inTag = false;
+    else if (!inTag) out.push({ word: m[0].toLowerCase(), start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+/**
  * match_content and match_subject for search results: the rendered content and escaped topic with the
  * words the query matched highlighted. The words are found by SQLite's own tokenizer and stemmer (a
  * scratch FTS5 table with the index's settings), so highlights agree exactly with what matched.
@@ -303,7 +367,13 @@ export async function highlightMatches(
   const out = new Map<number, { match_content: string; match_subject: string }>();
   for (const m of rows) out.set(m.id, { match_content: m.renderedContent, match_subject: escapeHtml(m.topic) });
   if (!match || !rows.length) return out;
-  const s = sqliteOnly(db, "Search highlighting");
+  if (engineOf(db) === "postgres") {
+    const docs = rows.map((m) => [m.renderedContent, escapeHtml(m.topic)] as const);
+    const marked = await markMatchesByStem(db, match, docs.flat());
+    rows.forEach((m, i) => out.set(m.id, { match_content: markHighlights(marked[2 * i]!), match_subject: markHighlights(marked[2 * i + 1]!) }));
+    return out;
+  }
+  const s = sqliteOf(db);
   s.run("CREATE VIRTUAL TABLE IF NOT EXISTS temp.search_highlight USING fts5(body, topic, tokenize='porter unicode61 remove_diacritics 2')");
   const insert = s.query("INSERT INTO temp.search_highlight (rowid, body, topic) VALUES (?, ?, ?)");
   for (const m of rows) insert.run(m.id, m.renderedContent, escapeHtml(m.topic));

@@ -30,6 +30,10 @@ import {
   listMessagesByIds,
   maxMessageId,
   messageLookups,
+  highlightMatches,
+  indexMessages,
+  reindexMessage,
+  unindexedMessages,
   allAlertWords,
   channelsOfMessages,
   countTopicMessages,
@@ -373,7 +377,7 @@ async function moreAreas(db: Db): Promise<Answers> {
     return id;
   };
   const m1 = await send(ann.id, "plans", "one", 100);
-  const m2 = await send(bob.id, "Plans", "two", 200);
+  const m2 = await send(bob.id, "Plans", "two, see http://x", 200);
   const m3 = await send(ann.id, "other", "three", 300);
   await writePendingRows(db, { channelIds: [general.id] });
   // Topics and conversations
@@ -396,6 +400,58 @@ async function moreAreas(db: Db): Promise<Answers> {
   out.realmSubscribers = [...(await realmSubscribers(db, realm.id)).values()];
   out.muted = await mutedChannelIds(db, ann.id, { activeOnly: true });
   out.sinceId = await firstMessageIdSince(db, 150);
+  // Search: the index written in batches, searches as GET /messages compiles them, highlights
+  out.unindexed = (await unindexedMessages(db, 10)).map((r) => [r.topic, r.html]);
+  await indexMessages(
+    db,
+    (await unindexedMessages(db, 10)).map((r) => ({ id: r.id, topic: r.topic, text: r.html.replace(/<[^>]+>/g, "") })),
+  );
+  out.unindexedAfter = (await unindexedMessages(db, 10)).length;
+  await reindexMessage(db, m3, "other", "three");
+  const searchCtx: NarrowContext = {
+    viewerId: ann.id,
+    channel: async (op) => (op === general.id || op === "general" ? { id: general.id, recipientId: general.recipientId, isWebPublic: false } : null),
+    canReadHistory: async () => true,
+    canReadPublicHistory: true,
+    publicChannelRecipients: () => [general.recipientId],
+    webPublicChannelRecipients: () => [],
+    user: async () => null,
+    dmRecipient: async () => null,
+    dmRecipientsWith: async () => [],
+    mutedChannelRecipients: async () => [],
+    topicPolicies: async () => [],
+  };
+  const searches: Record<string, NarrowTerm[]> = {
+    word: [{ operator: "search", operand: "one", negated: false }],
+    topic: [{ operator: "search", operand: "plans", negated: false }],
+    stemmed: [{ operator: "search", operand: "plan", negated: false }],
+    twoWords: [{ operator: "search", operand: "three other", negated: false }],
+    phrase: [{ operator: "search", operand: '"see http"', negated: false }],
+    stopWordsOnly: [{ operator: "search", operand: "the", negated: false }],
+    inChannel: [
+      { operator: "channel", operand: "general", negated: false },
+      { operator: "search", operand: "plans", negated: false },
+    ],
+    excluding: [
+      { operator: "channel", operand: "general", negated: false },
+      { operator: "search", operand: "two", negated: true },
+    ],
+  };
+  const found: Record<string, unknown> = {};
+  for (const [name, terms] of Object.entries(searches)) {
+    const c = await compileNarrow(terms, searchCtx, { realmId: realm.id });
+    const rows = await rowsBefore(db, c, null, 10);
+    const hl = await highlightMatches(
+      db,
+      c.search?.match ?? null,
+      await listMessagesByIds(
+        db,
+        rows.map((r) => r.id),
+      ),
+    );
+    found[name] = rows.map((r) => [[m1, m2, m3].indexOf(r.id), hl.get(r.id)]);
+  }
+  out.searches = found;
   out.retention = [(await messagesSentBefore(db, general.recipientId, 250, 10)).map((m) => m.id), await dmRecipientIds(db, realm.id)];
   // Email
   out.emailSubscribers = (await channelEmailSubscribers(db, general.id)).sort();
