@@ -7,7 +7,7 @@ import { messageMustNotBeEmpty } from "../domain/errors";
 import { realmUrl } from "../domain/realms";
 import { renderMarkdown, type Linkifier, type RenderContext, type Rendered } from "../render";
 import { listLinkifiers } from "../store/linkifiers";
-import { renderLookups } from "../store/render-lookups";
+import { renderLookups, type RenderLookups } from "../store/render-lookups";
 
 /** Every `:name:` that the renderer's emoji rule (render/emoji.ts) may meet, overlapping ones included. */
 const COLON_NAMES_RE = /(?=:([\p{L}\p{N}_+-]+):)/gu;
@@ -16,7 +16,12 @@ const COLON_NAMES_RE = /(?=:([\p{L}\p{N}_+-]+):)/gu;
  * The lookups a render of `content` needs, written by `sender` (null: the system). The renderer asks
  * for custom emoji mid-parse, synchronously, so the names the text can name are read before it runs.
  */
-async function renderContext(app: App, realm: RealmRow, sender: UserRow | null, content: string): Promise<RenderContext> {
+async function renderContext(
+  app: App,
+  realm: RealmRow,
+  sender: UserRow | null,
+  content: string,
+): Promise<RenderContext & Pick<RenderLookups, "missed" | "readMissed">> {
   const emoji = new Map<string, Awaited<ReturnType<typeof realmEmojiByName>>>();
   for (const [, name] of content.matchAll(COLON_NAMES_RE)) if (!emoji.has(name!)) emoji.set(name!, await realmEmojiByName(app, realm.id, name!));
   return {
@@ -35,8 +40,17 @@ export const realmLinkifiers = async (app: App, realm: RealmRow): Promise<readon
   );
 export const forgetLinkifiers = (app: App, realmId: number) => app.reads.forget(`linkifiers:${realmId}`);
 
-export const renderFor = async (app: App, realm: RealmRow, sender: UserRow | null, content: string): Promise<Rendered> =>
-  renderMarkdown(content, await renderContext(app, realm, sender, content));
+export async function renderFor(app: App, realm: RealmRow, sender: UserRow | null, content: string): Promise<Rendered> {
+  const ctx = await renderContext(app, realm, sender, content);
+  let rendered = renderMarkdown(content, ctx);
+  // On PostgreSQL the lookups answer from what was read (store/render-lookups.ts): a render that asked
+  // for more reads it and renders again. On SQLite nothing is ever missed.
+  while (ctx.missed()) {
+    await ctx.readMissed();
+    rendered = renderMarkdown(content, ctx);
+  }
+  return rendered;
+}
 
 /** HTML of a description or other system text. */
 export const renderPlain = async (app: App, realm: RealmRow, content: string): Promise<string> =>

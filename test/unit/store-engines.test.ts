@@ -122,6 +122,8 @@ import { firstWidgetSubmessage, hasSubmessageFrom, insertSubmessage } from "../.
 import { findRealmUserDefaults, saveRealmUserDefaults } from "../../src/store/user-settings";
 import { findDocument, findPreference, listDocuments, saveDocument, savePreference } from "../../src/store/widgets";
 import { findTopicWorkspace, insertWorkspace, listWorkspaces, workspaceUuidsByTopic } from "../../src/store/workspaces";
+import { renderMarkdown } from "../../src/render";
+import { renderLookups } from "../../src/store/render-lookups";
 import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
 
 type Answers = Record<string, unknown>;
@@ -452,6 +454,21 @@ async function moreAreas(db: Db): Promise<Answers> {
     found[name] = rows.map((r) => [[m1, m2, m3].indexOf(r.id), hl.get(r.id)]);
   }
   out.searches = found;
+  // The renderer's lookups: answered at once on SQLite, read between renders on PostgreSQL
+  await insertUserGroup(db, { realmId: realm.id, name: "Staff", dateCreated: 1 } as never);
+  const secret = await insertChannel(db, { realmId: realm.id, name: "secret", description: "", renderedDescription: "", dateCreated: 1, inviteOnly: true });
+  const lookups = await renderLookups(db, realm.id, bob.id);
+  const ctx = { ...lookups, realmUrl: "http://acme.test", realmEmoji: () => null, linkifiers: [] };
+  const text = `@**ann@x.test** @**bob@x.test|${bob.id}** @*staff* #**general>plans** #**secret** #**nope**`;
+  let rendered = renderMarkdown(text, ctx);
+  let renders = 1;
+  while (lookups.missed()) {
+    await lookups.readMissed();
+    rendered = renderMarkdown(text, ctx);
+    renders++;
+  }
+  out.rendered = [rendered.html, rendered.mentionedUserIds, secret.id > 0];
+  out.renders = engineOf(db) === "postgres" ? renders === 3 : renders === 1;
   out.retention = [(await messagesSentBefore(db, general.recipientId, 250, 10)).map((m) => m.id), await dmRecipientIds(db, realm.id)];
   // Email
   out.emailSubscribers = (await channelEmailSubscribers(db, general.id)).sort();
