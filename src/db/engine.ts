@@ -4,9 +4,8 @@
 // drizzle over Bun's built-in client, typed the same, its tables the twins of src/db/schema-pg (their
 // row types are kept equal by test/unit/schema-parity.test.ts). The engine is known per Db, not per
 // process: tests run SQLite and PostgreSQL side by side in one process.
-import type { Database } from "bun:sqlite";
 import type { SQL } from "bun";
-import { sqliteOf, type Db } from "./client";
+import type { Db } from "./client";
 import * as lite from "./schema";
 
 export type Engine = "sqlite" | "postgres";
@@ -68,13 +67,4 @@ async function loadPgTables(): Promise<Tables> {
  */
 function jsonAsIs(column: { mapToDriverValue(v: unknown): unknown }) {
   column.mapToDriverValue = (v) => v;
-}
-
-/**
- * The bun:sqlite handle of a SQLite Db, for a piece PostgreSQL does its own way and does not do yet
- * (FTS5 search, the renderer's synchronous lookups: docs/scaling.md, step 5). Throws on PostgreSQL.
- */
-export function sqliteOnly(db: Db, what: string): Database {
-  if (postgresDbs.has(db)) throw new Error(`${what} is not available on PostgreSQL yet (docs/scaling.md, step 5)`);
-  return sqliteOf(db);
 }

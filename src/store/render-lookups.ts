@@ -1,7 +1,7 @@
 // What the Markdown renderer looks up while rendering one sender's text (actions/render.ts adds the
 // realm's emoji and linkifiers): users and groups by name or id, channels by name, a topic's latest message.
-import type { Db } from "../db/client";
-import { engineOf, sqliteOnly } from "../db/engine";
+import { sqliteOf, type Db } from "../db/client";
+import { engineOf } from "../db/engine";
 import { raw } from "../db/raw";
 
 type Named = { id: number; full_name: string; is_active: boolean };
@@ -49,7 +49,7 @@ export async function renderLookups(db: Db, realmId: number, senderId: number | 
 
 /** SQLite: each lookup is a cached statement, answered at once; nothing is ever missed. */
 function direct(db: Db, realmId: number, senderId: number | null): RenderLookups {
-  const s = sqliteOnly(db, "Synchronous lookups");
+  const s = sqliteOf(db);
   return {
     userByName: (name) => onlyUser(s.query<UserRow, [number, string]>(USER_BY_NAME).all(realmId, name)),
     userById(id) {
