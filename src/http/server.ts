@@ -192,16 +192,15 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     return res;
   }
 
-  // Each door is one route of Bun's own router, handed to Elysia's server through its `serve` options
-  // (the fastest path Elysia offers: no context to build per request); the table is looked up in
-  // `index` (route-index.ts). Elysia serves the rest: pages, the web client, unknown paths.
+  // Each door is one route of Bun's own router (no context to build per request); the table is looked
+  // up in `index` (route-index.ts). Elysia serves the rest: pages, the web client, unknown paths.
   const doors = Object.fromEntries(
     SURFACES.map((surface) => [
       `${surface}/*`,
       (request: Request, s: Server<unknown>) => handle(surface, request, () => s.requestIP(request)?.address ?? "unknown"),
     ]),
   );
-  let server = new Elysia({ serve: { routes: doors } });
+  let server = new Elysia();
   // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts.
   for (const pg of pages)
     server = server.route(
@@ -228,12 +227,19 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     if (code === "NOT_FOUND") return unrouted(request);
     return failure(new Error(String(code)), (e) => app.log.error("unhandled error", { error: String(e) }));
   }) as unknown as Elysia;
-  return server;
+  return { doors, elysia: server };
 }
 
-/** Starts listening; long polls are held open, so idle connections may outlive the heartbeat. */
+/**
+ * Starts listening; long polls are held open, so idle connections may outlive the heartbeat. Bun's
+ * server is started here rather than by Elysia's `listen`, which compiles every Elysia route first
+ * (2–4 ms of every start, measured on a compiled executable): the API's doors need none of it, so
+ * Elysia compiles on the first request that reaches it.
+ */
 export function listen(app: App, host: string, port: number): HttpServer {
-  const server = buildHttp(app).listen({
+  const { doors, elysia } = buildHttp(app);
+  let elysiaFetch: ((request: Request) => Response | Promise<Response>) | undefined;
+  const s = Bun.serve({
     hostname: host,
     port,
     idleTimeout: Math.min(255, longpollTimeoutSeconds(app.config.events)),
@@ -242,15 +248,17 @@ export function listen(app: App, host: string, port: number): HttpServer {
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     // Direct HTTPS for those without a reverse proxy (tls.cert, tls.key: PEM files, read at start).
     ...(app.config.tls.cert && { tls: { cert: Bun.file(app.config.tls.cert), key: Bun.file(app.config.tls.key) } }),
+    routes: doors,
+    fetch: (request) => (elysiaFetch ??= elysia.fetch)(request),
   });
-  const s = server.server!;
+  elysia.server = s; // what Elysia hands its handlers as `server` (the pages read the client's address from it)
   // With port 0 the external URL is only known now.
   if (app.config.externalUrl.endsWith(":0")) app.config.externalUrl = app.config.externalUrl.replace(/:0$/, `:${s.port}`);
   return {
     port: s.port!,
     url: `${app.config.tls.cert ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${s.port}`,
     async stop(force = false) {
-      await server.stop(force);
+      await s.stop(force);
     },
   };
 }
