@@ -1,5 +1,5 @@
 // Agent runs, the agent's bot, and the conversation a turn reads.
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import { sqliteOf, type Db } from "../db/client";
 import { preparedPerDb } from "../db/prepared";
 import { agentRuns, users, type AgentRunRow, type UserRow } from "../db/schema";
@@ -120,8 +120,13 @@ export const findMessageSender = async (db: Db, messageId: number): Promise<numb
   sqliteOf(db).query<{ sender_id: number }, [number]>("SELECT sender_id FROM messages WHERE id = ?").get(messageId)?.sender_id;
 
 /** Runs left `running` by a server that stopped without ending them. */
-export const failStaleRuns = async (db: Db, at: number) =>
-  db.update(agentRuns).set({ state: "failed", dateEnded: at, keyHash: null }).where(eq(agentRuns.state, "running")).run();
+/** Ends the runs a stopped server left running: those started before this server (`startedBefore`). */
+export const failStaleRuns = async (db: Db, at: number, startedBefore: number) =>
+  db
+    .update(agentRuns)
+    .set({ state: "failed", dateEnded: at, keyHash: null })
+    .where(and(eq(agentRuns.state, "running"), lt(agentRuns.dateStarted, startedBefore)))
+    .run();
 
 /** Runs per state across realms (GET /metrics). */
 export const countAgentRunsByState = async (db: Db): Promise<{ state: string; n: number }[]> =>
