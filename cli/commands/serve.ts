@@ -126,7 +126,7 @@ export function register(program: Command) {
         await agent.settle();
         background = await startBackground(app);
         if (first) {
-          await first.passwordSet;
+          await first.setPassword();
           printFirstRun(config.externalUrl, first);
         }
         log.info("listening", { url: http.url, data_dir: config.dataDir, start_ms: phases.join(", ") });
