@@ -63,7 +63,7 @@ async function seed(ctx: BenchContext, dataDir: string): Promise<{ owner: Cred; 
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
     const first = (await bootstrapFirstRealm(app))!;
-    await first.passwordSet;
+    await first.setPassword();
     const listener = await createUser(app, first.realm, { email: "listener@example.com", fullName: "Listener" });
     const src = join(ctx.tmp, "plugin");
     mkdirSync(src, { recursive: true });

@@ -27,7 +27,7 @@ export async function run({ exe, tmp, log }: BenchContext): Promise<BenchResult>
   // that a fuzzed request deactivated or re-keyed can be replaced while the server runs.
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   const first = (await bootstrapFirstRealm(app))!;
-  await first.passwordSet;
+  await first.setPassword();
   const { realm, owner } = first;
   const { auths, userIds } = await seedCallers(app, realm, owner);
   const srv = await serveExe(exe, dataDir, join(tmp, "server.log"));

@@ -74,7 +74,7 @@ export async function generate(dataDir: string, log: (l: string) => void, o = { 
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
     const first = (await bootstrapFirstRealm(app))!;
-    await first.passwordSet; // the owner's password is hashed in the background: done before the app closes
+    await first.setPassword(); // the owner's password (argon2id), before the app closes
     const realm = first.realm;
     const users: Cred[] = [];
     for (let i = 0; i < o.users; i++) {

@@ -32,7 +32,7 @@ async function seed(
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
     const first = (await bootstrapFirstRealm(app))!;
-    await first.passwordSet; // the owner's password is hashed in the background: done before the app closes
+    await first.setPassword(); // the owner's password (argon2id), before the app closes
     const ids = await app.tx(
       async (tx) =>
         await mapInOrder(

@@ -25,7 +25,7 @@ async function seed(dataDir: string, tmp: string) {
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
     const first = (await bootstrapFirstRealm(app))!;
-    await first.passwordSet; // before the database closes
+    await first.setPassword(); // before the database closes
     const users: Cred[] = [];
     for (let i = 0; i < CLIENTS; i++) {
       const u = await createUser(app, first.realm, { email: `editor${i}@example.com`, fullName: `Editor ${i}` });

@@ -16,7 +16,7 @@ export async function seedUsers(dataDir: string, count: number): Promise<{ owner
   const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
     const first = (await bootstrapFirstRealm(app))!;
-    await first.passwordSet; // the owner's password is hashed in the background: done before the app closes
+    await first.setPassword(); // the owner's password (argon2id), before the app closes
     const users: Cred[] = [];
     for (let i = 0; i < count; i++) {
       const u = await createUser(app, first.realm, { email: `bench${i}@example.com`, fullName: `Bench User ${i}` });

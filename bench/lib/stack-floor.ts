@@ -1,11 +1,11 @@
 // The floor under confab's start-up and memory: only the pieces of the owner's stack every confab start
-// loads — bun:sqlite on a WAL file, drizzle over it with confab's own schema module (52 tables), an
-// Elysia app — answering GET / with a count, and nothing of confab's logic. Compiled as confab is
+// loads — bun:sqlite on a WAL file, drizzle over it with confab's own schema module, Bun's server —
+// answering GET / with a count, and nothing of confab's logic. (Elysia is not among them: confab loads
+// it on the first request for a page or the web client, src/http/server.ts.) Compiled as confab is
 // (--minify --bytecode), it shows what no change inside confab can take below.
 // `bun bench/lib/stack-floor.ts PORT DB_FILE`.
 import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { Elysia } from "elysia";
 import * as schema from "../../src/db/schema";
 
 const [port, file] = process.argv.slice(2);
@@ -14,6 +14,8 @@ sqlite.run("PRAGMA journal_mode = WAL");
 sqlite.run("CREATE TABLE IF NOT EXISTS t (a)");
 const db = drizzle(sqlite);
 const count = sqlite.query("SELECT count(*) AS n FROM t");
-new Elysia()
-  .get("/", () => ({ ...(count.get() as object), tables: Object.keys(schema).length, db: typeof db }))
-  .listen({ hostname: "127.0.0.1", port: Number(port) });
+Bun.serve({
+  hostname: "127.0.0.1",
+  port: Number(port),
+  fetch: () => Response.json({ ...(count.get() as object), tables: Object.keys(schema).length, db: typeof db }),
+});

@@ -4,7 +4,7 @@ import { basename, join, resolve } from "node:path";
 import { databasePath } from "../../src/app";
 import type { Config } from "../../src/config";
 import { checkBackup, copyFiles, FILE_DIRS, filesOf, migrateFile, writeBackup, type BackupReport } from "../../src/db/backup";
-import { copyStorage, parsePostgresUrl, type CopyReport } from "../../src/db/copy-storage";
+import type { CopyReport } from "../../src/db/copy-storage";
 import { KEY_FILE } from "../../src/lib/crypto";
 import { plural } from "../../src/lib/text";
 import { textForSearch } from "../../src/render";
@@ -83,6 +83,8 @@ function registerMigrateStorage(program: Command) {
       .option("--replace", "replace what the target already holds instead of refusing"),
   ).action(
     action(async (opts) => {
+      // Loaded here, not at every start: Bun's PostgreSQL client and the PostgreSQL schema cost 5–7 ms to load.
+      const { copyStorage, parsePostgresUrl } = await import("../../src/db/copy-storage");
       const config = configFrom(opts);
       const options = { replace: opts.replace === true, textForSearch, busyTimeoutMs: config.storage.busyTimeoutMs, log: (l: string) => console.log(l) };
       let r: CopyReport;

@@ -6,7 +6,7 @@ import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { detached } from "../../src/lib/detached";
 import { startPluginHost } from "../../src/runtime/supervisor";
-import { startAgent } from "../../src/runtime/agent";
+import { AgentRuntime } from "../../src/runtime/agent";
 import { failInterruptedExports } from "../../src/actions/realm-exports";
 import { startOutgoingWebhooks } from "../../src/runtime/outgoing-webhooks";
 import { startHousekeeping, startSearchIndexer } from "../../src/runtime/housekeeping";
@@ -79,11 +79,11 @@ export function register(program: Command) {
         const first = await bootstrapFirstRealm(app);
         await failInterruptedExports(app);
         phase("first_realm");
+        const agent = new AgentRuntime(app);
+        agent.listen(); // before any request: it hears every message sent
         const http = listen(app, config.listen.host, config.listen.port);
         const stopControl = startControlSocket(app);
         phase("http");
-        const agent = await startAgent(app); // before any request: it ends stale runs and hears every message sent
-        phase("agent");
         // Shutdown: stop accepting, answer held long-polls, let in-flight requests finish (each answers
         // once its batch committed), commit what is left, stop plugins and the agent, exit. Bounded: past
         // SHUTDOWN_MS the process exits anyway (what was answered is committed; the rest never was).
@@ -123,9 +123,10 @@ export function register(program: Command) {
         await Bun.sleep(BACKGROUND_DELAY_MS);
         if (stopping) return;
         if (first) await addStarterContent(app, first.realm, first.owner); // before the owner is told how to log in
+        await agent.settle();
         background = await startBackground(app);
         if (first) {
-          await first.passwordSet;
+          await first.setPassword();
           printFirstRun(config.externalUrl, first);
         }
         log.info("listening", { url: http.url, data_dir: config.dataDir, start_ms: phases.join(", ") });

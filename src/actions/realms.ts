@@ -72,10 +72,10 @@ export async function createRealm(app: App, r: NewRealm, o: NewRealmOptions = {}
 
 /**
  * First start on an empty database: the first organization and its owner, from the config, written at
- * once so the server can listen while the owner's generated password is hashed (argon2id takes a
- * good part of a start); the password works once `passwordSet` resolves. Its starter content comes
- * after, with `addStarterContent`, once the server listens: rendering the welcome note loads the
- * Markdown renderer, which would otherwise delay the first answer of a first start.
+ * once so the server can listen. The owner's generated password works once `setPassword()` is done: a
+ * server calls it after it answers, since argon2id takes a core for about 100 ms and the first answer of
+ * a first start came 4–7 ms later while it ran beside it. Its starter content comes after too, with
+ * `addStarterContent`: rendering the welcome note loads the Markdown renderer.
  */
 export async function bootstrapFirstRealm(app: App) {
   if ((await listRealms(app.db)).length) return null;
@@ -84,7 +84,7 @@ export async function bootstrapFirstRealm(app: App) {
   await checkNewRealm(app, r);
   const { realm, owner } = await insertRealmWithOwner(app, r, null, { starterContent: false });
   const password = randomToken(20);
-  return { realm, owner, password, passwordSet: setPassword(app, owner, password) };
+  return { realm, owner, password, setPassword: async () => await setPassword(app, owner, password) };
 }
 
 /** #general, #sandbox and the welcome note for an organization created bare (bootstrapFirstRealm). */

@@ -6,7 +6,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSyn
 import { join } from "node:path";
 import { sqliteOf, type Db } from "./client";
 import { checkIntegrity, databaseFileProblem, NOT_SQLITE } from "./integrity";
-import { inspectDatabase, migrate, migrationStatus } from "./migrate";
+import { inspectDatabase, migrate, migrationStatus, upToDate } from "./migrate";
 import { migrations } from "../../migrations";
 
 export class BackupError extends Error {}
@@ -187,6 +187,7 @@ function checkUploads(db: string, dir: string) {
  * in one transaction, so a failure leaves the file as it was.
  */
 export function migrateWithBackup(sqlite: Database, backupDir: string, list = migrations): { applied: string[]; backup: string | null } {
+  if (upToDate(sqlite, list)) return { applied: [], backup: null }; // the usual start: one query
   let backup: string | null = null;
   if (inspectDatabase(sqlite) === "confab") {
     const { pending } = migrationStatus(sqlite, list);

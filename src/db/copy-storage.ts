@@ -17,6 +17,7 @@ import { plural } from "../lib/text";
 import { openDatabase } from "./client";
 import { searchDocument } from "./dialect";
 import { migratePostgres } from "./migrate-pg";
+import { CLUSTER_STATE_TABLES } from "./event-bus";
 import { inspectDatabase, LEDGER, migrate, migrationStatus } from "./migrate";
 
 export class CopyError extends Error {}
@@ -41,8 +42,8 @@ interface Table {
 const BATCH = 500;
 /** Messages compared field by field after the copy, spread over the id range, plus the newest. */
 const SAMPLE = 100;
-/** SQLite's tables that are not data: its own, the ledger (each engine has its own migrations) and FTS5's. */
-const notData = (name: string) => name === LEDGER || name.startsWith("sqlite_") || name.startsWith("messages_fts");
+/** Tables that are not data: the ledger (each engine has its own migrations), SQLite's own and FTS5's, PostgreSQL's cluster state. */
+const notData = (name: string) => name === LEDGER || name.startsWith("sqlite_") || name.startsWith("messages_fts") || CLUSTER_STATE_TABLES.includes(name);
 
 export interface CopyOptions {
   /** Replace what the target holds instead of refusing it. */
@@ -305,7 +306,7 @@ class PostgresEnd implements End {
       JOIN pg_namespace ns ON ns.oid = c.connamespace WHERE c.contype = 'f' AND ns.nspname = current_schema()`;
     const tables = new Map<string, Table>();
     for (const r of cols) {
-      if (r.t === LEDGER || r.type === "tsvector") continue; // the search index is rebuilt, not copied
+      if (notData(r.t) || r.type === "tsvector") continue; // the search index is rebuilt, not copied
       const t = tables.get(r.t) ?? { name: r.t, columns: [], key: [], serial: null };
       t.columns.push({ name: r.c, type: r.type });
       if (r.serial) t.serial = r.c;

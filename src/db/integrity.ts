@@ -54,10 +54,14 @@ export function checkDatabaseFile(path: string) {
   if (why) throw damaged(path, why);
 }
 
-/** Reads the schema and the first row of every table: damage at any table's root shows here, cheaply. */
+/**
+ * Reads the schema and the first row of every table: damage at any table's root shows here, cheaply.
+ * One statement for all the tables (a statement per table cost a millisecond of every start).
+ */
 export function checkSchemaReadable(sqlite: Database) {
   const tables = sqlite.query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table'").all();
-  for (const t of tables) sqlite.query(`SELECT 1 FROM "${t.name.replace(/"/g, '""')}" LIMIT 1`).get();
+  if (!tables.length) return;
+  sqlite.query(`SELECT ${tables.map((t) => `(SELECT 1 FROM "${t.name.replace(/"/g, '""')}" LIMIT 1)`).join(", ")}`).get();
 }
 
 // The check runs in a child process, this executable acting as plain Bun (BUN_BE_BUN=1; under `bun` it

@@ -35,7 +35,7 @@ export function appliedMigrations(sqlite: Database): string[] {
 }
 
 /** The usual start: the ledger records exactly the migrations this binary knows, found by one query. */
-function upToDate(sqlite: Database, list: readonly Migration[]): boolean {
+export function upToDate(sqlite: Database, list: readonly Migration[]): boolean {
   let recorded: { tag: string }[];
   try {
     recorded = sqlite.query<{ tag: string }, []>(`SELECT tag FROM ${LEDGER}`).all();

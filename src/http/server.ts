@@ -1,6 +1,6 @@
 import { longpollTimeoutSeconds } from "../events/registry";
 import type { Server } from "bun";
-import { Elysia } from "elysia";
+import type { Elysia } from "elysia";
 import type { App } from "../context";
 import { methodNotAllowed, notFoundEndpoint, notLoggedIn } from "../domain/errors";
 import { clientAddress, parseRange, type AddressRange } from "../lib/addresses";
@@ -192,48 +192,60 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
     return res;
   }
 
-  // Each door is one route of Bun's own router, handed to Elysia's server through its `serve` options
-  // (the fastest path Elysia offers: no context to build per request); the table is looked up in
-  // `index` (route-index.ts). Elysia serves the rest: pages, the web client, unknown paths.
+  // Each door is one route of Bun's own router (no context to build per request); the table is looked
+  // up in `index` (route-index.ts). Elysia serves the rest: pages, the web client, unknown paths.
   const doors = Object.fromEntries(
     SURFACES.map((surface) => [
       `${surface}/*`,
       (request: Request, s: Server<unknown>) => handle(surface, request, () => s.requestIP(request)?.address ?? "unknown"),
     ]),
   );
-  let server = new Elysia({ serve: { routes: doors } });
-  // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts.
-  for (const pg of pages)
-    server = server.route(
-      pg.method,
-      pg.path,
-      async ({ request, params, server: s }) => {
-        try {
-          return await pg.handle(app, request, params as Record<string, string>, () => s?.requestIP(request)?.address ?? "unknown");
-        } catch (e) {
-          return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
-        }
-      },
-      { parse: "none" },
-    ) as unknown as Elysia;
-  // Any other GET is the web client's (a file, or its page); what it lacks is a JSON 404 like the API's.
-  server = server.onError(async ({ code, request }) => {
-    if (code === "NOT_FOUND" && (request.method === "GET" || request.method === "HEAD")) {
-      const web = await serveWebClient(app, request).catch((e) => {
-        app.log.error("web client unavailable", { error: String((e as Error)?.message ?? e) });
-        return null;
-      });
-      if (web) return web;
-    }
-    if (code === "NOT_FOUND") return unrouted(request);
-    return failure(new Error(String(code)), (e) => app.log.error("unhandled error", { error: String(e) }));
-  }) as unknown as Elysia;
-  return server;
+  /** Pages outside /api/v1 and the web client: Elysia, loaded and built on the first request for them. */
+  const buildPages = async (bun: Server<unknown>): Promise<Elysia> => {
+    const { Elysia } = await import("elysia");
+    let server = new Elysia();
+    // Pages outside /api/v1 (invitation sign-up, avatar files): see pages/index.ts.
+    for (const pg of pages)
+      server = server.route(
+        pg.method,
+        pg.path,
+        async ({ request, params, server: s }) => {
+          try {
+            return await pg.handle(app, request, params as Record<string, string>, () => s?.requestIP(request)?.address ?? "unknown");
+          } catch (e) {
+            return failure(e, (err) => app.log.error("unhandled error", { path: pg.path, error: String((err as Error)?.stack ?? err) }));
+          }
+        },
+        { parse: "none" },
+      ) as unknown as Elysia;
+    // Any other GET is the web client's (a file, or its page); what it lacks is a JSON 404 like the API's.
+    server = server.onError(async ({ code, request }) => {
+      if (code === "NOT_FOUND" && (request.method === "GET" || request.method === "HEAD")) {
+        const web = await serveWebClient(app, request).catch((e) => {
+          app.log.error("web client unavailable", { error: String((e as Error)?.message ?? e) });
+          return null;
+        });
+        if (web) return web;
+      }
+      if (code === "NOT_FOUND") return unrouted(request);
+      return failure(new Error(String(code)), (e) => app.log.error("unhandled error", { error: String(e) }));
+    }) as unknown as Elysia;
+    server.server = bun; // what Elysia hands its handlers as `server` (the pages read the client's address from it)
+    return server;
+  };
+  return { doors, buildPages };
 }
 
-/** Starts listening; long polls are held open, so idle connections may outlive the heartbeat. */
+/**
+ * Starts listening; long polls are held open, so idle connections may outlive the heartbeat. Bun's
+ * server is started here rather than by Elysia's `listen`, which compiles every Elysia route first
+ * (2–4 ms of every start, measured on a compiled executable): the API's doors need none of it, so
+ * Elysia is loaded (2–3 ms), built and compiled on the first request that reaches it.
+ */
 export function listen(app: App, host: string, port: number): HttpServer {
-  const server = buildHttp(app).listen({
+  const { doors, buildPages } = buildHttp(app);
+  let pagesFetch: Promise<(request: Request) => Response | Promise<Response>> | undefined;
+  const s = Bun.serve({
     hostname: host,
     port,
     idleTimeout: Math.min(255, longpollTimeoutSeconds(app.config.events)),
@@ -242,15 +254,16 @@ export function listen(app: App, host: string, port: number): HttpServer {
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     // Direct HTTPS for those without a reverse proxy (tls.cert, tls.key: PEM files, read at start).
     ...(app.config.tls.cert && { tls: { cert: Bun.file(app.config.tls.cert), key: Bun.file(app.config.tls.key) } }),
+    routes: doors,
+    fetch: async (request, server): Promise<Response> => (await (pagesFetch ??= buildPages(server).then((e) => e.fetch)))(request),
   });
-  const s = server.server!;
   // With port 0 the external URL is only known now.
   if (app.config.externalUrl.endsWith(":0")) app.config.externalUrl = app.config.externalUrl.replace(/:0$/, `:${s.port}`);
   return {
     port: s.port!,
     url: `${app.config.tls.cert ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${s.port}`,
     async stop(force = false) {
-      await server.stop(force);
+      await s.stop(force);
     },
   };
 }

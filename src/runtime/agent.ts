@@ -77,18 +77,30 @@ export class AgentRuntime {
   private stopping = false;
   private readonly groups: GroupLedger;
 
+  /** When this server started, in the seconds of `app.now()`: older open runs are a stopped server's. */
+  private readonly startedAt: number;
+
   constructor(private readonly app: App) {
+    this.startedAt = app.now();
     this.groups = new GroupLedger(join(app.config.dataDir, "agent", "process-groups.json"), "EXT_RUN_ID");
   }
 
-  /** Ends what a stopped server left (processes, open runs), gives every realm its agent bot, and starts listening. */
-  async start() {
+  /** Ends the processes a stopped server left and hears every message sent from now on (before any request). */
+  listen() {
     mkdirSync(join(this.app.config.dataDir, "agent"), { recursive: true, mode: 0o700 });
     this.groups.endLeftovers();
-    await failStaleRuns(this.app.db, this.app.now());
-    for (const realm of await listRealms(this.app.db)) if (!realm.deactivated) await agentBot(this.app, realm);
     this.app.listeners.messageSent = (m) => this.safely(() => this.onMessage(m));
     setTurnControl(this.app, { cancel: (id) => this.safely(() => this.forget(id)) });
+  }
+
+  /**
+   * What can wait until the server answers (a start spent 3–5 ms here): ends the runs a stopped server
+   * left open — only those started before this one, since a message may already have started a new run —
+   * and gives every realm its agent bot. A message to the agent meanwhile ends such a run itself (onMessage).
+   */
+  async settle() {
+    await this.app.tx(async (tx) => await failStaleRuns(tx.db, this.app.now(), this.startedAt));
+    for (const realm of await listRealms(this.app.db)) if (!realm.deactivated) await agentBot(this.app, realm);
   }
 
   /** Stops every turn (SIGTERM, then SIGKILL after a grace period) and ends the runs. */
@@ -252,6 +264,7 @@ export class AgentRuntime {
 /** Starts the agent runtime of a serving app (the CLI's commands have none). */
 export async function startAgent(app: App): Promise<AgentRuntime> {
   const rt = new AgentRuntime(app);
-  await rt.start();
+  rt.listen();
+  await rt.settle();
   return rt;
 }

@@ -1,5 +1,5 @@
 // Agent runs, the agent's bot, and the conversation a turn reads.
-import { and, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../db/client";
 import { preparedPerDb } from "../db/prepared";
 import { type agentRuns, type AgentRunRow, type UserRow } from "../db/schema";
@@ -144,9 +144,15 @@ export const findMessageSender = async (db: Db, messageId: number): Promise<numb
   (await raw(db).get<{ sender_id: number }>("SELECT sender_id FROM messages WHERE id = ?", messageId))?.sender_id;
 
 /** Runs left `running` by a server that stopped without ending them. */
-export const failStaleRuns = async (db: Db, at: number) => {
+/** Ends the runs a stopped server left running: those started before this server (`startedBefore`). */
+export const failStaleRuns = async (db: Db, at: number, startedBefore: number) => {
   const { agentRuns } = tables(db);
-  return run(db.update(agentRuns).set({ state: "failed", dateEnded: at, keyHash: null }).where(eq(agentRuns.state, "running")));
+  return run(
+    db
+      .update(agentRuns)
+      .set({ state: "failed", dateEnded: at, keyHash: null })
+      .where(and(eq(agentRuns.state, "running"), lt(agentRuns.dateStarted, startedBefore))),
+  );
 };
 
 /** Runs per state across realms (GET /metrics). */

@@ -56,7 +56,7 @@ export async function startServer(
   const app = createApp(config, { batching: true, log: createLogger(config.logLevel, o.log), now: clock.now });
   const first = await bootstrapFirstRealm(app);
   if (first && o.starterContent) await addStarterContent(app, first.realm, first.owner);
-  await first?.passwordSet;
+  await first?.setPassword();
   const realm = first?.realm ?? (await listRealms(app.db))[0]!;
   const owner = first?.owner ?? (await findUserByEmail(app.db, realm.id, config.firstRealm.ownerEmail))!;
   const http = listen(app, "127.0.0.1", 0);

@@ -12,6 +12,7 @@ import * as lite from "../../src/db/schema";
 import * as pg from "../../src/db/schema-pg";
 import { migrate } from "../../src/db/migrate";
 import { migratePostgres } from "../../src/db/migrate-pg";
+import { CLUSTER_STATE_TABLES } from "../../src/db/event-bus";
 import { postgresMissing, startPostgres } from "../helpers/postgres";
 
 /** What SQLite keeps outside drizzle (hand-written in migrations/0004) and PostgreSQL declares. */
@@ -156,6 +157,7 @@ async function livePostgres(sql: SQL): Promise<Map<string, LiveTable>> {
   const cols = await sql`SELECT table_name AS t, column_name AS c, data_type AS type, udt_name AS udt, is_nullable AS nullable
     FROM information_schema.columns WHERE table_schema = 'public' ORDER BY table_name, ordinal_position`;
   for (const r of cols) {
+    if (CLUSTER_STATE_TABLES.includes(r.t)) continue; // cluster state, PostgreSQL's alone (migrations/pg/0003)
     const t = out.get(r.t) ?? { columns: {}, primaryKey: [], indexes: {} };
     t.columns[r.c] = { type: r.type === "USER-DEFINED" ? r.udt : r.type, notNull: r.nullable === "NO" };
     out.set(r.t, t);
@@ -168,6 +170,7 @@ async function livePostgres(sql: SQL): Promise<Map<string, LiveTable>> {
     JOIN pg_namespace ns ON ns.oid = t.relnamespace
     WHERE ns.nspname = 'public'`;
   for (const r of idx) {
+    if (CLUSTER_STATE_TABLES.includes(r.t)) continue;
     const t = out.get(r.t)!;
     const cols = (r.cols as string).split(",");
     if (r.is_primary) t.primaryKey = cols;

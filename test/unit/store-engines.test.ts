@@ -492,7 +492,7 @@ async function moreAreas(db: Db): Promise<Answers> {
     dateStarted: 7,
   });
   out.liveRun = (await findLiveRun(db, general.recipientId, "PLANS"))?.id === agentRun.id;
-  await failStaleRuns(db, 8);
+  await failStaleRuns(db, 8, 100);
   out.runsByState = await countAgentRunsByState(db);
   // Attachments
   const a = await insertAttachment(db, {

@@ -1,0 +1,90 @@
+// How events cross confab nodes on PostgreSQL (docs/scaling.md, section 3). A batch's events are written
+// as one `node_events` row inside the batch's own transaction, with a NOTIFY of the row's key: PostgreSQL
+// sends notifications only on COMMIT and in commit order, so every node hears every committed batch once,
+// in the order the batches committed, and never one that rolled back. The key travels, not the events: a
+// payload is refused past 8,000 bytes, and a message event with its rendered content passes that.
+// A node's LISTEN connection is its only proof that it heard everything: when it breaks, the node cannot
+// know what it missed, so it must drop its event queues (`onLost`); their clients register again. Bun's
+// client connects again by itself and listens again; batches committed in between are never heard.
+import type { SQL } from "bun";
+import type { Emitted } from "../events/types";
+
+export const EVENTS_CHANNEL = "confab_events";
+
+/** PostgreSQL's tables of cluster state: not data (migrate-storage never copies them), no SQLite twin. */
+export const CLUSTER_STATE_TABLES: readonly string[] = ["node_events"];
+
+/**
+ * A batch's key: the node that committed it and its own count, so that a node knows its own batches.
+ * A node's name is new at every start (a restarted node must not meet the rows of its earlier life).
+ */
+export const batchKey = (node: string, n: number) => `${node}:${n}`;
+const nodeOf = (key: string) => key.slice(0, key.lastIndexOf(":"));
+
+/** Inside the batch's transaction: its events for the other nodes, heard by them once it commits. */
+export async function publishBatch(tx: SQL, key: string, events: readonly Emitted[]): Promise<void> {
+  if (!events.length) return;
+  await tx`INSERT INTO node_events (batch, events) VALUES (${key}, ${JSON.stringify(events)}::jsonb)`;
+  await tx`SELECT pg_notify(${EVENTS_CHANNEL}, ${key})`;
+}
+
+/** Rows older than `seconds`: every node read them long ago (the housekeeping node prunes). */
+export async function pruneEvents(sql: SQL, seconds = 60): Promise<number> {
+  const rows = await sql`DELETE FROM node_events WHERE created_at < now() - make_interval(secs => ${seconds}) RETURNING 1`;
+  return rows.length;
+}
+
+export interface ListenerOptions {
+  url: string;
+  /** This node's name: its own batches are skipped (it delivered them itself, at COMMIT). */
+  node: string;
+  /** The events of another node's committed batch, batch after batch in commit order. */
+  onBatch: (events: Emitted[], key: string) => void;
+  /** The LISTEN connection broke: what was committed meanwhile is unknown (drop every event queue). */
+  onLost: (why: string) => void;
+}
+
+/** One node's ear: a LISTEN connection, and a connection that reads the batches it hears of. */
+export class EventListener {
+  private listenConn: SQL | null = null;
+  private reader: SQL | null = null;
+  /** Reads run one after another, so batches are handed on in the order they were heard. */
+  private chain: Promise<void> = Promise.resolve();
+  private stopped = false;
+
+  constructor(private readonly o: ListenerOptions) {}
+
+  /** Resolves once LISTEN is in place: every batch committed from then on is heard. */
+  async start(): Promise<void> {
+    const lost = (why: string) => {
+      if (!this.stopped) this.o.onLost(why);
+    };
+    this.reader = new Bun.SQL(this.o.url, { max: 1 });
+    this.listenConn = new Bun.SQL(this.o.url, { max: 1, idleTimeout: 0, onclose: (err) => lost(String(err?.message ?? "connection closed")) });
+    await this.listenConn.listen(EVENTS_CHANNEL, (key) => {
+      if (nodeOf(key) === this.o.node) return;
+      this.chain = this.chain.then(
+        async () => await this.read(key),
+        () => {},
+      );
+    });
+  }
+
+  private async read(key: string) {
+    if (this.stopped) return;
+    try {
+      const [row] = await this.reader!`SELECT events FROM node_events WHERE batch = ${key}`;
+      // A pruned row: this node fell a minute behind; it cannot know what the row held.
+      if (!row) return this.o.onLost(`the events of batch ${key} were pruned before they were read`);
+      this.o.onBatch((typeof row.events === "string" ? JSON.parse(row.events) : row.events) as Emitted[], key);
+    } catch (e) {
+      this.o.onLost(`reading batch ${key} failed: ${String((e as Error)?.message ?? e)}`);
+    }
+  }
+
+  async stop() {
+    this.stopped = true;
+    await this.chain;
+    await Promise.all([this.listenConn?.close().catch(() => {}), this.reader?.close().catch(() => {})]);
+  }
+}

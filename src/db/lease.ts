@@ -1,0 +1,106 @@
+// Work that runs on exactly one node of a PostgreSQL cluster (docs/scaling.md, section 7): the plugin
+// supervisor, the agent runner, housekeeping. A lease is a session advisory lock held on a connection
+// kept for it alone. PostgreSQL ends the lock with the session, so a node that dies (its process, its
+// machine, its network) loses its leases without any timeout of ours, and a node waiting in
+// `pg_advisory_lock` has it at once (2.4–4.5 ms after the holder's SIGKILL in the probes).
+// A holder whose lease connection breaks stops the leased work at once: it can no longer prove it holds it.
+import type { SQL } from "bun";
+
+/** The first key of every lease's two-key advisory lock, so that leases never meet other advisory locks. */
+export const LEASE_CLASS = 0x6c656173; // "leas"
+
+export interface LeaseOptions {
+  /** The PostgreSQL URL; the lease opens a connection of its own. */
+  url: string;
+  /** Which lease: one number per kind of work (or per plugin install). */
+  key: number;
+  /** Called when this node holds the lease: start the work. */
+  onAcquired: () => void;
+  /** Called when this node stops holding it (connection lost or `stop()`): stop the work at once. */
+  onLost: (why: string) => void;
+  /** How long to wait before trying again after the connection failed (ms). */
+  retryMs?: number;
+  /**
+   * How often the holder checks that its connection still answers (ms). A check that fails, or gets no
+   * answer within the same time (a node cut off from PostgreSQL rather than dead), ends the lease here;
+   * PostgreSQL ends it on its side when its TCP keepalives give up on this node (docs/scaling.md).
+   */
+  checkMs?: number;
+}
+
+export class Lease {
+  private conn: SQL | null = null;
+  private stopped = false;
+  private holding = false;
+  private loop: Promise<void> | null = null;
+
+  constructor(private readonly o: LeaseOptions) {}
+
+  /** Whether this node holds the lease now. */
+  get held() {
+    return this.holding;
+  }
+
+  /** Starts waiting for the lease in the background; it is taken as soon as no other node holds it. */
+  start() {
+    this.loop ??= this.run();
+  }
+
+  /** Gives the lease up (closing its connection ends the lock) and stops trying. */
+  async stop() {
+    this.stopped = true;
+    await this.conn?.close().catch(() => {});
+    await this.loop;
+  }
+
+  private async run() {
+    while (!this.stopped) {
+      let closed!: (why: string) => void;
+      const whenClosed = new Promise<string>((resolve) => (closed = resolve));
+      const conn = new Bun.SQL(this.o.url, { max: 1, idleTimeout: 0, onclose: (err) => closed(String(err?.message ?? "connection closed")) });
+      this.conn = conn;
+      let why: string;
+      try {
+        // Waits inside PostgreSQL while another session holds the lock; answers the moment it is free.
+        await conn`SELECT pg_advisory_lock(${LEASE_CLASS}::int, ${this.o.key}::int)`;
+        if (this.stopped) break;
+        this.holding = true;
+        this.o.onAcquired();
+        why = await Promise.race([whenClosed, this.watch(conn, whenClosed)]);
+      } catch (e) {
+        why = String((e as Error)?.message ?? e);
+      }
+      if (this.holding) {
+        this.holding = false;
+        this.o.onLost(this.stopped ? "stopped" : why);
+      }
+      await conn.close().catch(() => {});
+      if (!this.stopped) await Bun.sleep(this.o.retryMs ?? 1000);
+    }
+    if (this.holding) {
+      this.holding = false;
+      this.o.onLost("stopped");
+    }
+  }
+
+  /** Resolves with a reason once the connection fails, or stops answering a trivial query in time. */
+  private async watch(conn: SQL, whenClosed: Promise<string>): Promise<string> {
+    const every = this.o.checkMs ?? 1000;
+    let closedWhy: string | null = null;
+    whenClosed.then((why) => (closedWhy = why)).catch(() => {});
+    while (closedWhy === null && !this.stopped) {
+      await Bun.sleep(every);
+      if (closedWhy !== null || this.stopped) break;
+      let timer: Timer | undefined;
+      const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer from PostgreSQL within ${every} ms`), every)));
+      const answer = conn`SELECT 1`.then(
+        () => null,
+        (e: unknown) => `the lease connection failed: ${String((e as Error)?.message ?? e)}`,
+      );
+      const problem = await Promise.race([answer, late]);
+      clearTimeout(timer);
+      if (problem) return problem;
+    }
+    return this.stopped ? "stopped" : (closedWhy ?? (await whenClosed));
+  }
+}

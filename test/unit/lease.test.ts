@@ -1,0 +1,107 @@
+// Leases (src/db/lease.ts, docs/scaling.md section 7) on a real PostgreSQL: exactly one node holds a
+// lease; when the holder stops, dies (SIGKILL) or has its session ended by PostgreSQL, another node has it
+// within moments and the old holder is told to stop its work. Skipped, saying why, without PostgreSQL.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { SQL } from "bun";
+import { join } from "node:path";
+import { Lease, LEASE_CLASS } from "../../src/db/lease";
+import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
+import { waitFor } from "../helpers/wait";
+
+const missing = postgresMissing("lease tests");
+let pg: Postgres;
+beforeAll(async () => {
+  if (!missing) pg = await startPostgres();
+});
+afterAll(async () => await pg?.stop());
+
+/** A node's lease with a log of what it was told. */
+function node(key: number) {
+  const log: string[] = [];
+  const lease = new Lease({ url: pg.url, key, retryMs: 50, checkMs: 200, onAcquired: () => log.push("acquired"), onLost: (why) => log.push(`lost: ${why}`) });
+  lease.start();
+  return { lease, log };
+}
+
+test.skipIf(missing !== null)("one of two nodes holds a lease; when it stops, the other has it", async () => {
+  const a = node(1);
+  const b = node(1);
+  await waitFor("a holder", () => a.lease.held || b.lease.held, 10_000);
+  await Bun.sleep(300);
+  expect([a.lease.held, b.lease.held].filter(Boolean).length).toBe(1);
+  const [holder, other] = a.lease.held ? [a, b] : [b, a];
+  const t0 = performance.now();
+  await holder.lease.stop();
+  expect(holder.log).toEqual(["acquired", "lost: stopped"]);
+  await waitFor("the other node to take over", () => other.lease.held, 5_000, 1);
+  console.log(`lease taken over ${(performance.now() - t0).toFixed(1)} ms after the holder stopped`);
+  expect(other.log).toEqual(["acquired"]);
+  await other.lease.stop();
+});
+
+test.skipIf(missing !== null)("leases with different keys are held at once", async () => {
+  const a = node(2);
+  const b = node(3);
+  await waitFor("both", () => a.lease.held && b.lease.held, 10_000);
+  await Promise.all([a.lease.stop(), b.lease.stop()]);
+});
+
+test.skipIf(missing !== null)("a holder SIGKILLed: another node has the lease at once", async () => {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "..", "fixtures", "lease-holder.ts"), pg.url, "4"], { stdout: "pipe", stderr: "inherit" });
+  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
+  expect(new TextDecoder().decode((await reader.read()).value)).toBe("held\n");
+  const waiting = node(4);
+  await Bun.sleep(300);
+  expect(waiting.lease.held).toBe(false);
+  const t0 = performance.now();
+  child.kill("SIGKILL");
+  await waitFor("the waiting node to take over", () => waiting.lease.held, 5_000, 1);
+  console.log(`lease taken over ${(performance.now() - t0).toFixed(1)} ms after the holder's SIGKILL`);
+  await child.exited;
+  await waiting.lease.stop();
+});
+
+test.skipIf(missing !== null)("PostgreSQL ends the holder's session: the holder is told to stop, the other node takes over", async () => {
+  const a = node(5);
+  await waitFor("a holds", () => a.lease.held, 10_000);
+  const b = node(5);
+  await Bun.sleep(300);
+  const admin = new SQL(pg.url, { max: 1 });
+  try {
+    const [row] = await admin`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${LEASE_CLASS} AND objid = 5 AND granted`;
+    expect(row).toBeDefined();
+    await admin`SELECT pg_terminate_backend(${row.pid})`;
+  } finally {
+    await admin.close();
+  }
+  await waitFor("the holder to learn it lost the lease", () => a.log.length === 2, 5_000);
+  expect(a.log[1]).toStartWith("lost: ");
+  await waitFor("the other node to take over", () => b.lease.held, 5_000);
+  // The old holder tries again and waits behind the new one.
+  await Bun.sleep(300);
+  expect(a.lease.held).toBe(false);
+  await Promise.all([a.lease.stop(), b.lease.stop()]);
+  expect(b.log).toEqual(["acquired", "lost: stopped"]);
+});
+
+test.skipIf(missing !== null)("PostgreSQL stops answering the holder (a node cut off): it stops its work; the lease moves once the session ends", async () => {
+  const a = node(6);
+  await waitFor("a holds", () => a.lease.held, 10_000);
+  const b = node(6);
+  const admin = new SQL(pg.url, { max: 1 });
+  try {
+    const [row] = await admin`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${LEASE_CLASS} AND objid = 6 AND granted`;
+    process.kill(row.pid, "SIGSTOP"); // the holder's session: its connection stays open but nothing answers
+    try {
+      await waitFor("the holder to give the lease up", () => a.log.length === 2, 5_000);
+      expect(a.log[1]).toMatch(/^lost: no answer from PostgreSQL within 200 ms/);
+      expect(b.lease.held).toBe(false); // PostgreSQL still counts the stopped session as the holder
+    } finally {
+      process.kill(row.pid, "SIGCONT");
+    }
+  } finally {
+    await admin.close();
+  }
+  await waitFor("the other node to take over once that session ended", () => b.lease.held, 10_000);
+  await Promise.all([a.lease.stop(), b.lease.stop()]);
+});
