@@ -245,6 +245,11 @@ export function buildHttp(app: App, endpoints: Endpoint[] = routes) {
 export function listen(app: App, host: string, port: number): HttpServer {
   const { doors, buildPages } = buildHttp(app);
   let pagesFetch: Promise<(request: Request) => Response | Promise<Response>> | undefined;
+  const toPages = async (request: Request, server: Server<unknown>): Promise<Response> =>
+    (await (pagesFetch ??= buildPages(server).then((e) => e.fetch)))(request);
+  // Each page is a route of Bun's router too, so that one under a door's path (POST /api/v1/external/…)
+  // is chosen over the door, Bun's more specific route winning.
+  const pageRoutes = Object.fromEntries(pages.map((pg) => [pg.path, toPages]));
   const s = Bun.serve({
     hostname: host,
     port,
@@ -254,8 +259,8 @@ export function listen(app: App, host: string, port: number): HttpServer {
     maxRequestBodySize: Number.MAX_SAFE_INTEGER,
     // Direct HTTPS for those without a reverse proxy (tls.cert, tls.key: PEM files, read at start).
     ...(app.config.tls.cert && { tls: { cert: Bun.file(app.config.tls.cert), key: Bun.file(app.config.tls.key) } }),
-    routes: doors,
-    fetch: async (request, server): Promise<Response> => (await (pagesFetch ??= buildPages(server).then((e) => e.fetch)))(request),
+    routes: { ...pageRoutes, ...doors },
+    fetch: toPages,
   });
   // With port 0 the external URL is only known now.
   if (app.config.externalUrl.endsWith(":0")) app.config.externalUrl = app.config.externalUrl.replace(/:0$/, `:${s.port}`);
