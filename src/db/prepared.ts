@@ -1,7 +1,7 @@
 import type { Db } from "./client";
+import type { Awaitable } from "./query";
 import { engineOf } from "./engine";
 
-type Awaitable<T> = T | Promise<T>;
 type Params = Record<string, unknown>;
 
 /** What a query prepared by `preparedPerDb` offers, on either engine. */

@@ -2,7 +2,8 @@
 // builders, typed as SQLite's; these run them. On SQLite each is exactly the builder's synchronous
 // call it replaces (no promise made: the store awaits a plain value); on PostgreSQL the builder is a
 // promise of its rows.
-type Awaitable<T> = T | Promise<T>;
+/** What a neutral call gives: the value itself on SQLite, its promise on PostgreSQL. */
+export type Awaitable<T> = T | Promise<T>;
 
 /** A SQLite builder (get/all/run); on PostgreSQL, the same query as drizzle's thenable builder. */
 interface Runnable<G, A> {
@@ -13,10 +14,12 @@ interface Runnable<G, A> {
 
 const onSqlite = (q: object): boolean => typeof (q as { get?: unknown }).get === "function";
 
-/** The first row, or undefined (`.get()`). */
+/** The first row, or undefined (`.get()`). PostgreSQL is asked for one row only, where the query can say so. */
 export function first<G>(q: Pick<Runnable<G, unknown>, "get">): Awaitable<G> {
   if (onSqlite(q)) return q.get();
-  return (q as unknown as Promise<G[]>).then((rows) => rows[0]);
+  const limit = (q as { limit?: (n: number) => unknown }).limit;
+  const one = typeof limit === "function" ? limit.call(q, 1) : q;
+  return (one as Promise<G[]>).then((rows) => rows[0]);
 }
 
 /** Every row (`.all()`). */

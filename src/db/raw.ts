@@ -3,13 +3,13 @@
 // DO NOTHING`; id lists through db/in-ids.ts), with `?` or `?N` parameters. On SQLite a statement is
 // bun:sqlite's cached one for that text, run synchronously, as the store always did; on PostgreSQL the
 // parameters become `$n` and the statement runs on the Db's connection, and its rows are given the types
-// SQLite's would have: 64-bit integers as numbers, booleans as 1 and 0.
+// SQLite's would have: 64-bit integers as numbers, booleans as 1 and 0, JSON as text.
 import type { Database, SQLQueryBindings } from "bun:sqlite";
 import type { SQL } from "bun";
 import { sqliteOf, type Db } from "./client";
 import { postgresClientOf } from "./engine";
+import type { Awaitable } from "./query";
 
-type Awaitable<T> = T | Promise<T>;
 export type Param = string | number | boolean | null;
 
 export interface Raw {
@@ -80,13 +80,14 @@ function postgresRunner(client: SQL): Raw {
   };
 }
 
-/** PostgreSQL's rows as SQLite gives them: BigInt (int8) as a number, a boolean as 1 or 0. */
+/** PostgreSQL's rows as SQLite gives them: BigInt (int8) as a number, a boolean as 1 or 0, JSON as its text. */
 function normalise(rows: Record<string, unknown>[]): Record<string, unknown>[] {
   for (const row of rows)
     for (const k in row) {
       const v = row[k];
       if (typeof v === "bigint") row[k] = Number(v);
       else if (typeof v === "boolean") row[k] = v ? 1 : 0;
+      else if (v !== null && typeof v === "object" && !(v instanceof Uint8Array) && !(v instanceof Date)) row[k] = JSON.stringify(v);
     }
   return rows;
 }

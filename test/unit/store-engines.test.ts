@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { SQL } from "bun";
 import { openDatabase, type Db } from "../../src/db/client";
-import { eq } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import { engineOf, openPostgres, tables } from "../../src/db/engine";
 import { idsAggregate, idsTable, idsValue, inIds, inIdsPlaceholder } from "../../src/db/in-ids";
 import { jsonBoolean } from "../../src/db/dialect";
@@ -175,6 +175,8 @@ async function helpers(db: Db): Promise<Answers> {
   out.aggregate = (await r.get<{ ids: string }>(`SELECT ${idsAggregate(db, "id")} AS ids FROM realms`))!.ids === idsValue(db, [1, 2]);
   // JSON columns hold JSON (not a JSON string of it) on both
   out.json = await r.get(`SELECT ${jsonBoolean(db, "settings", "x")} AS x FROM realms WHERE string_id = 'a'`);
+  out.jsonText = JSON.parse((await r.get<{ settings: string }>("SELECT settings FROM realms WHERE string_id = 'a'"))!.settings);
+  out.firstOfMany = await first(db.select({ id: realms.id }).from(realms).orderBy(desc(realms.id)));
   return out;
 }
 
