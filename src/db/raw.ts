@@ -18,12 +18,10 @@ export interface Raw {
   get<T>(sql: string, ...params: Param[]): Awaitable<T | null>;
   /** `changes`: rows the statement changed. */
   run(sql: string, ...params: Param[]): Awaitable<{ changes: number }>;
-  /** One statement run once per parameter list, in order (a row per recipient, say). */
-  runEach(sql: string, rows: Iterable<Param[]>): Awaitable<void>;
   /**
-   * The same, for a hot loop: `add` runs the statement with these parameters (SQLite: at once, bun's
-   * cached statement, nothing allocated), `done` settles once every one has run (PostgreSQL sends them
-   * together: one round trip's wait, not one per row).
+   * One statement run once per parameter list (a row per recipient, say): `add` runs it with these
+   * parameters (SQLite: at once, bun's cached statement, nothing allocated), `done` settles once every
+   * one has run (PostgreSQL sends them together: one round trip's wait, not one per row).
    */
   batch(sql: string): { add(...params: Param[]): void; done(): Awaitable<void> };
 }
@@ -44,10 +42,6 @@ function sqliteRunner(s: Database): Raw {
     all: <T>(sql: string, ...params: Param[]) => s.query<T, SQLQueryBindings[]>(sql).all(...params),
     get: <T>(sql: string, ...params: Param[]) => s.query<T, SQLQueryBindings[]>(sql).get(...params),
     run: (sql, ...params) => s.query(sql).run(...params),
-    runEach(sql, rows) {
-      const st = s.query(sql);
-      for (const p of rows) st.run(...p);
-    },
     batch(sql) {
       const st = s.query(sql);
       return { add: (...params) => void st.run(...params), done: () => {} };
@@ -63,11 +57,6 @@ function postgresRunner(client: SQL): Raw {
     run: async (sql, ...params) => {
       const r = await client.unsafe(dollars(sql), params);
       return { changes: (r as { count?: number }).count ?? 0 };
-    },
-    async runEach(sql, list) {
-      const text = dollars(sql);
-      // Sent together (Bun pipelines a connection's queries): one round trip's wait, not one per row.
-      await Promise.all(Array.from(list, (p) => client.unsafe(text, p)));
     },
     batch(sql) {
       const text = dollars(sql);

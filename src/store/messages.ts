@@ -179,11 +179,9 @@ export async function dmRecipient(db: Db, realmId: number, userIds: readonly num
   if (found) return found;
   const key = dmKey(userIds);
   const r = await first(db.insert(recipients).values({ realmId, dmKey: key }).returning());
-  const s = raw(db);
-  await raw(db).runEach(
-    "INSERT INTO dm_members (recipient_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
-    Array.from(new Set(userIds), (u) => [r!.id, u]),
-  );
+  const insert = raw(db).batch("INSERT INTO dm_members (recipient_id, user_id) VALUES (?, ?) ON CONFLICT DO NOTHING");
+  for (const u of new Set(userIds)) insert.add(r.id, u);
+  await insert.done();
   return r;
 }
 

@@ -167,10 +167,10 @@ async function helpers(db: Db): Promise<Answers> {
   batch.add(10, 1);
   batch.add(20, 2);
   await batch.done();
-  await r.runEach("UPDATE realms SET icon_version = icon_version * ? WHERE id = ?", [
-    [2, 1],
-    [3, 2],
-  ]);
+  const again = r.batch("UPDATE realms SET icon_version = icon_version * ? WHERE id = ?");
+  again.add(2, 1);
+  again.add(3, 2);
+  await again.done();
   out.after = await r.all("SELECT icon_version AS v FROM realms ORDER BY id");
   out.aggregate = (await r.get<{ ids: string }>(`SELECT ${idsAggregate(db, "id")} AS ids FROM realms`))!.ids === idsValue(db, [1, 2]);
   // JSON columns hold JSON (not a JSON string of it) on both
