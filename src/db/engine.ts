@@ -6,10 +6,10 @@
 // process: tests run SQLite and PostgreSQL side by side in one process.
 import type { SQL } from "bun";
 import type { Db } from "./client";
-import * as lite from "./schema";
+import { lazyTables as lite, type SqliteTables } from "./schema/lazy";
 
 export type Engine = "sqlite" | "postgres";
-export type Tables = typeof lite;
+export type Tables = SqliteTables;
 
 interface PostgresDb {
   client: SQL;
