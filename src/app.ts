@@ -5,6 +5,7 @@ import { migrateWithBackup } from "./db/backup";
 import { checkDatabaseFile, checkSchemaReadable, damaged, isCorruption } from "./db/integrity";
 import { ReadCache } from "./db/read-cache";
 import { Writer } from "./db/tx";
+import { sqliteWriter } from "./db/writer-engine";
 import { endAccess } from "./actions/access";
 import type { App, Revocation } from "./context";
 import { messageEventPayload } from "./actions/message-events";
@@ -52,12 +53,10 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   const reads = new ReadCache(sqlite);
   const metrics = new ServerMetrics();
   const writer = new Writer(
-    sqlite,
-    db,
+    sqliteWriter(sqlite, db, walSync ? `${path}-wal` : null, metrics),
     (events) => queues.deliver(events),
     opts.batching ?? false,
     (c) => reads.changed(c),
-    walSync ? `${path}-wal` : null,
     metrics,
     (e) => log.error("after-commit work failed", { error: String((e as Error)?.stack ?? e) }),
   );

@@ -4,7 +4,7 @@
 // drizzle over Bun's built-in client, typed the same, its tables the twins of src/db/schema-pg (their
 // row types are kept equal by test/unit/schema-parity.test.ts). The engine is known per Db, not per
 // process: tests run SQLite and PostgreSQL side by side in one process.
-import type { SQL } from "bun";
+import type { ReservedSQL, SQL } from "bun";
 import type { Db } from "./client";
 import { lazyTables as lite, type SqliteTables } from "./schema/lazy";
 
@@ -42,6 +42,19 @@ export async function openPostgres(url: string, o: PostgresOptions = {}): Promis
   const db = drizzle({ client }) as unknown as Db;
   postgresDbs.set(db, { client, tables: pgTables });
   return { client, db };
+}
+
+/**
+ * A Db over one connection reserved from a PostgreSQL Db's pool (the writer's: db/writer-engine.ts),
+ * with the same tables; the connection goes back to the pool with `release()`.
+ */
+export async function reservePostgres(db: Db): Promise<{ connection: ReservedSQL; db: Db }> {
+  const pool = postgresDbs.get(db);
+  if (!pool) throw new Error("reservePostgres: not a PostgreSQL Db");
+  const [{ drizzle }, connection] = await Promise.all([import("drizzle-orm/bun-sql"), pool.client.reserve()]);
+  const reserved = drizzle({ client: connection as unknown as SQL }) as unknown as Db;
+  postgresDbs.set(reserved, { client: connection as unknown as SQL, tables: pool.tables });
+  return { connection, db: reserved };
 }
 
 type PgSchema = typeof import("./schema-pg");

@@ -1,9 +1,10 @@
-import type { Database } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
-import { closeSync, fdatasync, openSync } from "node:fs";
 import type { Db } from "./client";
+import type { WriterEngine } from "./writer-engine";
 import type { Audience, Emitted, ServerEvent } from "../events/types";
 import type { ServerMetrics } from "../lib/metrics";
+
+export type { WriterEngine } from "./writer-engine";
 
 /** What a change may have made stale in the in-memory read caches (db/read-cache.ts). */
 export interface Changed {
@@ -39,17 +40,22 @@ export interface Tx {
  * COMMIT (one fsync) instead of paying one each. Events wait for that COMMIT and are dropped if it fails;
  * HTTP answers wait for `settled()`.
  *
- * Durability without blocking: with `walSync`, SQLite commits without fsync (synchronous=NORMAL) and the
- * writer syncs the WAL file (fdatasync) on a worker thread instead. The event loop keeps serving requests (they
- * gather in the next batch) while the disk flushes, and a batch's answers and events are released only
- * once its WAL frames are on disk, in commit order. That is the durability of synchronous=FULL at the
- * price of one fsync per batch, without the 5 ms stall per batch that a synchronous fsync costs.
+ * The statements go through its engine (db/writer-engine.ts), the one place the two engines differ: on
+ * SQLite they are bun:sqlite calls answered at once (the writer awaits nothing of its own), on PostgreSQL
+ * they run, awaited, on one reserved connection, over which `tx.db` is a Db of its own. A batch's
+ * answers and events are released once the engine's post-COMMIT step (SQLite's WAL fsync; nothing on
+ * PostgreSQL, whose COMMIT is durable) is done, in commit order.
  */
 export class Writer {
   private open = false;
   private waiting: (() => void)[] = [];
-  /** The batch's turn to commit came while an action was running: it commits when that action ends. */
+  /**
+   * The batch's turn to commit came while an action was running: it commits when that action and the
+   * `dueAfter` actions then waiting have run (on PostgreSQL every action spans turns of the event loop,
+   * so without them a batch would hold one action; on SQLite an action rarely spans one).
+   */
   private commitDue = false;
+  private dueAfter = 0;
   /**
    * The running action's own mark, seen by everything it awaits: a change it makes through `run` is part
    * of it (a nested SAVEPOINT). A mark per action, because a timer or promise an action leaves behind
@@ -62,9 +68,10 @@ export class Writer {
   private events: Emitted[] = [];
   private hooks: (() => void)[] = [];
   private batch: { promise: Promise<void>; resolve: () => void; reject: (e: unknown) => void } | null = null;
+  /** PostgreSQL: the batch whose COMMIT was sent and has not answered (a later batch's settles after it). */
+  private committing: Promise<void> | null = null;
   /** Settles when every committed batch is durable: batches are released in commit order. */
   private durable: Promise<void> = Promise.resolve();
-  private walFd: number | null = null;
   /** Whether an action of the open batch may have changed cached lookups. */
   private batchLookups = false;
   /** Actions run in the open batch (metrics: group-commit batch sizes). */
@@ -72,19 +79,20 @@ export class Writer {
   /** Set when writes are off (a damaged database): every change throws what it makes. */
   private refusal: (() => Error) | null = null;
 
+  private readonly db: Db;
+
   constructor(
-    private readonly sqlite: Database,
-    private readonly db: Db,
+    private readonly engine: WriterEngine,
     private readonly deliver: (events: Emitted[]) => void,
     private readonly batching: boolean,
     /** Called after every change and every commit or rollback: what was read before may be stale. */
     private readonly changed: (c: Changed) => void = () => {},
-    /** The WAL file to fsync after each batch's COMMIT (see above); null when SQLite syncs by itself. */
-    private readonly walSync: string | null = null,
     private readonly metrics: ServerMetrics | null = null,
     /** Hears a throw from an afterCommit function. */
     private readonly hookFailed: (e: unknown) => void = () => {},
-  ) {}
+  ) {
+    this.db = engine.db;
+  }
 
   /** Turns every later change into the error `refusal` makes (reads go on). */
   refuse(refusal: () => Error) {
@@ -108,19 +116,27 @@ export class Writer {
     let rolledBack = false;
     try {
       if (this.refusal) throw this.refusal();
-      if (!this.open) this.begin();
+      // Each `pending` below is a PostgreSQL round trip; on SQLite the statement ran and there is none.
+      if (!this.open) {
+        const pending = this.begin();
+        if (pending) await pending;
+      }
       this.batchActions++;
       if (lookups) this.batchLookups = true;
       const mark = this.events.length;
       const hookMark = this.hooks.length;
-      this.sqlite.run("SAVEPOINT action");
+      const saved = this.engine.run("SAVEPOINT action");
+      if (saved) await saved;
       try {
         const result = await this.inAction.run(token, () => fn(this.tx()));
-        this.sqlite.run("RELEASE action");
+        const released = this.engine.run("RELEASE action");
+        if (released) await released;
         return result;
       } catch (e) {
-        this.sqlite.run("ROLLBACK TO action");
-        this.sqlite.run("RELEASE action");
+        const undone = this.engine.run("ROLLBACK TO action");
+        if (undone) await undone;
+        const released = this.engine.run("RELEASE action");
+        if (released) await released;
         this.events.length = mark;
         this.hooks.length = hookMark;
         rolledBack = true;
@@ -130,11 +146,14 @@ export class Writer {
       }
     } finally {
       this.running = null;
+      let committed: Promise<void> | undefined;
       try {
-        if (!this.batching || this.commitDue) this.commit();
+        if (!this.batching || (this.commitDue && this.dueAfter-- === 0)) committed = this.commit();
       } finally {
         this.waiting.shift()?.();
       }
+      // Unbatched (the CLI) on PostgreSQL: the change is answered once its COMMIT is.
+      if (committed && !this.batching) await committed;
     }
   }
 
@@ -146,14 +165,18 @@ export class Writer {
     const mark = this.events.length;
     const hookMark = this.hooks.length;
     let rolledBack = false;
-    this.sqlite.run(`SAVEPOINT ${name}`);
+    const saved = this.engine.run(`SAVEPOINT ${name}`);
+    if (saved) await saved;
     try {
       const result = await fn(this.tx());
-      this.sqlite.run(`RELEASE ${name}`);
+      const released = this.engine.run(`RELEASE ${name}`);
+      if (released) await released;
       return result;
     } catch (e) {
-      this.sqlite.run(`ROLLBACK TO ${name}`);
-      this.sqlite.run(`RELEASE ${name}`);
+      const undone = this.engine.run(`ROLLBACK TO ${name}`);
+      if (undone) await undone;
+      const released = this.engine.run(`RELEASE ${name}`);
+      if (released) await released;
       this.events.length = mark;
       this.hooks.length = hookMark;
       rolledBack = true;
@@ -170,17 +193,17 @@ export class Writer {
 
   /** Whether writes wait for their COMMIT (`settled()` has something to wait for). */
   get pending(): boolean {
-    return this.batch !== null;
+    return this.batch !== null || this.committing !== null;
   }
 
   /** Resolves once every write made so far is committed (rejects if its COMMIT failed). */
   settled(): Promise<void> {
-    return this.batch ? this.batch.promise : Promise.resolve();
+    return this.batch ? this.batch.promise : (this.committing ?? Promise.resolve());
   }
 
-  /** Commits now; used at shutdown and by the CLI. */
+  /** Commits now; used at shutdown and by the CLI. On PostgreSQL the COMMIT is under way on return (`drain` waits). */
   flush() {
-    if (this.open && this.running === null) this.commit();
+    if (this.open && this.running === null) void this.commit()?.catch(() => {}); // a failure reaches the batch's waiters
   }
 
   /** Waits until everything committed is durable (at shutdown, before closing the database). */
@@ -189,24 +212,43 @@ export class Writer {
     await this.durable.catch(() => {});
   }
 
+  /** Gives the engine's resources back (after `drain`; SQLite's WAL file handle, PostgreSQL's connection). */
   close() {
-    if (this.walFd !== null) closeSync(this.walFd);
-    this.walFd = null;
+    this.engine.close();
   }
 
-  private begin() {
-    this.sqlite.run("BEGIN IMMEDIATE");
+  private begin(): Promise<void> | undefined {
+    const pending = this.engine.run(this.engine.begin);
     this.open = true;
     if (this.batching) {
       let resolve!: () => void, reject!: (e: unknown) => void;
       const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
       promise.catch(() => {}); // a failed batch is reported to each waiter, never as an unhandled rejection
       this.batch = { promise, resolve, reject };
-      setImmediate(() => (this.running !== null ? (this.commitDue = true) : this.commit()));
+      setImmediate(() => {
+        if (this.running === null)
+          void this.commit(); // a failure reaches the batch's waiters
+        else {
+          this.commitDue = true;
+          this.dueAfter = this.waiting.length;
+        }
+      });
     }
+    // PostgreSQL: a BEGIN that failed opened nothing; its batch ends with it (no action ran in it yet).
+    return pending?.catch((e: unknown) => {
+      this.open = false;
+      this.batch?.reject(e);
+      this.batch = null;
+      throw e;
+    });
   }
 
-  private commit() {
+  /**
+   * Ends the open batch. On SQLite, COMMIT has run when this returns (its failure thrown at once when no
+   * batch waits for it); on PostgreSQL the returned promise settles with the COMMIT (rejecting as the
+   * batch does). Either way the batch's answers, events and hooks wait for the engine's durability step.
+   */
+  private commit(): Promise<void> | undefined {
     this.commitDue = false;
     if (!this.open) return;
     const events = this.events;
@@ -221,31 +263,56 @@ export class Writer {
     this.metrics?.batchSize.observe(this.batchActions);
     this.batchActions = 0;
     const started = performance.now();
-    try {
-      this.sqlite.run("COMMIT");
-      this.metrics?.commitSeconds.observe((performance.now() - started) / 1000);
-    } catch (e) {
-      try {
-        this.sqlite.run("ROLLBACK");
-      } catch {}
+    const failed = (e: unknown) => {
       this.changed({ rolledBack: true, lookups: true });
       batch?.reject(e);
+    };
+    const committed = () => {
+      this.metrics?.commitSeconds.observe((performance.now() - started) / 1000);
+      this.changed({ rolledBack: false, lookups });
+      const release = () => {
+        batch?.resolve();
+        if (events.length) this.deliver(events);
+        // On a later microtask, as a promise callback would: a hook may start a change of its own.
+        if (hooks.length) queueMicrotask(() => this.runHooks(hooks));
+      };
+      const synced = batch ? this.engine.sync() : null;
+      if (!synced) return release();
+      this.durable = this.durable
+        .catch(() => {})
+        .then(() => synced)
+        .then(release, (e) => batch!.reject(e));
+    };
+    let pending: Promise<void> | undefined;
+    try {
+      pending = this.engine.run("COMMIT");
+    } catch (e) {
+      try {
+        this.engine.run("ROLLBACK");
+      } catch {}
+      failed(e);
       if (!batch) throw e;
       return;
     }
-    this.changed({ rolledBack: false, lookups });
-    const release = () => {
-      batch?.resolve();
-      if (events.length) this.deliver(events);
-      // On a later microtask, as a promise callback would: a hook may start a change of its own.
-      if (hooks.length) queueMicrotask(() => this.runHooks(hooks));
-    };
-    if (!this.walSync || !batch) return release();
-    const synced = this.fsyncWal();
-    this.durable = this.durable
-      .catch(() => {})
-      .then(() => synced)
-      .then(release, (e) => batch.reject(e));
+    if (!pending) {
+      committed();
+      return;
+    }
+    // PostgreSQL: a failed COMMIT has ended the transaction already (nothing to roll back). The promise
+    // rejects only when no batch takes the failure (unbatched: the action's caller hears it).
+    const done = pending.then(committed, (e: unknown) => {
+      failed(e);
+      if (!batch) throw e;
+    });
+    const before = this.durable;
+    this.durable = done.catch(() => {}).then(() => before); // `drain` waits for a COMMIT under way too
+    if (batch) {
+      const mine = (this.committing = batch.promise);
+      void done.finally(() => {
+        if (this.committing === mine) this.committing = null;
+      });
+    }
+    return done;
   }
 
   private runHooks(hooks: (() => void)[]) {
@@ -255,19 +322,5 @@ export class Writer {
       } catch (e) {
         this.hookFailed(e);
       }
-  }
-
-  private fsyncWal(): Promise<void> {
-    this.walFd ??= openSync(this.walSync!, "r");
-    const fd = this.walFd;
-    const started = performance.now();
-    // fdatasync, as SQLite itself syncs on Linux: the WAL's frames (and its length when it grew) reach the
-    // disk without also writing its modification time, which made each batch's sync several times slower.
-    return new Promise((resolve, reject) =>
-      fdatasync(fd, (err) => {
-        this.metrics?.fsyncSeconds.observe((performance.now() - started) / 1000);
-        return err ? reject(err) : resolve();
-      }),
-    );
   }
 }

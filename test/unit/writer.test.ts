@@ -1,30 +1,88 @@
 // db/tx.ts: asynchronous actions run one at a time, each in its SAVEPOINT of the group-commit
 // transaction; a throw undoes exactly its own writes; events wait for COMMIT; one COMMIT serves many.
+// Every scenario runs on both engines: SQLite's writer (bun:sqlite, synchronous) and PostgreSQL's (one
+// reserved connection, awaited; skipped, saying why, where no PostgreSQL can be started).
 import { Database } from "bun:sqlite";
 import { drizzle } from "drizzle-orm/bun-sqlite";
-import { expect, test } from "bun:test";
-import { Writer } from "../../src/db/tx";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Writer, type WriterEngine } from "../../src/db/tx";
+import { postgresWriter, sqliteWriter } from "../../src/db/writer-engine";
+import { openPostgres, reservePostgres } from "../../src/db/engine";
+import { raw } from "../../src/db/raw";
 import type { Db } from "../../src/db/client";
 import type { Emitted } from "../../src/events/types";
 import { toUsers } from "../../src/events/types";
+import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
 
-function setUp() {
-  const sqlite = new Database(":memory:");
-  sqlite.run("CREATE TABLE t (v TEXT)");
-  const delivered: Emitted[][] = [];
+interface Harness {
+  writer: Writer;
+  delivered: Emitted[][];
+  /** Inserts a row through the action's Db (its connection: inside the batch's transaction). */
+  insert(db: Db, v: string): Promise<void>;
+  /** The committed rows, read as another connection sees them (PostgreSQL) or from the file (SQLite). */
+  rows(): Promise<string[]>;
+  commits(): number;
+}
+
+/** The engine with its COMMITs counted. */
+function counted(engine: WriterEngine): { engine: WriterEngine; commits: () => number } {
   let commits = 0;
-  const run = sqlite.run.bind(sqlite);
-  sqlite.run = ((q: string, ...rest: unknown[]) => {
-    if (q === "COMMIT") commits++;
-    return (run as (...a: unknown[]) => unknown)(q, ...rest);
-  }) as typeof sqlite.run;
-  const writer = new Writer(sqlite, drizzle(sqlite) as unknown as Db, (events) => delivered.push(events), true);
-  const rows = () =>
+  const run = engine.run;
+  return {
+    engine: {
+      ...engine,
+      run(statement) {
+        if (statement === "COMMIT") commits++;
+        return run(statement);
+      },
+    },
+    commits: () => commits,
+  };
+}
+
+const insert = async (db: Db, v: string) => void (await raw(db).run("INSERT INTO t (v) VALUES (?)", v));
+
+async function sqliteHarness(): Promise<Harness> {
+  const sqlite = new Database(":memory:");
+  sqlite.run("CREATE TABLE t (n INTEGER PRIMARY KEY, v TEXT)");
+  const db = drizzle(sqlite) as unknown as Db;
+  const delivered: Emitted[][] = [];
+  const { engine, commits } = counted(sqliteWriter(sqlite, db));
+  const writer = new Writer(engine, (events) => delivered.push(events), true);
+  const rows = async () =>
     sqlite
-      .query<{ v: string }, []>("SELECT v FROM t ORDER BY rowid")
+      .query<{ v: string }, []>("SELECT v FROM t ORDER BY n")
       .all()
       .map((r) => r.v);
-  return { sqlite, writer, delivered, rows, commits: () => commits };
+  return { writer, delivered, insert, rows, commits };
+}
+
+const missing = postgresMissing("writer tests on PostgreSQL");
+let pg: Postgres | null = null;
+let databases = 0;
+const closers: (() => Promise<void>)[] = [];
+beforeAll(async () => {
+  if (!missing) pg = await startPostgres();
+});
+afterAll(async () => {
+  for (const close of closers) await close();
+  await pg?.stop();
+});
+
+async function postgresHarness(): Promise<Harness> {
+  const { client, db: pool } = await openPostgres(await pg!.createDatabase(`w${++databases}`));
+  await client.unsafe("CREATE TABLE t (n bigserial PRIMARY KEY, v text)");
+  const reserved = await reservePostgres(pool);
+  const delivered: Emitted[][] = [];
+  const { engine, commits } = counted(postgresWriter(reserved.connection, reserved.db));
+  const writer = new Writer(engine, (events) => delivered.push(events), true);
+  closers.push(async () => {
+    await writer.drain();
+    writer.close();
+    await client.close();
+  });
+  const rows = async () => ((await client.unsafe("SELECT v FROM t ORDER BY n")) as { v: string }[]).map((r) => r.v);
+  return { writer, delivered, insert, rows, commits };
 }
 
 /** What an awaited SQLite store call yields: microtasks, within the event-loop turn. */
@@ -32,85 +90,109 @@ const yields = async () => {
   for (let i = 0; i < 5; i++) await Promise.resolve();
 };
 
-test("actions run one at a time, share one COMMIT, and a throw undoes only its own writes", async () => {
-  const { sqlite, writer, delivered, rows, commits } = setUp();
-  const log: string[] = [];
-  const action = (name: string, fail = false) =>
-    writer.run(async (tx) => {
-      log.push(`${name} start`);
-      sqlite.run("INSERT INTO t VALUES (?)", [`${name} 1`]);
-      await yields(); // another action waiting must not run here
-      sqlite.run("INSERT INTO t VALUES (?)", [`${name} 2`]);
-      tx.emit({ type: "heartbeat" } as never, toUsers([1]));
-      log.push(`${name} end`);
-      if (fail) throw new Error(`${name} failed`);
-      return name;
-    });
-  const results = await Promise.allSettled([action("a"), action("b", true), action("c")]);
-  expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual(["a", "b failed", "c"]);
-  expect(log).toEqual(["a start", "a end", "b start", "b end", "c start", "c end"]);
-  expect(delivered).toEqual([]); // nothing before COMMIT
-  await writer.settled();
-  expect(rows()).toEqual(["a 1", "a 2", "c 1", "c 2"]);
-  expect(commits()).toBe(1);
-  expect(delivered).toHaveLength(1);
-  expect(delivered[0]).toHaveLength(2); // a's and c's events; b's went with its rollback
-});
+const scenarios = (setUp: () => Promise<Harness>) => {
+  test("actions run one at a time, share one COMMIT, and a throw undoes only its own writes", async () => {
+    const { writer, delivered, insert, rows, commits } = await setUp();
+    const log: string[] = [];
+    const action = (name: string, fail = false) =>
+      writer.run(async (tx) => {
+        log.push(`${name} start`);
+        await insert(tx.db, `${name} 1`);
+        await yields(); // another action waiting must not run here
+        await insert(tx.db, `${name} 2`);
+        tx.emit({ type: "heartbeat" } as never, toUsers([1]));
+        log.push(`${name} end`);
+        if (fail) throw new Error(`${name} failed`);
+        return name;
+      });
+    const results = await Promise.allSettled([action("a"), action("b", true), action("c")]);
+    expect(results.map((r) => (r.status === "fulfilled" ? r.value : (r.reason as Error).message))).toEqual(["a", "b failed", "c"]);
+    expect(log).toEqual(["a start", "a end", "b start", "b end", "c start", "c end"]);
+    expect(delivered).toEqual([]); // nothing before COMMIT
+    await writer.settled();
+    expect(await rows()).toEqual(["a 1", "a 2", "c 1", "c 2"]);
+    expect(commits()).toBe(1);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toHaveLength(2); // a's and c's events; b's went with its rollback
+  });
 
-test("a batch's COMMIT waits for the action running when its turn comes", async () => {
-  const { sqlite, writer, rows, commits } = setUp();
-  const slow = writer.run(async () => {
-    sqlite.run("INSERT INTO t VALUES ('slow 1')");
-    await new Promise((r) => setTimeout(r, 20)); // several event-loop turns
-    sqlite.run("INSERT INTO t VALUES ('slow 2')");
-  });
-  await slow;
-  await writer.settled();
-  expect(rows()).toEqual(["slow 1", "slow 2"]);
-  expect(commits()).toBe(1);
-});
-
-test("an action that calls another runs it inside its own SAVEPOINT, not after itself", async () => {
-  const { sqlite, writer, rows } = setUp();
-  const inner = () =>
-    writer.run(async () => {
-      sqlite.run("INSERT INTO t VALUES ('inner')");
-      await yields();
+  test("a batch's COMMIT waits for the action running when its turn comes", async () => {
+    const { writer, insert, rows, commits } = await setUp();
+    const slow = writer.run(async (tx) => {
+      await insert(tx.db, "slow 1");
+      await new Promise((r) => setTimeout(r, 20)); // several event-loop turns
+      await insert(tx.db, "slow 2");
     });
-  await writer.run(async () => {
-    sqlite.run("INSERT INTO t VALUES ('outer 1')");
-    await inner();
-    await expect(writer.run(async () => Promise.reject(new Error("inner failed")))).rejects.toThrow("inner failed");
-    sqlite.run("INSERT INTO t VALUES ('outer 2')");
+    await slow;
+    await writer.settled();
+    expect(await rows()).toEqual(["slow 1", "slow 2"]);
+    expect(commits()).toBe(1);
   });
-  await writer.settled();
-  expect(rows()).toEqual(["outer 1", "inner", "outer 2"]);
-});
 
-test("a timer an action left behind waits its turn beside a later action, instead of joining it", async () => {
-  const { sqlite, writer, rows } = setUp();
-  let later!: Promise<void>;
-  const fired = new Promise<void>((resolve) => {
-    void writer.run(async () => {
-      sqlite.run("INSERT INTO t VALUES ('first')");
-      // Runs after `first` ended, while `second` is running: it carries first's async context along.
-      setTimeout(() => {
-        later = writer.run(async () => {
-          sqlite.run("INSERT INTO t VALUES ('timer')");
-        });
-        resolve();
-      }, 5);
+  test("an action that calls another runs it inside its own SAVEPOINT, not after itself", async () => {
+    const { writer, insert, rows } = await setUp();
+    const inner = () =>
+      writer.run(async (tx) => {
+        await insert(tx.db, "inner");
+        await yields();
+      });
+    await writer.run(async (tx) => {
+      await insert(tx.db, "outer 1");
+      await inner();
+      const failing = writer.run(async (t) => {
+        await insert(t.db, "undone");
+        throw new Error("inner failed");
+      });
+      await expect(failing).rejects.toThrow("inner failed");
+      await insert(tx.db, "outer 2");
     });
+    await writer.settled();
+    expect(await rows()).toEqual(["outer 1", "inner", "outer 2"]);
   });
-  const second = writer.run(async () => {
-    sqlite.run("INSERT INTO t VALUES ('second 1')");
-    await fired;
-    await new Promise((r) => setTimeout(r, 5));
-    sqlite.run("INSERT INTO t VALUES ('second 2')");
-    throw new Error("second failed"); // takes only its own writes with it
+
+  test("a timer an action left behind waits its turn beside a later action, instead of joining it", async () => {
+    const { writer, insert, rows } = await setUp();
+    let later!: Promise<void>;
+    const fired = new Promise<void>((resolve) => {
+      void writer.run(async (tx) => {
+        await insert(tx.db, "first");
+        // Runs after `first` ended, while `second` is running: it carries first's async context along.
+        setTimeout(() => {
+          later = writer.run(async (t) => {
+            await insert(t.db, "timer");
+          });
+          resolve();
+        }, 5);
+      });
+    });
+    const second = writer.run(async (tx) => {
+      await insert(tx.db, "second 1");
+      await fired;
+      await new Promise((r) => setTimeout(r, 5));
+      await insert(tx.db, "second 2");
+      throw new Error("second failed"); // takes only its own writes with it
+    });
+    await expect(second).rejects.toThrow("second failed");
+    await later;
+    await writer.settled();
+    expect(await rows()).toEqual(["first", "timer"]);
   });
-  await expect(second).rejects.toThrow("second failed");
-  await later;
-  await writer.settled();
-  expect(rows()).toEqual(["first", "timer"]);
-});
+
+  test("a failed statement inside an action is undone with it; the batch goes on", async () => {
+    const { writer, insert, rows } = await setUp();
+    const ok = writer.run(async (tx) => await insert(tx.db, "kept"));
+    const bad = writer.run(async (tx) => {
+      await insert(tx.db, "undone");
+      await raw(tx.db).run("INSERT INTO missing_table (v) VALUES (?)", "x"); // PostgreSQL: the transaction is in error until ROLLBACK TO
+    });
+    const after = writer.run(async (tx) => await insert(tx.db, "after"));
+    await ok;
+    await expect(bad).rejects.toThrow();
+    await after;
+    await writer.settled();
+    expect(await rows()).toEqual(["kept", "after"]);
+  });
+};
+
+describe("SQLite", () => scenarios(sqliteHarness));
+describe.skipIf(missing !== null)("PostgreSQL", () => scenarios(postgresHarness));
