@@ -60,7 +60,7 @@ const RUN_SH = 'curl -s -o /dev/null -u "$EXT_EMAIL:$EXT_API_KEY" "$EXT_API_URL/
 
 /** A data directory with an organization, a listener, and PLUGINS installs of a plugin kept by the server. */
 async function seed(ctx: BenchContext, dataDir: string): Promise<{ owner: Cred; listener: Cred; bot: Cred }> {
-  const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
+  const app = await createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
     const first = (await bootstrapFirstRealm(app))!;
     await first.setPassword();

@@ -25,7 +25,7 @@ export async function run({ exe, tmp, log }: BenchContext): Promise<BenchResult>
   const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
   // The callers are made through the actions on an App beside the server (as the CLI does), so one
   // that a fuzzed request deactivated or re-keyed can be replaced while the server runs.
-  const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
+  const app = await createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   const first = (await bootstrapFirstRealm(app))!;
   await first.setPassword();
   const { realm, owner } = first;

@@ -71,7 +71,7 @@ const channelSize = (c: number, userCount: number) => (c === 0 ? SEND_SUBSCRIBER
 export async function generate(dataDir: string, log: (l: string) => void, o = { users: USERS, messages: MESSAGES }): Promise<Generated> {
   const t0 = performance.now();
   const rand = rng(42);
-  const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
+  const app = await createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
     const first = (await bootstrapFirstRealm(app))!;
     await first.setPassword(); // the owner's password (argon2id), before the app closes

@@ -29,7 +29,7 @@ async function seed(
   users: number,
   groups: (make: (members: number[], subgroups: number[], name: string) => Promise<number>, ids: number[]) => Promise<void>,
 ) {
-  const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
+  const app = await createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
     const first = (await bootstrapFirstRealm(app))!;
     await first.setPassword(); // the owner's password (argon2id), before the app closes

@@ -22,7 +22,7 @@ const CLIENT = join(import.meta.dir, "lib", "readme-client.ts");
 
 /** The users and a repository with a README, written through confab's actions before the server starts. */
 async function seed(dataDir: string, tmp: string) {
-  const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
+  const app = await createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
     const first = (await bootstrapFirstRealm(app))!;
     await first.setPassword(); // before the database closes

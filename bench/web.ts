@@ -168,7 +168,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
   const channel = { id: g.channels[0]!.id, name: g.channels[0]!.name }; // its first 100 users are subscribed
   const [reader, sender] = g.users;
   {
-    const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
+    const app = await createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
     for (const u of [reader!, sender!]) await setPassword(app, (await findUserById(app.db, u.id))!, PASSWORD);
     app.close();
   }

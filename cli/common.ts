@@ -19,9 +19,9 @@ export const configFrom = (opts: ConfigOverrides): Config => loadConfig(opts);
  * Opens the app for a one-off command: no HTTP, no runtime, each change committed at once. What the
  * command revokes is collected in `revoked`, for `usingApp` to tell the running server.
  */
-export function openApp(opts: ConfigOverrides, revoked: Revocation[] = []): App {
+export async function openApp(opts: ConfigOverrides, revoked: Revocation[] = []): Promise<App> {
   const config = configFrom(opts);
-  return createApp(config, { batching: false, log: createLogger("warn"), onRevoke: (r) => revoked.push(r) });
+  return await createApp(config, { batching: false, log: createLogger("warn"), onRevoke: (r) => revoked.push(r) });
 }
 
 export async function realmOption(app: App, stringId: string | undefined): Promise<RealmRow> {
@@ -57,7 +57,7 @@ export async function readStdin(): Promise<string> {
  */
 export async function usingApp<T>(opts: ConfigOverrides, fn: (app: App) => T | Promise<T>): Promise<T> {
   const revoked: Revocation[] = [];
-  const app = openApp(opts, revoked);
+  const app = await openApp(opts, revoked);
   try {
     return await fn(app);
   } finally {

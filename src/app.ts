@@ -1,10 +1,10 @@
 import { mkdirSync } from "node:fs";
-import { databasePath, type Config } from "./config";
-import { openDatabase } from "./db/client";
+import { databasePath, describePostgresUrl, type Config } from "./config";
+import { openDatabase, type Db } from "./db/client";
 import { migrateWithBackup } from "./db/backup";
 import { checkDatabaseFile, checkSchemaReadable, damaged, isCorruption } from "./db/integrity";
 import { ReadCache } from "./db/read-cache";
-import { Writer } from "./db/tx";
+import { Writer, type WriterEngine } from "./db/tx";
 import { sqliteWriter } from "./db/writer-engine";
 import { endAccess } from "./actions/access";
 import type { App, Revocation } from "./context";
@@ -26,9 +26,14 @@ export interface AppOptions {
 
 export { databasePath } from "./config";
 
-/** Opens (creating if need be) the data directory and database, and applies pending migrations. */
-export function createApp(config: Config, opts: AppOptions = {}): App {
+/**
+ * Opens (creating if need be) the data directory and the database (storage.driver: the SQLite file, or
+ * PostgreSQL), and applies pending migrations.
+ */
+export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
+  const log = opts.log ?? createLogger(config.logLevel);
+  if (config.storage.driver === "postgres") return assemble(config, opts, log, await openPostgresStore(config, log));
   // The server keeps synchronous=FULL's promise by fsyncing the WAL itself, off the event loop (db/tx.ts).
   const walSync = (opts.batching ?? false) && config.storage.synchronous === "full";
   const path = databasePath(config);
@@ -43,17 +48,82 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
   try {
     checkSchemaReadable(sqlite);
     const { backup } = migrateWithBackup(sqlite, config.backup.dir);
-    if (backup) (opts.log ?? createLogger(config.logLevel)).info("backed up before migrating", { backup });
+    if (backup) log.info("backed up before migrating", { backup });
   } catch (e) {
     sqlite.close();
     throw isCorruption(e) ? damaged(path, String((e as Error).message)) : e;
   }
-  const log = opts.log ?? createLogger(config.logLevel);
+  return assemble(config, opts, log, {
+    db,
+    reads: new ReadCache(sqlite),
+    writer: (metrics) => sqliteWriter(sqlite, db, walSync ? `${path}-wal` : null, metrics),
+    pooled: false,
+    integrity: "pending",
+    close(writer) {
+      writer.close();
+      sqlite.close();
+    },
+  });
+}
+
+/** What an engine gives the app: the Db reads use, the read cache, the writer's engine, and how to close it. */
+interface Store {
+  db: Db;
+  reads: ReadCache;
+  writer: (metrics: ServerMetrics) => WriterEngine;
+  /** After `writer.flush()`: closes the writer and the database. */
+  close(writer: Writer): void;
+  /** Whether `db` is a pool beside the writer's connection (PostgreSQL), not the writer's one connection. */
+  pooled: boolean;
+  /** What GET /health says of the file check (none on PostgreSQL). */
+  integrity: App["health"]["integrity"];
+}
+
+/**
+ * PostgreSQL (storage.url): a pool for reads outside the writer, one reserved connection for the writer,
+ * migrated first (refused, as on SQLite, when it records migrations this binary does not know). Loaded
+ * only here: a SQLite start never loads Bun's client or the PostgreSQL schema. The database's backups are
+ * the operator's (pg_dump, a provider's snapshots): nothing is copied before migrating.
+ */
+async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
+  const [{ openPostgres, reservePostgres }, { migratePostgres }, { postgresWriter }] = await Promise.all([
+    import("./db/engine"),
+    import("./db/migrate-pg"),
+    import("./db/writer-engine"),
+  ]);
+  const { client, db } = await openPostgres(config.storage.url);
+  try {
+    const applied = await migratePostgres(client);
+    if (applied.length) log.info("migrated", { database: describePostgresUrl(config.storage.url), applied: applied.join(", ") });
+    const reserved = await reservePostgres(db);
+    return {
+      db,
+      reads: new ReadCache(null),
+      writer: () => postgresWriter(reserved.connection, reserved.db),
+      // The COMMIT under way finishes first, then the writer's connection goes back and the pool closes.
+      close: (writer) =>
+        void writer
+          .drain()
+          .then(() => {
+            writer.close();
+            return client.close();
+          })
+          .catch((e: unknown) => log.warn("closing PostgreSQL failed", { error: String((e as Error)?.message ?? e) })),
+      pooled: true,
+      integrity: "none",
+    };
+  } catch (e) {
+    await client.close();
+    throw e;
+  }
+}
+
+function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): App {
+  const { db, reads } = store;
   const queues = new QueueRegistry(config.events, log);
-  const reads = new ReadCache(sqlite);
   const metrics = new ServerMetrics();
   const writer = new Writer(
-    sqliteWriter(sqlite, db, walSync ? `${path}-wal` : null, metrics),
+    store.writer(metrics),
     (events) => queues.deliver(events),
     opts.batching ?? false,
     (c) => reads.changed(c),
@@ -69,7 +139,7 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     log,
     listeners: {},
     metrics,
-    health: { integrity: "pending" },
+    health: { integrity: store.integrity },
     loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
     revoke(r) {
       endAccess(app, r);
@@ -80,10 +150,13 @@ export function createApp(config: Config, opts: AppOptions = {}): App {
     close() {
       writer.flush();
       queues.close();
-      writer.close();
-      sqlite.close();
+      store.close(writer);
     },
   };
+  // PostgreSQL: inside an action, `app.db` is the action's connection, as on SQLite, where the one
+  // connection makes a helper that reads `app.db` during `app.tx` see the action's own writes (a pool
+  // connection would not, being outside the batch's transaction). On SQLite the property stays plain.
+  if (store.pooled) Object.defineProperty(app, "db", { get: () => writer.actionDb() ?? db, enumerable: true });
   queues.messages.load = async (id) => await messageEventPayload(app, id);
   return app;
 }

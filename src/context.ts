@@ -57,8 +57,11 @@ export interface App {
   listeners: Listeners;
   /** Counters for GET /metrics. */
   metrics: ServerMetrics;
-  /** What GET /health reports: the background integrity check's verdict (runtime/integrity.ts). */
-  health: { integrity: "pending" | "ok" | "failed" };
+  /**
+   * What GET /health reports: the background integrity check's verdict (runtime/integrity.ts); "none"
+   * on PostgreSQL, whose files are the server's to check, not confab's.
+   */
+  health: { integrity: "pending" | "ok" | "failed" | "none" };
   /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
   loginFailures: FailureLimiter;
   /**

@@ -13,7 +13,7 @@ export interface Cred {
 }
 
 export async function seedUsers(dataDir: string, count: number): Promise<{ owner: Cred; users: Cred[] }> {
-  const app = createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
+  const app = await createApp(loadConfig({ dataDir }, {}), { batching: false, log: createLogger("error") });
   try {
     const first = (await bootstrapFirstRealm(app))!;
     await first.setPassword(); // the owner's password (argon2id), before the app closes

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { databasePath } from "../../src/app";
-import type { Config } from "../../src/config";
+import { describePostgresUrl, type Config } from "../../src/config";
 import { checkBackup, copyFiles, FILE_DIRS, filesOf, migrateFile, writeBackup, type BackupReport } from "../../src/db/backup";
 import type { CopyReport } from "../../src/db/copy-storage";
 import { KEY_FILE } from "../../src/lib/crypto";
@@ -12,9 +12,16 @@ import { runningServer } from "../pidfile";
 import { action, CliError, configFrom, openApp, withCommon } from "../common";
 
 export function register(program: Command) {
-  withCommon(program.command("migrate").description("apply pending database migrations")).action(
-    action((opts) => {
+  withCommon(program.command("migrate").description("apply pending database migrations (to the SQLite file, or to PostgreSQL: storage.driver)")).action(
+    action(async (opts) => {
       const config = configFrom(opts);
+      if (config.storage.driver === "postgres") {
+        const where = describePostgresUrl(config.storage.url);
+        const applied = await migratePostgresAt(config.storage.url);
+        console.log(applied.length ? `applied ${applied.join(", ")} to ${where}` : `${where} is up to date`);
+        if (applied.length) console.log(PG_BACKUPS);
+        return;
+      }
       mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
       const { applied, backup } = migrateFile(databasePath(config), config.storage.busyTimeoutMs, config.backup.dir);
       if (backup) console.log(`backed up to ${backup}`);
@@ -28,8 +35,9 @@ export function register(program: Command) {
       .description("write a consistent copy of the database (safe while the server runs) and the uploaded files beside it in <file>.files/, then verify both")
       .argument("<file>"),
   ).action(
-    action((file: string, opts) => {
-      const app = openApp(opts);
+    action(async (file: string, opts) => {
+      sqliteOnly(configFrom(opts), "backup");
+      const app = await openApp(opts);
       let r: BackupReport;
       try {
         r = writeBackup(app.db, app.config.dataDir, resolve(file));
@@ -48,6 +56,7 @@ export function register(program: Command) {
   ).action(
     action((file: string, opts) => {
       const config = configFrom(opts);
+      sqliteOnly(config, "restore");
       const pid = runningServer(config.dataDir);
       if (pid !== null) throw new CliError(`the server is running (pid ${pid}); stop it before restoring`);
       checkBackup(file); // before anything is replaced
@@ -68,6 +77,25 @@ export function register(program: Command) {
   );
 
   registerMigrateStorage(program);
+}
+
+/** What an operator of a PostgreSQL installation is told of backups (confab's own copy only the SQLite file). */
+const PG_BACKUPS = "PostgreSQL's backups are yours to take (pg_dump, your provider's snapshots); confab backup and restore copy only a SQLite file";
+
+/** `confab backup` and `restore` work on the SQLite file; on PostgreSQL they say whose backups those are. */
+function sqliteOnly(config: Config, command: string) {
+  if (config.storage.driver === "postgres") throw new CliError(`confab ${command} works on the SQLite file; storage.driver is postgres: ${PG_BACKUPS}`);
+}
+
+/** Migrates the PostgreSQL database at `url` (db/migrate-pg.ts), over a connection of its own. */
+async function migratePostgresAt(url: string): Promise<string[]> {
+  const [{ SQL }, { migratePostgres }] = await Promise.all([import("bun"), import("../../src/db/migrate-pg")]);
+  const sql = new SQL(url, { max: 1 });
+  try {
+    return await migratePostgres(sql);
+  } finally {
+    await sql.close();
+  }
 }
 
 /** `confab migrate-storage`: the data directory's SQLite database into PostgreSQL, or (--from) back into a data directory. */
@@ -112,7 +140,7 @@ function registerMigrateStorage(program: Command) {
         files =
           `the files beside the database are not copied: they stay in ${config.dataDir}${present.length ? ` (${present.join(", ")})` : ""}; ` +
           "confab nodes on PostgreSQL share that directory, mounted at the same path on every node (docs/scaling.md, section 9)\n" +
-          "note: confab serve does not run on PostgreSQL yet; this copy is the first step of the move";
+          "to serve from it: storage.driver postgres and storage.url (CONFAB_STORAGE_URL) naming this database; one node for now";
       }
       console.log(`copied ${plural(r.rows, "row")} in ${plural(r.tables, "table")} from ${r.from} to ${r.to}`);
       if (r.mismatches.length) {

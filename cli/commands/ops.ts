@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { accessSync, constants, existsSync, readFileSync, statfsSync, statSync } from "node:fs";
 import { databasePath } from "../../src/app";
-import type { Config } from "../../src/config";
+import { describePostgresUrl, type Config } from "../../src/config";
 import { damaged, inspectDatabaseFile } from "../../src/db/integrity";
 import { inspectKey } from "../../src/lib/crypto";
 import { runningServer } from "../pidfile";
@@ -43,8 +43,9 @@ function freeSpaceCheck(config: Config): Verdict {
   return pass(`${mib(free)} free`);
 }
 
-/** The database: header, quick_check, and migrations. */
-function databaseChecks(config: Config): [string, Verdict][] {
+/** The database: header, quick_check, and migrations; on PostgreSQL, that it answers, and its migrations. */
+async function databaseChecks(config: Config): Promise<[string, Verdict][]> {
+  if (config.storage.driver === "postgres") return await postgresChecks(config);
   const path = databasePath(config);
   if (!existsSync(path)) return [["database", warn(`${path} does not exist yet`, "confab serve creates it on first start")]];
   const r = inspectDatabaseFile(path);
@@ -64,6 +65,29 @@ function databaseChecks(config: Config): [string, Verdict][] {
     ["database", integrity],
     ["migrations", migrations],
   ];
+}
+
+async function postgresChecks(config: Config): Promise<[string, Verdict][]> {
+  const where = describePostgresUrl(config.storage.url);
+  const [{ SQL }, { postgresMigrationStatus }] = await Promise.all([import("bun"), import("../../src/db/migrate-pg")]);
+  const sql = new SQL(config.storage.url, { max: 1, connectionTimeout: 5 });
+  try {
+    const r = await postgresMigrationStatus(sql);
+    if (r.kind === "foreign") return [["database", fail(`${where} is not a confab database`, "point storage.url at confab's database")]];
+    const migrations: Verdict = r.unknown.length
+      ? fail(`written by a newer confab (migration ${r.unknown[0]})`, "run the newer confab")
+      : r.pending.length
+        ? warn(`${r.pending.length} pending (${r.pending.at(-1)})`, "they apply at the next start, or now with confab migrate (take a pg_dump first)")
+        : pass("up to date");
+    return [
+      ["database", pass(`PostgreSQL ${r.version} at ${where} answers (its backups and checks are PostgreSQL's: pg_dump, your provider's)`)],
+      ["migrations", migrations],
+    ];
+  } catch (e) {
+    return [["database", fail(`PostgreSQL at ${where} does not answer: ${(e as Error).message}`, "check storage.url, the network and the PostgreSQL server")]];
+  } finally {
+    await sql.close();
+  }
 }
 
 function secretsKeyCheck(config: Config): Verdict {
@@ -125,7 +149,8 @@ export function register(program: Command) {
         lines.push(["config", fail((e as Error).message, "fix the key it names (config.example.yaml documents every key)")]);
         return report(lines);
       }
-      lines.push(["data directory", dataDirCheck(config)], ["free space", freeSpaceCheck(config)], ...databaseChecks(config), [
+      lines.push(["storage", pass(config.storage.driver === "postgres" ? "PostgreSQL (storage.url)" : "SQLite (data_dir/confab.db)")]);
+      lines.push(["data directory", dataDirCheck(config)], ["free space", freeSpaceCheck(config)], ...(await databaseChecks(config)), [
         "secrets key",
         secretsKeyCheck(config),
       ]);

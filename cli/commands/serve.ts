@@ -73,7 +73,7 @@ export function register(program: Command) {
         phase("modules");
         const config = configFrom(opts);
         const log = createLogger(config.logLevel);
-        const app = createApp(config, { batching: true, log });
+        const app = await createApp(config, { batching: true, log });
         const release = acquirePidFile(config.dataDir);
         phase("app");
         const first = await bootstrapFirstRealm(app);

@@ -12,7 +12,16 @@ import { SERVICE_VERSION } from "../version";
 export function health(app: App): { ok: boolean; body: Record<string, unknown> } {
   const writes = !app.writer.refusing;
   const ok = writes && app.health.integrity !== "failed";
-  return { ok, body: { status: ok ? "ok" : "error", version: SERVICE_VERSION, integrity_check: app.health.integrity, writes: writes ? "on" : "off" } };
+  return {
+    ok,
+    body: {
+      status: ok ? "ok" : "error",
+      version: SERVICE_VERSION,
+      storage: app.config.storage.driver,
+      integrity_check: app.health.integrity,
+      writes: writes ? "on" : "off",
+    },
+  };
 }
 
 const fileSize = (path: string) => {

@@ -15,7 +15,13 @@ export interface Config {
   development: boolean;
   logLevel: "debug" | "info" | "warn" | "error";
   defaultRealm: string;
-  storage: { synchronous: "full" | "normal"; busyTimeoutMs: number };
+  storage: {
+    driver: "sqlite" | "postgres";
+    /** The PostgreSQL database (driver postgres); a secret: print it only through `describePostgresUrl`. */
+    url: string;
+    synchronous: "full" | "normal";
+    busyTimeoutMs: number;
+  };
   firstRealm: { name: string; ownerEmail: string; ownerName: string };
   limits: {
     maxMessageLength: number;
@@ -174,6 +180,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
     (g(k) as string[]).map((t) => parseRateRule(t) ?? bad(`config: ${k}: '${t}' is not a rule like "200/60s"`));
   if (!g("tls.cert") !== !g("tls.key")) bad("config: tls.cert and tls.key go together: set both or neither");
   if (g("backup.schedule") && !parseSchedule(g("backup.schedule"))) bad(`config: backup.schedule: '${g("backup.schedule")}' is not hourly, daily or HH:MM`);
+  checkStorage(g("storage.driver"), g("storage.url"), g("backup.schedule"));
   for (const r of g("trusted_proxies")) if (!parseRange(r)) throw new ConfigError(`config: trusted_proxies: '${r}' is not an address or CIDR range`);
   // Without an external URL, the listening address; "every interface" is reachable as loopback.
   const shown = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
@@ -185,7 +192,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
     development: g("development"),
     logLevel: g("log_level"),
     defaultRealm: g("default_realm"),
-    storage: { synchronous: g("storage.synchronous"), busyTimeoutMs: g("storage.busy_timeout_ms") },
+    storage: { driver: g("storage.driver"), url: g("storage.url"), synchronous: g("storage.synchronous"), busyTimeoutMs: g("storage.busy_timeout_ms") },
     firstRealm: { name: g("first_realm.name"), ownerEmail: g("first_realm.owner_email"), ownerName: g("first_realm.owner_name") },
     limits: {
       maxMessageLength: g("limits.max_message_length"),
@@ -253,6 +260,32 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
       retryDelayMs: g("outgoing_webhooks.retry_delay_ms"),
     },
   };
+}
+
+/** storage.url goes with driver postgres, and is a PostgreSQL URL; SQLite's scheduled backups are SQLite's alone. */
+function checkStorage(driver: string, url: string, schedule: string) {
+  if (driver === "sqlite") {
+    if (url) bad("config: storage.url is for storage.driver postgres (the SQLite database is data_dir/confab.db)");
+    return;
+  }
+  if (!url) bad("config: storage.driver postgres needs storage.url (postgres://user:password@host:port/database)");
+  let u: URL | null = null;
+  try {
+    u = new URL(url);
+  } catch {}
+  // Never the URL itself in the message: it may hold the password.
+  if (!u || (u.protocol !== "postgres:" && u.protocol !== "postgresql:") || !u.hostname || u.pathname.length < 2)
+    bad("config: storage.url: not a PostgreSQL URL like postgres://user:password@host:port/database");
+  if (schedule)
+    bad(
+      "config: backup.schedule backs up the SQLite file; with storage.driver postgres, back up PostgreSQL with its own tools (pg_dump, your provider's snapshots)",
+    );
+}
+
+/** A PostgreSQL URL as it may be printed or logged: without its password or parameters. */
+export function describePostgresUrl(url: string): string {
+  const u = new URL(url);
+  return `postgres://${u.username ? `${decodeURIComponent(u.username)}@` : ""}${u.host}${u.pathname}`;
 }
 
 const bad = (msg: string): never => {

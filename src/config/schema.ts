@@ -36,6 +36,17 @@ export const CONFIG_KEYS = {
     default: "",
     doc: "string_id (subdomain) of the realm served when the request's host names no realm. Empty: the first realm.",
   },
+  "storage.driver": {
+    type: "enum",
+    values: ["sqlite", "postgres"],
+    default: "sqlite",
+    doc: "Where confab keeps its data. sqlite: the file confab.db in data_dir, nothing else needed. postgres: the PostgreSQL database storage.url names (docs/scaling.md; one confab node for now). Files (uploads, avatars, emoji, the secrets key) stay in data_dir either way.",
+  },
+  "storage.url": {
+    type: "string",
+    default: "",
+    doc: "With storage.driver postgres: the database, postgres://user:password@host:port/database. A secret: better given as CONFAB_STORAGE_URL than written in this file; confab never prints its password.",
+  },
   "storage.synchronous": {
     type: "enum",
     values: ["full", "normal"],

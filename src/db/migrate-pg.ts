@@ -36,3 +36,21 @@ export async function migratePostgres(sql: SQL, list: readonly Migration[] = pgM
     return pending.map((m) => m.tag);
   });
 }
+
+/** The server's version, what the database is, and the migrations this binary would apply or does not know (confab doctor). */
+export async function postgresMigrationStatus(
+  sql: SQL,
+  list: readonly Migration[] = pgMigrations,
+): Promise<{ version: string; kind: "empty" | "confab" | "foreign"; pending: string[]; unknown: string[] }> {
+  const [{ version }] = await sql`SELECT current_setting('server_version') AS version`;
+  const kind = await inspect(sql);
+  const recorded: { tag: string }[] = kind === "confab" ? await sql.unsafe(`SELECT tag FROM ${LEDGER}`) : [];
+  const applied = new Set(recorded.map((r) => r.tag));
+  const known = new Set(list.map((m) => m.tag));
+  return {
+    version: String(version).split(" ")[0]!,
+    kind,
+    pending: list.map((m) => m.tag).filter((t) => !applied.has(t)),
+    unknown: [...applied].filter((t) => !known.has(t)),
+  };
+}

@@ -10,6 +10,9 @@ import type { Changed } from "./tx";
  * every commit or rollback, which drops what the change may have touched. Another process's commit (a
  * CLI command) changes SQLite's data_version, which is read at most once a millisecond (once per
  * event-loop turn cost a tenth of a small request), so its change is seen a millisecond later at most.
+ * On PostgreSQL (no `sqlite` given) there is no such counter: only this process's changes drop entries,
+ * which holds while one node writes (another node's and the CLI's changes reach it with step 6 of
+ * docs/scaling.md, the event bus; a revocation already reaches it through the control socket).
  */
 export class ReadCache {
   private entries = new Map<string, unknown>();
@@ -25,13 +28,13 @@ export class ReadCache {
   private memosDropped = 0;
   private dataVersion = -1;
   private checkedAt = -Infinity;
-  private readonly version: { get(): { data_version: number } | null };
+  private readonly version: { get(): { data_version: number } | null } | null;
 
   constructor(
-    sqlite: Database,
+    sqlite: Database | null,
     private readonly maxEntries = 10_000,
   ) {
-    this.version = sqlite.prepare<{ data_version: number }, []>("PRAGMA data_version");
+    this.version = sqlite?.prepare<{ data_version: number }, []>("PRAGMA data_version") ?? null;
   }
 
   /**
@@ -103,6 +106,7 @@ export class ReadCache {
   }
 
   private revalidate() {
+    if (!this.version) return;
     const now = performance.now();
     if (now - this.checkedAt < 1) return;
     this.checkedAt = now;

@@ -187,6 +187,11 @@ export class Writer {
     }
   }
 
+  /** The Db of the action running in this async context (its transaction's connection), or null outside one. */
+  actionDb(): Db | null {
+    return this.running !== null && this.inAction.getStore() === this.running ? this.db : null;
+  }
+
   private tx(): Tx {
     return { db: this.db, emit: (event, audience) => this.events.push({ event, audience }), afterCommit: (f) => this.hooks.push(f) };
   }

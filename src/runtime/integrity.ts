@@ -7,6 +7,7 @@ import { writesOff } from "../domain/errors";
 
 /** Starts the check; the returned function stops it (at shutdown). */
 export function startIntegrityCheck(app: App): () => void {
+  if (app.health.integrity === "none") return () => {}; // PostgreSQL: no file of confab's to check
   const path = databasePath(app.config);
   const check = quickCheckInBackground(path);
   check.result.then(

@@ -299,7 +299,7 @@ describe("the outbox", () => {
     }
     await Bun.sleep(500);
     expect(await smtp.settle(to("doomed@example.com"), 100)).toEqual([]);
-    const r = await run(["email", "outbox", "--status", "failed", "--json", "--data-dir", s.dataDir]);
+    const r = await run(["email", "outbox", "--status", "failed", "--json", "--data-dir", s.dataDir], { env: s.env });
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout);
     expect(rows).toEqual([expect.objectContaining({ kind: "invitation", to: "doomed@example.com", status: "failed", attempts: 3 })]);
@@ -332,7 +332,7 @@ describe("the outbox across a restart", () => {
     await ok(s.owner.post("/invites", { invitee_emails: "later@example.com", stream_ids: [] }));
     await Bun.sleep(500); // the first attempt fails
     await s.stop({ keepData: true });
-    const app = createApp(loadConfig({ dataDir: s.dataDir, port: 0 }, { ...smtp.env, CONFAB_LOG_LEVEL: "error" }), {
+    const app = await createApp(loadConfig({ dataDir: s.dataDir, port: 0 }, { ...smtp.env, ...s.env, CONFAB_LOG_LEVEL: "error" }), {
       batching: true,
       now: () => Math.floor(Date.now() / 1000) + 61,
     }); // the retry is due
@@ -399,7 +399,7 @@ describe("email off (the default)", () => {
     const ann = await s.newUser({ email: "off@example.com" });
     await ok(s.owner.post("/messages", { type: "direct", to: [ann.userId], content: "hello" }));
     expect(await s.clock.during(3600, () => smtp.settle(() => true, 500))).toEqual([]);
-    const cli = await run(["email", "test", "someone@example.com", "--data-dir", s.dataDir]);
+    const cli = await run(["email", "test", "someone@example.com", "--data-dir", s.dataDir], { env: s.env });
     expect(cli.code).toBe(1);
     expect(cli.stderr).toContain("email is not configured");
   });

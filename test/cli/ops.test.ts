@@ -21,6 +21,7 @@ test("doctor on a running, sound installation: one ok line per check, exit 0; he
         .map((l) => l.slice(0, 6) + l.slice(6).split(":")[0]),
     ).toEqual([
       "ok    config",
+      "ok    storage",
       "ok    data directory",
       "ok    free space",
       "ok    database",

@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { CONFIG_EXAMPLE_PATH, renderConfigExample } from "../../scripts/config-example";
-import { ConfigError, loadConfig } from "../../src/config";
+import { ConfigError, describePostgresUrl, loadConfig } from "../../src/config";
 import { CONFIG_KEYS } from "../../src/config/schema";
 
 const dir = mkdtempSync(join(tmpdir(), "confab-config-"));
@@ -37,7 +37,7 @@ describe("defaults and precedence", () => {
     expect(c.listen).toEqual({ host: "127.0.0.1", port: 9991 });
     expect(c.dataDir).toBe(resolve("./data"));
     expect(c.externalUrl).toBe("http://127.0.0.1:9991");
-    expect(c.storage).toEqual({ synchronous: "full", busyTimeoutMs: 5000 });
+    expect(c.storage).toEqual({ driver: "sqlite", url: "", synchronous: "full", busyTimeoutMs: 5000 });
     expect(c.development).toBe(false);
   });
 
@@ -102,6 +102,27 @@ describe("bad keys and values: one line naming the key", () => {
     expect(configError(() => loadConfig({}, { CONFAB_LISTEN_PORT: "x" }))).toBe("config: listen.port (CONFAB_LISTEN_PORT): must be an integer");
     // Variables of other parts of confab are not config keys and are let through.
     expect(loadConfig({}, { CONFAB_TEST_ANYTHING: "1", CONFAB_OPENAPI: "x", OTHER: "y" }).listen.port).toBe(9991);
+  });
+
+  test("storage: PostgreSQL by URL, which is never shown with its password", () => {
+    const url = "postgres://confab:s3cret@db.example:5432/chat";
+    const c = loadConfig({}, { CONFAB_STORAGE_DRIVER: "postgres", CONFAB_STORAGE_URL: url });
+    expect(c.storage).toMatchObject({ driver: "postgres", url });
+    expect(describePostgresUrl(url)).toBe("postgres://confab@db.example:5432/chat");
+    const refused: [Record<string, string>, string][] = [
+      [{ CONFAB_STORAGE_DRIVER: "mysql" }, "config: storage.driver (CONFAB_STORAGE_DRIVER): must be one of sqlite, postgres"],
+      [{ CONFAB_STORAGE_DRIVER: "postgres" }, "config: storage.driver postgres needs storage.url (postgres://user:password@host:port/database)"],
+      [{ CONFAB_STORAGE_URL: url }, "config: storage.url is for storage.driver postgres (the SQLite database is data_dir/confab.db)"],
+      [
+        { CONFAB_STORAGE_DRIVER: "postgres", CONFAB_STORAGE_URL: "mysql://confab:s3cret@db/chat" },
+        "config: storage.url: not a PostgreSQL URL like postgres://user:password@host:port/database",
+      ],
+      [
+        { CONFAB_STORAGE_DRIVER: "postgres", CONFAB_STORAGE_URL: url, CONFAB_BACKUP_SCHEDULE: "daily" },
+        "config: backup.schedule backs up the SQLite file; with storage.driver postgres, back up PostgreSQL with its own tools (pg_dump, your provider's snapshots)",
+      ],
+    ];
+    for (const [env, msg] of refused) expect(configError(() => loadConfig({}, env))).toBe(msg);
   });
 
   test("a bad flag, an unreadable file, a file that is not YAML", () => {
