@@ -4,7 +4,7 @@ import { openDatabase, type Db } from "./db/client";
 import { migrateWithBackup } from "./db/backup";
 import { checkDatabaseFile, checkSchemaReadable, damaged, isCorruption } from "./db/integrity";
 import { ReadCache } from "./db/read-cache";
-import { Writer, type WriterEngine } from "./db/tx";
+import { Writer, type Tx, type TxOptions, type WriterEngine } from "./db/tx";
 import { sqliteWriter } from "./db/writer-engine";
 import { endAccess } from "./actions/access";
 import type { App, Revocation } from "./context";
@@ -118,6 +118,18 @@ async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
   }
 }
 
+/**
+ * PostgreSQL's `app.tx`: returns once the change is committed, so that what its caller reads next
+ * through `app.db` (the pool, which sees only committed rows) holds it, as SQLite's one connection
+ * does at once. Its batch still gathers other actions meanwhile. A change made inside another action
+ * is part of that action and returns at once.
+ */
+async function txCommitted<T>(writer: Writer, fn: (tx: Tx) => T | Promise<T>, opts?: TxOptions): Promise<T> {
+  const result = await writer.run(fn, opts);
+  if (!writer.actionDb()) await writer.settled();
+  return result;
+}
+
 function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): App {
   const { db, reads } = store;
   const queues = new QueueRegistry(config.events, log);
@@ -142,10 +154,12 @@ function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): 
     health: { integrity: store.integrity },
     loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
     revoke(r) {
+      // PostgreSQL: told by another process (the CLI) of a change this cache cannot see (SQLite's data_version does).
+      if (store.pooled) reads.clear();
       endAccess(app, r);
       opts.onRevoke?.(r);
     },
-    tx: async (fn, opts) => await writer.run(fn, opts),
+    tx: store.pooled ? (fn, o) => txCommitted(writer, fn, o) : async (fn, opts) => await writer.run(fn, opts),
     now: opts.now ?? (() => Math.floor(Date.now() / 1000)),
     close() {
       writer.flush();

@@ -138,6 +138,8 @@ export type UploadAccess = { ok: true; attachment: AttachmentRow; path: string }
 
 /** The file at /user_uploads/<path_id> if the viewer may read it. */
 export async function accessUpload(app: App, realm: RealmRow, viewer: UserRow | null, pathId: string): Promise<UploadAccess> {
+  // No stored path holds a NUL (a URL's %00), and PostgreSQL refuses one in a query's text: not found.
+  if (pathId.includes("\0")) return { ok: false, status: 404 };
   const a = await store.findAttachmentByPath(app.db, pathId);
   const path = a ? uploadFilePath(app, a.pathId) : "";
   if (!a || a.realmId !== realm.id || !existsSync(path)) return { ok: false, status: 404 };

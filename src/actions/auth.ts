@@ -85,10 +85,13 @@ export async function authenticateWebhookKey(app: App, realm: RealmRow, apiKey: 
 export async function authenticatePassword(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp): Promise<UserRow> {
   const address = `ip:${ip()}`;
   app.loginFailures.check(address);
-  const user = await lookup(app, realm, email);
-  const hash = user?.passwordHash;
-  const ok = hash ? await app.loginFailures.pending(address, () => Bun.password.verify(password, hash)) : false;
-  if (!user || !ok) throw failed(app, realm, email, ip, badCredentials());
+  // In flight from the lookup on: on PostgreSQL the lookup itself awaits a read, and a burst of guesses
+  // must not all pass `check` meanwhile.
+  const user = await app.loginFailures.pending(address, async () => {
+    const found = await lookup(app, realm, email);
+    return found?.passwordHash && (await Bun.password.verify(password, found.passwordHash)) ? found : null;
+  });
+  if (!user) throw failed(app, realm, email, ip, badCredentials());
   return admit(realm, user);
 }
 

@@ -67,3 +67,16 @@ export function isStorageFull(e: unknown): boolean {
     err.code === "SQLITE_FULL" || err.code === "ENOSPC" || (typeof err.message === "string" && /database or disk is full|no space left/i.test(err.message))
   );
 }
+
+/**
+ * Whether an error is PostgreSQL refusing a NUL character in text (SQLSTATE 22021), here or as the cause
+ * drizzle wraps. SQLite stores and compares such text; PostgreSQL's text cannot hold it, so a request
+ * value with one, which no stored row holds, is the request's error (http/respond.ts).
+ */
+export function isNulRefused(e: unknown): boolean {
+  for (let err = e as { errno?: unknown; message?: unknown; cause?: unknown } | null, depth = 0; err && typeof err === "object" && depth < 3; depth++) {
+    if (err.errno === "22021" && typeof err.message === "string" && err.message.includes("0x00")) return true;
+    err = err.cause as typeof err;
+  }
+  return false;
+}

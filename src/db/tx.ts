@@ -119,24 +119,24 @@ export class Writer {
       // Each `pending` below is a PostgreSQL round trip; on SQLite the statement ran and there is none.
       if (!this.open) {
         const pending = this.begin();
-        if (pending) await pending;
+        if (pending !== undefined) await pending;
       }
       this.batchActions++;
       if (lookups) this.batchLookups = true;
       const mark = this.events.length;
       const hookMark = this.hooks.length;
       const saved = this.engine.run("SAVEPOINT action");
-      if (saved) await saved;
+      if (saved !== undefined) await saved;
       try {
         const result = await this.inAction.run(token, () => fn(this.tx()));
         const released = this.engine.run("RELEASE action");
-        if (released) await released;
+        if (released !== undefined) await released;
         return result;
       } catch (e) {
         const undone = this.engine.run("ROLLBACK TO action");
-        if (undone) await undone;
+        if (undone !== undefined) await undone;
         const released = this.engine.run("RELEASE action");
-        if (released) await released;
+        if (released !== undefined) await released;
         this.events.length = mark;
         this.hooks.length = hookMark;
         rolledBack = true;
@@ -166,17 +166,17 @@ export class Writer {
     const hookMark = this.hooks.length;
     let rolledBack = false;
     const saved = this.engine.run(`SAVEPOINT ${name}`);
-    if (saved) await saved;
+    if (saved !== undefined) await saved;
     try {
       const result = await fn(this.tx());
       const released = this.engine.run(`RELEASE ${name}`);
-      if (released) await released;
+      if (released !== undefined) await released;
       return result;
     } catch (e) {
       const undone = this.engine.run(`ROLLBACK TO ${name}`);
-      if (undone) await undone;
+      if (undone !== undefined) await undone;
       const released = this.engine.run(`RELEASE ${name}`);
-      if (released) await released;
+      if (released !== undefined) await released;
       this.events.length = mark;
       this.hooks.length = hookMark;
       rolledBack = true;
@@ -293,7 +293,7 @@ export class Writer {
       pending = this.engine.run("COMMIT");
     } catch (e) {
       try {
-        this.engine.run("ROLLBACK");
+        void this.engine.run("ROLLBACK")?.catch(() => {}); // SQLite's: COMMIT's failure left the transaction open
       } catch {}
       failed(e);
       if (!batch) throw e;

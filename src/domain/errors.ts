@@ -23,6 +23,7 @@ export const notFoundEndpoint = () => new ApiError("NOT_FOUND", "Not Found", 404
 export const methodNotAllowed = (allowed: string[]) =>
   new ApiError("METHOD_NOT_ALLOWED", "Method Not Allowed", 405, { allowed_methods: allowed }, { Allow: allowed.join(", ") });
 /** The disk is full: nothing was written, and the same request may succeed later (507, as WebDAV's). */
+export const nullBytesRefused = () => invalidParam("Text must not contain null bytes");
 export const storageFull = () =>
   new ApiError("INSUFFICIENT_STORAGE", "The server is out of storage space; nothing was changed. Try again later.", 507, {}, { "Retry-After": "60" });
 export const requestTooLarge = () => new ApiError("BAD_REQUEST", "Request body too large", 413);

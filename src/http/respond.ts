@@ -1,5 +1,5 @@
-import { isStorageFull } from "../db/client";
-import { ApiError, storageFull } from "../domain/errors";
+import { isNulRefused, isStorageFull } from "../db/client";
+import { ApiError, nullBytesRefused, storageFull } from "../domain/errors";
 
 const JSON_HEADERS = { "content-type": "application/json" };
 
@@ -24,6 +24,7 @@ export function success(fields: object, ignored: string[]): Response {
 /** The one place errors become responses: `{result: "error", msg, code, ...extra}` with status and headers. */
 export function failure(e: unknown, onUnexpected: (e: unknown) => void): Response {
   if (isStorageFull(e)) e = storageFull();
+  else if (isNulRefused(e)) e = nullBytesRefused();
   if (e instanceof ApiError)
     return new Response(JSON.stringify({ result: "error", msg: e.message, code: e.code, ...e.extra }), {
       status: e.status,

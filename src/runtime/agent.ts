@@ -19,7 +19,7 @@ import { topicWorkspace } from "../actions/workspace-access";
 import { failStaleRuns, findAgentBot, findLiveRun, findRun } from "../store/agent-runs";
 import { listRealms } from "../store/realms";
 import { findUserById } from "../store/users";
-import { detached } from "../lib/detached";
+import { detached, logFailure } from "../lib/detached";
 
 /** How long a stopped turn gets between SIGTERM and SIGKILL. */
 const KILL_GRACE_MS = 3000;
@@ -112,7 +112,8 @@ export class AgentRuntime {
     for (const [id, r] of [...this.runs]) {
       const state = r.active ? "failed" : "done";
       waits.push(this.forget(id));
-      this.safely(async () => await endRun(this.app, id, state));
+      // Awaited: the run's end is written when stop() returns (on PostgreSQL it takes round trips).
+      waits.push(endRun(this.app, id, state).catch(logFailure(this.app.log, "agent runtime")));
     }
     await Promise.all(waits);
   }

@@ -16,11 +16,19 @@ import { engineOf } from "../db/engine";
 import { idsAggregate, idsTable, idsValue } from "../db/in-ids";
 import { raw } from "../db/raw";
 
-/** The newest message id ever assigned (deleted ones included). */
+/**
+ * The newest message id the reader can see every message up to: on SQLite the newest ever assigned
+ * (deleted ones included; the one connection sees the open batch's messages too). On PostgreSQL a
+ * reader outside the writer sees only committed messages while the sequence already counts the open
+ * batch's, so a catch-up read there would move `delivered_through` past messages it could not see:
+ * the newest message it sees is the bound instead. Every smaller id is committed too, since one node's
+ * writer assigns ids in order and commits its batches in order (several nodes take the realm's lock
+ * for this, docs/scaling.md section 4). A deleted newest message only leaves the bound lower.
+ */
 export const lastMessageId = async (db: Db): Promise<number> =>
   (await raw(db).get<{ id: number }>(
     engineOf(db) === "postgres"
-      ? "SELECT CASE WHEN is_called THEN last_value ELSE 0 END AS id FROM messages_id_seq"
+      ? "SELECT COALESCE(MAX(id), 0) AS id FROM messages"
       : "SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'messages'), 0) AS id",
   ))!.id;
 

@@ -2,7 +2,8 @@
 // flags say something; every other subscriber's row is written when they next read. These tests check
 // that nobody can tell: flags, unread counts, access, and the audiences of later changes are what they
 // would be had every row been written at send time.
-import { sqliteOf } from "../../src/db/client";
+import { raw } from "../../src/db/raw";
+import { idsValue } from "../../src/db/in-ids";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Client } from "../helpers/client";
 import { drain } from "../helpers/events";
@@ -16,10 +17,8 @@ let s: TestServer;
 let ann: Client, bob: Client, cat: Client;
 let vault: number, other: number;
 
-const rowsOf = (messageId: number) =>
-  sqliteOf(s.app.db)
-    .query<{ user_id: number; flags: number }, [number]>("SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id")
-    .all(messageId);
+const rowsOf = async (messageId: number) =>
+  await raw(s.app.db).all<{ user_id: number; flags: number }>("SELECT user_id, flags FROM user_messages WHERE message_id = ? ORDER BY user_id", messageId);
 const send = async (c: Client, to: number, content: string, topic = "t") =>
   (await ok(c.post("/messages", { type: "stream", to, topic, content }))).id as number;
 const queue = async (c: Client, types: string[]) => (await ok(c.post("/register", { event_types: types }))).queue_id as string;
@@ -50,10 +49,10 @@ afterAll(() => s.stop());
 describe("sending and reading", () => {
   test("a send writes the sender's and the mentioned user's rows; a reader's row appears, unread, when they read", async () => {
     const id = await send(ann, vault, "hello @**Cat Lazy**");
-    expect(rowsOf(id).map((r) => r.user_id)).toEqual([ann.userId, cat.userId].sort((a, b) => a! - b!) as number[]);
+    expect((await rowsOf(id)).map((r) => r.user_id)).toEqual([ann.userId, cat.userId].sort((a, b) => a! - b!) as number[]);
     const m = (await ok(bob.get(`/messages/${id}`))).message;
     expect(m.flags).toEqual([]);
-    expect(rowsOf(id).map((r) => r.user_id)).toContain(bob.userId!);
+    expect((await rowsOf(id)).map((r) => r.user_id)).toContain(bob.userId!);
     expect((await ok(cat.get(`/messages/${id}`))).message.flags).toEqual(["mentioned"]);
   });
 
@@ -144,21 +143,19 @@ describe("housekeeping", () => {
     await backlogOf(1, 1_000_000); // whatever earlier tests left behind
     const ids: number[] = [];
     for (let i = 0; i < 5; i++) ids.push(await send(ann, backlog, `backlog ${i}`));
-    expect(ids.map((id) => rowsOf(id).length)).toEqual([1, 1, 1, 1, 1]); // the sender's
+    expect((await Promise.all(ids.map(rowsOf))).map((r) => r.length)).toEqual([1, 1, 1, 1, 1]); // the sender's
     // Two subscriptions 5 behind (Ann's rows exist already; writing them again changes nothing).
     expect(await backlogOf(3, 7)).toBe(7);
     expect(await backlogOf(3, 7)).toBe(3);
     expect(await backlogOf(3, 7)).toBe(0);
-    expect(ids.map((id) => rowsOf(id).find((r) => r.user_id === dan.userId)?.flags)).toEqual([0, 0, 0, 0, 0]);
+    expect((await Promise.all(ids.map(rowsOf))).map((rows) => rows.find((r) => r.user_id === dan.userId)?.flags)).toEqual([0, 0, 0, 0, 0]);
     expect((await ok(dan.post("/register", { fetch_event_types: ["update_message_flags"] }))).unread_msgs.count).toBeGreaterThanOrEqual(5);
   });
 });
 
 describe("catch-up reads outside the writer", () => {
-  const throughOf = (userId: number, channelId: number) =>
-    sqliteOf(s.app.db)
-      .query<{ t: number }, [number, number]>("SELECT delivered_through AS t FROM subscriptions WHERE user_id = ? AND channel_id = ?")
-      .get(userId, channelId)!.t;
+  const throughOf = async (userId: number, channelId: number) =>
+    (await raw(s.app.db).get<{ t: number }>("SELECT delivered_through AS t FROM subscriptions WHERE user_id = ? AND channel_id = ?", userId, channelId))!.t;
   const channelRead = async (c: Client, channel: number) =>
     (
       await ok(c.get("/messages", { anchor: "newest", num_before: 50, num_after: 0, narrow: JSON.stringify([{ operator: "channel", operand: channel }]) }))
@@ -170,14 +167,14 @@ describe("catch-up reads outside the writer", () => {
     const start = await channelRead(eve, quiet); // the channel's announcement, caught up
     const [m1, m2] = [await send(ann, quiet, "one"), await send(ann, quiet, "two")];
     const pending = await readPendingRows(s.app.db, { userId: eve.userId! }); // no transaction open for it
-    expect(pending.map((p) => [p.channelId, JSON.parse(p.ids), p.count])).toEqual([[quiet, [m1, m2], 2]]);
+    expect(pending.map((p) => [p.channelId, p.ids, p.count])).toEqual([[quiet, idsValue(s.app.db, [m1, m2]), 2]]);
     // A change that leaves the subscription alone (an API deletion would write her rows first).
     await s.app.tx(async (tx) => await deleteMessages(tx.db, [m1]));
     const m3 = await send(ann, quiet, "three"); // after the read: stays pending
     expect(await s.app.tx(async (tx) => await writePendingRead(tx.db, pending))).toBe(true);
-    expect(rowsOf(m2).map((r) => r.user_id)).toContain(eve.userId!);
-    expect(rowsOf(m3).map((r) => r.user_id)).not.toContain(eve.userId!);
-    expect(throughOf(eve.userId!, quiet)).toBe(pending[0]!.upTo);
+    expect((await rowsOf(m2)).map((r) => r.user_id)).toContain(eve.userId!);
+    expect((await rowsOf(m3)).map((r) => r.user_id)).not.toContain(eve.userId!);
+    expect(await throughOf(eve.userId!, quiet)).toBe(pending[0]!.upTo);
     expect(await channelRead(eve, quiet)).toEqual([...start, m2, m3]);
   });
 
@@ -193,14 +190,14 @@ describe("catch-up reads outside the writer", () => {
     await ok(fay.delete("/users/me/subscriptions", { subscriptions: JSON.stringify(["secret"]) }));
     const away = await send(ann, secret, "while away");
     await ok(ann.post("/users/me/subscriptions", { subscriptions: JSON.stringify([{ name: "secret" }]), principals: JSON.stringify([fay.userId]) }));
-    const resubscribed = throughOf(fay.userId!, secret);
+    const resubscribed = await throughOf(fay.userId!, secret);
     expect(resubscribed).toBeGreaterThanOrEqual(away);
     // Written blindly, the stale read would move delivered_through back before `away`, and her next
     // catch-up would give her a message sent while she was not subscribed.
     expect(await s.app.tx(async (tx) => await writePendingRead(tx.db, pending))).toBe(false);
-    expect(throughOf(fay.userId!, secret)).toBe(resubscribed);
+    expect(await throughOf(fay.userId!, secret)).toBe(resubscribed);
     const after = await send(ann, secret, "welcome back");
     expect(await channelRead(fay, secret)).toEqual([...start, before, after]);
-    expect(rowsOf(away).map((r) => r.user_id)).not.toContain(fay.userId!);
+    expect((await rowsOf(away)).map((r) => r.user_id)).not.toContain(fay.userId!);
   });
 });

@@ -1,6 +1,6 @@
 // The web client's sessions (docs/sessions.md): cookie sign-in, /json with CSRF, revocation, and the
 // same route table under /json as under /api/v1.
-import { sqliteOf } from "../../src/db/client";
+import { raw as sqlOn } from "../../src/db/raw";
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { setPassword } from "../../src/actions/users";
 import { findUserById } from "../../src/store/users";
@@ -42,7 +42,7 @@ describe("POST /accounts/login", () => {
     expect(c.get("csrftoken")!.attrs).toBe("Path=/; Max-Age=1209600; SameSite=Lax");
     expect(res.headers.get("cache-control")).toBe("no-store");
     // The token is stored only as its hash.
-    const stored = sqliteOf(s.app.db).query("SELECT token_hash FROM sessions").all() as { token_hash: string }[];
+    const stored = await sqlOn(s.app.db).all<{ token_hash: string }>("SELECT token_hash FROM sessions");
     expect(stored.map((r) => r.token_hash)).not.toContain(c.get("confab_session")!.value);
   });
 
@@ -218,7 +218,7 @@ describe("revocation", () => {
 
   test("the CLI, in another process, revokes at once: user deactivate", async () => {
     const { email, browser } = await member();
-    const r = await run(["user", "deactivate", email, "--data-dir", s.dataDir]);
+    const r = await run(["user", "deactivate", email, "--data-dir", s.dataDir], { env: s.env });
     expect(r).toMatchObject({ code: 0 });
     await expectSignedOut(browser);
   });
@@ -251,11 +251,11 @@ describe("Secure cookies and realm deactivation", () => {
       expect(c.get("csrftoken")!.attrs).toBe("Path=/; Max-Age=1209600; SameSite=Lax; Secure");
       const cookie = `confab_session=${c.get("confab_session")!.value}`;
       expect((await fetch(`${t.url}/json/users/me`, { headers: { Cookie: cookie } })).status).toBe(200);
-      const r = await run(["realm", "deactivate", "", "--data-dir", t.dataDir]);
+      const r = await run(["realm", "deactivate", "", "--data-dir", t.dataDir], { env: t.env });
       expect(r.code).toBe(0);
       const after = await fetch(`${t.url}/json/users/me`, { headers: { Cookie: cookie } });
       expect(after.status).toBe(401);
-      expect(sqliteOf(t.app.db).query("SELECT count(*) AS n FROM sessions").get()).toEqual({ n: 0 });
+      expect(await sqlOn(t.app.db).get("SELECT count(*) AS n FROM sessions")).toEqual({ n: 0 });
     } finally {
       await t.stop();
     }
