@@ -26,7 +26,7 @@ async function heldPoll(c: Client) {
 
 /** Runs the CLI on the server's data directory; the time it exited. */
 async function cli(args: string[], stdin?: string) {
-  const r = await run([...args, "--data-dir", s.dataDir], { stdin });
+  const r = await run([...args, "--data-dir", s.dataDir], { stdin, env: s.env });
   expect(r.stderr).toBe("");
   expect(r.code).toBe(0);
   return performance.now();
