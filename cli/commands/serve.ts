@@ -112,6 +112,7 @@ export function register(program: Command) {
           await agent.stop();
           await background?.outgoingWebhooks.stop();
           closeAllReadmes(app); // edits not yet written reach the README files
+          await app.writer.drain(); // what the agent's and plugins' stops wrote (on PostgreSQL a COMMIT may be under way)
           app.close();
           release();
           process.exit(0);
