@@ -67,7 +67,12 @@ export function postgresWriter(connection: ReservedSQL, db: Db): WriterEngine {
   return {
     db,
     begin: "BEGIN",
-    run: async (statement) => void (await connection.unsafe(statement)),
+    async run(statement) {
+      const r = (await connection.unsafe(statement)) as { command?: string };
+      // COMMIT of a transaction in error (a statement outside any SAVEPOINT failed) answers ROLLBACK, not
+      // an error: the batch is lost, and its waiters must hear it.
+      if (statement === "COMMIT" && r.command === "ROLLBACK") throw new Error("PostgreSQL rolled the batch back: a statement outside its actions failed");
+    },
     sync: () => null,
     close: () => connection.release(),
   };

@@ -195,4 +195,19 @@ const scenarios = (setUp: () => Promise<Harness>) => {
 };
 
 describe("SQLite", () => scenarios(sqliteHarness));
+
+test.skipIf(missing !== null)("PostgreSQL: a batch whose transaction failed outside its actions is reported failed, not committed", async () => {
+  const { writer, insert, rows } = await postgresHarness();
+  const action = writer.run(async (tx) => {
+    await insert(tx.db, "lost");
+    // A failure outside the action's SAVEPOINT (here by releasing it early): the transaction is in error.
+    await raw(tx.db).run("RELEASE action");
+    try {
+      await raw(tx.db).run("SELECT 1/0");
+    } catch {}
+  });
+  await expect(action).rejects.toThrow(); // its RELEASE finds the transaction in error
+  await expect(writer.settled()).rejects.toThrow("PostgreSQL rolled the batch back");
+  expect(await rows()).toEqual([]);
+});
 describe.skipIf(missing !== null)("PostgreSQL", () => scenarios(postgresHarness));
