@@ -5,6 +5,7 @@ import { CONFIG_KEYS, type ConfigKey, type KeySpec } from "./schema";
 import { invalidPolicyEntry } from "../domain/outgoing-webhooks";
 import { parseRateRule, type RateRule } from "../lib/rate-limit";
 import { parseSchedule } from "../lib/schedule";
+export { describePostgresUrl } from "../lib/postgres-url";
 
 export class ConfigError extends Error {}
 
@@ -280,12 +281,6 @@ function checkStorage(driver: string, url: string, schedule: string) {
     bad(
       "config: backup.schedule backs up the SQLite file; with storage.driver postgres, back up PostgreSQL with its own tools (pg_dump, your provider's snapshots)",
     );
-}
-
-/** A PostgreSQL URL as it may be printed or logged: without its password or parameters. */
-export function describePostgresUrl(url: string): string {
-  const u = new URL(url);
-  return `postgres://${u.username ? `${decodeURIComponent(u.username)}@` : ""}${u.host}${u.pathname}`;
 }
 
 const bad = (msg: string): never => {

@@ -14,6 +14,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { migrations as pgMigrations } from "../../migrations/pg";
 import { plural } from "../lib/text";
+import { describePostgresUrl } from "../lib/postgres-url";
 import { openDatabase } from "./client";
 import { searchDocument } from "./dialect";
 import { migratePostgres } from "./migrate-pg";
@@ -71,12 +72,6 @@ export interface CopyReport {
 /** Where to copy from and to: a SQLite database file or a PostgreSQL URL. */
 export type Place = { sqlite: string } | { postgres: string };
 
-/** A PostgreSQL URL as it may be printed (no password). */
-function describePostgres(url: string): string {
-  const u = new URL(url);
-  return `postgres://${u.username ? `${u.username}@` : ""}${u.host}${u.pathname}`;
-}
-
 /** Checks a PostgreSQL URL's form before anything connects; returns it. */
 export function parsePostgresUrl(url: string): string {
   let u: URL;
@@ -88,7 +83,7 @@ export function parsePostgresUrl(url: string): string {
   if (u.protocol !== "postgres:" && u.protocol !== "postgresql:")
     throw new CopyError(`'${u.protocol}' is not PostgreSQL's scheme; expected postgres://user:password@host:port/database`);
   if (!u.hostname || u.pathname.length < 2)
-    throw new CopyError(`${describePostgres(url)} names no host or no database; expected postgres://user:password@host:port/database`);
+    throw new CopyError(`${describePostgresUrl(url)} names no host or no database; expected postgres://user:password@host:port/database`);
   return url;
 }
 
@@ -236,7 +231,7 @@ class PostgresEnd implements End {
     private sql: SQL,
     url: string,
   ) {
-    this.name = `PostgreSQL (${describePostgres(url)})`;
+    this.name = `PostgreSQL (${describePostgresUrl(url)})`;
   }
 
   static async connect(url: string): Promise<PostgresEnd> {
@@ -245,7 +240,7 @@ class PostgresEnd implements End {
       await sql`SELECT 1`;
     } catch (e) {
       await sql.close();
-      throw new CopyError(`cannot connect to ${describePostgres(url)}: ${(e as Error).message}`);
+      throw new CopyError(`cannot connect to ${describePostgresUrl(url)}: ${(e as Error).message}`);
     }
     return new PostgresEnd(sql, url);
   }
