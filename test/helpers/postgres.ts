@@ -86,6 +86,14 @@ function run(cmd: string[], what: string) {
   if (r.exitCode !== 0) throw new Error(`${what} failed (${r.exitCode}): ${r.stderr.toString()}${r.stdout.toString()}`);
 }
 
+/** The clusters started and not stopped yet, each by its immediate stop. */
+const running = new Set<() => void>();
+
+/** Stops every cluster still running (after a test run's last file: test/setup.ts). */
+export function stopAllPostgres() {
+  for (const stopNow of [...running]) stopNow();
+}
+
 /** Starts a fresh cluster; throws (with PostgreSQL's words) when it cannot, or when `postgresMissing` would say why. */
 export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> {
   found ??= locate();
@@ -126,15 +134,21 @@ export async function startPostgres(o: PostgresOptions = {}): Promise<Postgres> 
       if (stopped) return;
       stopped = true;
       process.off("exit", stopNow);
+      running.delete(stopNow);
       await Bun.spawn(pgctl("stop", "-w", "-m", "fast"), { stdout: "ignore", stderr: "ignore" }).exited;
       rmSync(dir, { recursive: true, force: true });
     };
-    // A test that dies before stop() must not leave a server behind.
+    // A run that ends before stop() must not leave a server behind: bun test runs no "exit" listener, so
+    // its runs stop what is left after their last file (test/setup.ts); other scripts, at exit.
     const stopNow = () => {
+      if (stopped) return;
+      stopped = true;
+      running.delete(stopNow);
       Bun.spawnSync(pgctl("stop", "-w", "-m", "immediate"), { stdout: "ignore", stderr: "ignore" });
       rmSync(dir, { recursive: true, force: true });
     };
     process.on("exit", stopNow);
+    running.add(stopNow);
     const base = `postgres://${ROLE}@127.0.0.1:${port}`;
     const createDatabase = async (name: string) => {
       const admin = new SQL(`${base}/postgres`, { max: 1 });
