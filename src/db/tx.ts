@@ -113,37 +113,16 @@ export class Writer {
   private async runNow<T>(fn: (tx: Tx) => T | Promise<T>, opts: TxOptions): Promise<T> {
     const token = (this.running = {});
     const lookups = !opts.keepsLookups;
-    let rolledBack = false;
     try {
       if (this.refusal) throw this.refusal();
-      // Each `pending` below is a PostgreSQL round trip; on SQLite the statement ran and there is none.
+      // A PostgreSQL round trip; on SQLite the statement ran and there is nothing to wait for.
       if (!this.open) {
         const pending = this.begin();
         if (pending !== undefined) await pending;
       }
       this.batchActions++;
       if (lookups) this.batchLookups = true;
-      const mark = this.events.length;
-      const hookMark = this.hooks.length;
-      const saved = this.engine.run("SAVEPOINT action");
-      if (saved !== undefined) await saved;
-      try {
-        const result = await this.inAction.run(token, () => fn(this.tx()));
-        const released = this.engine.run("RELEASE action");
-        if (released !== undefined) await released;
-        return result;
-      } catch (e) {
-        const undone = this.engine.run("ROLLBACK TO action");
-        if (undone !== undefined) await undone;
-        const released = this.engine.run("RELEASE action");
-        if (released !== undefined) await released;
-        this.events.length = mark;
-        this.hooks.length = hookMark;
-        rolledBack = true;
-        throw e;
-      } finally {
-        this.changed({ rolledBack, lookups });
-      }
+      return await this.inSavepoint("action", lookups, () => this.inAction.run(token, () => fn(this.tx())));
     } finally {
       this.running = null;
       let committed: Promise<void> | undefined;
@@ -161,14 +140,25 @@ export class Writer {
   private async runNested<T>(fn: (tx: Tx) => T | Promise<T>, opts: TxOptions): Promise<T> {
     const lookups = !opts.keepsLookups;
     if (lookups) this.batchLookups = true;
-    const name = `nested${++this.nested}`;
+    try {
+      return await this.inSavepoint(`nested${++this.nested}`, lookups, () => fn(this.tx()));
+    } finally {
+      this.nested--;
+    }
+  }
+
+  /**
+   * Runs `fn` in SAVEPOINT `name`: released when it returns; when it throws, rolled back with the events
+   * and afterCommit work it added. Each `pending` is a PostgreSQL round trip; on SQLite the statement ran.
+   */
+  private async inSavepoint<T>(name: string, lookups: boolean, fn: () => T | Promise<T>): Promise<T> {
     const mark = this.events.length;
     const hookMark = this.hooks.length;
     let rolledBack = false;
     const saved = this.engine.run(`SAVEPOINT ${name}`);
     if (saved !== undefined) await saved;
     try {
-      const result = await fn(this.tx());
+      const result = await fn();
       const released = this.engine.run(`RELEASE ${name}`);
       if (released !== undefined) await released;
       return result;
@@ -182,7 +172,6 @@ export class Writer {
       rolledBack = true;
       throw e;
     } finally {
-      this.nested--;
       this.changed({ rolledBack, lookups });
     }
   }
