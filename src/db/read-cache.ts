@@ -49,9 +49,8 @@ export class ReadCache {
 
   /** The cached value for `key`, or `load()`'s (remembered unless it is undefined). */
   async get<T>(key: string, load: () => Promise<T>): Promise<T> {
-    this.revalidate();
-    const hit = this.entries.get(key);
-    if (hit !== undefined) return hit as T;
+    const hit = this.peek<T>(key);
+    if (hit !== undefined) return hit;
     const dropped = this.entriesDropped;
     const value = await load();
     // A change that ended while the load was awaited may have made it stale: answer it, keep nothing.

@@ -34,10 +34,12 @@ const TOPIC_LATEST = "SELECT MAX(m.id) AS id FROM channels c JOIN messages m ON 
 
 type UserRow = { id: number; full_name: string; is_active: number };
 type ChannelRow = { id: number; name: string; invite_only: number };
+type GroupRow = { id: number; name: string; deactivated: number };
 
 // An ambiguous name mentions nobody (the id syntax disambiguates).
 const onlyUser = (rows: UserRow[]): Named | null => (rows.length === 1 ? named(rows[0]!) : null);
-const named = (r: UserRow): Named => ({ id: r.id, full_name: r.full_name, is_active: !!r.is_active });
+const named = (r: UserRow | null): Named | null => (r ? { id: r.id, full_name: r.full_name, is_active: !!r.is_active } : null);
+const group = (r: GroupRow | null): Group | null => (r ? { id: r.id, name: r.name, deactivated: !!r.deactivated } : null);
 // Links to any channel of the realm that exists; private ones only for their subscribers.
 const linkable = (r: ChannelRow | null, subscribed: (channelId: number) => boolean): Channel | null =>
   r && (!r.invite_only || subscribed(r.id)) ? { id: r.id, name: r.name } : null;
@@ -52,14 +54,8 @@ function direct(db: Db, realmId: number, senderId: number | null): RenderLookups
   const s = sqliteOf(db);
   return {
     userByName: (name) => onlyUser(s.query<UserRow, [number, string]>(USER_BY_NAME).all(realmId, name)),
-    userById(id) {
-      const r = s.query<UserRow, [number, number]>(USER_BY_ID).get(id, realmId);
-      return r ? named(r) : null;
-    },
-    groupByName(name) {
-      const r = s.query<{ id: number; name: string; deactivated: number }, [number, string]>(GROUP_BY_NAME).get(realmId, name);
-      return r ? { id: r.id, name: r.name, deactivated: !!r.deactivated } : null;
-    },
+    userById: (id) => named(s.query<UserRow, [number, number]>(USER_BY_ID).get(id, realmId)),
+    groupByName: (name) => group(s.query<GroupRow, [number, string]>(GROUP_BY_NAME).get(realmId, name)),
     streamByName: (name) =>
       linkable(s.query<ChannelRow, [number, string]>(CHANNEL_BY_NAME).get(realmId, name), (id) => senderId !== null && !!s.query(SUBSCRIBED).get(senderId, id)),
     topicLatestMessageId: (channelId, topic) => s.query<{ id: number | null }, [number, string]>(TOPIC_LATEST).get(channelId, topic)?.id ?? null,
@@ -89,16 +85,8 @@ function readAhead(db: Db, realmId: number, senderId: number | null): RenderLook
   const r = raw(db);
   return {
     userByName: (name) => known(users, name.toLowerCase(), async () => onlyUser(await r.all<UserRow>(USER_BY_NAME, realmId, name))),
-    userById: (id) =>
-      known(usersById, id, async () => {
-        const row = await r.get<UserRow>(USER_BY_ID, id, realmId);
-        return row ? named(row) : null;
-      }),
-    groupByName: (name) =>
-      known(groups, name.toLowerCase(), async () => {
-        const row = await r.get<{ id: number; name: string; deactivated: number }>(GROUP_BY_NAME, realmId, name);
-        return row ? { id: row.id, name: row.name, deactivated: !!row.deactivated } : null;
-      }),
+    userById: (id) => known(usersById, id, async () => named(await r.get<UserRow>(USER_BY_ID, id, realmId))),
+    groupByName: (name) => known(groups, name.toLowerCase(), async () => group(await r.get<GroupRow>(GROUP_BY_NAME, realmId, name))),
     streamByName: (name) =>
       known(channels, name, async () => {
         const row = await r.get<ChannelRow>(CHANNEL_BY_NAME, realmId, name);
