@@ -66,7 +66,7 @@ export class Lease {
         if (this.stopped) break;
         this.holding = true;
         this.o.onAcquired();
-        why = await Promise.race([whenClosed, this.watch(conn, whenClosed)]);
+        why = await this.watch(conn, whenClosed);
       } catch (e) {
         why = String((e as Error)?.message ?? e);
       }
@@ -83,24 +83,20 @@ export class Lease {
     }
   }
 
-  /** Resolves with a reason once the connection fails, or stops answering a trivial query in time. */
+  /** Resolves with a reason once the connection closes, fails, or stops answering a trivial query in time. */
   private async watch(conn: SQL, whenClosed: Promise<string>): Promise<string> {
     const every = this.o.checkMs ?? 1000;
-    let closedWhy: string | null = null;
-    whenClosed.then((why) => (closedWhy = why)).catch(() => {});
-    while (closedWhy === null && !this.stopped) {
-      await Bun.sleep(every);
-      if (closedWhy !== null || this.stopped) break;
-      let timer: Timer | undefined;
-      const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve(`no answer from PostgreSQL within ${every} ms`), every)));
+    const after = (ms: number, why: string | null) => new Promise<string | null>((resolve) => setTimeout(() => resolve(why), ms));
+    for (;;) {
+      const closed = await Promise.race([whenClosed, after(every, null)]);
+      if (closed !== null) return closed;
+      if (this.stopped) return "stopped";
       const answer = conn`SELECT 1`.then(
         () => null,
         (e: unknown) => `the lease connection failed: ${String((e as Error)?.message ?? e)}`,
       );
-      const problem = await Promise.race([answer, late]);
-      clearTimeout(timer);
-      if (problem) return problem;
+      const problem = await Promise.race([answer, whenClosed, after(every, `no answer from PostgreSQL within ${every} ms`)]);
+      if (problem !== null) return problem;
     }
-    return this.stopped ? "stopped" : (closedWhy ?? (await whenClosed));
   }
 }
