@@ -58,16 +58,30 @@ export function sqliteWriter(sqlite: Database, db: Db, walSync: string | null = 
   };
 }
 
+/** The first key of the writers' transaction lock: apart from leases' (db/lease.ts) and every other advisory lock. */
+export const WRITER_LOCK_CLASS = 0x77726974; // "writ"
+
 /**
  * PostgreSQL: the writer's one reserved connection (`client.reserve()`), and `db` over it. The statements
  * queue on that connection in the order the writer sends them, so a batch's BEGIN may follow the previous
  * COMMIT before it answered. COMMIT is durable by itself (the server's synchronous_commit).
+ *
+ * One writer at a time across nodes (docs/scaling.md, sections 2 and 4): each batch takes a transaction
+ * advisory lock at BEGIN, which PostgreSQL holds to its COMMIT or ROLLBACK. Batches of all nodes (and of
+ * CLI commands) therefore commit one after another, ids are assigned in commit order, the newest message
+ * id a reader sees is one no later commit goes under, and an action's check-then-write is as safe as on
+ * SQLite. (Its second key, 0, is the whole cluster: the per-realm lock of the design waits, section 2.)
  */
 export function postgresWriter(connection: ReservedSQL, db: Db): WriterEngine {
   return {
     db,
     begin: "BEGIN",
     async run(statement) {
+      if (statement === "BEGIN") {
+        // Sent together: the lock's request follows BEGIN on the connection without waiting for its answer.
+        await Promise.all([connection.unsafe("BEGIN"), connection.unsafe(`SELECT pg_advisory_xact_lock(${WRITER_LOCK_CLASS}, 0)`)]);
+        return;
+      }
       const r = (await connection.unsafe(statement)) as { command?: string };
       // COMMIT of a transaction in error (a statement outside any SAVEPOINT failed) answers ROLLBACK, not
       // an error: the batch is lost, and its waiters must hear it.
