@@ -21,11 +21,26 @@ export const CLUSTER_STATE_TABLES: readonly string[] = ["node_events", "nodes"];
 export const batchKey = (node: string, n: number) => `${node}:${n}`;
 const nodeOf = (key: string) => key.slice(0, key.lastIndexOf(":"));
 
-/** Inside the batch's transaction: its events for the other nodes, heard by them once it commits. */
-export async function publishBatch(tx: SQL, key: string, events: readonly Emitted[]): Promise<void> {
-  if (!events.length) return;
-  await tx`INSERT INTO node_events (batch, events) VALUES (${key}, ${JSON.stringify(events)}::jsonb)`;
-  await tx`SELECT pg_notify(${EVENTS_CHANNEL}, ${key})`;
+/**
+ * What a batch tells the other nodes besides its events (null: nothing): that cached lookups may have
+ * changed (db/read-cache.ts `changed`), which memos it made stale (`forget` prefixes), whose rights it
+ * revoked (a user's or realm's queues and long-polls end on every node).
+ */
+export interface BatchNotes {
+  lookups?: true;
+  forget?: string[];
+  revoke?: ({ userId: number } | { realmId: number })[];
+}
+
+/**
+ * Inside the batch's transaction: its events and notes for the other nodes, heard by them once it
+ * commits (or at once on an autocommit connection). One statement, sent as soon as this is called, so
+ * that a COMMIT sent right after it follows it on the connection without waiting for its answer.
+ */
+export async function publishBatch(tx: SQL, key: string, events: readonly Emitted[], notes: BatchNotes | null = null): Promise<void> {
+  if (!events.length && !notes) return;
+  await tx`WITH row AS (INSERT INTO node_events (batch, events, notes) VALUES (${key}, ${JSON.stringify(events)}::jsonb, ${notes && JSON.stringify(notes)}::jsonb))
+    SELECT pg_notify(${EVENTS_CHANNEL}, ${key})`;
 }
 
 /** Rows older than `seconds`: every node read them long ago (the housekeeping node prunes). */
@@ -38,8 +53,8 @@ export interface ListenerOptions {
   url: string;
   /** This node's name: its own batches are skipped (it delivered them itself, at COMMIT). */
   node: string;
-  /** The events of another node's committed batch, batch after batch in commit order. */
-  onBatch: (events: Emitted[], key: string) => void;
+  /** The events (and notes) of another node's committed batch, batch after batch in commit order. */
+  onBatch: (events: Emitted[], key: string, notes: BatchNotes | null) => void;
   /** The LISTEN connection broke: what was committed meanwhile is unknown (drop every event queue). */
   onLost: (why: string) => void;
 }
@@ -73,10 +88,11 @@ export class EventListener {
   private async read(key: string) {
     if (this.stopped) return;
     try {
-      const [row] = await this.reader!`SELECT events FROM node_events WHERE batch = ${key}`;
+      const [row] = await this.reader!`SELECT events, notes FROM node_events WHERE batch = ${key}`;
       // A pruned row: this node fell a minute behind; it cannot know what the row held.
       if (!row) return this.o.onLost(`the events of batch ${key} were pruned before they were read`);
-      this.o.onBatch((typeof row.events === "string" ? JSON.parse(row.events) : row.events) as Emitted[], key);
+      const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
+      this.o.onBatch(json(row.events) as Emitted[], key, (json(row.notes) as BatchNotes | null) ?? null);
     } catch (e) {
       this.o.onLost(`reading batch ${key} failed: ${String((e as Error)?.message ?? e)}`);
     }

@@ -28,13 +28,13 @@ interface Harness {
 /** The engine with its COMMITs counted. */
 function counted(engine: WriterEngine): { engine: WriterEngine; commits: () => number } {
   let commits = 0;
-  const run = engine.run;
+  const commit = engine.commit;
   return {
     engine: {
       ...engine,
-      run(statement) {
-        if (statement === "COMMIT") commits++;
-        return run(statement);
+      commit(batch) {
+        commits++;
+        return commit(batch);
       },
     },
     commits: () => commits,
