@@ -203,6 +203,8 @@ function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): 
   // connection makes a helper that reads `app.db` during `app.tx` see the action's own writes (a pool
   // connection would not, being outside the batch's transaction). On SQLite the property stays plain.
   if (store.pooled) Object.defineProperty(app, "db", { get: () => writer.actionDb() ?? db, enumerable: true });
+  // A message evicted from the cache is read back through `app.db`: outside an action that is the pool,
+  // which on PostgreSQL sees committed rows only, so a queue of any node rebuilds what was sent.
   queues.messages.load = async (id) => await messageEventPayload(app, id);
   return app;
 }

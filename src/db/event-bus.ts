@@ -4,12 +4,15 @@
 // in the order the batches committed, and never one that rolled back. The key travels, not the events: a
 // payload is refused past 8,000 bytes, and a message event with its rendered content passes that.
 // A node's LISTEN connection is its only proof that it heard everything: when it breaks, the node cannot
-// know what it missed, so it must drop its event queues (`onLost`); their clients register again. Bun's
-// client connects again by itself and listens again; batches committed in between are never heard.
+// know what it missed, so it must drop its event queues (`onLost`); their clients register again. The
+// listener connects and listens again, and says so (`onLost` once more: a queue registered in between
+// missed what was committed meanwhile); batches committed while it was not listening are never heard.
 import type { SQL } from "bun";
 import type { Emitted } from "../events/types";
 
 export const EVENTS_CHANNEL = "confab_events";
+/** How long a node whose LISTEN connection ended waits before each try to listen again. */
+const RELISTEN_MS = 200;
 
 /** PostgreSQL's tables of cluster state: not data (migrate-storage never copies them), no SQLite twin. */
 export const CLUSTER_STATE_TABLES: readonly string[] = ["node_events", "nodes"];
@@ -71,18 +74,43 @@ export class EventListener {
 
   /** Resolves once LISTEN is in place: every batch committed from then on is heard. */
   async start(): Promise<void> {
-    const lost = (why: string) => {
-      if (!this.stopped) this.o.onLost(why);
-    };
     this.reader = new Bun.SQL(this.o.url, { max: 1 });
-    this.listenConn = new Bun.SQL(this.o.url, { max: 1, idleTimeout: 0, onclose: (err) => lost(String(err?.message ?? "connection closed")) });
-    await this.listenConn.listen(EVENTS_CHANNEL, (key) => {
+    await this.listen();
+  }
+
+  private async listen() {
+    const conn: SQL = new Bun.SQL(this.o.url, { max: 1, idleTimeout: 0, onclose: (err) => this.closed(conn, String(err?.message ?? "connection closed")) });
+    this.listenConn = conn;
+    await conn.listen(EVENTS_CHANNEL, (key) => {
       if (nodeOf(key) === this.o.node) return;
       this.chain = this.chain.then(
         async () => await this.read(key),
         () => {},
       );
     });
+  }
+
+  /**
+   * The LISTEN connection ended: the node is told at once, and again once a new connection listens,
+   * since queues registered in between missed what was committed meanwhile. (Bun's client would connect
+   * again by itself, but would not say when it listens again.)
+   */
+  private closed(conn: SQL, why: string) {
+    if (this.stopped || conn !== this.listenConn) return;
+    this.listenConn = null;
+    this.o.onLost(why);
+    void conn.close().catch(() => {});
+    void (async () => {
+      while (!this.stopped && this.listenConn === null) {
+        await Bun.sleep(RELISTEN_MS);
+        try {
+          await this.listen();
+          if (!this.stopped) this.o.onLost("listening again: queues registered while not listening missed what was committed meanwhile");
+        } catch {
+          this.listenConn = null; // not yet: PostgreSQL is still out of reach
+        }
+      }
+    })();
   }
 
   private async read(key: string) {

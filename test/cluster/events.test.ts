@@ -234,6 +234,32 @@ test.skipIf(missing !== null)(
   30_000,
 );
 
+test.skipIf(missing !== null)("a node whose LISTEN connection is cut drops its queues (it cannot know what it missed), then hears again", async () => {
+  const qs = await Promise.all([register(ann[0]!, { event_types: ["message"] }), register(ann[2]!, { event_types: ["message"] })]);
+  await c.sql()`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'`;
+  for (const [i, q] of qs.entries())
+    await waitFor(
+      `node ${"AC"[i]} to drop its queue`,
+      async () => (await ann[i * 2]!.get("/events", { queue_id: q.queue_id, last_event_id: -1, dont_block: true })).code === "BAD_EVENT_QUEUE_ID",
+      5_000,
+      20,
+    );
+  // The node listens again (and drops once more what was registered before it did): a client that
+  // registers again, as often as it is told to, hears what another node sends.
+  let again = await register(ann[2]!, { event_types: ["message"] });
+  await waitFor(
+    "node C to hear again",
+    async () => {
+      await ok(owner[0]!.post("/messages", { type: "stream", to: channel, topic: "relisten", content: "heard again" }));
+      const r = await ann[2]!.get("/events", { queue_id: again.queue_id, last_event_id: -1, dont_block: true });
+      if (r.code === "BAD_EVENT_QUEUE_ID") again = await register(ann[2]!, { event_types: ["message"] });
+      return r.result === "success" && r.events.some((e: any) => e.type === "message" && e.message.content === "heard again");
+    },
+    10_000,
+    200,
+  );
+});
+
 test.skipIf(missing !== null)(
   "a killed node's clients hear BAD_EVENT_QUEUE_ID, register again on a live node and lose nothing",
   async () => {
