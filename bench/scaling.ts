@@ -143,6 +143,17 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         nodes.splice(nodes.indexOf(n), 1);
       }
     };
+    /** One part of the run: a failure is a figure (what failed), and the parts after it still run. */
+    const part = async (name: string, fn: () => Promise<void>) => {
+      if (!PARTS.has(name)) return;
+      try {
+        await fn();
+      } catch (e) {
+        f[`${name}_failed`] = String((e as Error).message ?? e).slice(0, 300);
+        ctx.log(`${name} failed: ${f[`${name}_failed`]}`);
+        await stopNodes([...nodes]);
+      }
+    };
 
     const target = g.channels[0]!;
     const byId = new Map(g.users.map((u) => [u.id, u]));
@@ -155,85 +166,8 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       form: { type: "stream", to: String(target.id), topic: `send ${i % 8}`, content },
     }));
 
-    // --- Sends on each engine ---
-    if (PARTS.has("sends")) {
-      for (const [label, engine, count] of [
-        ["sqlite", "sqlite", 1],
-        ["postgres_1_node", "postgres", 1],
-        ["postgres_2_nodes", "postgres", 2],
-      ] as const) {
-        const ns = await startNodes(count, engine);
-        const urls = ns.map((n) => n.url);
-        const cpu = () => ns.reduce((a, n) => a + cpuMicros(n.proc.pid), 0) + (engine === "postgres" ? postgresCpu(pg) : 0);
-        await untilQuiet(cpu);
-        const queues = await registerQueues(urls, holders);
-        ctx.log(`sends, ${label}: ${SENDERS} connections over ${count} node(s), ${queues.length} open queues, ${SECONDS} s`);
-        const confabBefore = ns.reduce((a, n) => a + cpuMicros(n.proc.pid), 0);
-        const pgBefore = postgresCpu(pg);
-        const r = await runScript<Load>(ctx, LOAD, {
-          url: urls[0],
-          urls,
-          mode: "send",
-          seconds: SECONDS,
-          concurrency: SENDERS,
-          auth: senders,
-          requests: sendRequests,
-        });
-        const confabCpu = (ns.reduce((a, n) => a + cpuMicros(n.proc.pid), 0) - confabBefore) / Math.max(1, r.requests);
-        const pgCpu = engine === "postgres" ? (postgresCpu(pg) - pgBefore) / Math.max(1, r.requests) : 0;
-        Object.assign(f, {
-          [`send_${label}_per_second`]: Math.round(r.rps),
-          [`send_${label}_p50_ms`]: round(r.median_ms, 2),
-          [`send_${label}_p99_ms`]: round(r.p99_ms, 2),
-          [`send_${label}_errors`]: r.errors,
-          [`send_${label}_confab_cpu_us`]: Math.round(confabCpu),
-          ...(engine === "postgres" ? { [`send_${label}_postgres_cpu_us`]: Math.round(pgCpu) } : {}),
-        });
-        ctx.log(
-          `  ${f[`send_${label}_per_second`]}/s, p99 ${f[`send_${label}_p99_ms`]} ms, ${r.errors} errors${r.first_error ? ` (${r.first_error})` : ""}; CPU per send: confab ${Math.round(confabCpu)} µs${engine === "postgres" ? `, PostgreSQL ${Math.round(pgCpu)} µs` : ""}`,
-        );
-        await deleteQueues(queues);
-        await stopNodes(ns);
-      }
-    }
-
-    // --- Fan-out: a send on A, long-polls on B and C ---
-    if (PARTS.has("fanout")) {
-      const [a, b, c] = await startNodes(3, "postgres");
-      const auths = Array.from({ length: POLLS }, (_, i) => basic(subscribers[1 + (i % (subscribers.length - 1))]!));
-      ctx.log(`fan-out: ${POLLS} long-polls over nodes B and C, ${FANOUT_MESSAGES} sends on node A`);
-      const queues = await registerQueues([b!.url, c!.url], auths);
-      const r = await runScript<{
-        deliveries: number;
-        missing: number;
-        poll_errors: number;
-        p50_ms: number;
-        p99_ms: number;
-        max_ms: number;
-        send_p50_ms: number;
-      }>(ctx, FANOUT, {
-        send: { url: a!.url, auth: basic(subscribers[0]!), form: { type: "stream", to: String(target.id), topic: "fan-out" } },
-        polls: queues.map((q) => ({ url: q.url, auth: q.auth, queueId: q.id, lastEventId: q.last })),
-        messages: FANOUT_MESSAGES,
-        intervalMs: 100,
-      });
-      Object.assign(f, {
-        fanout_polls: POLLS,
-        fanout_deliveries: r.deliveries,
-        fanout_missing: r.missing,
-        fanout_poll_errors: r.poll_errors,
-        fanout_p50_ms: round(r.p50_ms, 2),
-        fanout_p99_ms: round(r.p99_ms, 2),
-        fanout_max_ms: round(r.max_ms, 2),
-        fanout_send_p50_ms: round(r.send_p50_ms, 2),
-      });
-      ctx.log(`  p50 ${f.fanout_p50_ms} ms, p99 ${f.fanout_p99_ms} ms, max ${f.fanout_max_ms} ms; ${r.deliveries} deliveries, ${r.missing} missing`);
-      await deleteQueues(queues);
-      await stopNodes([a!, b!, c!]);
-    }
-
     // --- GET /messages on each engine ---
-    if (PARTS.has("fetch")) {
+    await part("fetch", async () => {
       const rand = (
         (seed) => () =>
           (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32
@@ -281,7 +215,84 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         }
         await stopNodes([n!]);
       }
-    }
+    });
+
+    // --- Sends on each engine ---
+    await part("sends", async () => {
+      for (const [label, engine, count] of [
+        ["sqlite", "sqlite", 1],
+        ["postgres_1_node", "postgres", 1],
+        ["postgres_2_nodes", "postgres", 2],
+      ] as const) {
+        const ns = await startNodes(count, engine);
+        const urls = ns.map((n) => n.url);
+        const cpu = () => ns.reduce((a, n) => a + cpuMicros(n.proc.pid), 0) + (engine === "postgres" ? postgresCpu(pg) : 0);
+        await untilQuiet(cpu);
+        const queues = await registerQueues(urls, holders);
+        ctx.log(`sends, ${label}: ${SENDERS} connections over ${count} node(s), ${queues.length} open queues, ${SECONDS} s`);
+        const confabBefore = ns.reduce((a, n) => a + cpuMicros(n.proc.pid), 0);
+        const pgBefore = postgresCpu(pg);
+        const r = await runScript<Load>(ctx, LOAD, {
+          url: urls[0],
+          urls,
+          mode: "send",
+          seconds: SECONDS,
+          concurrency: SENDERS,
+          auth: senders,
+          requests: sendRequests,
+        });
+        const confabCpu = (ns.reduce((a, n) => a + cpuMicros(n.proc.pid), 0) - confabBefore) / Math.max(1, r.requests);
+        const pgCpu = engine === "postgres" ? (postgresCpu(pg) - pgBefore) / Math.max(1, r.requests) : 0;
+        Object.assign(f, {
+          [`send_${label}_per_second`]: Math.round(r.rps),
+          [`send_${label}_p50_ms`]: round(r.median_ms, 2),
+          [`send_${label}_p99_ms`]: round(r.p99_ms, 2),
+          [`send_${label}_errors`]: r.errors,
+          [`send_${label}_confab_cpu_us`]: Math.round(confabCpu),
+          ...(engine === "postgres" ? { [`send_${label}_postgres_cpu_us`]: Math.round(pgCpu) } : {}),
+        });
+        ctx.log(
+          `  ${f[`send_${label}_per_second`]}/s, p99 ${f[`send_${label}_p99_ms`]} ms, ${r.errors} errors${r.first_error ? ` (${r.first_error})` : ""}; CPU per send: confab ${Math.round(confabCpu)} µs${engine === "postgres" ? `, PostgreSQL ${Math.round(pgCpu)} µs` : ""}`,
+        );
+        await deleteQueues(queues);
+        await stopNodes(ns);
+      }
+    });
+
+    // --- Fan-out: a send on A, long-polls on B and C ---
+    await part("fanout", async () => {
+      const [a, b, c] = await startNodes(3, "postgres");
+      const auths = Array.from({ length: POLLS }, (_, i) => basic(subscribers[1 + (i % (subscribers.length - 1))]!));
+      ctx.log(`fan-out: ${POLLS} long-polls over nodes B and C, ${FANOUT_MESSAGES} sends on node A`);
+      const queues = await registerQueues([b!.url, c!.url], auths);
+      const r = await runScript<{
+        deliveries: number;
+        missing: number;
+        poll_errors: number;
+        p50_ms: number;
+        p99_ms: number;
+        max_ms: number;
+        send_p50_ms: number;
+      }>(ctx, FANOUT, {
+        send: { url: a!.url, auth: basic(subscribers[0]!), form: { type: "stream", to: String(target.id), topic: "fan-out" } },
+        polls: queues.map((q) => ({ url: q.url, auth: q.auth, queueId: q.id, lastEventId: q.last })),
+        messages: FANOUT_MESSAGES,
+        intervalMs: 100,
+      });
+      Object.assign(f, {
+        fanout_polls: POLLS,
+        fanout_deliveries: r.deliveries,
+        fanout_missing: r.missing,
+        fanout_poll_errors: r.poll_errors,
+        fanout_p50_ms: round(r.p50_ms, 2),
+        fanout_p99_ms: round(r.p99_ms, 2),
+        fanout_max_ms: round(r.max_ms, 2),
+        fanout_send_p50_ms: round(r.send_p50_ms, 2),
+      });
+      ctx.log(`  p50 ${f.fanout_p50_ms} ms, p99 ${f.fanout_p99_ms} ms, max ${f.fanout_max_ms} ms; ${r.deliveries} deliveries, ${r.missing} missing`);
+      await deleteQueues(queues);
+      await stopNodes([a!, b!, c!]);
+    });
   } finally {
     for (const n of [...nodes]) await stop(n.proc);
     await pg.stop();
