@@ -78,16 +78,23 @@ export class EventListener {
     await this.listen();
   }
 
+  /** A new LISTEN connection; it becomes the listener's once LISTEN is in place. */
   private async listen() {
     const conn: SQL = new Bun.SQL(this.o.url, { max: 1, idleTimeout: 0, onclose: (err) => this.closed(conn, String(err?.message ?? "connection closed")) });
-    this.listenConn = conn;
-    await conn.listen(EVENTS_CHANNEL, (key) => {
-      if (nodeOf(key) === this.o.node) return;
-      this.chain = this.chain.then(
-        async () => await this.read(key),
-        () => {},
-      );
-    });
+    try {
+      await conn.listen(EVENTS_CHANNEL, (key) => {
+        if (nodeOf(key) === this.o.node) return;
+        this.chain = this.chain.then(
+          async () => await this.read(key),
+          () => {},
+        );
+      });
+    } catch (e) {
+      void conn.close().catch(() => {}); // no reconnecting of its own in the background
+      throw e;
+    }
+    if (this.stopped) void conn.close().catch(() => {});
+    else this.listenConn = conn;
   }
 
   /**
@@ -96,7 +103,7 @@ export class EventListener {
    * again by itself, but would not say when it listens again.)
    */
   private closed(conn: SQL, why: string) {
-    if (this.stopped || conn !== this.listenConn) return;
+    if (this.stopped || conn !== this.listenConn) return; // not the listening one (a try that failed, or an old one)
     this.listenConn = null;
     this.o.onLost(why);
     void conn.close().catch(() => {});
@@ -105,10 +112,8 @@ export class EventListener {
         await Bun.sleep(RELISTEN_MS);
         try {
           await this.listen();
-          if (!this.stopped) this.o.onLost("listening again: queues registered while not listening missed what was committed meanwhile");
-        } catch {
-          this.listenConn = null; // not yet: PostgreSQL is still out of reach
-        }
+          if (this.listenConn) this.o.onLost("listening again: queues registered while not listening missed what was committed meanwhile");
+        } catch {} // not yet: PostgreSQL is still out of reach
       }
     })();
   }
