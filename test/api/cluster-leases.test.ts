@@ -1,0 +1,82 @@
+// Two confab nodes on one PostgreSQL (docs/scaling.md, section 7): the single-node work (the agent,
+// housekeeping, the scheduler, mail, outgoing webhooks) runs on exactly one of them, moves when that node
+// stops, and hears of changes made through the other node. The nodes are servers in this process on one
+// database and one data directory. Skipped, saying why, without PostgreSQL.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { ok, type Client } from "../helpers/client";
+import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
+import { startServer, type TestServer } from "../helpers/server";
+import { waitFor } from "../helpers/wait";
+
+const missing = postgresMissing("cluster lease tests");
+const AGENT = join(import.meta.dir, "..", "fixtures", "agents", "test-agent.ts");
+let pg: Postgres;
+let env: Record<string, string>;
+beforeAll(async () => {
+  if (missing) return;
+  pg = await startPostgres();
+  env = {
+    CONFAB_STORAGE_DRIVER: "postgres",
+    CONFAB_STORAGE_URL: await pg.createDatabase("cluster"),
+    CONFAB_AGENT_COMMAND: JSON.stringify([process.execPath, AGENT]),
+  };
+});
+afterAll(async () => await pg?.stop());
+
+/** Whichever node runs the single-node work, once exactly one does. */
+async function holderOf(nodes: TestServer[]): Promise<TestServer> {
+  await waitFor("one node running the single-node work", () => nodes.filter((n) => n.single!.running).length === 1, 10_000);
+  return nodes.find((n) => n.single!.running)!;
+}
+
+const stopped = new Set<TestServer>();
+const stopNode = async (n: TestServer) => {
+  stopped.add(n);
+  await n.stop({ keepData: true });
+};
+/** Stops the nodes still running; the last removes the shared data directory. */
+async function stopAll(nodes: TestServer[]) {
+  const live = nodes.filter((n) => !stopped.has(n));
+  for (const n of live.slice(0, -1)) await stopNode(n);
+  await live.at(-1)?.stop();
+  live.forEach((n) => stopped.add(n));
+}
+
+test.skipIf(missing !== null)("the single-node work runs on one node, hears the other, and moves when its node stops", async () => {
+  const a = await startServer({ env, node: true });
+  const b = await startServer({ env, node: true, dataDir: a.dataDir });
+  const c = await startServer({ env, node: true, dataDir: a.dataDir });
+  const nodes = [a, b, c];
+  try {
+    const holder = await holderOf(nodes);
+    await Bun.sleep(500);
+    expect(nodes.filter((n) => n.single!.running)).toEqual([holder]);
+
+    // A message that asks the agent, sent through a node without the lease, is answered by the holder.
+    const other = nodes.find((n) => n !== holder)!;
+    const ann: Client = await other.newUser({ name: "Ann Asker" });
+    const agentId = (await ok(ann.get("/ext/agent"))).agent.user_id;
+    await ok(ann.post("/messages", { type: "direct", to: JSON.stringify([agentId]), content: "hello there" }));
+    await waitFor(
+      "the agent's answer",
+      async () => {
+        const { messages } = await ok(ann.get("/messages", { anchor: "newest", num_before: 10, num_after: 0, apply_markdown: false }));
+        return messages.some((m: any) => m.sender_id === agentId && m.content.includes("you said: hello there"));
+      },
+      15_000,
+      100,
+    );
+
+    // The holder stops: another node takes the work over within moments.
+    const t0 = performance.now();
+    await stopNode(holder);
+    const rest = nodes.filter((n) => n !== holder);
+    const next = await holderOf(rest);
+    console.log(`single-node work taken over ${(performance.now() - t0).toFixed(0)} ms after its node stopped`);
+    await Bun.sleep(300);
+    expect(rest.filter((n) => n.single!.running)).toEqual([next]);
+  } finally {
+    await stopAll(nodes);
+  }
+});
