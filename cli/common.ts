@@ -62,7 +62,7 @@ export async function usingApp<T>(opts: ConfigOverrides, fn: (app: App) => T | P
     return await fn(app);
   } finally {
     app.close();
-    await tellServer(app.config.dataDir, revoked);
+    if (!app.node) await tellServer(app.config.dataDir, revoked); // PostgreSQL: the event bus told every node
   }
 }
 

@@ -7,7 +7,7 @@ import { ReadCache } from "./db/read-cache";
 import { Writer, type Tx, type TxOptions, type WriterEngine } from "./db/tx";
 import { sqliteWriter } from "./db/writer-engine";
 import { endAccess } from "./actions/access";
-import type { App, Revocation } from "./context";
+import type { App, ClusterNode, Revocation } from "./context";
 import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
@@ -59,6 +59,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     writer: (metrics) => sqliteWriter(sqlite, db, walSync ? `${path}-wal` : null, metrics),
     pooled: false,
     integrity: "pending",
+    node: null,
     close(writer) {
       writer.close();
       sqlite.close();
@@ -77,6 +78,8 @@ interface Store {
   pooled: boolean;
   /** What GET /health says of the file check (none on PostgreSQL). */
   integrity: App["health"]["integrity"];
+  /** PostgreSQL: this process as a node of the cluster. */
+  node: ClusterNode | null;
 }
 
 /**
@@ -86,16 +89,26 @@ interface Store {
  * the operator's (pg_dump, a provider's snapshots): nothing is copied before migrating.
  */
 async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
-  const [{ openPostgres, reservePostgres }, { migratePostgres }, { postgresWriter }] = await Promise.all([
+  const [{ openPostgres, reservePostgres }, { migratePostgres }, { postgresWriter }, nodes] = await Promise.all([
     import("./db/engine"),
     import("./db/migrate-pg"),
     import("./db/writer-engine"),
+    import("./db/nodes"),
   ]);
   const { client, db } = await openPostgres(config.storage.url);
   try {
     const applied = await migratePostgres(client);
     if (applied.length) log.info("migrated", { database: describePostgresUrl(config.storage.url), applied: applied.join(", ") });
     const reserved = await reservePostgres(db);
+    const presence = new nodes.NodePresence(client, nodes.newNodeName(), (e) =>
+      log.warn("node heartbeat failed", { error: String((e as Error)?.message ?? e) }),
+    );
+    const node: ClusterNode = {
+      name: presence.name,
+      join: async (address) => await presence.join(address),
+      leave: async () => await presence.leave(),
+      addressOf: async (name) => await nodes.liveNodeAddress(client, name),
+    };
     return {
       db,
       reads: new ReadCache(null),
@@ -111,6 +124,7 @@ async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
           .catch((e: unknown) => log.warn("closing PostgreSQL failed", { error: String((e as Error)?.message ?? e) })),
       pooled: true,
       integrity: "none",
+      node,
     };
   } catch (e) {
     await client.close();
@@ -148,6 +162,7 @@ function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): 
     writer,
     reads,
     queues,
+    node: store.node,
     log,
     listeners: {},
     metrics,

@@ -45,6 +45,18 @@ export interface Listeners {
   botCalled?: (botUserId: number) => void;
 }
 
+/** This process as one node of several on one PostgreSQL database (docs/scaling.md, section 3). */
+export interface ClusterNode {
+  /** New at every start, with no ':': it prefixes this node's event queue ids and event batch keys. */
+  readonly name: string;
+  /** Records this node in `nodes` at `address` (where the other nodes reach it) and keeps its heartbeat. */
+  join(address: string): Promise<void>;
+  /** A clean stop: this node's row goes. */
+  leave(): Promise<void>;
+  /** Where live node `name` is reached; null when it is unknown or its heartbeat is stale (it died). */
+  addressOf(name: string): Promise<string | null>;
+}
+
 export interface App {
   config: Config;
   /** The store-facing handle: actions pass it (or tx.db) to src/store, which alone queries. */
@@ -53,6 +65,8 @@ export interface App {
   /** Hot lookups (realm by host, user by email) kept while the database is unchanged; not for use inside tx. */
   reads: ReadCache;
   queues: QueueRegistry;
+  /** On PostgreSQL, this node of the cluster (every server and CLI process is one); null on SQLite. */
+  node: ClusterNode | null;
   log: Logger;
   listeners: Listeners;
   /** Counters for GET /metrics. */

@@ -1,7 +1,9 @@
 import type { Command } from "commander";
+import { hostname } from "node:os";
 import { addStarterContent, bootstrapFirstRealm } from "../../src/actions/realms";
 import { createApp } from "../../src/app";
 import type { App } from "../../src/context";
+import type { Config } from "../../src/config";
 import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { detached } from "../../src/lib/detached";
@@ -61,7 +63,7 @@ export function register(program: Command) {
         const config = configFrom(opts);
         const log = createLogger(config.logLevel);
         const app = await createApp(config, { batching: true, log });
-        const release = acquirePidFile(config.dataDir);
+        const release = acquirePidFile(config.dataDir, app.node?.name ?? null);
         phase("app");
         const first = await bootstrapFirstRealm(app);
         await failInterruptedExports(app);
@@ -70,6 +72,7 @@ export function register(program: Command) {
         await single.listen(); // before any request: the agent hears every message sent
         const http = listen(app, config.listen.host, config.listen.port);
         const stopControl = startControlSocket(app);
+        await app.node?.join(nodeAddress(config, http.port)); // other nodes may forward polls here from now on
         phase("http");
         // Shutdown: stop accepting, answer held long-polls, let in-flight requests finish (each answers
         // once its batch committed), commit what is left, stop plugins and the agent, exit. Bounded: past
@@ -94,6 +97,7 @@ export function register(program: Command) {
           ); // requests still running: cut
           await drained;
           clearTimeout(late);
+          await app.node?.leave().catch((e: unknown) => log.warn("leaving the cluster failed", { error: String((e as Error)?.message ?? e) }));
           await app.writer.drain();
           await background?.plugins.stop();
           await single.stop(); // a mail being sent is marked sent, the agent's turns end; the rest waits in the database
@@ -115,11 +119,21 @@ export function register(program: Command) {
           await first.setPassword();
           printFirstRun(config.externalUrl, first);
         }
-        log.info("listening", { url: http.url, data_dir: config.dataDir, start_ms: phases.join(", ") });
+        log.info("listening", { url: http.url, data_dir: config.dataDir, ...(app.node ? { node: app.node.name } : {}), start_ms: phases.join(", ") });
         // `kill -USR2 <pid>`: one log line with memory after a full collection, for operators and benchmarks.
         process.on("SIGUSR2", () => log.warn("memory", memoryReport(app)));
       }),
     );
+}
+
+/**
+ * Where the other nodes reach this one (PostgreSQL): cluster.advertise_url, else the listening address,
+ * with this machine's host name when it listens on every interface.
+ */
+function nodeAddress(config: Config, port: number): string {
+  if (config.cluster.advertiseUrl) return config.cluster.advertiseUrl;
+  const host = config.listen.host === "0.0.0.0" || config.listen.host === "::" ? hostname() : config.listen.host;
+  return `${config.tls.cert ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
 function memoryReport(app: App) {

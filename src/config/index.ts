@@ -23,6 +23,8 @@ export interface Config {
     synchronous: "full" | "normal";
     busyTimeoutMs: number;
   };
+  /** PostgreSQL, several nodes: where the other nodes reach this one; empty: from the listening address. */
+  cluster: { advertiseUrl: string };
   firstRealm: { name: string; ownerEmail: string; ownerName: string };
   limits: {
     maxMessageLength: number;
@@ -194,6 +196,7 @@ export function loadConfig(over: ConfigOverrides = {}, env: Record<string, strin
     logLevel: g("log_level"),
     defaultRealm: g("default_realm"),
     storage: { driver: g("storage.driver"), url: g("storage.url"), synchronous: g("storage.synchronous"), busyTimeoutMs: g("storage.busy_timeout_ms") },
+    cluster: { advertiseUrl: g("cluster.advertise_url").replace(/\/+$/, "") },
     firstRealm: { name: g("first_realm.name"), ownerEmail: g("first_realm.owner_email"), ownerName: g("first_realm.owner_name") },
     limits: {
       maxMessageLength: g("limits.max_message_length"),

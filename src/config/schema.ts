@@ -54,6 +54,11 @@ export const CONFIG_KEYS = {
     doc: "SQLite synchronous mode (the database is in WAL mode). full: every write confab has answered survives a crash of confab, of the OS, or power loss. normal: answered writes survive a crash of confab; power loss or an OS crash may undo the last writes (the database stays intact). normal writes faster.",
   },
   "storage.busy_timeout_ms": { type: "int", default: 5000, min: 0, doc: "How long a writer waits for the database lock (e.g. while a CLI command writes)." },
+  "cluster.advertise_url": {
+    type: "string",
+    default: "",
+    doc: "With storage.driver postgres and several nodes: the URL at which the other confab nodes reach this one (one internal hop forwards a long-poll to the node holding its queue). Empty: http://<listen.host>:<listen.port>, with this machine's host name for 0.0.0.0 or ::.",
+  },
   "first_realm.name": { type: "string", default: "Confab", doc: "Name of the organization created on the first start." },
   "first_realm.owner_email": { type: "string", default: "owner@confab.localhost", doc: "Email of that organization's owner." },
   "first_realm.owner_name": { type: "string", default: "Owner", doc: "Full name of that owner." },

@@ -17,6 +17,9 @@ export const controlSocketPath = (dataDir: string) => join(dataDir, "control.soc
 
 /** Listens on the control socket; returns the function that stops listening. */
 export function startControlSocket(app: App): () => void {
+  // On PostgreSQL the nodes share the data directory and a CLI command is a node too: its revocations
+  // reach every node over the event bus (db/event-bus.ts), so there is no socket to collide.
+  if (app.node) return () => {};
   const path = controlSocketPath(app.config.dataDir);
   rmSync(path, { force: true }); // left by a server that died; the pid file keeps a second one away
   let listener: ReturnType<typeof Bun.listen<{ buf: string }>>;
