@@ -11,7 +11,7 @@ import type { App, ClusterNode, Revocation } from "./context";
 import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
-import { FailureLimiter } from "./lib/rate-limit";
+import { FailureLimiter, type SharedCounter } from "./lib/rate-limit";
 import { ServerMetrics } from "./lib/metrics";
 
 export interface AppOptions {
@@ -60,6 +60,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     pooled: false,
     integrity: "pending",
     node: null,
+    counters: null,
     close(writer) {
       writer.close();
       sqlite.close();
@@ -80,6 +81,8 @@ interface Store {
   integrity: App["health"]["integrity"];
   /** PostgreSQL: this process as a node of the cluster. */
   node: ClusterNode | null;
+  /** PostgreSQL: the rate limits' counts every node shares. */
+  counters: SharedCounter | null;
 }
 
 /**
@@ -89,11 +92,12 @@ interface Store {
  * the operator's (pg_dump, a provider's snapshots): nothing is copied before migrating.
  */
 async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
-  const [{ openPostgres, reservePostgres }, { migratePostgres }, { postgresWriter }, nodes] = await Promise.all([
+  const [{ openPostgres, reservePostgres }, { migratePostgres }, { postgresWriter }, nodes, { SharedCounters }] = await Promise.all([
     import("./db/engine"),
     import("./db/migrate-pg"),
     import("./db/writer-engine"),
     import("./db/nodes"),
+    import("./db/shared-counters"),
   ]);
   const { client, db } = await openPostgres(config.storage.url);
   try {
@@ -125,6 +129,7 @@ async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
       pooled: true,
       integrity: "none",
       node,
+      counters: new SharedCounters(client),
     };
   } catch (e) {
     await client.close();
@@ -167,7 +172,12 @@ function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): 
     listeners: {},
     metrics,
     health: { integrity: store.integrity },
-    loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
+    loginFailures: new FailureLimiter(
+      config.rateLimit.authFailures,
+      config.rateLimit.authWindowSeconds * 1000,
+      store.counters && { counter: store.counters, prefix: "login" },
+    ),
+    sharedCounters: store.counters,
     revoke(r) {
       // PostgreSQL: told by another process (the CLI) of a change this cache cannot see (SQLite's data_version does).
       if (store.pooled) reads.clear();

@@ -1,6 +1,20 @@
 import { rateLimited } from "../domain/errors";
 
-/** Fixed-window failure counter: after `limit` failures for a key within the window, refuse until it ends. */
+/**
+ * Counts every node shares (db/shared-counters.ts, on PostgreSQL): `add` returns the cluster's count
+ * after adding; `read` the cluster's count, null when the key has none in its window.
+ */
+export interface SharedCounter {
+  add(key: string, delta: number, windowMs: number, now?: number): Promise<{ count: number; resetAt: number }>;
+  read(key: string, now?: number): Promise<{ count: number; resetAt: number } | null>;
+}
+
+/**
+ * Fixed-window failure counter: after `limit` failures for a key within the window, refuse until it ends.
+ * Given `shared` (several nodes on PostgreSQL), each failure is also written through to the cluster's
+ * count under `prefix`, and a check reads it: failures are rare, so a round trip each costs nothing that
+ * matters. Should PostgreSQL not answer, this node's own count still holds.
+ */
 export class FailureLimiter {
   private windows = new Map<string, { count: number; resetAt: number }>();
   /** Attempts still being verified, counted as failures until they are known not to be (see `pending`). */
@@ -9,6 +23,7 @@ export class FailureLimiter {
   constructor(
     private readonly limit: number,
     private readonly windowMs: number,
+    private readonly shared: { counter: SharedCounter; prefix: string } | null = null,
   ) {}
 
   /**
@@ -16,13 +31,22 @@ export class FailureLimiter {
    * a function: it is only worked out while some failure is being counted (the client address costs a
    * lookup on every authenticated request otherwise).
    */
-  check(key: string | (() => string), now = Date.now()) {
-    const wait = this.waitFor(key, now);
+  async check(key: string | (() => string), now = Date.now()) {
+    const wait = await this.waitFor(key, now);
     if (wait) throw rateLimited(wait);
   }
 
   /** Seconds until the key is under its limit again; 0 when it is now. */
-  waitFor(key: string | (() => string), now = Date.now()): number {
+  async waitFor(key: string | (() => string), now = Date.now()): Promise<number> {
+    const local = this.localWait(key, now);
+    if (local || !this.shared) return local;
+    const k = typeof key === "string" ? key : key();
+    const row = await this.shared.counter.read(`${this.shared.prefix}:${k}`, now).catch(() => null);
+    if (!row || row.count + (this.inFlight.get(k) ?? 0) < this.limit) return 0;
+    return Math.max(1, Math.ceil((row.resetAt - now) / 1000));
+  }
+
+  private localWait(key: string | (() => string), now: number): number {
     if (!this.windows.size && !this.inFlight.size) return 0;
     const k = typeof key === "string" ? key : key();
     const pending = this.inFlight.get(k) ?? 0;
@@ -48,11 +72,12 @@ export class FailureLimiter {
     }
   }
 
-  fail(key: string, now = Date.now()) {
+  async fail(key: string, now = Date.now()) {
     const w = this.windows.get(key);
     if (!w || w.resetAt <= now) this.windows.set(key, { count: 1, resetAt: now + this.windowMs });
     else w.count++;
     if (this.windows.size > 100_000) this.sweep(now); // bounded memory under a flood of distinct keys
+    await this.shared?.counter.add(`${this.shared.prefix}:${key}`, 1, this.windowMs, now).catch(() => {});
   }
 
   private sweep(now: number) {

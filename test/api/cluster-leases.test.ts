@@ -80,3 +80,17 @@ test.skipIf(missing !== null)("the single-node work runs on one node, hears the 
     await stopAll(nodes);
   }
 });
+
+test.skipIf(missing !== null)("failed logins on one node count on the other", async () => {
+  const limited = { ...env, CONFAB_RATE_LIMIT_AUTH_FAILURES: "4", CONFAB_RATE_LIMIT_AUTH_WINDOW_SECONDS: "60" };
+  const a = await startServer({ env: limited, node: true });
+  const b = await startServer({ env: limited, node: true, dataDir: a.dataDir });
+  try {
+    const guess = (n: TestServer) => n.anon.post("/fetch_api_key", { username: "nobody@example.com", password: "guess" }, { unchecked: true });
+    // Two failures through each node: four for the address, the limit.
+    for (const n of [a, b, a, b]) expect((await guess(n)).$status).toBe(401);
+    for (const n of [a, b]) expect(await guess(n)).toMatchObject({ $status: 429, code: "RATE_LIMIT_HIT" });
+  } finally {
+    await stopAll([a, b]);
+  }
+});
