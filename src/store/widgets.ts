@@ -4,6 +4,7 @@ import { inIds } from "../db/in-ids";
 import { type WidgetDocumentRow, type WidgetPreferenceRow } from "../db/schema";
 import { tables, type Tables } from "../db/engine";
 import { first, all, run } from "../db/query";
+import { raw } from "../db/raw";
 
 export interface WidgetScope {
   installId: number;
@@ -80,4 +81,24 @@ export async function savePreference(db: Db, row: WidgetPreferenceRow) {
       .values(row)
       .onConflictDoUpdate({ target: [widgetPreferences.userId, widgetPreferences.installId, widgetPreferences.widget], set: rest }),
   );
+}
+
+/**
+ * PostgreSQL (several nodes): claims the scope's next ext_widget event inside the pushing transaction.
+ * The upsert wins only when the scope's last event is at least `intervalMs` old; a node racing it waits
+ * on the row and then sees the winner's mark, so one event goes per interval across the nodes.
+ * Returns whether this transaction won, and when the scope's last event left (ms).
+ */
+export async function claimWidgetEvent(db: Db, scope: string, nowMs: number, intervalMs: number): Promise<{ won: boolean; sentAt: number }> {
+  const won = await raw(db).get<{ sent_at: number }>(
+    `INSERT INTO widget_event_marks AS m (scope, sent_at) VALUES (?1, ?2)
+     ON CONFLICT (scope) DO UPDATE SET sent_at = EXCLUDED.sent_at WHERE m.sent_at <= ?2 - ?3
+     RETURNING sent_at`,
+    scope,
+    nowMs,
+    intervalMs,
+  );
+  if (won) return { won: true, sentAt: nowMs };
+  const mark = await raw(db).get<{ sent_at: number }>("SELECT sent_at FROM widget_event_marks WHERE scope = ?", scope);
+  return { won: false, sentAt: mark?.sent_at ?? nowMs };
 }

@@ -5,6 +5,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
 import { ok, type Client } from "../helpers/client";
+import { drain } from "../helpers/events";
+import { botClient, install, pluginRepository } from "../fixtures/plugins/helpers";
 import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
 import { startServer, type TestServer } from "../helpers/server";
 import { waitFor } from "../helpers/wait";
@@ -90,6 +92,34 @@ test.skipIf(missing !== null)("failed logins on one node count on the other", as
     // Two failures through each node: four for the address, the limit.
     for (const n of [a, b, a, b]) expect((await guess(n)).$status).toBe(401);
     for (const n of [a, b]) expect(await guess(n)).toMatchObject({ $status: 429, code: "RATE_LIMIT_HIT" });
+  } finally {
+    await stopAll([a, b]);
+  }
+});
+
+test.skipIf(missing !== null)("a widget pushed through two nodes within one interval: one event, then one trailing event", async () => {
+  const a = await startServer({ env, node: true });
+  const b = await startServer({ env, node: true, dataDir: a.dataDir });
+  try {
+    const admin = await a.newUser({ role: 200 });
+    const repo = await pluginRepository(a);
+    const p = (await ok(install(admin, repo, "answering"))).plugin;
+    const botA = await botClient(a, admin, p.bot_user_id);
+    const botB = b.client(botA.email!, botA.apiKey!, p.bot_user_id);
+    const register = (c: Client) => ok(c.post("/register", { event_types: ["ext_widget"] }));
+    const adminB = b.client(admin.email!, admin.apiKey!, admin.userId!);
+    const [qa, qb] = [await register(admin), await register(adminB)];
+    const push = (bot: Client, n: number) => ok(bot.post("/ext/widgets", { widget: "summary", document: { data: { n } } }));
+    await push(botA, 1);
+    await push(botB, 2);
+    await push(botA, 3);
+    await push(botB, 4);
+    await Bun.sleep(2600); // the interval, and the trailing event after it
+    const heard = [...(await drain(admin, qa, "ext_widget")), ...(await drain(adminB, qb, "ext_widget"))];
+    // Each node's queue hears the events its node committed (and, once the event bus carries them, the
+    // other's too): either way two events went, the first push's and a trailing one with the latest.
+    expect([2, 4]).toContain(heard.length);
+    expect([...new Set(heard.map((e: any) => e.document.data.n))].sort()).toEqual([1, 4]);
   } finally {
     await stopAll([a, b]);
   }
