@@ -142,7 +142,9 @@ export class LeaseSet {
   /** How many nodes hold a LeaseSet's connection now (this one included once it has taken any). */
   async liveNodes(): Promise<number> {
     const conn = await this.connection();
-    const [row] = await conn`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ${PRESENCE_CLASS} AND granted`;
+    // pg_locks shows every database's locks; advisory locks are each database's own.
+    const [row] = await conn`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ${PRESENCE_CLASS} AND granted
+      AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`;
     return Math.max(1, Number(row?.n ?? 1));
   }
 

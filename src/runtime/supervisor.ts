@@ -255,7 +255,8 @@ export class PluginSupervisor {
     slot.relaunch = false;
     if (!(await confirmStartable(this.app, slot.id))) return this.unawaited(() => this.drop(slot));
     const row = await findPluginRow(this.app, slot.id);
-    if (!row) return this.unawaited(() => this.drop(slot));
+    // A look that read the install before it failed (or was turned off) meanwhile starts nothing.
+    if (!row || !isLive(row.state) || row.disabled || row.dateRemoved !== null) return this.unawaited(() => this.drop(slot));
     // A restart after a failure, or after a change, is `starting` again until it answers.
     await setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
     if (slot.remote) this.checkHealth(slot, row);
