@@ -113,23 +113,26 @@ async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
       leave: async () => await presence.leave(),
       addressOf: async (name) => await nodes.liveNodeAddress(client, name),
     };
+    const counters = new SharedCounters(client, (e) => log.warn("shared rate-limit counts failed", { error: String((e as Error)?.message ?? e) }));
     return {
       db,
       reads: new ReadCache(null),
       writer: () => postgresWriter(reserved.connection, reserved.db),
       // The COMMIT under way finishes first, then the writer's connection goes back and the pool closes.
-      close: (writer) =>
+      close(writer) {
+        counters.close(); // its timers first: they would use the pool
         void writer
           .drain()
           .then(() => {
             writer.close();
             return client.close();
           })
-          .catch((e: unknown) => log.warn("closing PostgreSQL failed", { error: String((e as Error)?.message ?? e) })),
+          .catch((e: unknown) => log.warn("closing PostgreSQL failed", { error: String((e as Error)?.message ?? e) }));
+      },
       pooled: true,
       integrity: "none",
       node,
-      counters: new SharedCounters(client),
+      counters,
     };
   } catch (e) {
     await client.close();

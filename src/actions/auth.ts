@@ -84,10 +84,11 @@ export async function authenticateWebhookKey(app: App, realm: RealmRow, apiKey: 
 /** Email and password (argon2id): POST /fetch_api_key and the web client's sign-in. */
 export async function authenticatePassword(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp): Promise<UserRow> {
   const address = `ip:${ip()}`;
-  await app.loginFailures.check(address);
-  // In flight from the lookup on: on PostgreSQL the lookup itself awaits a read, and a burst of guesses
-  // must not all pass `check` meanwhile.
+  app.loginFailures.checkHere(address);
+  // In flight from here on: on PostgreSQL the cluster's count and the lookup each await a read, and a
+  // burst of guesses must not all pass the check meanwhile.
   const user = await app.loginFailures.pending(address, async () => {
+    await app.loginFailures.checkCluster(address);
     const found = await lookup(app, realm, email);
     return found?.passwordHash && (await Bun.password.verify(password, found.passwordHash)) ? found : null;
   });

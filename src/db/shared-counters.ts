@@ -10,7 +10,34 @@ export interface SharedCount {
 }
 
 export class SharedCounters {
-  constructor(private readonly sql: SQL) {}
+  private readonly timers: ReturnType<typeof setInterval>[] = [];
+
+  constructor(
+    private readonly sql: SQL,
+    private readonly failed: (e: unknown) => void,
+  ) {
+    this.every(60_000, async () => await this.prune());
+  }
+
+  /** Runs `fn` every `ms` (one run at a time) until `close`; a failure is told to `failed`. */
+  every(ms: number, fn: () => Promise<void>) {
+    let running = false;
+    const timer = setInterval(() => {
+      if (running) return;
+      running = true;
+      fn()
+        .catch(this.failed)
+        .finally(() => (running = false));
+    }, ms);
+    timer.unref?.();
+    this.timers.push(timer);
+  }
+
+  /** Before the connections close. */
+  close() {
+    this.timers.forEach(clearInterval);
+    this.timers.length = 0;
+  }
 
   /**
    * Adds `delta` to `key`'s count; a key whose window ended starts a new one of `windowMs` with it.
@@ -38,7 +65,7 @@ export class SharedCounters {
   async addMany(items: { key: string; delta: number; resetAt: number }[]): Promise<number[]> {
     if (!items.length) return [];
     const rows = await this.sql`INSERT INTO rate_counters (key, reset_at, count)
-      SELECT x.key, x.reset_at, x.delta FROM jsonb_to_recordset(${JSON.stringify(items.map((i) => ({ key: i.key, reset_at: i.resetAt, delta: i.delta })))}::jsonb)
+      SELECT x.key, x.reset_at, x.delta FROM jsonb_to_recordset(${JSON.stringify(items.map((i) => ({ key: i.key, reset_at: i.resetAt, delta: i.delta })))}::text::jsonb)
         AS x(key text, reset_at bigint, delta int)
       ON CONFLICT (key) DO UPDATE SET count = rate_counters.count + EXCLUDED.count
       RETURNING key, count`;

@@ -124,3 +124,25 @@ test.skipIf(missing !== null)("a widget pushed through two nodes within one inte
     await stopAll([a, b]);
   }
 });
+
+test.skipIf(missing !== null)("API requests on one node count against the limit on the other within a second", async () => {
+  const limited = { ...env, CONFAB_RATE_LIMIT_API_BY_USER: JSON.stringify(["10/60s"]) };
+  const a = await startServer({ env: limited, node: true });
+  const b = await startServer({ env: limited, node: true, dataDir: a.dataDir });
+  try {
+    const ann = await a.newUser();
+    const annB = b.client(ann.email!, ann.apiKey!, ann.userId!);
+    const me = (c: Client) => c.get("/users/me", {}, { unchecked: true });
+    // The nodes share counts per aligned minute: start early enough in one that the test ends inside it.
+    if (Date.now() % 60_000 > 50_000) await Bun.sleep(60_000 - (Date.now() % 60_000) + 100);
+    for (let i = 0; i < 6; i++) expect((await me(ann)).$status).toBe(200);
+    expect((await me(annB)).$status).toBe(200);
+    await Bun.sleep(2200); // each node has synced at least once since
+    // Seven of ten are used across the nodes: three more on B, then refused.
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await me(annB)).$status);
+    expect(statuses.join(" ")).toBe("200 200 200 429 429");
+  } finally {
+    await stopAll([a, b]);
+  }
+});
