@@ -1,5 +1,6 @@
-// The plugin host on several confab nodes (docs/scaling.md, section 7): each install runs on exactly
-// one node, installs spread over the nodes, and when a node is SIGKILLed its installs start on another.
+// Leases on several confab nodes (docs/scaling.md, section 7): each plugin install runs on exactly one
+// node, installs spread over the nodes, and when a node is SIGKILLed its installs start on another; the
+// single-node work (agent, housekeeping, scheduler, mail, outgoing webhooks) moves likewise.
 // `confab serve` processes on one PostgreSQL (test/helpers/cluster.ts); skipped, saying why, without it.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -104,4 +105,18 @@ test.skipIf(missing !== null)("three installs on two nodes run once each, spread
       .sort(),
   ).toEqual(ids.map(String).sort());
   expect(ids.map(starts).reduce((a, b) => a + b)).toBe(5);
+});
+
+test.skipIf(missing !== null)("the single-node work moves to another node when its node is SIGKILLed", async () => {
+  const live = () => cluster.nodes.map((n, i) => i).filter((i) => cluster.nodes[i]!.proc.exitCode === null && cluster.nodes[i]!.proc.signalCode === null);
+  while (live().length < 2) await cluster.addNode();
+  const starts = (i: number) => cluster.nodes[i]!.stderr().split("single-node work started here").length - 1;
+  const holder = await waitFor("a node running the single-node work", () => live().find((i) => starts(i) > 0) ?? null, 10_000);
+  const before = new Map(live().map((i) => [i, starts(i)]));
+  const t0 = performance.now();
+  await cluster.kill(holder);
+  const next = await waitFor("another node taking it over", () => live().find((i) => starts(i) > before.get(i)!) ?? null, 10_000, 20);
+  console.log(`single-node work taken over ${(performance.now() - t0).toFixed(0)} ms after its node's SIGKILL`);
+  // Only that one: every other live node still has not started it since.
+  for (const i of live()) if (i !== next) expect(starts(i)).toBe(before.get(i)!);
 });
