@@ -46,10 +46,10 @@ export class Lease {
     this.loop ??= this.run();
   }
 
-  /** Gives the lease up (closing its connection ends the lock) and stops trying. */
+  /** Gives the lease up (closing its connection ends the lock, or the wait for it) and stops trying. */
   async stop() {
     this.stopped = true;
-    await this.conn?.close().catch(() => {});
+    await this.conn?.close({ timeout: 0 }).catch(() => {});
     await this.loop;
   }
 
@@ -74,7 +74,7 @@ export class Lease {
         this.holding = false;
         this.o.onLost(this.stopped ? "stopped" : why);
       }
-      await conn.close().catch(() => {});
+      await conn.close({ timeout: 0 }).catch(() => {});
       if (!this.stopped) await Bun.sleep(this.o.retryMs ?? 1000);
     }
     if (this.holding) {
@@ -154,7 +154,7 @@ export class LeaseSet {
     const conn = this.conn;
     this.conn = null;
     this.keys.clear();
-    await conn?.close().catch(() => {});
+    await conn?.close({ timeout: 0 }).catch(() => {});
   }
 
   private async connection(): Promise<SQL> {
@@ -171,7 +171,7 @@ export class LeaseSet {
     try {
       await conn`SELECT pg_advisory_lock(${PRESENCE_CLASS}::int, pg_backend_pid())`;
     } catch (e) {
-      await conn.close().catch(() => {});
+      await conn.close({ timeout: 0 }).catch(() => {});
       throw e;
     }
     this.conn = conn;
@@ -180,7 +180,7 @@ export class LeaseSet {
       this.conn = null;
       const had = this.keys.size > 0;
       this.keys.clear();
-      await conn.close().catch(() => {});
+      await conn.close({ timeout: 0 }).catch(() => {});
       if (had && !this.stopped) this.o.onLost(why);
     });
     return conn;

@@ -42,6 +42,6 @@ export class NodeWakes {
   async stop() {
     const conn = this.conn;
     this.conn = null;
-    await conn?.close().catch(() => {});
+    await conn?.close({ timeout: 0 }).catch(() => {});
   }
 }

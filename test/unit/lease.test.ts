@@ -105,3 +105,15 @@ test.skipIf(missing !== null)("PostgreSQL stops answering the holder (a node cut
   await waitFor("the other node to take over once that session ended", () => b.lease.held, 10_000);
   await Promise.all([a.lease.stop(), b.lease.stop()]);
 });
+
+test.skipIf(missing !== null)("a node still waiting for a lease stops at once", async () => {
+  const a = node(7);
+  await waitFor("a holds", () => a.lease.held, 10_000);
+  const b = node(7);
+  await Bun.sleep(200);
+  const t0 = performance.now();
+  await b.lease.stop(); // its pg_advisory_lock never answers: closing must not wait for it
+  expect(performance.now() - t0).toBeLessThan(1000);
+  expect(b.log).toEqual([]);
+  await a.lease.stop();
+});
