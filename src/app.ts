@@ -7,7 +7,10 @@ import { ReadCache } from "./db/read-cache";
 import { Writer, type Tx, type TxOptions, type WriterEngine } from "./db/tx";
 import { sqliteWriter } from "./db/writer-engine";
 import { endAccess } from "./actions/access";
-import type { App, ClusterNode, Revocation } from "./context";
+import type { App, Revocation } from "./context";
+import type { PostgresNode } from "./db/cluster";
+import type { Emitted } from "./events/types";
+import type { BatchNotes } from "./db/event-bus";
 import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
@@ -33,7 +36,13 @@ export { databasePath } from "./config";
 export async function createApp(config: Config, opts: AppOptions = {}): Promise<App> {
   mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const log = opts.log ?? createLogger(config.logLevel);
-  if (config.storage.driver === "postgres") return assemble(config, opts, log, await openPostgresStore(config, log));
+  if (config.storage.driver === "postgres") {
+    const store = await openPostgresStore(config, log);
+    const app = assemble(config, opts, log, store);
+    // A server hears the other nodes before it serves anything (a CLI command only tells them).
+    if (opts.batching) await store.node!.hear({ batch: (events, notes) => heard(app, events, notes), lost: (why) => lostHearing(app, why) });
+    return app;
+  }
   // The server keeps synchronous=FULL's promise by fsyncing the WAL itself, off the event loop (db/tx.ts).
   const walSync = (opts.batching ?? false) && config.storage.synchronous === "full";
   const path = databasePath(config);
@@ -80,7 +89,7 @@ interface Store {
   /** What GET /health says of the file check (none on PostgreSQL). */
   integrity: App["health"]["integrity"];
   /** PostgreSQL: this process as a node of the cluster. */
-  node: ClusterNode | null;
+  node: PostgresNode | null;
   /** PostgreSQL: the rate limits' counts every node shares. */
   counters: SharedCounter | null;
 }
@@ -92,11 +101,11 @@ interface Store {
  * the operator's (pg_dump, a provider's snapshots): nothing is copied before migrating.
  */
 async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
-  const [{ openPostgres, reservePostgres }, { migratePostgres }, { postgresWriter }, nodes, { SharedCounters }] = await Promise.all([
+  const [{ openPostgres, reservePostgres }, { migratePostgres }, { postgresWriter }, { PostgresNode }, { SharedCounters }] = await Promise.all([
     import("./db/engine"),
     import("./db/migrate-pg"),
     import("./db/writer-engine"),
-    import("./db/nodes"),
+    import("./db/cluster"),
     import("./db/shared-counters"),
   ]);
   const { client, db } = await openPostgres(config.storage.url);
@@ -104,25 +113,20 @@ async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
     const applied = await migratePostgres(client);
     if (applied.length) log.info("migrated", { database: describePostgresUrl(config.storage.url), applied: applied.join(", ") });
     const reserved = await reservePostgres(db);
-    const presence = new nodes.NodePresence(client, nodes.newNodeName(), (e) =>
-      log.warn("node heartbeat failed", { error: String((e as Error)?.message ?? e) }),
-    );
-    const node: ClusterNode = {
-      name: presence.name,
-      join: async (address) => await presence.join(address),
-      leave: async () => await presence.leave(),
-      addressOf: async (name) => await nodes.liveNodeAddress(client, name),
-    };
+    const node = new PostgresNode(client, config.storage.url, (what, e) => log.warn(what, { error: String((e as Error)?.message ?? e) }));
+    const reads = new ReadCache(null);
+    reads.onForget = (prefix) => node.forgot(prefix);
     const counters = new SharedCounters(client, (e) => log.warn("shared rate-limit counts failed", { error: String((e as Error)?.message ?? e) }));
     return {
       db,
-      reads: new ReadCache(null),
-      writer: () => postgresWriter(reserved.connection, reserved.db),
-      // The COMMIT under way finishes first, then the writer's connection goes back and the pool closes.
+      reads,
+      writer: () => postgresWriter(reserved.connection, reserved.db, node.publish),
+      // The COMMIT under way finishes first, then the node stops hearing, then the connections close.
       close(writer) {
         counters.close(); // its timers first: they would use the pool
         void writer
           .drain()
+          .then(async () => await node.stop())
           .then(() => {
             writer.close();
             return client.close();
@@ -154,7 +158,7 @@ async function txCommitted<T>(writer: Writer, fn: (tx: Tx) => T | Promise<T>, op
 
 function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): App {
   const { db, reads } = store;
-  const queues = new QueueRegistry(config.events, log);
+  const queues = new QueueRegistry(config.events, log, store.node?.name ?? null);
   const metrics = new ServerMetrics();
   const writer = new Writer(
     store.writer(metrics),
@@ -164,6 +168,8 @@ function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): 
     metrics,
     (e) => log.error("after-commit work failed", { error: String((e as Error)?.stack ?? e) }),
   );
+  /** PostgreSQL: revocations on their way to the other nodes (app.close waits for them). */
+  const telling = new Set<Promise<void>>();
   const app: App = {
     config,
     db,
@@ -182,9 +188,18 @@ function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): 
     ),
     sharedCounters: store.counters,
     revoke(r) {
-      // PostgreSQL: told by another process (the CLI) of a change this cache cannot see (SQLite's data_version does).
       if (store.pooled) reads.clear();
       endAccess(app, r);
+      if (store.node) {
+        // PostgreSQL: on every node, told by a batch (an empty action makes one if none is open; the
+        // request that revoked answers once it committed).
+        store.node.revoked(r);
+        const told: Promise<void> = writer
+          .run(() => undefined, { keepsLookups: true })
+          .catch((e: unknown) => log.warn("telling the other nodes of a revocation failed", { error: String(e) }))
+          .finally(() => telling.delete(told));
+        telling.add(told);
+      }
       opts.onRevoke?.(r);
     },
     tx: store.pooled ? (fn, o) => txCommitted(writer, fn, o) : async (fn, opts) => await writer.run(fn, opts),
@@ -192,13 +207,35 @@ function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): 
     close() {
       writer.flush();
       queues.close();
-      store.close(writer);
+      // PostgreSQL: the batches telling other nodes of revocations go first (a CLI command closes at once).
+      if (telling.size) void Promise.all([...telling]).then(() => store.close(writer));
+      else store.close(writer);
     },
   };
   // PostgreSQL: inside an action, `app.db` is the action's connection, as on SQLite, where the one
   // connection makes a helper that reads `app.db` during `app.tx` see the action's own writes (a pool
   // connection would not, being outside the batch's transaction). On SQLite the property stays plain.
   if (store.pooled) Object.defineProperty(app, "db", { get: () => writer.actionDb() ?? db, enumerable: true });
+  // A message evicted from the cache is read back through `app.db`: outside an action that is the pool,
+  // which on PostgreSQL sees committed rows only, so a queue of any node rebuilds what was sent.
   queues.messages.load = async (id) => await messageEventPayload(app, id);
   return app;
+}
+
+/**
+ * Another node's committed batch, applied here as this node applies its own at COMMIT: what it made
+ * stale in the caches goes first, then the rights it revoked, then its events reach this node's queues.
+ */
+function heard(app: App, events: Emitted[], notes: BatchNotes | null) {
+  if (notes?.lookups) app.reads.changed({ rolledBack: false, lookups: true });
+  for (const prefix of notes?.forget ?? []) app.reads.forgetHere(prefix);
+  for (const r of notes?.revoke ?? []) endAccess(app, r);
+  if (events.length) app.queues.deliver(events);
+}
+
+/** This node may have missed other nodes' batches: every queue goes, and their clients register again. */
+function lostHearing(app: App, why: string) {
+  app.log.warn("lost the other nodes' events: dropping every event queue", { why, queues: app.queues.size });
+  app.queues.dropAll();
+  app.reads.clear();
 }

@@ -10,9 +10,9 @@ import type { Changed } from "./tx";
  * every commit or rollback, which drops what the change may have touched. Another process's commit (a
  * CLI command) changes SQLite's data_version, which is read at most once a millisecond (once per
  * event-loop turn cost a tenth of a small request), so its change is seen a millisecond later at most.
- * On PostgreSQL (no `sqlite` given) there is no such counter: only this process's changes drop entries,
- * which holds while one node writes (another node's and the CLI's changes reach it with step 6 of
- * docs/scaling.md, the event bus; a revocation already reaches it through the control socket).
+ * On PostgreSQL (no `sqlite` given) there is no such counter: this process's changes drop entries as
+ * they are made, another node's (or a CLI command's) when this node hears its batch on the event bus
+ * (db/event-bus.ts: the batch says whether lookups changed and which memos it forgot).
  */
 export class ReadCache {
   private entries = new Map<string, unknown>();
@@ -77,8 +77,20 @@ export class ReadCache {
     return value;
   }
 
+  /**
+   * Hears every `forget` (PostgreSQL: the writer's next batch tells the other nodes, whose memos the
+   * change made stale too).
+   */
+  onForget: ((prefix: string) => void) | null = null;
+
   /** Drops the memos whose keys start with `prefix` (called by the change that makes them stale). */
   forget(prefix: string) {
+    this.onForget?.(prefix);
+    this.forgetHere(prefix);
+  }
+
+  /** `forget` in this process only: what another node's change made stale here. */
+  forgetHere(prefix: string) {
     this.memosDropped++;
     for (const k of this.memos.keys()) if (k.startsWith(prefix)) this.memos.delete(k);
   }

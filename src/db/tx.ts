@@ -279,7 +279,7 @@ export class Writer {
     };
     let pending: Promise<void> | undefined;
     try {
-      pending = this.engine.run("COMMIT");
+      pending = this.engine.commit({ events, lookups });
     } catch (e) {
       try {
         void this.engine.run("ROLLBACK")?.catch(() => {}); // SQLite's: COMMIT's failure left the transaction open

@@ -35,6 +35,8 @@ export class QueueRegistry {
       maxQueueEvents: number;
     },
     private readonly log: Logger,
+    /** PostgreSQL: this node's name, which starts each queue id (`<node>:<id>`) so any node knows the owner. */
+    private readonly node: string | null = null,
   ) {}
 
   get size() {
@@ -73,7 +75,7 @@ export class QueueRegistry {
       this.delete(oldest!);
     }
     let id: string;
-    do id = `${Date.now().toString(36)}:${randomToken(12)}`;
+    do id = `${this.node === null ? "" : `${this.node}:`}${Date.now().toString(36)}:${randomToken(12)}`;
     while (this.byId.has(id));
     const q = new EventQueue(id, { ...opts, queueId: id }, this.messages);
     this.byId.set(id, q);
@@ -190,9 +192,17 @@ export class QueueRegistry {
     }
   }
 
+  /**
+   * Every queue goes (their held polls answered): on PostgreSQL, when this node may have missed another
+   * node's events. Each client hears BAD_EVENT_QUEUE_ID at its next poll and registers again.
+   */
+  dropAll() {
+    for (const q of [...this.byId.values()]) this.delete(q);
+  }
+
   close() {
     if (this.gcTimer) clearInterval(this.gcTimer);
-    for (const q of [...this.byId.values()]) this.delete(q);
+    this.dropAll();
   }
 }
 

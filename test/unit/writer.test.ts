@@ -13,6 +13,7 @@ import type { Db } from "../../src/db/client";
 import type { Emitted } from "../../src/events/types";
 import { toUsers } from "../../src/events/types";
 import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
+import { waitFor } from "../helpers/wait";
 
 interface Harness {
   writer: Writer;
@@ -27,13 +28,13 @@ interface Harness {
 /** The engine with its COMMITs counted. */
 function counted(engine: WriterEngine): { engine: WriterEngine; commits: () => number } {
   let commits = 0;
-  const run = engine.run;
+  const commit = engine.commit;
   return {
     engine: {
       ...engine,
-      run(statement) {
-        if (statement === "COMMIT") commits++;
-        return run(statement);
+      commit(batch) {
+        commits++;
+        return commit(batch);
       },
     },
     commits: () => commits,
@@ -211,3 +212,48 @@ test.skipIf(missing !== null)("PostgreSQL: a batch whose transaction failed outs
   expect(await rows()).toEqual([]);
 });
 describe.skipIf(missing !== null)("PostgreSQL", () => scenarios(postgresHarness));
+
+test.skipIf(missing !== null)(
+  "PostgreSQL: the writers of two nodes on one database commit one batch at a time (a batch begins once the other committed)",
+  async () => {
+    const url = await pg!.createDatabase(`w${++databases}`);
+    const nodes = await Promise.all(
+      [1, 2].map(async () => {
+        const { client, db: pool } = await openPostgres(url);
+        const reserved = await reservePostgres(pool);
+        const writer = new Writer(postgresWriter(reserved.connection, reserved.db), () => {}, true);
+        closers.push(async () => {
+          await writer.drain();
+          writer.close();
+          await client.close();
+        });
+        return { client, writer };
+      }),
+    );
+    const [a, b] = nodes as [(typeof nodes)[0], (typeof nodes)[0]];
+    await a.client.unsafe("CREATE TABLE t (n bigserial PRIMARY KEY, v text)");
+    // While A's batch is open, B's cannot begin: its action starts only once A committed.
+    const log: string[] = [];
+    let finish!: () => void;
+    const gate = new Promise<void>((r) => (finish = r));
+    const first = a.writer.run(async (tx) => {
+      await insert(tx.db, "a");
+      log.push("a wrote");
+      await gate;
+    });
+    await waitFor("A's action to write", () => log.length === 1, 5_000);
+    const second = b.writer.run(async (tx) => {
+      log.push("b began");
+      await insert(tx.db, "b");
+    });
+    await Bun.sleep(100);
+    expect(log).toEqual(["a wrote"]);
+    finish();
+    await first;
+    await a.writer.settled();
+    await second;
+    await b.writer.settled();
+    expect(log).toEqual(["a wrote", "b began"]);
+  },
+  30_000,
+);
