@@ -1,6 +1,7 @@
 // Load for bench/messages.ts, in its own process so it never shares an event loop with the server:
 //   bun bench/lib/messages-load.ts SPEC.json
 // SPEC: { url, mode: "send" | "get", seconds, concurrency, auth: string[] (one per loop, reused in turn),
+//         urls?: string[] (several servers — confab nodes: loop i sends to urls[i % urls.length], not url),
 //         requests: { path, form? }[] (picked in turn), count? }
 // "send" POSTs forms, "get" sends GETs. The first second is warm-up; with `count`, there is none and
 // the run ends once `count` requests were sent (a burst), whatever `seconds` says. Prints one JSON line:
@@ -9,6 +10,7 @@ import { readFileSync } from "node:fs";
 
 interface Spec {
   url: string;
+  urls?: string[];
   mode: "send" | "get";
   seconds: number;
   concurrency: number;
@@ -28,19 +30,20 @@ let next = 0;
 
 async function loop(i: number) {
   const authorization = spec.auth[i % spec.auth.length]!;
+  const url = spec.urls ? spec.urls[i % spec.urls.length]! : spec.url;
   while (!stopped && (spec.count === undefined || next < spec.count)) {
     const r = spec.requests[next++ % spec.requests.length]!;
     const t0 = performance.now();
     try {
       const res =
         spec.mode === "send"
-          ? await fetch(spec.url + r.path, {
+          ? await fetch(url + r.path, {
               method: "POST",
               headers: { Authorization: authorization, "Content-Type": "application/x-www-form-urlencoded" },
               body: new URLSearchParams(r.form),
               keepalive: true,
             })
-          : await fetch(spec.url + r.path, { headers: { Authorization: authorization }, keepalive: true });
+          : await fetch(url + r.path, { headers: { Authorization: authorization }, keepalive: true });
       const body = await res.text();
       const ms = performance.now() - t0;
       if (!counting || stopped) continue;

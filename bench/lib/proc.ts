@@ -14,9 +14,10 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Polls `url` until it answers 200; returns the milliseconds since `since` (a performance.now()). */
-export async function firstAnswer(url: string, since: number, timeoutMs = 10_000): Promise<number> {
+/** Polls `url` until it answers 200 (`check` may throw to give up); returns the milliseconds since `since` (a performance.now()). */
+export async function firstAnswer(url: string, since: number, timeoutMs = 10_000, check?: () => void): Promise<number> {
   for (;;) {
+    check?.();
     try {
       const res = await fetch(url);
       await res.arrayBuffer();
@@ -81,19 +82,22 @@ export const NO_RATE_LIMITS = { ...process.env, CONFAB_RATE_LIMIT_API_BY_USER: "
  * Starts the compiled server on a data directory, as an operator would but logging only warnings
  * (its output appended to `logFile`), and waits until it answers; `ms` is how long that took.
  */
-export async function serveExe(exe: string, dataDir: string, logFile: string, timeoutMs = 30_000) {
+export async function serveExe(exe: string, dataDir: string, logFile: string, timeoutMs = 30_000, env: Record<string, string> = {}) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const log = openSync(logFile, "a");
   const t0 = performance.now();
   const proc = Bun.spawn([exe, "serve", "--data-dir", dataDir, "--port", String(port)], {
-    env: { ...NO_RATE_LIMITS, CONFAB_LOG_LEVEL: "warn" },
+    env: { ...NO_RATE_LIMITS, CONFAB_LOG_LEVEL: "warn", ...env },
     stdout: log,
     stderr: log,
     stdin: "ignore",
   });
   closeSync(log); // the child holds its own copy
-  const ms = await firstAnswer(`${url}/api/v1/server_settings`, t0, timeoutMs);
+  const ms = await firstAnswer(`${url}/api/v1/server_settings`, t0, timeoutMs, () => {
+    // A server that exits instead of answering (a refused start) fails at once, not after the timeout.
+    if (proc.exitCode !== null) throw new Error(`confab serve exited (${proc.exitCode}) before answering; its output is in ${logFile}`);
+  });
   return { proc, url, ms };
 }
 

@@ -395,6 +395,9 @@ class PostgresEnd implements End {
         }
       }
     });
+    // The planner's statistics, at once: without them the first server plans its narrows blind until
+    // autovacuum gets round to the new rows (a 20,000-message copy fetched 25× slower until then).
+    await this.sql.unsafe("ANALYZE");
   }
 }
 

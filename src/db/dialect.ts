@@ -23,3 +23,15 @@ export const ofLatestRow = (db: Db, column: string, idColumn: string): string =>
  * address whole, and "http" would not find a link.
  */
 export const searchDocument = (topic: string, text: string): string => `${topic} ${text}`.replace(/[^\p{L}\p{N}]+/gu, " ");
+
+/**
+ * `JOIN` to the ids of `table AS alias` that `conditions` (written with `alias.`) bound by the outer rows. PostgreSQL will not turn an
+ * inequality on an outer row (`id > s.delivered_through`) into an index bound of a join: it read every
+ * message of each channel and filtered (7.5 ms against 0.3 ms for one user's 16 channels of 20,000
+ * messages). A LATERAL subquery kept apart by `OFFSET 0` is searched by both bounds. SQLite's planner
+ * seeks by both already, and has no LATERAL.
+ */
+export const joinBounded = (db: Db, table: string, alias: string, conditions: string): string =>
+  engineOf(db) === "postgres"
+    ? `JOIN LATERAL (SELECT ${alias}.id FROM ${table} ${alias} WHERE ${conditions} OFFSET 0) ${alias} ON true`
+    : `JOIN ${table} ${alias} ON ${conditions}`;

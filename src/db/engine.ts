@@ -14,6 +14,8 @@ export type Tables = SqliteTables;
 interface PostgresDb {
   client: SQL;
   tables: Tables;
+  /** A pool (each query may take any connection), not one reserved connection (the writer's). */
+  pool: boolean;
 }
 
 const postgresDbs = new WeakMap<object, PostgresDb>();
@@ -25,6 +27,12 @@ export const tables = (db: Db): Tables => postgresDbs.get(db)?.tables ?? lite;
 
 /** The PostgreSQL connection (a pool, or a reserved connection) behind a PostgreSQL Db; null for SQLite. */
 export const postgresClientOf = (db: Db): SQL | null => postgresDbs.get(db)?.client ?? null;
+
+/** The pool behind a PostgreSQL Db that is one (not a reserved connection); null otherwise and for SQLite. */
+export const postgresPoolOf = (db: Db): SQL | null => {
+  const pg = postgresDbs.get(db);
+  return pg?.pool ? pg.client : null;
+};
 
 export interface PostgresOptions {
   /** Connections in the pool (Bun's default: 10). */
@@ -38,9 +46,12 @@ export interface PostgresOptions {
  */
 export async function openPostgres(url: string, o: PostgresOptions = {}): Promise<{ client: SQL; db: Db }> {
   const [{ SQL }, { drizzle }, pgTables] = await Promise.all([import("bun"), import("drizzle-orm/bun-sql"), loadPgTables()]);
-  const client = new SQL(url, { bigint: true, ...(o.max ? { max: o.max } : {}) });
+  // No parallel workers: starting them cost a search 14 ms of its 18 here, far more than they save on
+  // the short queries a chat server runs (confab's own connections only; the operator's are untouched).
+  const connection = { max_parallel_workers_per_gather: "0" };
+  const client = new SQL(url, { bigint: true, connection, ...(o.max ? { max: o.max } : {}) });
   const db = drizzle({ client }) as unknown as Db;
-  postgresDbs.set(db, { client, tables: pgTables });
+  postgresDbs.set(db, { client, tables: pgTables, pool: true });
   return { client, db };
 }
 
@@ -53,7 +64,7 @@ export async function reservePostgres(db: Db): Promise<{ connection: ReservedSQL
   if (!pool) throw new Error("reservePostgres: not a PostgreSQL Db");
   const [{ drizzle }, connection] = await Promise.all([import("drizzle-orm/bun-sql"), pool.client.reserve()]);
   const reserved = drizzle({ client: connection as unknown as SQL }) as unknown as Db;
-  postgresDbs.set(reserved, { client: connection as unknown as SQL, tables: pool.tables });
+  postgresDbs.set(reserved, { client: connection as unknown as SQL, tables: pool.tables, pool: false });
   return { connection, db: reserved };
 }
 

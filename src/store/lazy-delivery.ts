@@ -13,6 +13,7 @@
 // so "newer than delivered_through" is exactly the messages sent since.
 import type { Db } from "../db/client";
 import { engineOf } from "../db/engine";
+import { joinBounded } from "../db/dialect";
 import { idsAggregate, idsTable, idsValue } from "../db/in-ids";
 import { raw } from "../db/raw";
 
@@ -66,8 +67,8 @@ export async function readPendingRows(db: Db, where: { userId: number } | { chan
          ?1 AS "upTo", ${idsAggregate(db, "m.id")} AS ids, COUNT(*) AS count
        FROM subscriptions s JOIN users u ON u.id = s.user_id AND u.is_active = true
          JOIN channels c ON c.id = s.channel_id
-         JOIN messages m ON m.recipient_id = c.recipient_id AND m.id > s.delivered_through AND m.id <= ?1
-       WHERE s.active = true AND ${cond} GROUP BY s.user_id, s.channel_id`,
+         ${joinBounded(db, "messages", "m", "m.recipient_id = c.recipient_id AND m.id > s.delivered_through AND m.id <= ?1")}
+       WHERE s.active = true AND s.delivered_through < ?1 AND ${cond} GROUP BY s.user_id, s.channel_id`,
     await lastMessageId(db),
     ...params,
   );

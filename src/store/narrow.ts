@@ -3,7 +3,7 @@
 import type { Db } from "../db/client";
 import { engineOf } from "../db/engine";
 import { idsTable, idsValue } from "../db/in-ids";
-import { type Param, raw } from "../db/raw";
+import { allPlannedPerRun, type Param, raw } from "../db/raw";
 import { type CompiledNarrow, forPostgres } from "../domain/narrow";
 
 export interface NarrowRow {
@@ -16,11 +16,9 @@ function query(db: Db, compiled: CompiledNarrow, extra: string[], tail: string, 
   // domain/narrow.ts compiles SQLite's SQL; PostgreSQL reads its own version of it.
   const c = engineOf(db) === "postgres" ? forPostgres(compiled) : compiled;
   const where = [...c.where, ...extra.map((e) => e.replaceAll("$id", c.idCol))].join(" AND ") || "true";
-  return raw(db).all<NarrowRow>(
-    `SELECT ${c.idCol} AS id, ${c.flagsCol} AS flags FROM ${c.from} WHERE ${where}${tail.replaceAll("$id", c.idCol)}`,
-    ...(c.params as Param[]),
-    ...more,
-  );
+  const sql = `SELECT ${c.idCol} AS id, ${c.flagsCol} AS flags FROM ${c.from} WHERE ${where}${tail.replaceAll("$id", c.idCol)}`;
+  const params = [...(c.params as Param[]), ...more];
+  return c.search ? allPlannedPerRun<NarrowRow>(db, sql, ...params) : raw(db).all<NarrowRow>(sql, ...params);
 }
 
 /** The narrow's messages among these ids, oldest first. */
