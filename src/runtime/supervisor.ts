@@ -216,7 +216,7 @@ export class PluginSupervisor {
         for (const slot of this.slots.values()) if (!live.has(slot.id)) this.unawaited(() => this.drop(slot));
       } while (this.again);
     } catch (e) {
-      this.app.log.error("plugin host", { error: String((e as Error)?.stack ?? e) });
+      if (!this.stopped) this.app.log.error("plugin host", { error: String((e as Error)?.stack ?? e) }); // stopping closes the leases under it
     } finally {
       this.reconciling = false;
     }

@@ -146,3 +146,26 @@ test.skipIf(missing !== null)("API requests on one node count against the limit 
     await stopAll([a, b]);
   }
 });
+
+test.skipIf(missing !== null)("installs spread over two nodes; a plugin whose calls reach the other node still answers", async () => {
+  const a = await startServer({ env: { ...env, CONFAB_PLUGINS_POLL_MS: "100" }, node: true });
+  // B's plugins are told A's address, as behind a proxy that sends their calls to any node.
+  const b = await startServer({ env: { ...env, CONFAB_PLUGINS_POLL_MS: "100", CONFAB_EXTERNAL_URL: a.url }, node: true, dataDir: a.dataDir });
+  try {
+    const admin = await a.newUser({ role: 200 });
+    const up = { files: { "run.sh": 'curl -s -o /dev/null -u "$EXT_EMAIL:$EXT_API_KEY" "$EXT_API_URL/users/me"\nexec sleep 600\n' } };
+    const repo = await pluginRepository(a, { up1: up, up2: up });
+    const ids = [(await ok(install(admin, repo, "up1"))).plugin.id, (await ok(install(admin, repo, "up2"))).plugin.id];
+    await waitFor(
+      "both running",
+      async () => {
+        const states = await Promise.all(ids.map(async (id) => (await ok(admin.get(`/ext/plugins/${id}`))).plugin.state));
+        return states.every((s) => s === "running");
+      },
+      10_000,
+    );
+    expect([a.app, b.app].map((app) => app.metrics.pluginRestarts)).toEqual([0, 0]);
+  } finally {
+    await stopAll([a, b]);
+  }
+});
