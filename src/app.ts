@@ -170,6 +170,20 @@ function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): 
   );
   /** PostgreSQL: revocations on their way to the other nodes (app.close waits for them). */
   const telling = new Set<Promise<void>>();
+  /**
+   * PostgreSQL: a revocation reaches every node with the next batch: the running action's, or an empty
+   * action's (not a change nested in the running one, which would race it for the connection). The
+   * request that revoked answers once that batch committed.
+   */
+  const tellNodes = (node: PostgresNode, r: Revocation) => {
+    node.revoked(r);
+    if (writer.actionDb()) return;
+    const told: Promise<void> = writer
+      .run(() => undefined, { keepsLookups: true })
+      .catch((e: unknown) => log.warn("telling the other nodes of a revocation failed", { error: String(e) }))
+      .finally(() => telling.delete(told));
+    telling.add(told);
+  };
   const app: App = {
     config,
     db,
@@ -190,16 +204,7 @@ function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): 
     revoke(r) {
       if (store.pooled) reads.clear();
       endAccess(app, r);
-      if (store.node) {
-        // PostgreSQL: on every node, told by a batch (an empty action makes one if none is open; the
-        // request that revoked answers once it committed).
-        store.node.revoked(r);
-        const told: Promise<void> = writer
-          .run(() => undefined, { keepsLookups: true })
-          .catch((e: unknown) => log.warn("telling the other nodes of a revocation failed", { error: String(e) }))
-          .finally(() => telling.delete(told));
-        telling.add(told);
-      }
+      if (store.node) tellNodes(store.node, r);
       opts.onRevoke?.(r);
     },
     tx: store.pooled ? (fn, o) => txCommitted(writer, fn, o) : async (fn, opts) => await writer.run(fn, opts),

@@ -40,7 +40,7 @@ export const CONFIG_KEYS = {
     type: "enum",
     values: ["sqlite", "postgres"],
     default: "sqlite",
-    doc: "Where confab keeps its data. sqlite: the file confab.db in data_dir, nothing else needed. postgres: the PostgreSQL database storage.url names (docs/scaling.md; one confab node for now). Files (uploads, avatars, emoji, the secrets key) stay in data_dir either way.",
+    doc: "Where confab keeps its data. sqlite: the file confab.db in data_dir, nothing else needed. postgres: the PostgreSQL database storage.url names, which several confab nodes may share (docs/scaling.md). Files (uploads, avatars, emoji, the secrets key) stay in data_dir either way.",
   },
   "storage.url": {
     type: "string",
