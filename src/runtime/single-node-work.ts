@@ -39,6 +39,7 @@ export class SingleNodeWork {
   /** Starts and stops one after another, in the order the lease came and went. */
   private chain: Promise<void> = Promise.resolve();
   private readonly clustered: boolean;
+  private stopping = false;
 
   constructor(
     private readonly app: App,
@@ -88,11 +89,16 @@ export class SingleNodeWork {
     return this.stopWork !== null;
   }
 
-  /** Stops the work and gives the lease up. */
+  /**
+   * Stops the work, then gives the lease up: the node that takes it over starts only once this one's
+   * work has ended (a mail being sent is marked sent first, not sent again there).
+   */
   async stop() {
-    await this.lease?.stop(); // onLost queues the work's stop
+    this.stopping = true;
     await this.chain;
     if (this.stopWork) await this.lost(false);
+    await this.lease?.stop();
+    await this.chain;
     if (this.clustered) {
       this.unrelay();
       await stopWakes(this.app);
@@ -104,7 +110,7 @@ export class SingleNodeWork {
   }
 
   private async acquired() {
-    if (!this.lease?.held || this.stopWork) return;
+    if (!this.lease?.held || this.stopWork || this.stopping) return;
     this.unrelay();
     const agent = new AgentRuntime(this.app);
     agent.listen();
