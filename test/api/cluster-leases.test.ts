@@ -3,6 +3,8 @@
 // stops, and hears of changes made through the other node. The nodes are servers in this process on one
 // database and one data directory. Skipped, saying why, without PostgreSQL.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ok, type Client } from "../helpers/client";
 import { drain } from "../helpers/events";
@@ -25,6 +27,15 @@ beforeAll(async () => {
   };
 });
 afterAll(async () => await pg?.stop());
+
+/** Whether a process runs (a zombie has ended). */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+};
 
 /** Whichever node runs the single-node work, once exactly one does. */
 async function holderOf(nodes: TestServer[]): Promise<TestServer> {
@@ -69,6 +80,14 @@ test.skipIf(missing !== null)("the single-node work runs on one node, hears the 
       15_000,
       100,
     );
+
+    // A run cancelled through a node without the lease: its turn's processes (on the holder) end.
+    const pids = join(mkdtempSync(join(tmpdir(), "confab-agent-")), "pids.json");
+    await ok(ann.post("/messages", { type: "direct", to: JSON.stringify([agentId]), content: `sleep ${pids}` }));
+    const { agent, child } = await waitFor("the turn's pid file", () => (existsSync(pids) ? JSON.parse(readFileSync(pids, "utf8")) : undefined), 15_000);
+    const run = (await ok(ann.get("/ext/agent/runs", { requested_by: ann.userId }))).runs[0];
+    await ok(ann.post(`/ext/agent/runs/${run.id}/cancel`));
+    await waitFor("the turn and its child to end", () => !alive(agent) && !alive(child), 10_000);
 
     // The holder stops: another node takes the work over within moments.
     const t0 = performance.now();
