@@ -17,7 +17,12 @@ let cluster: Cluster;
 beforeAll(async () => {
   if (!missing) cluster = await startCluster(2, { env: { CONFAB_PLUGINS_POLL_MS: "200", CONFAB_PLUGINS_SHUTDOWN_GRACE_MS: "300" } });
 });
-afterAll(async () => await cluster?.stop());
+afterAll(async () => {
+  const left = cluster ? pluginProcesses() : [];
+  await cluster?.stop();
+  // What a SIGKILLed node left that no node took over before the end (a node taking an install ends them).
+  for (const p of left) if (p.ppid === 1 || !cluster.nodes.some((n) => n.proc.pid === p.ppid)) process.kill(-p.pid, "SIGKILL");
+});
 
 /** The running processes of fixture plugins, by install id, each with the confab process it descends from. */
 function pluginProcesses(): { install: string; pid: number; ppid: number }[] {
@@ -119,4 +124,7 @@ test.skipIf(missing !== null)("the single-node work moves to another node when i
   console.log(`single-node work taken over ${(performance.now() - t0).toFixed(0)} ms after its node's SIGKILL`);
   // Only that one: every other live node still has not started it since.
   for (const i of live()) if (i !== next) expect(starts(i)).toBe(before.get(i)!);
+  // The killed node's plugins too: every install runs on a live node, nothing left of the dead one.
+  const pids = new Set(live().map((i) => cluster.nodes[i]!.proc.pid));
+  await waitFor("the installs on live nodes only", () => pluginProcesses().length === 3 && pluginProcesses().every((p) => pids.has(p.ppid)), 15_000);
 });
