@@ -87,7 +87,7 @@ function throttleOf(app: App): Throttle {
 const trailingTimers = new WeakMap<App, Map<string, ReturnType<typeof setTimeout>>>();
 
 async function sharedWidgetEvent(app: App, tx: Tx, scope: store.WidgetScope, key: string) {
-  const claim = await store.claimWidgetEvent(tx.db, key, Date.now(), WIDGET_EVENT_INTERVAL_MS);
+  const claim = await store.claimWidgetEvent(tx.db, key, WIDGET_EVENT_INTERVAL_MS);
   if (claim.won) {
     const e = await widgetEvent(tx.db, scope);
     if (e) tx.emit(e.event, e.audience);
@@ -104,7 +104,7 @@ async function sharedWidgetEvent(app: App, tx: Tx, scope: store.WidgetScope, key
       app.log.warn("widget event not sent", { install_id: scope.installId, widget: scope.widget, error: String(e) });
     }
   };
-  const timer = setTimeout(() => void fire(), Math.max(0, claim.sentAt + WIDGET_EVENT_INTERVAL_MS - Date.now()));
+  const timer = setTimeout(() => void fire(), claim.waitMs);
   timer.unref?.();
   timers.set(key, timer);
 }
