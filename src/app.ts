@@ -14,7 +14,7 @@ import type { BatchNotes } from "./db/event-bus";
 import { messageEventPayload } from "./actions/message-events";
 import { QueueRegistry } from "./events/registry";
 import { createLogger, type Logger } from "./lib/log";
-import { FailureLimiter } from "./lib/rate-limit";
+import { FailureLimiter, type SharedCounter } from "./lib/rate-limit";
 import { ServerMetrics } from "./lib/metrics";
 
 export interface AppOptions {
@@ -69,6 +69,7 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
     pooled: false,
     integrity: "pending",
     node: null,
+    counters: null,
     close(writer) {
       writer.close();
       sqlite.close();
@@ -89,6 +90,8 @@ interface Store {
   integrity: App["health"]["integrity"];
   /** PostgreSQL: this process as a node of the cluster. */
   node: PostgresNode | null;
+  /** PostgreSQL: the rate limits' counts every node shares. */
+  counters: SharedCounter | null;
 }
 
 /**
@@ -98,11 +101,12 @@ interface Store {
  * the operator's (pg_dump, a provider's snapshots): nothing is copied before migrating.
  */
 async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
-  const [{ openPostgres, reservePostgres }, { migratePostgres }, { postgresWriter }, { PostgresNode }] = await Promise.all([
+  const [{ openPostgres, reservePostgres }, { migratePostgres }, { postgresWriter }, { PostgresNode }, { SharedCounters }] = await Promise.all([
     import("./db/engine"),
     import("./db/migrate-pg"),
     import("./db/writer-engine"),
     import("./db/cluster"),
+    import("./db/shared-counters"),
   ]);
   const { client, db } = await openPostgres(config.storage.url);
   try {
@@ -112,12 +116,14 @@ async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
     const node = new PostgresNode(client, config.storage.url, (what, e) => log.warn(what, { error: String((e as Error)?.message ?? e) }));
     const reads = new ReadCache(null);
     reads.onForget = (prefix) => node.forgot(prefix);
+    const counters = new SharedCounters(client, (e) => log.warn("shared rate-limit counts failed", { error: String((e as Error)?.message ?? e) }));
     return {
       db,
       reads,
       writer: () => postgresWriter(reserved.connection, reserved.db, node.publish),
       // The COMMIT under way finishes first, then the node stops hearing, then the connections close.
-      close: (writer) =>
+      close(writer) {
+        counters.close(); // its timers first: they would use the pool
         void writer
           .drain()
           .then(async () => await node.stop())
@@ -125,10 +131,12 @@ async function openPostgresStore(config: Config, log: Logger): Promise<Store> {
             writer.close();
             return client.close();
           })
-          .catch((e: unknown) => log.warn("closing PostgreSQL failed", { error: String((e as Error)?.message ?? e) })),
+          .catch((e: unknown) => log.warn("closing PostgreSQL failed", { error: String((e as Error)?.message ?? e) }));
+      },
       pooled: true,
       integrity: "none",
       node,
+      counters,
     };
   } catch (e) {
     await client.close();
@@ -187,7 +195,12 @@ function assemble(config: Config, opts: AppOptions, log: Logger, store: Store): 
     listeners: {},
     metrics,
     health: { integrity: store.integrity },
-    loginFailures: new FailureLimiter(config.rateLimit.authFailures, config.rateLimit.authWindowSeconds * 1000),
+    loginFailures: new FailureLimiter(
+      config.rateLimit.authFailures,
+      config.rateLimit.authWindowSeconds * 1000,
+      store.counters && { counter: store.counters, prefix: "login" },
+    ),
+    sharedCounters: store.counters,
     revoke(r) {
       if (store.pooled) reads.clear();
       endAccess(app, r);

@@ -6,7 +6,7 @@ import type { ReadCache } from "./db/read-cache";
 import type { Tx, TxOptions, Writer } from "./db/tx";
 import type { QueueRegistry } from "./events/registry";
 import type { Logger } from "./lib/log";
-import type { FailureLimiter } from "./lib/rate-limit";
+import type { FailureLimiter, SharedCounter } from "./lib/rate-limit";
 import type { ServerMetrics } from "./lib/metrics";
 
 /** Rights lost: a user's credentials changed or they were deactivated, or a realm was deactivated. */
@@ -78,6 +78,8 @@ export interface App {
   health: { integrity: "pending" | "ok" | "failed" | "none" };
   /** Failed logins per client address and per account (HTTP Basic, password, dev login). */
   loginFailures: FailureLimiter;
+  /** PostgreSQL: the rate limits' counts every node shares (db/shared-counters.ts); null on SQLite. */
+  sharedCounters: SharedCounter | null;
   /**
    * A user or realm lost its rights: ends their queues and long-polls here (actions/access.ts), then
    * tells `onRevoke` (the CLI forwards it to the running server).

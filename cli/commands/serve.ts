@@ -8,12 +8,8 @@ import { listen } from "../../src/http/server";
 import { createLogger } from "../../src/lib/log";
 import { detached } from "../../src/lib/detached";
 import { startPluginHost } from "../../src/runtime/supervisor";
-import { AgentRuntime } from "../../src/runtime/agent";
 import { failInterruptedExports } from "../../src/actions/realm-exports";
-import { startOutgoingWebhooks } from "../../src/runtime/outgoing-webhooks";
-import { startHousekeeping, startSearchIndexer } from "../../src/runtime/housekeeping";
-import { startScheduler } from "../../src/runtime/scheduler";
-import { startEmailWorker } from "../../src/runtime/email";
+import { SingleNodeWork } from "../../src/runtime/single-node-work";
 import { closeAllReadmes } from "../../src/actions/readme";
 import { startControlSocket } from "../../src/runtime/control";
 import { startIntegrityCheck } from "../../src/runtime/integrity";
@@ -27,38 +23,29 @@ const SHUTDOWN_MS = 20_000;
 const BACKGROUND_DELAY_MS = 50;
 
 interface Background {
-  /** Stops the timers and the mail worker (a message being sent finishes), before the server stops accepting. */
-  stopTimers(): Promise<void>;
+  /** Stops the timers, before the server stops accepting. */
+  stopTimers(): void;
   plugins: { stop(): Promise<void> };
-  outgoingWebhooks: { stop(): Promise<void> };
 }
 
 /**
  * Work no request waits for: the integrity check (a thread of its own), backups, event queue
- * collection, plugin processes, outgoing webhook deliveries, housekeeping, the search indexer, the
- * scheduler and mail. Each catches up on what was queued in the database before it started.
+ * collection, plugin processes, and the work of one node (runtime/single-node-work.ts: the agent,
+ * housekeeping, the search indexer, the scheduler, mail and outgoing webhooks; on PostgreSQL under a
+ * lease). Each catches up on what was queued in the database before it started.
  */
-async function startBackground(app: App): Promise<Background> {
+async function startBackground(app: App, single: SingleNodeWork): Promise<Background> {
   const stopIntegrity = startIntegrityCheck(app);
   const stopBackups = startBackups(app);
   app.queues.startGc();
   const plugins = await startPluginHost(app);
-  const outgoingWebhooks = await startOutgoingWebhooks(app);
-  const stopHousekeeping = startHousekeeping(app, app.config.housekeeping.intervalSeconds);
-  const stopIndexer = startSearchIndexer(app);
-  const stopScheduler = await startScheduler(app);
-  const stopEmail = startEmailWorker(app);
+  await single.start();
   return {
-    async stopTimers() {
+    stopTimers() {
       stopIntegrity();
       stopBackups();
-      stopHousekeeping();
-      stopIndexer();
-      stopScheduler();
-      await stopEmail();
     },
     plugins,
-    outgoingWebhooks,
   };
 }
 
@@ -81,8 +68,8 @@ export function register(program: Command) {
         const first = await bootstrapFirstRealm(app);
         await failInterruptedExports(app);
         phase("first_realm");
-        const agent = new AgentRuntime(app);
-        agent.listen(); // before any request: it hears every message sent
+        const single = new SingleNodeWork(app);
+        await single.listen(); // before any request: the agent hears every message sent
         const http = listen(app, config.listen.host, config.listen.port);
         const stopControl = startControlSocket(app);
         await app.node?.join(nodeAddress(config, http.port)); // other nodes may forward polls here from now on
@@ -100,7 +87,7 @@ export function register(program: Command) {
             log.error("shutdown took too long; exiting");
             process.exit(1);
           }, SHUTDOWN_MS);
-          await background?.stopTimers(); // a message being sent is marked sent; the rest waits in the outbox
+          background?.stopTimers();
           stopControl();
           const drained = http.stop();
           app.queues.releaseAll();
@@ -113,8 +100,7 @@ export function register(program: Command) {
           await app.node?.leave().catch((e: unknown) => log.warn("leaving the cluster failed", { error: String((e as Error)?.message ?? e) }));
           await app.writer.drain();
           await background?.plugins.stop();
-          await agent.stop();
-          await background?.outgoingWebhooks.stop();
+          await single.stop(); // a mail being sent is marked sent, the agent's turns end; the rest waits in the database
           closeAllReadmes(app); // edits not yet written reach the README files
           await app.writer.drain(); // what the agent's and plugins' stops wrote (on PostgreSQL a COMMIT may be under way)
           app.close();
@@ -128,8 +114,7 @@ export function register(program: Command) {
         await Bun.sleep(BACKGROUND_DELAY_MS);
         if (stopping) return;
         if (first) await addStarterContent(app, first.realm, first.owner); // before the owner is told how to log in
-        await agent.settle();
-        background = await startBackground(app);
+        background = await startBackground(app, single);
         if (first) {
           await first.setPassword();
           printFirstRun(config.externalUrl, first);

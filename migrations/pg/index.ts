@@ -4,6 +4,8 @@ import m1 from "./0001_init.sql" with { type: "text" };
 import m2 from "./0002_warm_darkhawk.sql" with { type: "text" };
 import m3 from "./0003_node_events.sql" with { type: "text" };
 import m4 from "./0004_nodes.sql" with { type: "text" };
+import m5 from "./0005_shared_counters.sql" with { type: "text" };
+import m6 from "./0006_widget_event_marks.sql" with { type: "text" };
 
 export const migrations: { tag: string; sql: string }[] = [
   { tag: "0000_extensions", sql: m0 },
@@ -11,4 +13,6 @@ export const migrations: { tag: string; sql: string }[] = [
   { tag: "0002_warm_darkhawk", sql: m2 },
   { tag: "0003_node_events", sql: m3 },
   { tag: "0004_nodes", sql: m4 },
+  { tag: "0005_shared_counters", sql: m5 },
+  { tag: "0006_widget_event_marks", sql: m6 },
 ];

@@ -50,6 +50,8 @@ export interface TurnControl {
 
 const controls = new WeakMap<App, TurnControl>();
 export const setTurnControl = (app: App, c: TurnControl | null) => (c ? controls.set(app, c) : controls.delete(app));
+/** Stops a run's turn through this server's control, if it has one (on PostgreSQL, the agent's node or a relay to it). */
+export const cancelTurn = (app: App, runId: number) => controls.get(app)?.cancel(runId);
 
 // ---- Starting, turns, ending ----
 
@@ -219,7 +221,7 @@ export async function cancelRun(app: App, user: UserRow, id: number) {
   const run = await visibleRun(app, user, id);
   if (run.requestedBy !== user.id && !isAdmin(user.role)) throw insufficientPermission();
   if (run.state !== "running") throw runAlreadyEnded();
-  controls.get(app)?.cancel(run.id);
+  cancelTurn(app, run.id);
   const ended = (await endRun(app, run.id, "cancelled")) ?? run;
   await postInRun(app, ended, [`Run ${run.id} was cancelled by @_**${user.fullName}|${user.id}**.`]);
   return { run: toApiRun(ended) };

@@ -24,16 +24,16 @@ async function lookup(app: App, realm: RealmRow, email: string): Promise<UserRow
 }
 
 /** A failed attempt: counted for the address and the account, then 429 if either was already over its limit. */
-function failed(app: App, realm: RealmRow, email: string, ip: ClientIp, err: Error): Error {
+async function failed(app: App, realm: RealmRow, email: string, ip: ClientIp, err: Error): Promise<Error> {
   const keys = [`ip:${ip()}`, `${realm.id}:${email.toLowerCase()}`];
   let limited: Error | undefined;
   for (const k of keys)
     try {
-      app.loginFailures.check(k);
+      await app.loginFailures.check(k);
     } catch (e) {
       limited ??= e as Error;
     }
-  for (const k of keys) app.loginFailures.fail(k);
+  for (const k of keys) await app.loginFailures.fail(k);
   return limited ?? err;
 }
 
@@ -56,7 +56,7 @@ export function authenticateApiKey(app: App, realm: RealmRow, email: string, api
 
 async function authenticateApiKeyRead(app: App, realm: RealmRow, email: string, apiKey: string, ip: ClientIp): Promise<UserRow> {
   const user = await lookup(app, realm, email);
-  if (!user || !(safeEqual(user.apiKey, apiKey) || (await isLiveRunKey(app, user, apiKey)))) throw failed(app, realm, email, ip, invalidApiKey());
+  if (!user || !(safeEqual(user.apiKey, apiKey) || (await isLiveRunKey(app, user, apiKey)))) throw await failed(app, realm, email, ip, invalidApiKey());
   return admitted(app, realm, user);
 }
 
@@ -74,8 +74,8 @@ function admitted(app: App, realm: RealmRow, user: UserRow): UserRow {
 export async function authenticateWebhookKey(app: App, realm: RealmRow, apiKey: string, ip: ClientIp): Promise<UserRow> {
   const user = await findUserByApiKey(app.db, realm.id, apiKey.trim());
   if (!user) {
-    app.loginFailures.check(`ip:${ip()}`);
-    app.loginFailures.fail(`ip:${ip()}`);
+    await app.loginFailures.check(`ip:${ip()}`);
+    await app.loginFailures.fail(`ip:${ip()}`);
     throw invalidApiKey();
   }
   return admit(realm, user);
@@ -84,14 +84,15 @@ export async function authenticateWebhookKey(app: App, realm: RealmRow, apiKey: 
 /** Email and password (argon2id): POST /fetch_api_key and the web client's sign-in. */
 export async function authenticatePassword(app: App, realm: RealmRow, email: string, password: string, ip: ClientIp): Promise<UserRow> {
   const address = `ip:${ip()}`;
-  app.loginFailures.check(address);
-  // In flight from the lookup on: on PostgreSQL the lookup itself awaits a read, and a burst of guesses
-  // must not all pass `check` meanwhile.
+  app.loginFailures.checkHere(address);
+  // In flight from here on: on PostgreSQL the cluster's count and the lookup each await a read, and a
+  // burst of guesses must not all pass the check meanwhile.
   const user = await app.loginFailures.pending(address, async () => {
+    await app.loginFailures.checkCluster(address);
     const found = await lookup(app, realm, email);
     return found?.passwordHash && (await Bun.password.verify(password, found.passwordHash)) ? found : null;
   });
-  if (!user) throw failed(app, realm, email, ip, badCredentials());
+  if (!user) throw await failed(app, realm, email, ip, badCredentials());
   return admit(realm, user);
 }
 
@@ -105,7 +106,7 @@ export async function fetchApiKey(app: App, realm: RealmRow, email: string, pass
 export async function devFetchApiKey(app: App, realm: RealmRow, email: string, ip: ClientIp) {
   if (!app.config.development) throw devOnly();
   const user = await lookup(app, realm, email);
-  if (!user) throw failed(app, realm, email, ip, badCredentials());
+  if (!user) throw await failed(app, realm, email, ip, badCredentials());
   admit(realm, user);
   return { api_key: user.apiKey, email: user.email, user_id: user.id };
 }

@@ -20,7 +20,12 @@ const HOUR_MS = 3600_000;
 const limiters = new WeakMap<App, { address: FailureLimiter; client: FailureLimiter }>();
 const limitsOf = (app: App) => {
   let l = limiters.get(app);
-  if (!l) limiters.set(app, (l = { address: new FailureLimiter(5, HOUR_MS), client: new FailureLimiter(60, HOUR_MS) }));
+  const shared = (prefix: string) => (app.sharedCounters ? { counter: app.sharedCounters, prefix } : null);
+  if (!l)
+    limiters.set(
+      app,
+      (l = { address: new FailureLimiter(5, HOUR_MS, shared("reset-address")), client: new FailureLimiter(60, HOUR_MS, shared("reset-client")) }),
+    );
   return l;
 };
 
@@ -31,16 +36,16 @@ const limitsOf = (app: App) => {
 export async function requestPasswordReset(app: App, realm: RealmRow, email: string, clientIp: string) {
   requireEmail(app);
   const limits = limitsOf(app);
-  limits.client.check(`ip:${clientIp}`);
-  limits.client.fail(`ip:${clientIp}`);
+  await limits.client.check(`ip:${clientIp}`);
+  await limits.client.fail(`ip:${clientIp}`);
   const address = `${realm.id}:${email.trim().toLowerCase()}`;
-  if (limits.address.waitFor(address)) return app.log.warn("password reset: too many requests for one address", { realm: realm.stringId });
-  limits.address.fail(address);
+  if (await limits.address.waitFor(address)) return app.log.warn("password reset: too many requests for one address", { realm: realm.stringId });
+  await limits.address.fail(address);
   const user = await findUserByEmail(app.db, realm.id, email.trim());
   if (!user || !user.isActive || user.isBot || realm.deactivated) return;
   // Addresses differing only in case reach the same account: it is limited on its own too.
-  if (limits.address.waitFor(`user:${user.id}`)) return app.log.warn("password reset: too many requests for one account", { user_id: user.id });
-  limits.address.fail(`user:${user.id}`);
+  if (await limits.address.waitFor(`user:${user.id}`)) return app.log.warn("password reset: too many requests for one account", { user_id: user.id });
+  await limits.address.fail(`user:${user.id}`);
   await app.tx(async (tx) => {
     const token = await newEmailTokenTx(app, tx, "password_reset", user.id, RESET_LINK_HOURS);
     const link = resetLink(realmUrl(app.config.externalUrl, realm.stringId), user.id, token);

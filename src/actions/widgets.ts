@@ -2,6 +2,7 @@
 // once every two seconds per scope, the latest winning), and how each user draws each widget.
 import type { App } from "../context";
 import type { Db } from "../db/client";
+import type { Tx } from "../db/tx";
 import type { PluginLinkRow, PluginRow, RealmRow, UserRow } from "../db/schema";
 import {
   documentOrDataNeeded,
@@ -75,6 +76,39 @@ function throttleOf(app: App): Throttle {
   return t;
 }
 
+// ---- Across nodes (PostgreSQL): the throttle's mark is a row every node sees ----
+
+/**
+ * A push's event on PostgreSQL: sent when this transaction wins the scope's mark (store/widgets.ts
+ * `claimWidgetEvent`); otherwise the trailing event is planned here for the end of the interval, and
+ * when it fires it claims the mark the same way, so at most one trailing event goes across the nodes,
+ * reading the document as it is by then. SQLite's one server keeps the Throttle in memory.
+ */
+const trailingTimers = new WeakMap<App, Map<string, ReturnType<typeof setTimeout>>>();
+
+async function sharedWidgetEvent(app: App, tx: Tx, scope: store.WidgetScope, key: string) {
+  const claim = await store.claimWidgetEvent(tx.db, key, WIDGET_EVENT_INTERVAL_MS);
+  if (claim.won) {
+    const e = await widgetEvent(tx.db, scope);
+    if (e) tx.emit(e.event, e.audience);
+    return;
+  }
+  let timers = trailingTimers.get(app);
+  if (!timers) trailingTimers.set(app, (timers = new Map()));
+  if (timers.has(key)) return;
+  const fire = async () => {
+    timers.delete(key);
+    try {
+      await app.tx(async (t) => await sharedWidgetEvent(app, t, scope, key));
+    } catch (e) {
+      app.log.warn("widget event not sent", { install_id: scope.installId, widget: scope.widget, error: String(e) });
+    }
+  };
+  const timer = setTimeout(() => void fire(), claim.waitMs);
+  timer.unref?.();
+  timers.set(key, timer);
+}
+
 // ---- Pushes ----
 
 export const pushWidgetParams = {
@@ -104,7 +138,8 @@ export async function pushWidget(app: App, bot: UserRow, a: Args<typeof pushWidg
   if (a.document === undefined && a.data === undefined) throw documentOrDataNeeded();
   if (a.document) checkDocument(spec, a.widget, a.document);
   const scope: store.WidgetScope = { installId: p.id, widget: a.widget, linkId: link?.id ?? 0, item: a.item };
-  const throttle = throttleOf(app);
+  const shared = app.config.storage.driver === "postgres";
+  const throttle = shared ? null : throttleOf(app);
   const key = scopeKey(scope);
   return await app.tx(async (tx) => {
     const current = await store.findDocument(tx.db, scope);
@@ -112,7 +147,8 @@ export async function pushWidget(app: App, bot: UserRow, a: Args<typeof pushWidg
     if (current && JSON.stringify(current.document) === JSON.stringify(next)) return { version: current.version };
     const version = (current?.version ?? 0) + 1;
     await store.saveDocument(tx.db, { ...scope, document: next, version, dateUpdated: app.now() });
-    if (throttle.take(key)) {
+    if (!throttle) await sharedWidgetEvent(app, tx, scope, key);
+    else if (throttle.take(key)) {
       const e = (await widgetEvent(tx.db, scope))!;
       tx.emit(e.event, e.audience);
       tx.afterCommit(() => throttle.sent(key));

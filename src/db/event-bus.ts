@@ -15,7 +15,7 @@ export const EVENTS_CHANNEL = "confab_events";
 const RELISTEN_MS = 200;
 
 /** PostgreSQL's tables of cluster state: not data (migrate-storage never copies them), no SQLite twin. */
-export const CLUSTER_STATE_TABLES: readonly string[] = ["node_events", "nodes"];
+export const CLUSTER_STATE_TABLES: readonly string[] = ["node_events", "nodes", "rate_counters", "widget_event_marks"];
 
 /**
  * A batch's key: the node that committed it and its own count, so that a node knows its own batches.

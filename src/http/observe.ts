@@ -12,9 +12,22 @@ export interface RequestGate {
   done(slot: number, status: number, startedMs: number): void;
 }
 
+/** How often a node adds its API request counts to the cluster's and learns the others'. */
+const SYNC_MS = 1000;
+
 export function requestGate(app: App): RequestGate {
   const byUser = new RequestLimiter<number>(app.config.rateLimit.apiByUser);
   const byIp = new RequestLimiter<string>(app.config.rateLimit.apiByIp);
+  const shared = app.sharedCounters;
+  if (shared && (byUser.enabled || byIp.enabled)) {
+    // Several nodes: counted here, shared every second (lib/rate-limit.ts, docs/scaling.md section 6).
+    byUser.share();
+    byIp.share();
+    shared.every(SYNC_MS, async () => {
+      await byUser.sync(shared, "api-user");
+      await byIp.sync(shared, "api-ip");
+    });
+  }
   const requests = app.metrics.requests;
   return {
     slot: (label) => requests.register(label),

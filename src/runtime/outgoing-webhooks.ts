@@ -1,6 +1,7 @@
 // Drains the outgoing webhook outbox (actions/outgoing-webhooks.ts): calls each bot's service with
 // Zulip's payload, reads its answer, and hands the outcome back to the action. Woken when a send
-// queues calls, and by a timer for retries and for rows left by a previous run.
+// queues calls, and by a timer for retries and for rows left by a previous run; with several nodes also
+// every `pollMs`, for calls queued on a node whose wake was lost.
 import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
 import type { App } from "../context";
@@ -29,7 +30,7 @@ function ownAddresses(app: App): { addresses: string[]; hosts: string[]; port: n
   return { addresses, hosts: [ext.hostname, "localhost"], port };
 }
 
-export async function startOutgoingWebhooks(app: App): Promise<{ stop(): Promise<void> }> {
+export async function startOutgoingWebhooks(app: App, pollMs: number | null = null): Promise<{ stop(): Promise<void> }> {
   const cfg = app.config.outgoingWebhooks;
   const inFlight = new Map<number, Promise<void>>();
   const stopping = new AbortController();
@@ -125,11 +126,14 @@ export async function startOutgoingWebhooks(app: App): Promise<{ stop(): Promise
   }
 
   app.listeners.outgoingWebhookQueued = wake;
+  const poll = pollMs === null ? undefined : setInterval(() => inFlight.size || wake(), pollMs);
+  poll?.unref?.();
   await pump();
   return {
     async stop() {
       stopping.abort();
       clearTimeout(timer);
+      clearInterval(poll);
       delete app.listeners.outgoingWebhookQueued;
       await Promise.allSettled([...inFlight.values()]);
     },

@@ -78,3 +78,24 @@ export class GroupLedger {
     }
   }
 }
+
+/**
+ * Ends the process groups on this machine whose leader's environment holds `${key}=${id}` and `also`
+ * (a node that died left them; `also` tells one database's install from another's): SIGTERM, then
+ * SIGKILL after the grace period. Processes of other users are not readable and not touched.
+ */
+export async function endStrays(key: string, id: string, also: string, graceMs: number) {
+  const leaders: number[] = [];
+  for (const e of readdirSync("/proc")) {
+    if (!/^\d+$/.test(e)) continue;
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, "utf8");
+      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]) !== Number(e)) continue; // not a group's leader
+      const env = readFileSync(`/proc/${e}/environ`, "utf8").split("\0");
+      if (env.includes(`${key}=${id}`) && env.includes(also)) leaders.push(Number(e));
+    } catch {
+      // it ended while we looked, or is not ours to read
+    }
+  }
+  await Promise.all(leaders.map(async (pgid) => await killGroup(pgid, graceMs, false)));
+}

@@ -9,8 +9,18 @@
 // Each child runs in its own session and process group (setsid), so stopping it signals the whole
 // group: SIGTERM, then SIGKILL after the grace period, and nothing it started is left behind. The groups
 // are recorded in the data directory, so a server that was killed outright ends them on its next start.
+//
+// On PostgreSQL several nodes run a host each, and an install runs on the node holding its lease (one per
+// install, `pg_try_advisory_lock` on one connection per node: db/lease.ts `LeaseSet`). Each node takes
+// leases up to its share, ceil(live installs / live nodes), and gives back what is beyond it, so installs
+// spread; a node that dies loses its leases with its connection and the others take them at their next
+// look (plugins.poll_ms). Before starting an install whose lease it just took, a node ends what a dead
+// node on this machine left of it (the ledger file is one node's, so it is not kept there).
 import { appendFileSync, existsSync, mkdirSync, renameSync, statSync } from "node:fs";
-import { GroupLedger, killGroup, signalGroup } from "./process-groups";
+import { endStrays, GroupLedger, killGroup, signalGroup } from "./process-groups";
+import { LeaseSet } from "../db/lease";
+import { findUserById } from "../store/users";
+import { onWake, sendWake } from "./wakes";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { findPluginRow, listHostedPlugins, pluginCheckout, pluginDir, pluginOutputFile, pluginRunEnv } from "../actions/plugin-processes";
@@ -28,6 +38,8 @@ const DETAIL_LINES = 20;
 const OUTPUT_FILE_MAX = 1 << 20;
 /** How often removals older than a week are made final. */
 const FINALIZE_EVERY_MS = 3600_000;
+/** A bot's call heard on a node that does not run its plugin is told to the others at most this often. */
+const RELAY_CALL_EVERY_MS = 1000;
 
 /** One try at running an install: a process, or a remote health check loop. */
 interface Run {
@@ -63,21 +75,32 @@ export class PluginSupervisor {
   private reconciling = false;
   private again = false;
   private readonly cfg;
-  private readonly groups: GroupLedger;
+  /** SQLite's one server: the groups on record. PostgreSQL: null, and an install's lease instead. */
+  private readonly groups: GroupLedger | null;
+  private readonly leases: LeaseSet | null;
+  private readonly relayed = new Map<number, number>();
 
   constructor(private readonly app: App) {
     this.cfg = app.config.plugins;
-    this.groups = new GroupLedger(join(app.config.dataDir, "plugins", "process-groups.json"), "EXT_INSTALL_ID");
+    const clustered = app.config.storage.driver === "postgres";
+    this.groups = clustered ? null : new GroupLedger(join(app.config.dataDir, "plugins", "process-groups.json"), "EXT_INSTALL_ID");
+    this.leases = clustered
+      ? new LeaseSet({
+          url: app.config.storage.url,
+          onLost: (why) => {
+            this.app.log.warn("plugin leases lost: stopping this node's plugins", { why });
+            for (const slot of this.slots.values()) this.unawaited(() => this.drop(slot));
+          },
+        })
+      : null;
   }
 
   async start() {
     mkdirSync(join(this.app.config.dataDir, "plugins"), { recursive: true });
-    this.groups.endLeftovers();
+    this.groups?.endLeftovers();
     this.app.listeners.pluginsChanged = this.detached(() => this.reconcile());
-    this.app.listeners.botCalled = (botUserId) => {
-      const slot = this.byBot.get(botUserId);
-      if (slot?.run && !slot.run.answered && !slot.run.stopping) queueMicrotask(this.detached(() => this.answered(slot, slot.run!)));
-    };
+    this.app.listeners.botCalled = (botUserId) => this.botCalled(botUserId, true);
+    onWake(this.app, "botCalled", (id) => this.botCalled(id as number, false));
     await finalizeRemovals(this.app);
     this.poll = setInterval(
       this.detached(() => this.reconcile()),
@@ -96,10 +119,50 @@ export class PluginSupervisor {
     this.stopped = true;
     delete this.app.listeners.pluginsChanged;
     delete this.app.listeners.botCalled;
+    onWake(this.app, "botCalled", null);
     if (this.poll) clearInterval(this.poll);
     if (this.finalize) clearInterval(this.finalize);
     await Promise.all([...this.slots.values()].map((s) => this.drop(s)));
     this.recordGroups();
+    await this.leases?.stop();
+  }
+
+  /**
+   * A bot made an authenticated call: the first of its plugin's run here means it answers. Heard on a
+   * node that does not run the plugin (a proxy sent the call elsewhere), it is told to the other nodes.
+   */
+  private botCalled(botUserId: number, here: boolean) {
+    const slot = this.byBot.get(botUserId);
+    if (slot?.run && !slot.run.answered && !slot.run.stopping) queueMicrotask(this.detached(() => this.answered(slot, slot.run!)));
+    else if (here && !slot && this.leases) {
+      const now = Date.now();
+      if (now - (this.relayed.get(botUserId) ?? 0) < RELAY_CALL_EVERY_MS) return;
+      if (this.relayed.size > 10_000) this.relayed.clear();
+      this.relayed.set(botUserId, now);
+      sendWake(this.app, "botCalled", botUserId);
+    }
+  }
+
+  /**
+   * Of the live installs, those this node runs: all of them on SQLite; on PostgreSQL those whose lease it
+   * holds, taking free ones up to its share and giving back what is beyond it (the highest ids first).
+   */
+  private async claim(rows: PluginRow[]): Promise<Set<number>> {
+    if (!this.leases) return new Set(rows.map((r) => r.id));
+    const live = new Set(rows.map((r) => r.id));
+    for (const id of [...this.leases.held]) if (!live.has(id)) await this.leases.release(id);
+    const share = Math.ceil(rows.length / (await this.leases.liveNodes()));
+    const mine = rows.map((r) => r.id).filter((id) => this.leases!.held.has(id));
+    for (const id of mine.splice(share).reverse()) await this.leases.release(id);
+    for (const row of rows) {
+      if (mine.length >= share) break;
+      if (this.leases.held.has(row.id) || !(await this.leases.take(row.id))) continue;
+      mine.push(row.id);
+      // What a node that died on this machine left of this install ends before it starts here.
+      const bot = await findUserById(this.app.db, row.botUserId);
+      if (bot) await endStrays("EXT_INSTALL_ID", String(row.id), `EXT_API_KEY=${bot.apiKey}`, this.cfg.shutdownGraceMs);
+    }
+    return new Set(mine);
   }
 
   /** How many installs have a process or health check going (for the benchmark and the memory report). */
@@ -124,9 +187,14 @@ export class PluginSupervisor {
         this.again = false;
         const rows = await listHostedPlugins(this.app);
         const live = new Set<number>();
+        const candidates: PluginRow[] = [];
         for (const row of rows) {
           if (row.state === "waiting" && !row.disabled) await reviewWaitingPlugin(this.app, row);
-          if (!isLive(row.state) || row.disabled || row.dateRemoved !== null) continue;
+          if (isLive(row.state) && !row.disabled && row.dateRemoved === null) candidates.push(row);
+        }
+        const mine = await this.claim(candidates);
+        for (const row of candidates) {
+          if (!mine.has(row.id)) continue;
           live.add(row.id);
           const slot = this.slots.get(row.id);
           if (!slot) await this.launch(this.newSlot(row));
@@ -148,7 +216,7 @@ export class PluginSupervisor {
         for (const slot of this.slots.values()) if (!live.has(slot.id)) this.unawaited(() => this.drop(slot));
       } while (this.again);
     } catch (e) {
-      this.app.log.error("plugin host", { error: String((e as Error)?.stack ?? e) });
+      if (!this.stopped) this.app.log.error("plugin host", { error: String((e as Error)?.stack ?? e) }); // stopping closes the leases under it
     } finally {
       this.reconciling = false;
     }
@@ -187,7 +255,8 @@ export class PluginSupervisor {
     slot.relaunch = false;
     if (!(await confirmStartable(this.app, slot.id))) return this.unawaited(() => this.drop(slot));
     const row = await findPluginRow(this.app, slot.id);
-    if (!row) return this.unawaited(() => this.drop(slot));
+    // A look that read the install before it failed (or was turned off) meanwhile starts nothing.
+    if (!row || !isLive(row.state) || row.disabled || row.dateRemoved !== null) return this.unawaited(() => this.drop(slot));
     // A restart after a failure, or after a change, is `starting` again until it answers.
     await setPluginState(this.app, slot.id, "starting", "", { from: ["running", "starting"] });
     if (slot.remote) this.checkHealth(slot, row);
@@ -365,6 +434,7 @@ export class PluginSupervisor {
   }
 
   private recordGroups() {
+    if (!this.groups) return;
     const groups: Record<string, number> = {};
     for (const s of this.slots.values()) if (s.run?.proc && s.run.proc.exitCode === null) groups[s.id] = s.run.proc.pid;
     this.groups.record(groups);

@@ -4,6 +4,7 @@ import { inIds } from "../db/in-ids";
 import { type WidgetDocumentRow, type WidgetPreferenceRow } from "../db/schema";
 import { tables, type Tables } from "../db/engine";
 import { first, all, run } from "../db/query";
+import { raw } from "../db/raw";
 
 export interface WidgetScope {
   installId: number;
@@ -80,4 +81,26 @@ export async function savePreference(db: Db, row: WidgetPreferenceRow) {
       .values(row)
       .onConflictDoUpdate({ target: [widgetPreferences.userId, widgetPreferences.installId, widgetPreferences.widget], set: rest }),
   );
+}
+
+/** PostgreSQL's clock in UNIX milliseconds: one clock for every node (theirs may differ by some). */
+const PG_NOW_MS = "(extract(epoch FROM clock_timestamp()) * 1000)::bigint";
+
+/**
+ * PostgreSQL (several nodes): claims the scope's next ext_widget event inside the pushing transaction.
+ * The upsert wins only when the scope's last event is at least `intervalMs` old by PostgreSQL's clock; a
+ * node racing it waits on the row and then sees the winner's mark, so one event goes per interval across
+ * the nodes. Returns whether this transaction won, and otherwise how long until the interval ends (ms).
+ */
+export async function claimWidgetEvent(db: Db, scope: string, intervalMs: number): Promise<{ won: true } | { won: false; waitMs: number }> {
+  const won = await raw(db).get<{ sent_at: number }>(
+    `INSERT INTO widget_event_marks AS m (scope, sent_at) VALUES (?1, ${PG_NOW_MS})
+     ON CONFLICT (scope) DO UPDATE SET sent_at = EXCLUDED.sent_at WHERE m.sent_at <= EXCLUDED.sent_at - ?2
+     RETURNING sent_at`,
+    scope,
+    intervalMs,
+  );
+  if (won) return { won: true };
+  const mark = await raw(db).get<{ wait: number }>(`SELECT sent_at + ?2 - ${PG_NOW_MS} AS wait FROM widget_event_marks WHERE scope = ?1`, scope, intervalMs);
+  return { won: false, waitMs: Math.max(0, mark?.wait ?? 0) };
 }

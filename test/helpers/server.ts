@@ -17,6 +17,7 @@ import { startScheduler } from "../../src/runtime/scheduler";
 import { startEmailWorker } from "../../src/runtime/email";
 import { startPluginHost } from "../../src/runtime/supervisor";
 import { startOutgoingWebhooks } from "../../src/runtime/outgoing-webhooks";
+import { SingleNodeWork } from "../../src/runtime/single-node-work";
 import { Client } from "./client";
 import { UNLIMITED } from "../cli/run";
 import { TestClock } from "./clock";
@@ -67,6 +68,8 @@ export interface TestServer {
   anon: Client;
   newUser(o?: { role?: Role; name?: string; email?: string; password?: string }): Promise<Client>;
   client(email: string, apiKey: string, userId?: number): Client;
+  /** The single-node work, for a server started as a `node`. */
+  single: SingleNodeWork | null;
   /** Stops the server; `keepData` leaves the data directory for another server (a restart). */
   stop(o?: { keepData?: boolean }): Promise<void>;
 }
@@ -79,9 +82,12 @@ let counter = 0;
  * `log` receives every log line (at CONFAB_LOG_LEVEL, "error" unless given) instead of stderr.
  * `dataDir` restarts on a stopped server's kept data (its ownerPassword is then unknown: "").
  * The realm starts bare unless `starterContent` (#general, #sandbox, the welcome note) is asked for.
+ * `node` runs the single-node work as `confab serve` does (the agent, housekeeping, the scheduler, mail
+ * and outgoing webhooks; on PostgreSQL under its lease), so that servers started on one `dataDir` (and
+ * so one database) are the nodes of one cluster.
  */
 export async function startServer(
-  o: { env?: Record<string, string>; log?: (line: string) => void; dataDir?: string; starterContent?: boolean } = {},
+  o: { env?: Record<string, string>; log?: (line: string) => void; dataDir?: string; starterContent?: boolean; node?: boolean } = {},
 ): Promise<TestServer> {
   const dataDir = o.dataDir ?? mkdtempSync(join(tmpdir(), "confab-test-"));
   const storage = await storageEnv(dataDir);
@@ -93,14 +99,17 @@ export async function startServer(
   await first?.setPassword();
   const realm = first?.realm ?? (await listRealms(app.db))[0]!;
   const owner = first?.owner ?? (await findUserByEmail(app.db, realm.id, config.firstRealm.ownerEmail))!;
+  const single = o.node ? new SingleNodeWork(app, { emailPollMs: 100 }) : null;
+  await single?.listen();
   const http = listen(app, "127.0.0.1", 0);
   const stopControl = startControlSocket(app);
   app.queues.startGc();
   const plugins = await startPluginHost(app);
-  const stopIndexer = startSearchIndexer(app);
-  const stopScheduler = await startScheduler(app);
-  const stopEmail = startEmailWorker(app, 100);
-  const outgoingWebhooks = await startOutgoingWebhooks(app);
+  await single?.start();
+  const stopIndexer = single ? () => {} : startSearchIndexer(app);
+  const stopScheduler = single ? () => {} : await startScheduler(app);
+  const stopEmail = single ? async () => {} : startEmailWorker(app, 100);
+  const outgoingWebhooks = single ? null : await startOutgoingWebhooks(app);
   const url = http.url;
   const client = (email: string, apiKey: string, userId?: number) => new Client(url, email, apiKey, userId ?? null);
   return {
@@ -109,6 +118,7 @@ export async function startServer(
     url,
     dataDir,
     env: storage,
+    single,
     clock,
     owner: client(owner.email, owner.apiKey, owner.id),
     ownerPassword: first?.password ?? "",
@@ -130,8 +140,9 @@ export async function startServer(
       stopControl();
       stopScheduler();
       await stopEmail();
-      await outgoingWebhooks.stop();
+      await outgoingWebhooks?.stop();
       await plugins.stop();
+      await single?.stop();
       app.queues.releaseAll();
       await http.stop(true);
       await app.writer.drain(); // on PostgreSQL, what is under way commits before the connections close

@@ -1,10 +1,11 @@
 // Leases (src/db/lease.ts, docs/scaling.md section 7) on a real PostgreSQL: exactly one node holds a
 // lease; when the holder stops, dies (SIGKILL) or has its session ended by PostgreSQL, another node has it
-// within moments and the old holder is told to stop its work. Skipped, saying why, without PostgreSQL.
+// within moments and the old holder is told to stop its work; a node still waiting stops at once; a
+// LeaseSet holds many leases on one connection. Skipped, saying why, without PostgreSQL.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { SQL } from "bun";
 import { join } from "node:path";
-import { Lease, LEASE_CLASS } from "../../src/db/lease";
+import { Lease, LEASE_CLASS, LeaseSet, PRESENCE_CLASS } from "../../src/db/lease";
 import { postgresMissing, startPostgres, type Postgres } from "../helpers/postgres";
 import { waitFor } from "../helpers/wait";
 
@@ -104,4 +105,46 @@ test.skipIf(missing !== null)("PostgreSQL stops answering the holder (a node cut
   }
   await waitFor("the other node to take over once that session ended", () => b.lease.held, 10_000);
   await Promise.all([a.lease.stop(), b.lease.stop()]);
+});
+
+test.skipIf(missing !== null)("a node still waiting for a lease stops at once", async () => {
+  const a = node(7);
+  await waitFor("a holds", () => a.lease.held, 10_000);
+  const b = node(7);
+  await Bun.sleep(200);
+  const t0 = performance.now();
+  await b.lease.stop(); // its pg_advisory_lock never answers: closing must not wait for it
+  expect(performance.now() - t0).toBeLessThan(1000);
+  expect(b.log).toEqual([]);
+  await a.lease.stop();
+});
+
+test.skipIf(missing !== null)("a LeaseSet: many leases on one connection, taken only when free, counted nodes, all lost with the session", async () => {
+  const lost: string[] = [];
+  const a = new LeaseSet({ url: pg.url, checkMs: 200, onLost: (why) => lost.push(`a: ${why}`) });
+  const b = new LeaseSet({ url: pg.url, checkMs: 200, onLost: (why) => lost.push(`b: ${why}`) });
+  expect(await a.take(101)).toBe(true);
+  expect(await a.take(102)).toBe(true);
+  expect(await b.take(101)).toBe(false);
+  expect(await b.take(103)).toBe(true);
+  expect([await a.liveNodes(), await b.liveNodes()]).toEqual([2, 2]);
+  await a.release(101);
+  expect(await b.take(101)).toBe(true);
+  expect([...a.held]).toEqual([102]);
+  // PostgreSQL ends b's session: b loses every lease at once, and a can take them.
+  const admin = new SQL(pg.url, { max: 1 });
+  try {
+    const [row] = await admin`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${LEASE_CLASS} AND objid = 103 AND granted`;
+    await admin`SELECT pg_terminate_backend(${row.pid})`;
+    await waitFor("b to learn it lost its leases", () => lost.length === 1, 5_000);
+    expect(lost[0]).toStartWith("b: ");
+    expect(b.held.size).toBe(0);
+    expect([await a.take(101), await a.take(103)]).toEqual([true, true]);
+    const [presence] = await admin`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND classid = ${PRESENCE_CLASS} AND granted`;
+    expect(presence.n).toBe(1);
+  } finally {
+    await admin.close();
+  }
+  await Promise.all([a.stop(), b.stop()]);
+  expect(lost).toHaveLength(1); // giving leases up is not losing them
 });
