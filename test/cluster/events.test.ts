@@ -17,6 +17,7 @@ import { register } from "../helpers/events";
 import { postgresMissing } from "../helpers/postgres";
 import { install, pluginRepository } from "../fixtures/plugins/helpers";
 import { run } from "../cli/run";
+import { SessionClient, signIn } from "../helpers/session";
 import { waitFor } from "../helpers/wait";
 import type { TestServer } from "../helpers/server";
 
@@ -161,6 +162,21 @@ test.skipIf(missing !== null)("a poll for another node's queue is answered by it
   // A node that never was: unknown, as any queue id.
   const made = `nosuchnode:${q.queue_id.split(":").slice(1).join(":")}`;
   await expectError(ann[0]!.get("/events", { queue_id: made, last_event_id: -1 }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${made}`);
+});
+
+test.skipIf(missing !== null)("a browser session's poll and DELETE through the wrong node carry its cookie and CSRF token to the owner", async () => {
+  const onC = await signIn(c.nodes[2]!.url, "ann@example.com", "ann-password-1");
+  const onB = new SessionClient(c.nodes[1]!.url, onC.session, onC.csrf, onC.userId!);
+  const q = await register(onC, { event_types: ["message"] });
+  const poll = heard(onB, q, "the message through B's /json", (e) => e.type === "message" && e.message.content === "a browser's hop");
+  await Bun.sleep(50);
+  await ok(owner[0]!.post("/messages", { type: "stream", to: channel, topic: "hop", content: "a browser's hop" }));
+  await poll;
+  onB.sendCsrf = false; // a forged DELETE is refused, wherever it arrives
+  await expectError(onB.delete("/events", { queue_id: q.queue_id }, { unchecked: true }), 403, "CSRF_FAILED", /^CSRF error: /);
+  onB.sendCsrf = true;
+  await ok(onB.delete("/events", { queue_id: q.queue_id }));
+  await expectError(onC.get("/events", { queue_id: q.queue_id, last_event_id: -1 }), 400, "BAD_EVENT_QUEUE_ID", `Bad event queue ID: ${q.queue_id}`);
 });
 
 test.skipIf(missing !== null)(
