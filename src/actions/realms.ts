@@ -51,8 +51,16 @@ export interface NewRealmOptions {
 }
 
 /** The realm, its system groups and its owner (and its starter content), in one change. */
-async function insertRealmWithOwner(app: App, r: NewRealm, passwordHash: string | null, o: NewRealmOptions): Promise<{ realm: RealmRow; owner: UserRow }> {
+async function insertRealmWithOwner(
+  app: App,
+  r: NewRealm,
+  passwordHash: string | null,
+  o: NewRealmOptions & { onlyFirst?: boolean },
+): Promise<{ realm: RealmRow; owner: UserRow } | null> {
   return await app.tx(async (tx) => {
+    // Asked again inside the change, under the writer: of nodes starting together on an empty
+    // PostgreSQL database, one creates the first organization and the others find it.
+    if (o.onlyFirst && (await listRealms(tx.db)).length) return null;
     const realm = await insertRealmTx(app, tx, r);
     const u = { email: r.ownerEmail, fullName: r.ownerName, role: ROLE.owner };
     await checkNewUser(app, realm, u);
@@ -67,7 +75,7 @@ export async function createRealm(app: App, r: NewRealm, o: NewRealmOptions = {}
   await checkNewRealm(app, r);
   const password = r.ownerPassword ?? randomToken(20);
   const passwordHash = await hashPassword(password);
-  return { ...(await insertRealmWithOwner(app, r, passwordHash, o)), password };
+  return { ...(await insertRealmWithOwner(app, r, passwordHash, o))!, password };
 }
 
 /**
@@ -82,7 +90,9 @@ export async function bootstrapFirstRealm(app: App) {
   const c = app.config.firstRealm;
   const r = { stringId: "", name: c.name, ownerEmail: c.ownerEmail, ownerName: c.ownerName };
   await checkNewRealm(app, r);
-  const { realm, owner } = await insertRealmWithOwner(app, r, null, { starterContent: false });
+  const made = await insertRealmWithOwner(app, r, null, { starterContent: false, onlyFirst: true });
+  if (!made) return null;
+  const { realm, owner } = made;
   const password = randomToken(20);
   return { realm, owner, password, setPassword: async () => await setPassword(app, owner, password) };
 }

@@ -54,3 +54,19 @@ test.skipIf(missing !== null)(
   },
   20_000,
 );
+
+test.skipIf(missing !== null)(
+  "nodes started together on an empty database create one organization between them, and all serve it",
+  async () => {
+    const t = await startCluster(3, { together: true });
+    try {
+      expect(t.nodes.filter((n) => n.stderr().includes("error")).map((n) => n.stderr())).toEqual([]);
+      const [{ realms }] = await t.sql()`SELECT count(*)::int AS realms FROM realms`;
+      expect(realms).toBe(1);
+      for (const i of t.nodes.keys()) expect((await t.client(i).get("/users/me")).email).toBe(t.owner.email);
+    } finally {
+      await t.stop();
+    }
+  },
+  60_000,
+);

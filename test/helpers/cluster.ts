@@ -43,9 +43,10 @@ let databases = 0;
 
 /**
  * Starts `n` nodes. The first starts alone (it creates the first organization and prints its owner),
- * the others then start together. `env` adds CONFAB_* settings to every node.
+ * the others then start one by one; with `together`, all start at once on the empty database, as a
+ * compose file starts them (one of them creates the organization). `env` adds CONFAB_* settings to every node.
  */
-export async function startCluster(n: number, o: { env?: Record<string, string> } = {}): Promise<Cluster> {
+export async function startCluster(n: number, o: { env?: Record<string, string>; together?: boolean } = {}): Promise<Cluster> {
   pg ??= startPostgres({ settings: { max_connections: "200" } }); // stopped after the run (test/setup.ts)
   const databaseUrl = await (await pg).createDatabase(`cluster${++databases}`);
   const dataDir = mkdtempSync(join(tmpdir(), "confab-cluster-"));
@@ -78,11 +79,12 @@ export async function startCluster(n: number, o: { env?: Record<string, string> 
   };
 
   try {
-    const first = await start();
+    const started = o.together ? await Promise.all(Array.from({ length: n }, start)) : [await start()];
+    const first = started.find((s) => s.stdout().includes("owner email")) ?? started[0]!;
     const printed = (label: string) => new RegExp(`${label}: +(\\S+)`).exec(first.stdout())?.[1] ?? "";
     const owner = { email: printed("owner email"), apiKey: printed("API key"), password: printed("password") };
-    if (!owner.apiKey) throw new Error(`the first node printed no owner:\n${first.stdout()}`);
-    for (let i = 1; i < n; i++) await start();
+    if (!owner.apiKey) throw new Error(`no node printed the owner:\n${first.stdout()}`);
+    for (let i = started.length; i < n; i++) await start();
     return {
       databaseUrl,
       dataDir,
