@@ -39,12 +39,25 @@ export function databaseFileProblem(path: string): string | null {
   const raw = header.readUInt16BE(16);
   const pageSize = raw === 1 ? 65536 : raw;
   if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) return "its header names an impossible page size";
+  // A write-ahead log with frames holds pages newer than the file's, and a checkpoint cut off midway (a
+  // crash) leaves the file with the header it copied first and the pages after it still to come; opening
+  // it finishes the checkpoint from the log. The file's size says something only without such a log.
+  if (walFrames(path)) return null;
   const pages = header.readUInt32BE(28);
   const current = header.readUInt32BE(92) === header.readUInt32BE(24);
   if (current && pages > 0 && pages * pageSize > size) return `it is cut short: ${size} bytes where its header counts ${pages * pageSize}`;
   if (size % pageSize !== 0) return "its size is not a whole number of pages";
   return null;
 }
+
+/** Whether the database's write-ahead log holds frames (more than its 32-byte header). */
+const walFrames = (path: string): boolean => {
+  try {
+    return statSync(`${path}-wal`).size > 32;
+  } catch {
+    return false;
+  }
+};
 
 export const NOT_SQLITE = "it does not start with an SQLite header";
 
