@@ -34,6 +34,11 @@ const round = (x: number, digits = 1) => Math.round(x * 10 ** digits) / 10 ** di
 
 /** Runs a helper script in its own process with `spec`; its one JSON line. */
 async function runScript<T>(ctx: BenchContext, script: string, spec: object): Promise<T> {
+  return (await runScriptWithCpu<T>(ctx, script, spec)).result;
+}
+
+/** runScript, and the CPU time the script's process used (µs). */
+async function runScriptWithCpu<T>(ctx: BenchContext, script: string, spec: object): Promise<{ result: T; cpuUs: number }> {
   const file = join(ctx.tmp, `spec-${performance.now()}.json`);
   writeFileSync(file, JSON.stringify(spec));
   const proc = Bun.spawn([process.execPath, script, file], {
@@ -43,7 +48,8 @@ async function runScript<T>(ctx: BenchContext, script: string, spec: object): Pr
   });
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error(`${script} failed: ${out}`);
-  return JSON.parse(out) as T;
+  const usage = proc.resourceUsage();
+  return { result: JSON.parse(out) as T, cpuUs: usage ? Number(usage.cpuTime.user + usage.cpuTime.system) : Number.NaN };
 }
 
 /** CPU time used so far by the PostgreSQL cluster: the postmaster and every backend it forked. */
@@ -191,7 +197,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       const reader = basic(g.users[0]!);
       for (const engine of ["sqlite", "postgres"] as const) {
         const [n] = await startNodes(1, engine);
-        await untilQuiet(() => cpuMicros(n!.proc.pid) + (engine === "postgres" ? postgresCpu(pg) : 0));
+        await untilQuiet(() => cpuMicros(n!.proc.pid) + postgresCpu(pg));
         for (const [what, paths] of [
           ["narrow", narrows],
           ["search", searches],
@@ -226,7 +232,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       ] as const) {
         const ns = await startNodes(count, engine);
         const urls = ns.map((n) => n.url);
-        const cpu = () => ns.reduce((a, n) => a + cpuMicros(n.proc.pid), 0) + (engine === "postgres" ? postgresCpu(pg) : 0);
+        const cpu = () => ns.reduce((a, n) => a + cpuMicros(n.proc.pid), 0) + postgresCpu(pg);
         await untilQuiet(cpu);
         const queues = await registerQueues(urls, holders);
         ctx.log(`sends, ${label}: ${SENDERS} connections over ${count} node(s), ${queues.length} open queues, ${SECONDS} s`);
@@ -265,7 +271,10 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       const auths = Array.from({ length: POLLS }, (_, i) => basic(subscribers[1 + (i % (subscribers.length - 1))]!));
       ctx.log(`fan-out: ${POLLS} long-polls over nodes B and C, ${FANOUT_MESSAGES} sends on node A`);
       const queues = await registerQueues([b!.url, c!.url], auths);
-      const r = await runScript<{
+      // Where the CPU goes while it runs (2 cores for 3 nodes, PostgreSQL and the client's 1,000 polls).
+      const cpuOf = (n: Node) => cpuMicros(n.proc.pid);
+      const before = { a: cpuOf(a!), bc: cpuOf(b!) + cpuOf(c!), pg: postgresCpu(pg) };
+      const { result: r, cpuUs: clientCpu } = await runScriptWithCpu<{
         deliveries: number;
         missing: number;
         poll_errors: number;
@@ -279,7 +288,12 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         messages: FANOUT_MESSAGES,
         intervalMs: 100,
       });
+      const perSend = (us: number) => Math.round(us / 1000 / FANOUT_MESSAGES);
       Object.assign(f, {
+        fanout_cpu_ms_per_send_node_a: perSend(cpuOf(a!) - before.a),
+        fanout_cpu_ms_per_send_nodes_b_c: perSend(cpuOf(b!) + cpuOf(c!) - before.bc),
+        fanout_cpu_ms_per_send_postgres: perSend(postgresCpu(pg) - before.pg),
+        fanout_cpu_ms_per_send_client: perSend(clientCpu),
         fanout_polls: POLLS,
         fanout_deliveries: r.deliveries,
         fanout_missing: r.missing,
@@ -290,6 +304,9 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
         fanout_send_p50_ms: round(r.send_p50_ms, 2),
       });
       ctx.log(`  p50 ${f.fanout_p50_ms} ms, p99 ${f.fanout_p99_ms} ms, max ${f.fanout_max_ms} ms; ${r.deliveries} deliveries, ${r.missing} missing`);
+      ctx.log(
+        `  CPU per send (ms, the run's whole time over its sends): node A ${f.fanout_cpu_ms_per_send_node_a}, nodes B and C ${f.fanout_cpu_ms_per_send_nodes_b_c}, PostgreSQL ${f.fanout_cpu_ms_per_send_postgres}, the polling client ${f.fanout_cpu_ms_per_send_client}`,
+      );
       await deleteQueues(queues);
       await stopNodes([a!, b!, c!]);
     });
