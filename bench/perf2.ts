@@ -19,7 +19,19 @@ import { arm64Runner, smoke } from "../scripts/smoke-arm64";
 import { coldStarts, load as bunLoad, ownerAuth, startConfab } from "./foundation";
 import { generate } from "./messages";
 import { cpuShares } from "./lib/cpu-profile";
-import { cpuMicros, cpuMsAllThreads, firstAnswer, freePort, median, memoryReport, NO_RATE_LIMITS, rssMb, serveExe, stop } from "./lib/proc";
+import {
+  cpuMicros,
+  cpuMsAllThreads,
+  firstAnswer,
+  freePort,
+  median,
+  memoryReport,
+  NO_RATE_LIMITS,
+  rssMb,
+  serveExe,
+  stop,
+  waitForIntegrityCheck,
+} from "./lib/proc";
 import { basic } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 
@@ -117,17 +129,6 @@ async function loadSpec(ctx: BenchContext, spec: object) {
       return r;
     },
   };
-}
-
-/** Waits until GET /health reports the start-up integrity check done. */
-async function waitForIntegrityCheck(url: string, timeoutMs = 600_000) {
-  const t0 = performance.now();
-  for (;;) {
-    const h = (await (await fetch(`${url}/health`)).json()) as { integrity_check?: string };
-    if (h.integrity_check !== "pending") return;
-    if (performance.now() - t0 > timeoutMs) throw new Error("the start-up integrity check did not finish");
-    await Bun.sleep(200);
-  }
 }
 
 /** The server's own `_sum` and `_count` figures from /metrics (loopback may read it). */

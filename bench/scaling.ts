@@ -12,7 +12,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generate } from "./messages";
-import { cpuMicros, serveExe, stop } from "./lib/proc";
+import { cpuMicros, serveExe, stop, waitForIntegrityCheck } from "./lib/proc";
 import { basic } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 import { postgresMissing, startPostgres, type Postgres } from "../test/helpers/postgres";
@@ -138,6 +138,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       const started: Node[] = [];
       for (let i = 0; i < n; i++) {
         const node = await serveExe(ctx.exe, engine === "sqlite" ? sqliteDir : pgDir, logFile, 600_000, engine === "sqlite" ? {} : pgEnv);
+        if (engine === "sqlite") await waitForIntegrityCheck(node.url);
         started.push(node);
         nodes.push(node);
       }
@@ -268,6 +269,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
     // --- Fan-out: a send on A, long-polls on B and C ---
     await part("fanout", async () => {
       const [a, b, c] = await startNodes(3, "postgres");
+      await untilQuiet(() => [a!, b!, c!].reduce((t, n) => t + cpuMicros(n.proc.pid), 0) + postgresCpu(pg));
       const auths = Array.from({ length: POLLS }, (_, i) => basic(subscribers[1 + (i % (subscribers.length - 1))]!));
       ctx.log(`fan-out: ${POLLS} long-polls over nodes B and C, ${FANOUT_MESSAGES} sends on node A`);
       const queues = await registerQueues([b!.url, c!.url], auths);

@@ -115,3 +115,17 @@ export async function memoryReport(pid: number, logFile: string): Promise<{ rss_
   }
   throw new Error("the server wrote no memory report");
 }
+
+/**
+ * Waits until GET /health reports the start-up integrity check done: SQLite's quick_check reads the whole
+ * file in a child process (a core for seconds on a large database), once per start.
+ */
+export async function waitForIntegrityCheck(url: string, timeoutMs = 600_000) {
+  const t0 = performance.now();
+  for (;;) {
+    const h = (await (await fetch(`${url}/health`)).json()) as { integrity_check?: string };
+    if (h.integrity_check !== "pending") return;
+    if (performance.now() - t0 > timeoutMs) throw new Error("the start-up integrity check did not finish");
+    await Bun.sleep(200);
+  }
+}
