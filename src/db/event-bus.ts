@@ -42,7 +42,7 @@ export interface BatchNotes {
  */
 export async function publishBatch(tx: SQL, key: string, events: readonly Emitted[], notes: BatchNotes | null = null): Promise<void> {
   if (!events.length && !notes) return;
-  await tx`WITH row AS (INSERT INTO node_events (batch, events, notes) VALUES (${key}, ${JSON.stringify(events)}::jsonb, ${notes && JSON.stringify(notes)}::jsonb))
+  await tx`WITH row AS (INSERT INTO node_events (batch, events, notes) VALUES (${key}, ${JSON.stringify(events)}::text::jsonb, ${notes && JSON.stringify(notes)}::text::jsonb))
     SELECT pg_notify(${EVENTS_CHANNEL}, ${key})`;
 }
 
@@ -124,8 +124,7 @@ export class EventListener {
       const [row] = await this.reader!`SELECT events, notes FROM node_events WHERE batch = ${key}`;
       // A pruned row: this node fell a minute behind; it cannot know what the row held.
       if (!row) return this.o.onLost(`the events of batch ${key} were pruned before they were read`);
-      const json = (v: unknown) => (typeof v === "string" ? JSON.parse(v) : v);
-      this.o.onBatch(json(row.events) as Emitted[], key, (json(row.notes) as BatchNotes | null) ?? null);
+      this.o.onBatch(row.events as Emitted[], key, (row.notes as BatchNotes | null) ?? null);
     } catch (e) {
       this.o.onLost(`reading batch ${key} failed: ${String((e as Error)?.message ?? e)}`);
     }

@@ -62,6 +62,8 @@ test.skipIf(missing !== null)(
           ["A:1", [emitted(1), emitted(2)]],
           ["A:3", [emitted(4)]],
         ]);
+      // The row holds the events as JSON (an array), not as a JSON string of their text.
+      expect((await sql`SELECT jsonb_typeof(events) AS t FROM node_events WHERE batch = 'A:1'`)[0].t).toBe("array");
       await Bun.sleep(200);
       expect({ a: a.heard.length, b: b.heard.length, c: c.heard.length }).toEqual({ a: 0, b: 2, c: 2 });
       expect([...a.lost, ...b.lost, ...c.lost]).toEqual([]);
