@@ -30,8 +30,10 @@ import {
   rssMb,
   serveExe,
   stop,
+  untilQuiet,
   waitForIntegrityCheck,
 } from "./lib/proc";
+import { deleteQueues, registerQueues } from "./lib/queues";
 import { basic } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 
@@ -185,32 +187,6 @@ async function pacedFetches(
   return lat.sort((a, b) => a - b);
 }
 
-/** One message-event queue per authorization, as a client holds one: their ids, with whose they are. */
-async function registerQueues(url: string, auths: string[]): Promise<{ auth: string; id: string }[]> {
-  const queues: { auth: string; id: string }[] = [];
-  for (const auth of auths) {
-    const res = await fetch(`${url}/api/v1/register`, {
-      method: "POST",
-      headers: { Authorization: auth, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: '["message"]' }),
-    });
-    queues.push({ auth, id: ((await res.json()) as { queue_id: string }).queue_id });
-  }
-  return queues;
-}
-
-/** Waits for a second in which process `pid` used under a quarter of a core (its background work done, at most 300 s); the seconds waited. */
-async function untilQuiet(pid: number): Promise<number> {
-  const t0 = performance.now();
-  for (let last = cpuMicros(pid), i = 0; i < 300; i++) {
-    await Bun.sleep(1000);
-    const now = cpuMicros(pid);
-    if (now - last < 250_000) break;
-    last = now;
-  }
-  return (performance.now() - t0) / 1000;
-}
-
 /**
  * Where a send's CPU time goes: the send phase again, on the same database and queues, against the
  * server run from source under Bun's --cpu-prof (frames keep their file paths), summed per part of the
@@ -233,7 +209,7 @@ async function profileSends(ctx: BenchContext, dataDir: string, queueHolders: st
     await firstAnswer(`${url}/api/v1/server_settings`, t0, 120_000);
     await waitForIntegrityCheck(url);
     await registerQueues(url, queueHolders);
-    await untilQuiet(proc.pid); // the burst's backlog caught up
+    await untilQuiet(() => cpuMicros(proc.pid)); // the burst's backlog caught up
     const cpu0 = cpuMicros(proc.pid);
     const from = performance.now() - t0;
     const sent = await (await loadSpec(ctx, { ...send, url })).result();
@@ -398,8 +374,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
 
       // Memory per undelivered event: the heap with the queues' backlog, less the heap once they are deleted.
       const withQueues = await memoryReport(server.proc.pid, logFile);
-      for (const q of queues)
-        await fetch(`${server.url}/api/v1/events?${new URLSearchParams({ queue_id: q.id })}`, { method: "DELETE", headers: { Authorization: q.auth } });
+      await deleteQueues(queues);
       const without = await memoryReport(server.proc.pid, logFile);
       const perEvent = ((withQueues.heap_used_mb - without.heap_used_mb) * 2 ** 20) / withQueues.queued_events;
       Object.assign(f, {
@@ -423,7 +398,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       });
       const reader = basic(g.users[0]!);
       // Idle means idle: the send phase's deliveries are caught up first (how long that took is a figure).
-      f.catch_up_after_sends_seconds = round(await untilQuiet(server.proc.pid));
+      f.catch_up_after_sends_seconds = round(await untilQuiet(() => cpuMicros(server.proc.pid)));
       ctx.log(`channel+topic newest 100, one client back to back, ${SECONDS} s (after ${f.catch_up_after_sends_seconds} s of catch-up)`);
       const fetchIdle = await (
         await loadSpec(ctx, { url: server.url, mode: "get", seconds: SECONDS, concurrency: 1, auth: [reader], requests: narrows.map((path) => ({ path })) })
@@ -451,7 +426,7 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       let quietAt = 0;
       const watch = burstResult
         .catch(() => {})
-        .then(() => untilQuiet(server.proc.pid))
+        .then(() => untilQuiet(() => cpuMicros(server.proc.pid)))
         .then(() => (quietAt = performance.now()));
       // The issue's row is the catch-up after a burst (background work: backlog rows, search batches);
       // the fetches while the 16 senders are still being answered are reported beside it.

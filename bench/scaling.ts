@@ -12,7 +12,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generate } from "./messages";
-import { cpuMicros, serveExe, stop, waitForIntegrityCheck } from "./lib/proc";
+import { cpuMicros, serveExe, stop, untilQuiet, waitForIntegrityCheck } from "./lib/proc";
+import { deleteQueues, registerQueues } from "./lib/queues";
 import { basic } from "./lib/seed";
 import type { BenchContext, BenchResult } from "./lib/types";
 import { postgresMissing, startPostgres, type Postgres } from "../test/helpers/postgres";
@@ -66,39 +67,6 @@ function postgresCpu(pg: Postgres): number {
     }
   }
   return total;
-}
-
-async function registerQueues(urls: string[], auths: string[]): Promise<{ url: string; auth: string; id: string; last: number }[]> {
-  const queues = [];
-  for (let i = 0; i < auths.length; i++) {
-    const url = urls[i % urls.length]!;
-    const res = await fetch(`${url}/api/v1/register`, {
-      method: "POST",
-      headers: { Authorization: auths[i]!, "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ event_types: '["message"]', fetch_event_types: '["message"]' }),
-    });
-    const body = (await res.json()) as { queue_id: string; last_event_id: number };
-    if (!res.ok) throw new Error(`register failed: ${JSON.stringify(body)}`);
-    queues.push({ url, auth: auths[i]!, id: body.queue_id, last: body.last_event_id });
-  }
-  return queues;
-}
-
-async function deleteQueues(queues: { url: string; auth: string; id: string }[]) {
-  for (const q of queues)
-    await fetch(`${q.url}/api/v1/events?${new URLSearchParams({ queue_id: q.id })}`, { method: "DELETE", headers: { Authorization: q.auth } });
-}
-
-/** Waits for a second in which the processes used under a quarter of a core together (background work done). */
-async function untilQuiet(cpu: () => number, limitSeconds = 300): Promise<number> {
-  const t0 = performance.now();
-  for (let last = cpu(), i = 0; i < limitSeconds; i++) {
-    await Bun.sleep(1000);
-    const now = cpu();
-    if (now - last < 250_000) break;
-    last = now;
-  }
-  return (performance.now() - t0) / 1000;
 }
 
 export async function run(ctx: BenchContext): Promise<BenchResult> {

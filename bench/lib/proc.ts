@@ -129,3 +129,18 @@ export async function waitForIntegrityCheck(url: string, timeoutMs = 600_000) {
     await Bun.sleep(200);
   }
 }
+
+/**
+ * Waits for a second in which `cpu` (µs used so far by the processes watched) grew by under a quarter of
+ * a core: their background work is done (at most `limitSeconds`). Returns the seconds waited.
+ */
+export async function untilQuiet(cpu: () => number, limitSeconds = 300): Promise<number> {
+  const t0 = performance.now();
+  for (let last = cpu(), i = 0; i < limitSeconds; i++) {
+    await Bun.sleep(1000);
+    const now = cpu();
+    if (now - last < 250_000) break;
+    last = now;
+  }
+  return (performance.now() - t0) / 1000;
+}
