@@ -120,6 +120,9 @@ export function register(program: Command) {
           printFirstRun(config.externalUrl, first);
         }
         log.info("listening", { url: http.url, data_dir: config.dataDir, ...(app.node ? { node: app.node.name } : {}), start_ms: phases.join(", ") });
+        // The executable starts with JavaScriptCore's tier-up thresholds raised (scripts/build.ts), so code
+        // that runs once at start stays in the interpreter; from here on the JIT works as usual.
+        Bun.unsafe.setJITPolicy(1);
         // `kill -USR2 <pid>`: one log line with memory after a full collection, for operators and benchmarks.
         process.on("SIGUSR2", () => log.warn("memory", memoryReport(app)));
       }),
