@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { databasePath, describePostgresUrl, type Config } from "./config";
+import { Checkpointer } from "./db/checkpointer";
 import { openDatabase, type Db } from "./db/client";
 import { migrateWithBackup } from "./db/backup";
 import { checkDatabaseFile, checkSchemaReadable, damaged, isCorruption } from "./db/integrity";
@@ -65,7 +66,9 @@ export async function createApp(config: Config, opts: AppOptions = {}): Promise<
   return assemble(config, opts, log, {
     db,
     reads: new ReadCache(sqlite),
-    writer: (metrics) => sqliteWriter(sqlite, db, walSync ? `${path}-wal` : null, metrics),
+    // A server checkpoints its WAL in a helper process (db/checkpointer.ts); a CLI command as SQLite does.
+    writer: (metrics) =>
+      sqliteWriter(sqlite, db, walSync ? `${path}-wal` : null, metrics, opts.batching ? new Checkpointer(sqlite, path, log, metrics.checkpointSeconds) : null),
     pooled: false,
     integrity: "pending",
     node: null,

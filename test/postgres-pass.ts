@@ -13,6 +13,7 @@ import { postgresMissing } from "./helpers/postgres";
 export const EXCLUDED: Record<string, string> = {
   "test/api/message-durability.test.ts": "SIGKILLs a confab process on a SQLite file and runs PRAGMA integrity_check on the file",
   "test/cli/crash-operations.test.ts": "the CLI on the data directory's SQLite file: kills it mid-operation, then checks the file",
+  "test/api/wal-checkpoint.test.ts": "SQLite's WAL checkpoints in a helper process, and the SQLite file after a stop",
   "test/cli/import.test.ts": "the CLI's import into new data directories' SQLite files (its one server exports into one)",
 };
 

@@ -4,6 +4,7 @@
 import type { Database } from "bun:sqlite";
 import type { ReservedSQL, SQL } from "bun";
 import { closeSync, fdatasync, openSync } from "node:fs";
+import type { Checkpointer } from "./checkpointer";
 import type { Db } from "./client";
 import type { ServerMetrics } from "../lib/metrics";
 import type { Emitted } from "../events/types";
@@ -38,7 +39,13 @@ export interface CommittingBatch {
  * only once its WAL frames are on disk, in commit order. That is the durability of synchronous=FULL at
  * the price of one fsync per batch, without the 5 ms stall per batch that a synchronous fsync costs.
  */
-export function sqliteWriter(sqlite: Database, db: Db, walSync: string | null = null, metrics: ServerMetrics | null = null): WriterEngine {
+export function sqliteWriter(
+  sqlite: Database,
+  db: Db,
+  walSync: string | null = null,
+  metrics: ServerMetrics | null = null,
+  checkpointer: Checkpointer | null = null,
+): WriterEngine {
   let walFd: number | null = null;
   return {
     db,
@@ -49,6 +56,7 @@ export function sqliteWriter(sqlite: Database, db: Db, walSync: string | null = 
     },
     commit() {
       sqlite.run("COMMIT");
+      checkpointer?.committed();
       return undefined;
     },
     sync() {
@@ -66,6 +74,7 @@ export function sqliteWriter(sqlite: Database, db: Db, walSync: string | null = 
       );
     },
     close() {
+      checkpointer?.close();
       if (walFd !== null) closeSync(walFd);
       walFd = null;
     },

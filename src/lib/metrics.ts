@@ -89,6 +89,8 @@ export class ServerMetrics {
   /** Time COMMIT took, and the WAL fsync after it. */
   readonly commitSeconds = new Histogram();
   readonly fsyncSeconds = new Histogram();
+  /** Time each WAL checkpoint in the helper process took (db/checkpointer.ts). */
+  readonly checkpointSeconds = new Histogram();
   messagesSent = 0;
   pluginRestarts = 0;
   agentRunsStarted = 0;
