@@ -4,16 +4,17 @@
 // indexer (runtime/housekeeping.ts) keeps the wait to about a second. Zulip, too, updates its search index
 // outside the send.
 import type { App } from "../context";
+import { engineOf } from "../db/engine";
 import { textForSearch } from "../render";
 import * as store from "../store/messages";
 
 /** A search waits for what is left in batches this big. */
 const INDEX_BATCH = 1000;
 
-/** Indexes one batch of waiting messages (no transaction when none wait); true when more may wait. */
-export async function indexBatch(app: App, size = INDEX_BATCH): Promise<boolean> {
+/** Indexes one batch of waiting messages (no transaction when none wait); how many it indexed. */
+export async function indexBatch(app: App, size = INDEX_BATCH): Promise<number> {
   const rows = await store.unindexedMessages(app.db, size);
-  if (!rows.length) return false;
+  if (!rows.length) return 0;
   await app.tx(
     async (tx) =>
       await store.indexMessages(
@@ -22,10 +23,27 @@ export async function indexBatch(app: App, size = INDEX_BATCH): Promise<boolean>
       ),
     { keepsLookups: true },
   );
-  return rows.length === size;
+  return rows.length;
 }
+
+/** Pages of FTS5 merging per slice (store/messages.ts mergeSearchIndex): under 2 ms, and enough to keep up. */
+const MERGE_PAGES = 32;
+
+/** The server merges the index itself, a slice at a time (store/messages.ts stopSearchAutomerge). */
+export async function takeOverSearchMerging(app: App) {
+  if (engineOf(app.db) === "postgres") return; // its index is a column, merged by nobody
+  await app.tx(async (tx) => await store.stopSearchAutomerge(tx.db), { keepsLookups: true });
+}
+
+/** One slice of merging the index's segments; true when more waits. */
+export async function mergeSearchSlice(app: App): Promise<boolean> {
+  return await app.tx(async (tx) => await store.mergeSearchIndex(tx.db, MERGE_PAGES), { keepsLookups: true });
+}
+
+/** Whether the index was written since the last call (by anyone: the indexer, a search's catch-up, an edit). */
+export const searchIndexWritten = (app: App) => store.takeSearchIndexWritten(app.db);
 
 /** Before a search: everything sent so far is indexed. */
 export async function catchUpSearch(app: App) {
-  while (await indexBatch(app));
+  while ((await indexBatch(app)) === INDEX_BATCH);
 }

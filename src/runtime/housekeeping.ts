@@ -3,7 +3,7 @@ import { applyRetention } from "../actions/retention";
 import { deleteExpiredSessions } from "../actions/sessions";
 import { syncFullMembers } from "../actions/users";
 import type { App } from "../context";
-import { indexBatch } from "../actions/search-index";
+import { indexBatch, mergeSearchSlice, searchIndexWritten, takeOverSearchMerging } from "../actions/search-index";
 import { deliverBacklog } from "../actions/catch-up";
 import { listRealms } from "../store/realms";
 
@@ -52,8 +52,20 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
 }
 
 /** Indexes the messages waiting for search (actions/search-index.ts) every `intervalMs`; returns a stop function. */
-export const startSearchIndexer = (app: App, intervalMs = 1000) =>
-  everyInBatches(app, intervalMs, "search indexing", { first: 50, most: 1000 }, async (messages) => await indexBatch(app, messages));
+export function startSearchIndexer(app: App, intervalMs = 1000) {
+  const merging = takeOverSearchMerging(app).catch((e: Error) => app.log.error("search index merging failed", { error: String(e.message) }));
+  // A turn indexes one batch and merges one slice, so the segments each batch adds are merged as they come.
+  // Merging is tried while the index was written since (here, by a search's catch-up or an edit) or the
+  // last slice said more waits, so an idle server opens no transaction for it.
+  let unmerged = true; // what an earlier run left, at first
+  return everyInBatches(app, intervalMs, "search indexing", { first: 50, most: 1000 }, async (messages) => {
+    await merging;
+    const indexed = await indexBatch(app, messages);
+    if (searchIndexWritten(app)) unmerged = true;
+    if (unmerged) unmerged = await mergeSearchSlice(app);
+    return indexed === messages || unmerged;
+  });
+}
 
 /**
  * Every `intervalMs`, runs `batch(size)` until it says nothing more waits, one batch per event-loop turn

@@ -87,6 +87,16 @@ export const unindexedMessages = async (db: Db, limit: number) =>
     limit,
   );
 
+/** SQLite connections whose FTS5 index was written since the indexer last asked (a merge may be due). */
+const written = new WeakSet<object>();
+
+/** Whether the index was written since the last call: segments were added or changed, and merging may be due. */
+export function takeSearchIndexWritten(db: Db): boolean {
+  const had = written.has(sqliteOf(db));
+  written.delete(sqliteOf(db));
+  return had;
+}
+
 export async function indexMessages(db: Db, rows: { id: number; topic: string; text: string }[]) {
   const insert = raw(db).batch(
     engineOf(db) === "postgres"
@@ -96,12 +106,39 @@ export async function indexMessages(db: Db, rows: { id: number; topic: string; t
   if (engineOf(db) === "postgres") for (const r of rows) insert.add(r.id, searchDocument(r.topic, r.text));
   else for (const r of rows) insert.add(r.id, r.topic, r.text);
   await insert.done();
+  if (engineOf(db) !== "postgres") written.add(sqliteOf(db));
+}
+
+/**
+ * SQLite's FTS5 merges its index segments by itself inside the COMMIT that crosses a unit of writes: up to
+ * 30 ms of one COMMIT on the event loop, measured on 200,000 messages. The server turns that off once
+ * (`automerge` is kept in the index's own config table) and merges in slices instead (mergeSearchIndex).
+ * Segments can still pile up to FTS5's crisis merge (16 on a level) where nothing merges, as under a CLI
+ * import, which is then merged at once as before.
+ */
+export async function stopSearchAutomerge(db: Db) {
+  if (engineOf(db) === "postgres") return;
+  const row = await raw(db).get<{ v: number }>("SELECT v FROM messages_fts_config WHERE k = 'automerge'");
+  if (row?.v !== 0) await raw(db).run("INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 0)");
+}
+
+/**
+ * One slice of FTS5's merging: about `pages` pages written (32 took under 2 ms here). True when more merge
+ * work waits (FTS5's own sign: the command changed at least two rows).
+ */
+export async function mergeSearchIndex(db: Db, pages: number): Promise<boolean> {
+  if (engineOf(db) === "postgres") return false;
+  const changes = async () => (await raw(db).get<{ n: number }>("SELECT total_changes() AS n"))!.n;
+  const before = await changes();
+  await raw(db).run(`INSERT INTO messages_fts (messages_fts, rank) VALUES ('merge', ${Math.trunc(pages)})`);
+  return (await changes()) - before >= 2;
 }
 
 /** On PostgreSQL a message's tsvector is a column of its row, and goes with it. */
 export async function unindexMessages(db: Db, ids: number[]) {
   if (engineOf(db) === "postgres") return;
   await raw(db).run("DELETE FROM messages_fts WHERE rowid IN (SELECT value FROM json_each(?))", JSON.stringify(ids));
+  written.add(sqliteOf(db));
 }
 
 const byId = preparedPerDb((db) => {
