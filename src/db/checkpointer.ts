@@ -59,9 +59,12 @@ export class Checkpointer {
     this.look = sqlite.query<{ log: number; checkpointed: number }, []>("PRAGMA wal_checkpoint(NOOP)");
   }
 
-  /** After each COMMIT on the server's connection. */
+  /** After each COMMIT on the server's connection (and after each checkpoint, to see if another is due). */
   committed() {
     if (this.failed || this.asking) return;
+    // SQLite refuses the look (SQLITE_LOCKED) while a transaction is open on the connection: the writer's
+    // batch, when a checkpoint's answer comes in the middle of it. Its COMMIT looks again.
+    if (this.sqlite.inTransaction) return;
     const { log, checkpointed } = this.look.get()!;
     this.valve(log >= VALVE_FRAMES);
     if (log - checkpointed >= CHECKPOINT_FRAMES) this.ask();
@@ -121,7 +124,11 @@ export class Checkpointer {
     for await (const chunk of helper.stdout) {
       rest += decoder.decode(chunk, { stream: true });
       for (let nl = rest.indexOf("\n"); nl >= 0; nl = rest.indexOf("\n")) {
-        this.answered(JSON.parse(rest.slice(0, nl)) as Answer);
+        try {
+          this.answered(JSON.parse(rest.slice(0, nl)) as Answer);
+        } catch (e) {
+          this.giveUp(String((e as Error).message)); // never the server's crash
+        }
         rest = rest.slice(nl + 1);
       }
     }
