@@ -89,7 +89,13 @@ export async function bootstrapFirstRealm(app: App) {
   if ((await listRealms(app.db)).length) return null;
   const c = app.config.firstRealm;
   const r = { stringId: "", name: c.name, ownerEmail: c.ownerEmail, ownerName: c.ownerName };
-  await checkNewRealm(app, r);
+  try {
+    await checkNewRealm(app, r);
+  } catch (e) {
+    // Another node started at the same moment created it since the look above ("Subdomain '' is already in use").
+    if ((await listRealms(app.db)).length) return null;
+    throw e;
+  }
   const made = await insertRealmWithOwner(app, r, null, { starterContent: false, onlyFirst: true });
   if (!made) return null;
   const { realm, owner } = made;
