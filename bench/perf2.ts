@@ -28,6 +28,7 @@ import {
   memoryReport,
   NO_RATE_LIMITS,
   rssMb,
+  rssParts,
   serveExe,
   stop,
   untilQuiet,
@@ -283,7 +284,14 @@ export async function run(ctx: BenchContext): Promise<BenchResult> {
       await Bun.sleep(1000);
       f.idle_rss_mb = round(rssMb(s.proc.pid));
       f.bare_idle_rss_mb = round(rssMb(b.proc.pid));
-      ctx.log(`idle RSS ${f.idle_rss_mb} MB, bare ${f.bare_idle_rss_mb} MB`);
+      // Where it lies (smaps): what holds the figure back.
+      const parts = (pid: number) =>
+        Object.entries(rssParts(pid))
+          .map(([k, v]) => `${k} ${round(v)}`)
+          .join(", ");
+      f.idle_rss_parts_mb = parts(s.proc.pid);
+      f.bare_idle_rss_parts_mb = parts(b.proc.pid);
+      ctx.log(`idle RSS ${f.idle_rss_mb} MB (${f.idle_rss_parts_mb}), bare ${f.bare_idle_rss_mb} MB (${f.bare_idle_rss_parts_mb})`);
 
       // --- GET /users/me: wrk, rounds in turns so the machine's drift cancels in each ratio ---
       const wrkBin = tool("wrk", ["wrk"]);

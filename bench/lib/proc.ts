@@ -1,5 +1,5 @@
 // Starting and measuring server processes for benchmarks.
-import { closeSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { createServer } from "node:net";
 
 /** A TCP port that was free a moment ago. */
@@ -35,6 +35,25 @@ export function rssMb(pid: number): number {
   const m = /^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   if (!m) throw new Error(`no VmRSS for pid ${pid}`);
   return Number(m[1]) / 1024;
+}
+
+/**
+ * Where a process's resident memory lies (/proc/PID/smaps), in MB: the executable's machine code pages
+ * read so far, its read-only data, its writable data (the embedded JavaScript and bytecode of a compiled
+ * executable), anonymous memory (the JavaScript heap, malloc, JIT code), and other files (libc, ...).
+ */
+export function rssParts(pid: number): Record<"code" | "rodata" | "data" | "anon" | "libs", number> {
+  const exe = readlinkSync(`/proc/${pid}/exe`);
+  const parts = { code: 0, rodata: 0, data: 0, anon: 0, libs: 0 };
+  let kind: keyof typeof parts = "anon";
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (head) {
+      const [, perms, file] = head;
+      kind = !file || file.startsWith("[") ? "anon" : file !== exe ? "libs" : perms!.includes("x") ? "code" : perms!.includes("w") ? "data" : "rodata";
+    } else if (line.startsWith("Rss:")) parts[kind] += Number(line.split(/\s+/)[1]) / 1024;
+  }
+  return parts;
 }
 
 export const median = (xs: number[]) => {
