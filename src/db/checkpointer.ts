@@ -9,6 +9,9 @@
 // The helper is this executable acting as plain Bun (BUN_BE_BUN=1), as the integrity check is
 // (db/integrity.ts): a Worker would keep a second JavaScript VM in the server's memory. It starts on the
 // first checkpoint needed and ends after IDLE_MS without one, so an idle server keeps no second process.
+// It ends when its input does (the server stopped, or was killed) without closing its connection: as the
+// last connection of a killed server, closing would checkpoint and delete the WAL under an exclusive
+// lock, refusing whoever opens the file next (SQLITE_BUSY) for that moment.
 //
 // A WAL restarts (writes start again from its beginning) only when a writer begins while every frame is
 // copied. Under sends without a pause the helper never quite catches up, so past VALVE_FRAMES the
@@ -36,7 +39,7 @@ for await (const _ of Bun.stdin.stream()) {
   try { out = { ...checkpoint.get(), ms: performance.now() - t0 }; } catch (e) { out = { error: String((e && e.message) || e) }; }
   process.stdout.write(JSON.stringify(out) + "\\n");
 }
-db.close();`;
+process.exit(0);`;
 
 type Answer = { busy: number; log: number; checkpointed: number; ms: number } | { error: string };
 
