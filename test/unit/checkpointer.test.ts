@@ -49,3 +49,36 @@ test("checkpoints in its helper; an answer during an open transaction waits for 
   expect(look().log).toBe(0); // the stop copied and truncated the whole log
   db.close();
 });
+
+test("past 10,000 frames the connection checkpoints too, until the WAL has started over", async () => {
+  const file = join(dir, "valve.db");
+  const db = new Database(file, { create: true });
+  db.run("PRAGMA journal_mode = WAL");
+  db.run("CREATE TABLE t (x BLOB)");
+  const seconds = new Histogram();
+  const c = new Checkpointer(
+    db,
+    file,
+    createLogger("warn", () => {}),
+    seconds,
+  );
+  const autocheckpoint = () => db.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint;
+  const answers = () => Number(/^h_count (\d+)/m.exec(seconds.lines("h").join("\n"))?.[1] ?? 0);
+  expect(autocheckpoint()).toBe(0);
+
+  db.run("BEGIN IMMEDIATE");
+  for (let i = 0; i < 11_000; i++) db.run("INSERT INTO t VALUES (randomblob(3000))");
+  db.run("COMMIT");
+  c.committed();
+  expect(autocheckpoint()).toBe(CHECKPOINT_FRAMES); // the valve: SQLite's own checkpoints again
+
+  // Once the helper has copied everything, the next write starts the WAL over; its look closes the valve.
+  const deadline = Date.now() + 20_000;
+  while (answers() < 1 && Date.now() < deadline) await Bun.sleep(10);
+  db.run("INSERT INTO t VALUES (1)");
+  c.committed();
+  expect(db.query<{ log: number }, []>("PRAGMA wal_checkpoint(NOOP)").get()!.log).toBeLessThan(CHECKPOINT_FRAMES);
+  expect(autocheckpoint()).toBe(0);
+  c.close();
+  db.close();
+});
