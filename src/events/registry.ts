@@ -1,7 +1,7 @@
 import { randomToken } from "../lib/random";
 import type { Logger } from "../lib/log";
 import { MessageCache, type MessagePayload } from "./message-cache";
-import { EventQueue } from "./queue";
+import { EventQueue, plainMessageId } from "./queue";
 import type { Emitted, QueueOptions, ServerEvent } from "./types";
 
 /** How many messages the shared cache keeps for queues that have not fetched them yet. */
@@ -123,12 +123,13 @@ export class QueueRegistry {
     for (const { event: full, audience } of batch) {
       // Queues test the event as emitted but keep its compact form (see compact()).
       const event = Object.freeze(this.compact(full));
+      const messageId = plainMessageId(event); // asked once, not per queue
       // A message's flags per user: flagNames() shares one frozen array per combination.
       const byUser = full.type === "message" ? (full.flags_by_user as Record<number, readonly string[]> | undefined) : undefined;
       const defaultFlags = byUser && ((full.default_flags as readonly string[] | undefined) ?? NO_FLAGS);
       const push = (q: EventQueue, flags = defaultFlags) => {
         if (!q.accepts(full)) return;
-        q.push(event, byUser && (byUser[q.opts.userId!] ?? flags));
+        q.push(event, byUser && (byUser[q.opts.userId!] ?? flags), messageId);
         if (q.size > this.cfg.maxQueueEvents && !q.waiter) overfull.add(q);
       };
       if (audience.kind === "users") {
