@@ -54,21 +54,28 @@ export function startHousekeeping(app: App, intervalSeconds: number): () => void
 /** Indexes the messages waiting for search (actions/search-index.ts) every `intervalMs`; returns a stop function. */
 export function startSearchIndexer(app: App, intervalMs = 1000) {
   const merging = takeOverSearchMerging(app).catch((e: Error) => app.log.error("search index merging failed", { error: String(e.message) }));
-  // A turn indexes one batch and merges one slice, so the segments each batch adds are merged as they come.
+  // Turns alternate: a batch, then a merge slice in a turn of its own, so the segments each batch adds are
+  // merged as they come and no turn holds the event loop for both (perf2's catch-up after a burst).
   // Merging is tried while the index was written since (here, by a search's catch-up or an edit) or the
   // last slice said more waits, so an idle server opens no transaction for it.
   let unmerged = true; // what an earlier run left, at first
+  let mergeTurn = false;
   return everyInBatches(app, intervalMs, "search indexing", { first: 50, most: 1000 }, async (messages) => {
     await merging;
+    if (mergeTurn) {
+      mergeTurn = false;
+      unmerged = await mergeSearchSlice(app);
+      return "unsized";
+    }
     const indexed = await indexBatch(app, messages);
     if (searchIndexWritten(app)) unmerged = true;
-    if (unmerged) unmerged = await mergeSearchSlice(app);
+    mergeTurn = unmerged;
     return indexed === messages || unmerged;
   });
 }
 
 /**
- * Every `intervalMs`, runs `batch(size)` until it says nothing more waits, one batch per event-loop turn
+ * Every `intervalMs`, runs `batch(size)` until it says nothing more waits (false), one batch per event-loop turn
  * so requests keep being served between them; returns a stop function. The size follows how long the
  * last batch took, so that each takes about SLICE_MS whatever the machine and the data.
  */
@@ -77,7 +84,7 @@ function everyInBatches(
   intervalMs: number,
   what: string,
   sizes: { first: number; most: number },
-  batch: (size: number) => Promise<boolean>,
+  batch: (size: number) => Promise<boolean | "unsized">,
 ): () => void {
   let stopped = false;
   let size = sizes.first;
@@ -88,10 +95,12 @@ function everyInBatches(
     try {
       if (stopped) return;
       const started = performance.now();
-      more = await batch(size);
+      const result = await batch(size);
+      more = result !== false;
       const ms = performance.now() - started;
-      // Halfway towards the size that would have taken SLICE_MS, within [1, most].
-      size = Math.max(1, Math.min(sizes.most, Math.round((size + (size * SLICE_MS) / Math.max(ms, 0.05)) / 2)));
+      // Halfway towards the size that would have taken SLICE_MS, within [1, most]; "unsized": a turn of other
+      // work (more follows), whose time says nothing of the batches' size.
+      if (result !== "unsized") size = Math.max(1, Math.min(sizes.most, Math.round((size + (size * SLICE_MS) / Math.max(ms, 0.05)) / 2)));
     } catch (e) {
       app.log.error(`${what} failed`, { error: String((e as Error).message) });
     } finally {
