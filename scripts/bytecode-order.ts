@@ -5,6 +5,7 @@
 // reads fewer pages of the executable: about 4 MB less resident memory, measured with /proc/PID/status
 // (RssFile) after a start and 20 answers, and a start 1-2 ms faster.
 import { join } from "node:path";
+import { startServe } from "./serve-process";
 
 /** Records the two runs' profiles under `dir`; returns their paths, the most common start first. */
 export async function recordStartOrder(exe: string, dir: string): Promise<string[]> {
@@ -20,36 +21,18 @@ type Owner = { email: string; apiKey: string };
 
 /** One start: waits for its address (and, on the first start, the owner's key), asks, then stops it. */
 async function run(exe: string, dataDir: string, out: string, known: Owner | null): Promise<Owner> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CONFAB_")));
-  const proc = Bun.spawn([exe, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", "0"], {
-    env: { ...env, BUN_BYTECODE_ORDER_OUT: out },
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const s = await startServe(exe, dataDir, { env: { BUN_BYTECODE_ORDER_OUT: out } });
   try {
-    let text = "";
-    const decoder = new TextDecoder();
-    const streams = [proc.stdout, proc.stderr].map(async (s) => {
-      for await (const chunk of s) text += decoder.decode(chunk, { stream: true });
-    });
-    const deadline = Date.now() + 30_000;
-    while (!/listening url=(\S+)/.test(text)) {
-      if (Date.now() > deadline || proc.exitCode !== null) throw new Error(`the start did not listen:\n${text}`);
-      await Bun.sleep(20);
-    }
-    const url = /listening url=(\S+)/.exec(text)![1]!;
     const owner = known ?? {
-      email: /owner email:\s+(\S+)/.exec(text)?.[1] ?? "",
-      apiKey: /API key:\s+(\S+)/.exec(text)?.[1] ?? "",
+      email: /owner email:\s+(\S+)/.exec(s.output())?.[1] ?? "",
+      apiKey: /API key:\s+(\S+)/.exec(s.output())?.[1] ?? "",
     };
-    await firstRequests(url, owner);
-    proc.kill("SIGTERM"); // the profile is written as the process exits
-    if ((await proc.exited) !== 0) throw new Error(`the start exited ${proc.exitCode}:\n${text}`);
-    await Promise.all(streams);
+    await firstRequests(s.url, owner);
+    const code = await s.stop(); // the profile is written as the process exits
+    if (code !== 0) throw new Error(`the start exited ${code}:\n${s.output()}`);
     return owner;
   } finally {
-    proc.kill("SIGKILL");
+    s.proc.kill("SIGKILL");
   }
 }
 

@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { cleanEnv, startServe } from "./serve-process";
 
 const QEMU = ["qemu-aarch64-static", "qemu-aarch64"];
 /** Where Debian's cross packages (libc6-arm64-cross) or a multiarch install keep the arm64 loader. */
@@ -25,34 +26,14 @@ export function arm64Runner(): string[] | string {
 
 export async function smoke(exe: string, runner: string[]) {
   const tmp = mkdtempSync(join(tmpdir(), "confab-arm64-"));
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("CONFAB_")));
   try {
-    const v = Bun.spawnSync([...runner, exe, "version"], { env, stdout: "pipe", stderr: "pipe" });
+    const v = Bun.spawnSync([...runner, exe, "version"], { env: cleanEnv(), stdout: "pipe", stderr: "pipe" });
     if (v.exitCode !== 0) throw new Error(`version exited ${v.exitCode}: ${v.stderr}`);
     const t0 = performance.now();
-    const proc = Bun.spawn([...runner, exe, "serve", "--data-dir", join(tmp, "data"), "--port", "0"], {
-      env,
-      stdin: "ignore",
-      stdout: "ignore",
-      stderr: "pipe",
-    });
+    // Emulation is slow: a start takes seconds, not milliseconds.
+    const s = await startServe(exe, join(tmp, "data"), { runner, timeoutMs: 120_000 });
     try {
-      // The log line `listening url=…` names the port it was given.
-      let err = "";
-      const decoder = new TextDecoder();
-      const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
-      let url: string | undefined;
-      const deadline = Date.now() + 120_000; // emulation is slow: a start takes seconds, not milliseconds
-      while (!(url = / listening url=(\S+)/.exec(err)?.[1])) {
-        const { value, done } = await Promise.race([
-          reader.read(),
-          Bun.sleep(Math.max(0, deadline - Date.now())).then(() => ({ value: undefined, done: true })),
-        ]);
-        if (done) throw new Error(`serve did not start (exit ${proc.exitCode}): ${err}`);
-        err += decoder.decode(value, { stream: true });
-      }
-      reader.releaseLock();
-      const res = await fetch(`${url}/api/v1/server_settings`);
+      const res = await fetch(`${s.url}/api/v1/server_settings`);
       const body = (await res.json()) as { zulip_version?: string };
       return {
         version: v.stdout.toString().trim(),
@@ -61,8 +42,7 @@ export async function smoke(exe: string, runner: string[]) {
         start_ms: Math.round(performance.now() - t0),
       };
     } finally {
-      proc.kill("SIGTERM");
-      await proc.exited;
+      await s.stop();
     }
   } finally {
     rmSync(tmp, { recursive: true, force: true });
