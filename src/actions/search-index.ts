@@ -31,7 +31,8 @@ const MERGE_PAGES = 32;
 
 /** The server merges the index itself, a slice at a time (store/messages.ts stopSearchAutomerge). */
 export async function takeOverSearchMerging(app: App) {
-  if (engineOf(app.db) === "postgres") return; // its index is a column, merged by nobody
+  // PostgreSQL's index is a column, merged by nobody; once off, a start opens no transaction for it.
+  if (engineOf(app.db) === "postgres" || (await store.searchAutomergeStopped(app.db))) return;
   await app.tx(async (tx) => await store.stopSearchAutomerge(tx.db), { keepsLookups: true });
 }
 

@@ -117,10 +117,11 @@ export async function indexMessages(db: Db, rows: { id: number; topic: string; t
  * import, which is then merged at once as before.
  */
 export async function stopSearchAutomerge(db: Db) {
-  if (engineOf(db) === "postgres") return;
-  const row = await raw(db).get<{ v: number }>("SELECT v FROM messages_fts_config WHERE k = 'automerge'");
-  if (row?.v !== 0) await raw(db).run("INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 0)");
+  await raw(db).run("INSERT INTO messages_fts (messages_fts, rank) VALUES ('automerge', 0)");
 }
+
+/** Whether FTS5's own merging is already off (SQLite; stopSearchAutomerge). */
+export const searchAutomergeStopped = async (db: Db) => (await raw(db).get<{ v: number }>("SELECT v FROM messages_fts_config WHERE k = 'automerge'"))?.v === 0;
 
 /**
  * One slice of FTS5's merging: about `pages` pages written (32 took under 2 ms here). True when more merge
