@@ -45,7 +45,8 @@ const POLL_FIELDS: Record<string, Fields> = {
   question: { question: "string" },
   new_option: { idx: "integer", option: "string" },
 };
-const TODO_LIST_FIELDS: Record<string, Fields> = {
+/** The to-do list widget's submessages. */
+const TASK_LIST_FIELDS: Record<string, Fields> = {
   new_task: { key: "integer", task: "string", desc: "string", completed: "boolean" },
   strike: { key: "string" },
   new_task_list_title: { title: "string" },
@@ -62,7 +63,7 @@ export function checkWidgetData(widget: WidgetType | null, content: string, isAu
   if (!widget) return;
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw dataNotDict();
   const d = data as Record<string, unknown>;
-  const table = widget === "poll" ? POLL_FIELDS : TODO_LIST_FIELDS;
+  const table = widget === "poll" ? POLL_FIELDS : TASK_LIST_FIELDS;
   const fields = typeof d.type === "string" ? table[d.type] : undefined;
   if (!fields) throw unknownTypeData(widget, String(d.type));
   checkFields(d, fields);
